@@ -1,0 +1,57 @@
+// swift-tools-version:6.1
+// Strata: a pure-Swift embedded object database with Realm Swift's write and concurrency API.
+//
+// Layers (dependencies point down only):
+//   Strata (public API) -> StrataCore (object store) -> StrataStorage (paged file) -> StrataPOSIX (syscalls)
+// The schema generator (StrataSchemaKit, strata-schema) depends on SwiftSyntax; nothing that users link does.
+import PackageDescription
+
+let package = Package(
+    name: "Strata",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .library(name: "Strata", targets: ["Strata"]),
+        .library(name: "StrataStorage", targets: ["StrataStorage"]),
+        .executable(name: "strata-schema", targets: ["strata-schema"]),
+        .plugin(name: "StrataPlugin", targets: ["StrataPlugin"]),
+        .plugin(name: "StrataSchemaCommand", targets: ["StrataSchemaCommand"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
+    ],
+    targets: [
+        // MARK: Runtime (what users link)
+        .target(name: "StrataPOSIX"),
+        .target(name: "StrataStorage", dependencies: ["StrataPOSIX"]),
+        .target(name: "Strata", dependencies: ["StrataStorage"]),
+
+        // MARK: Schema compiler (build time only)
+        .target(
+            name: "StrataSchemaKit",
+            dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
+            ]
+        ),
+        .executableTarget(name: "strata-schema", dependencies: ["StrataSchemaKit"]),
+        .plugin(name: "StrataPlugin", capability: .buildTool(), dependencies: ["strata-schema"]),
+        .plugin(
+            name: "StrataSchemaCommand",
+            capability: .command(
+                intent: .custom(verb: "strata-schema", description: "Record the current model schema in the schema history file"),
+                permissions: [.writeToPackageDirectory(reason: "Writes the schema history file beside the models")]
+            ),
+            dependencies: ["strata-schema"]
+        ),
+
+        // MARK: Test helpers
+        // A writer process that crash tests kill with SIGKILL at random moments.
+        .executableTarget(name: "strata-storage-stress", dependencies: ["StrataStorage"]),
+
+        // MARK: Tests
+        .testTarget(name: "StrataPOSIXTests", dependencies: ["StrataPOSIX"]),
+        .testTarget(name: "StrataStorageTests", dependencies: ["StrataStorage", "StrataPOSIX"]),
+        .testTarget(name: "StrataSchemaTests", dependencies: ["StrataSchemaKit"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

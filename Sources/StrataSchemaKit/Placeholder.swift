@@ -1,0 +1,2 @@
+// Placeholder until the schema compiler lands (issue 3).
+enum StrataSchemaKitPlaceholder {}

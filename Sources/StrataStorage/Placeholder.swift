@@ -1,0 +1,2 @@
+import StrataPOSIX
+enum Placeholder {}

@@ -1,0 +1,1 @@
+print("strata-schema: not implemented yet")

@@ -1,0 +1,2 @@
+import XCTest
+final class P1: XCTestCase { func testP() {} }

@@ -1,0 +1,2 @@
+import XCTest
+final class P2: XCTestCase { func testP() {} }
