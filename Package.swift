@@ -18,11 +18,15 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
+        .package(url: "https://github.com/apple/swift-atomics", exact: "1.3.0"),
     ],
     targets: [
         // MARK: Runtime (what users link)
         .target(name: "StrataPOSIX"),
-        .target(name: "StrataStorage", dependencies: ["StrataPOSIX"]),
+        .target(
+            name: "StrataStorage",
+            dependencies: ["StrataPOSIX", .product(name: "Atomics", package: "swift-atomics")]
+        ),
         .target(name: "Strata", dependencies: ["StrataStorage"]),
 
         // MARK: Schema compiler (build time only)

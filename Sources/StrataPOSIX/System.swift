@@ -1,0 +1,361 @@
+// The one file in Strata that calls the operating system.
+//
+// Every wrapper: retries on EINTR, completes short reads and writes, throws a `SystemError` that
+// names the C call and the path, treats EBADF/EFAULT as programmer errors (they mean a bug in
+// Strata, not a condition a caller can handle), and consults `FaultInjector` so tests can make it
+// fail with EIO, ENOSPC or a short write.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An open file descriptor together with the path it was opened from (for error messages).
+///
+/// ## Concurrency
+/// A value type; `Sendable`. The descriptor itself may be used from any thread: positional I/O
+/// (`pread`/`pwrite`) does not share a file offset.
+public struct FileDescriptor: Sendable, Hashable {
+    /// The raw descriptor.
+    public let rawValue: Int32
+    /// The path the descriptor was opened from.
+    public let path: String
+
+    /// Wraps an already open descriptor.
+    public init(rawValue: Int32, path: String) {
+        self.rawValue = rawValue
+        self.path = path
+    }
+}
+
+/// A memory mapping created by ``System/mmap(_:length:writable:)``.
+public struct MappedRegion: @unchecked Sendable {
+    /// The first byte of the mapping.
+    public let base: UnsafeMutableRawPointer
+    /// The mapping's length in bytes.
+    public let length: Int
+}
+
+/// Kinds of advisory byte-range lock.
+public enum LockKind: Sendable {
+    case shared, exclusive
+}
+
+/// Thin, typed wrappers over the POSIX calls a storage engine needs.
+///
+/// ## Concurrency
+/// Stateless; every function may be called from any thread.
+public enum System {
+    @inline(never)
+    static func fail(_ call: String, _ err: Int32, _ path: String?) -> SystemError {
+        precondition(err != EBADF && err != EFAULT, "\(call) on \(path ?? "?") returned \(err == EBADF ? "EBADF" : "EFAULT"): a Strata bug (bad descriptor or pointer)")
+        return SystemError(call: call, errno: err, path: path)
+    }
+
+    @inline(__always)
+    static func injected(_ point: FaultPoint, _ path: String?) throws {
+        if let fault = FaultInjector.check(point, path: path), case .error(let err) = fault {
+            throw SystemError(call: point.rawValue, errno: err, path: path)
+        }
+    }
+
+    /// Opens `path`. The corresponding C function is `open(2)`; the descriptor is close-on-exec.
+    /// - Parameters:
+    ///   - path: the file.
+    ///   - create: create the file (mode 0644) if it does not exist.
+    ///   - exclusive: with `create`, fail with `EEXIST` if it exists.
+    ///   - readOnly: open for reading only.
+    public static func open(_ path: String, create: Bool = false, exclusive: Bool = false, readOnly: Bool = false) throws -> FileDescriptor {
+        try injected(.open, path)
+        var flags: Int32 = (readOnly ? O_RDONLY : O_RDWR) | O_CLOEXEC
+        if create { flags |= O_CREAT }
+        if create && exclusive { flags |= O_EXCL }
+        while true {
+            let fd = Glibc_open(path, flags, 0o644)
+            if fd >= 0 { return FileDescriptor(rawValue: fd, path: path) }
+            let err = errno
+            if err == EINTR { continue }
+            throw SystemError(call: "open", errno: err, path: path)
+        }
+    }
+
+    /// Closes a descriptor. The corresponding C function is `close(2)`.
+    ///
+    /// Not retried on EINTR: on Linux the descriptor is released even when close reports EINTR, and
+    /// retrying could close a descriptor another thread just opened (the same reasoning as
+    /// swift-nio's `Posix.close`). Errors are ignored: nothing useful can be done with them here,
+    /// and durability never depends on close (commits call `fdatasync` first).
+    public static func close(_ fd: FileDescriptor) {
+        _ = FaultInjector.check(.close, path: fd.path)
+        _ = Glibc_close(fd.rawValue)
+    }
+
+    /// Reads exactly `count` bytes at `offset`, or fewer only at end of file; returns the bytes read.
+    /// The corresponding C function is `pread(2)`.
+    public static func pread(_ fd: FileDescriptor, into buffer: UnsafeMutableRawPointer, count: Int, offset: Int64) throws -> Int {
+        try injected(.pread, fd.path)
+        var done = 0
+        while done < count {
+            let n = Glibc_pread(fd.rawValue, buffer + done, count - done, off_t(offset + Int64(done)))
+            if n > 0 { done += n; continue }
+            if n == 0 { break }
+            let err = errno
+            if err == EINTR { continue }
+            throw fail("pread", err, fd.path)
+        }
+        return done
+    }
+
+    /// Writes all `count` bytes at `offset`, looping over short writes.
+    /// The corresponding C function is `pwrite(2)`.
+    public static func pwrite(_ fd: FileDescriptor, from buffer: UnsafeRawPointer, count: Int, offset: Int64) throws {
+        var limit = count
+        if let fault = FaultInjector.check(.pwrite, path: fd.path) {
+            switch fault {
+            case .error(let err): throw SystemError(call: "pwrite", errno: err, path: fd.path)
+            case .shortWrite(let n): limit = min(n, count)
+            }
+        }
+        var done = 0
+        while done < limit {
+            let n = Glibc_pwrite(fd.rawValue, buffer + done, limit - done, off_t(offset + Int64(done)))
+            if n >= 0 { done += n; continue }
+            let err = errno
+            if err == EINTR { continue }
+            throw fail("pwrite", err, fd.path)
+        }
+        if limit < count {
+            // An injected short write: the device accepted part of the data, then ran out of space.
+            throw SystemError(call: "pwrite", errno: ENOSPC, path: fd.path)
+        }
+    }
+
+    /// Flushes file data and the metadata needed to read it back. The corresponding C function is
+    /// `fdatasync(2)` (`fcntl(F_FULLFSYNC)` on Apple platforms, where `fsync` does not reach the platter).
+    public static func fdatasync(_ fd: FileDescriptor) throws {
+        try injected(.fdatasync, fd.path)
+        while true {
+            #if canImport(Darwin)
+            let rc = fcntl(fd.rawValue, F_FULLFSYNC)
+            #else
+            let rc = Glibc_fdatasync(fd.rawValue)
+            #endif
+            if rc == 0 { return }
+            let err = errno
+            if err == EINTR { continue }
+            throw fail("fdatasync", err, fd.path)
+        }
+    }
+
+    /// Flushes file data and all metadata. The corresponding C function is `fsync(2)`.
+    public static func fsync(_ fd: FileDescriptor) throws {
+        try injected(.fsync, fd.path)
+        while true {
+            let rc = Glibc_fsync(fd.rawValue)
+            if rc == 0 { return }
+            let err = errno
+            if err == EINTR { continue }
+            throw fail("fsync", err, fd.path)
+        }
+    }
+
+    /// Sets the file's length. The corresponding C function is `ftruncate(2)`.
+    public static func ftruncate(_ fd: FileDescriptor, length: Int64) throws {
+        try injected(.ftruncate, fd.path)
+        while true {
+            let rc = Glibc_ftruncate(fd.rawValue, off_t(length))
+            if rc == 0 { return }
+            let err = errno
+            if err == EINTR { continue }
+            throw fail("ftruncate", err, fd.path)
+        }
+    }
+
+    /// Reserves disk blocks for `[offset, offset + length)` so that later writes through a memory
+    /// map cannot fail for lack of space (which would raise SIGBUS instead of an error). The
+    /// corresponding C function is `posix_fallocate(3)`. File systems that do not support it fall
+    /// back to `ftruncate`, which extends the file without reserving blocks.
+    public static func allocate(_ fd: FileDescriptor, offset: Int64, length: Int64) throws {
+        try injected(.fallocate, fd.path)
+        #if os(Linux)
+        while true {
+            let rc = posix_fallocate(fd.rawValue, off_t(offset), off_t(length))
+            if rc == 0 { return }
+            if rc == EINTR { continue }
+            if rc == EOPNOTSUPP || rc == EINVAL {
+                let size = try fileSize(fd)
+                if size < offset + length { try ftruncate(fd, length: offset + length) }
+                return
+            }
+            throw fail("posix_fallocate", rc, fd.path)
+        }
+        #else
+        let size = try fileSize(fd)
+        if size < offset + length { try ftruncate(fd, length: offset + length) }
+        #endif
+    }
+
+    /// The file's size in bytes. The corresponding C function is `fstat(2)`.
+    public static func fileSize(_ fd: FileDescriptor) throws -> Int64 {
+        try injected(.fstat, fd.path)
+        var st = stat()
+        while true {
+            let rc = Glibc_fstat(fd.rawValue, &st)
+            if rc == 0 { return Int64(st.st_size) }
+            let err = errno
+            if err == EINTR { continue }
+            throw fail("fstat", err, fd.path)
+        }
+    }
+
+    /// Maps `length` bytes of the file from offset 0, shared. The corresponding C function is `mmap(2)`.
+    ///
+    /// The length may exceed the file's size: pages past the end become accessible once the file grows.
+    public static func mmap(_ fd: FileDescriptor, length: Int, writable: Bool) throws -> MappedRegion {
+        try injected(.mmap, fd.path)
+        let prot = writable ? (PROT_READ | PROT_WRITE) : PROT_READ
+        guard let p = Glibc_mmap(nil, length, prot, MAP_SHARED, fd.rawValue, 0), p != MAP_FAILED else {
+            throw fail("mmap", errno, fd.path)
+        }
+        return MappedRegion(base: p, length: length)
+    }
+
+    /// Unmaps a region. The corresponding C function is `munmap(2)`.
+    public static func munmap(_ region: MappedRegion) {
+        _ = Glibc_munmap(region.base, region.length)
+    }
+
+    /// Writes back the dirty pages of a mapped range and waits for them. The corresponding C
+    /// function is `msync(2)` with `MS_SYNC`.
+    public static func msync(_ region: MappedRegion, offset: Int, length: Int, path: String) throws {
+        try injected(.msync, path)
+        while true {
+            let rc = Glibc_msync(region.base + offset, length, MS_SYNC)
+            if rc == 0 { return }
+            let err = errno
+            if err == EINTR { continue }
+            throw fail("msync", err, path)
+        }
+    }
+
+    /// Tries to take an advisory lock on one byte of a file, without waiting; returns false if
+    /// another open file description holds a conflicting lock.
+    ///
+    /// On Linux this is an open-file-description lock (`fcntl(F_OFD_SETLK)`, value 37, which
+    /// Glibc's Swift overlay does not export): it belongs to the descriptor, not the process, so two
+    /// descriptors in one process conflict like two processes do, and closing an unrelated
+    /// descriptor of the same file does not drop it. On other systems it is a classic `F_SETLK` lock.
+    public static func tryLock(_ fd: FileDescriptor, byte: Int64, kind: LockKind) throws -> Bool {
+        try lockCall(fd, byte: byte, type: kind == .shared ? Int16(F_RDLCK) : Int16(F_WRLCK), wait: false)
+    }
+
+    /// Takes an advisory lock on one byte, waiting for conflicting holders to release it.
+    /// The corresponding C function is `fcntl(2)` with `F_OFD_SETLKW` (38) on Linux.
+    public static func lock(_ fd: FileDescriptor, byte: Int64, kind: LockKind) throws {
+        _ = try lockCall(fd, byte: byte, type: kind == .shared ? Int16(F_RDLCK) : Int16(F_WRLCK), wait: true)
+    }
+
+    /// Releases a lock taken with ``lock(_:byte:kind:)`` or ``tryLock(_:byte:kind:)``.
+    public static func unlock(_ fd: FileDescriptor, byte: Int64) throws {
+        _ = try lockCall(fd, byte: byte, type: Int16(F_UNLCK), wait: false)
+    }
+
+    /// Whether another open file description holds a lock on `byte` that conflicts with an
+    /// exclusive lock. The corresponding C function is `fcntl(2)` with `F_OFD_GETLK` (36) on Linux.
+    public static func isLockedByOther(_ fd: FileDescriptor, byte: Int64) throws -> Bool {
+        try injected(.fcntlLock, fd.path)
+        var fl = flock()
+        fl.l_type = Int16(F_WRLCK)
+        fl.l_whence = Int16(SEEK_SET)
+        fl.l_start = off_t(byte)
+        fl.l_len = 1
+        fl.l_pid = 0
+        while true {
+            #if os(Linux)
+            let rc = fcntl(fd.rawValue, 36 /* F_OFD_GETLK */, &fl)
+            #else
+            let rc = fcntl(fd.rawValue, F_GETLK, &fl)
+            #endif
+            if rc == 0 { return fl.l_type != Int16(F_UNLCK) }
+            let err = errno
+            if err == EINTR { continue }
+            throw fail("fcntl(F_OFD_GETLK)", err, fd.path)
+        }
+    }
+
+    static func lockCall(_ fd: FileDescriptor, byte: Int64, type: Int16, wait: Bool) throws -> Bool {
+        try injected(.fcntlLock, fd.path)
+        var fl = flock()
+        fl.l_type = type
+        fl.l_whence = Int16(SEEK_SET)
+        fl.l_start = off_t(byte)
+        fl.l_len = 1
+        fl.l_pid = 0
+        #if os(Linux)
+        let cmd: Int32 = wait ? 38 /* F_OFD_SETLKW */ : 37 /* F_OFD_SETLK */
+        #else
+        let cmd: Int32 = wait ? F_SETLKW : F_SETLK
+        #endif
+        while true {
+            let rc = fcntl(fd.rawValue, cmd, &fl)
+            if rc == 0 { return true }
+            let err = errno
+            if err == EINTR { continue }
+            if !wait && (err == EAGAIN || err == EACCES) { return false }
+            throw fail(wait ? "fcntl(F_OFD_SETLKW)" : "fcntl(F_OFD_SETLK)", err, fd.path)
+        }
+    }
+
+    /// Atomically replaces `to` with `from`. The corresponding C function is `rename(2)`.
+    public static func rename(_ from: String, to: String) throws {
+        try injected(.rename, from)
+        if Glibc_rename(from, to) != 0 { throw fail("rename", errno, from) }
+    }
+
+    /// Removes a file; a missing file is not an error. The corresponding C function is `unlink(2)`.
+    public static func unlink(_ path: String) throws {
+        try injected(.unlink, path)
+        if Glibc_unlink(path) != 0 && errno != ENOENT { throw fail("unlink", errno, path) }
+    }
+
+    /// Whether a file exists at `path`. The corresponding C function is `access(2)`.
+    public static func fileExists(_ path: String) -> Bool {
+        access(path, F_OK) == 0
+    }
+
+    /// Makes the directory entry of a newly created or renamed file durable: opens the directory
+    /// and calls `fsync(2)` on it.
+    public static func syncDirectory(of path: String) throws {
+        var dir = path
+        if let slash = dir.lastIndex(of: "/") { dir = String(dir[..<slash]) } else { dir = "." }
+        if dir.isEmpty { dir = "/" }
+        let fd = try open(dir, readOnly: true)
+        defer { close(fd) }
+        try fsync(fd)
+    }
+
+    /// The calling process's id. The corresponding C function is `getpid(2)`.
+    public static var processID: Int32 { getpid() }
+
+    /// The system's memory page size. The corresponding C function is `sysconf(_SC_PAGESIZE)`.
+    public static var memoryPageSize: Int { Int(sysconf(Int32(_SC_PAGESIZE))) }
+}
+
+// Unqualified names for the C functions, so the wrappers above can share their Swift names.
+@inline(__always) private func Glibc_open(_ p: String, _ f: Int32, _ m: mode_t) -> Int32 { open(p, f, m) }
+@inline(__always) private func Glibc_close(_ fd: Int32) -> Int32 { close(fd) }
+@inline(__always) private func Glibc_pread(_ fd: Int32, _ b: UnsafeMutableRawPointer, _ n: Int, _ o: off_t) -> Int { pread(fd, b, n, o) }
+@inline(__always) private func Glibc_pwrite(_ fd: Int32, _ b: UnsafeRawPointer, _ n: Int, _ o: off_t) -> Int { pwrite(fd, b, n, o) }
+@inline(__always) private func Glibc_fsync(_ fd: Int32) -> Int32 { fsync(fd) }
+#if !canImport(Darwin)
+@inline(__always) private func Glibc_fdatasync(_ fd: Int32) -> Int32 { fdatasync(fd) }
+#endif
+@inline(__always) private func Glibc_ftruncate(_ fd: Int32, _ l: off_t) -> Int32 { ftruncate(fd, l) }
+@inline(__always) private func Glibc_fstat(_ fd: Int32, _ s: UnsafeMutablePointer<stat>) -> Int32 { fstat(fd, s) }
+@inline(__always) private func Glibc_mmap(_ a: UnsafeMutableRawPointer?, _ l: Int, _ p: Int32, _ f: Int32, _ fd: Int32, _ o: off_t) -> UnsafeMutableRawPointer? { mmap(a, l, p, f, fd, o) }
+@inline(__always) private func Glibc_munmap(_ a: UnsafeMutableRawPointer, _ l: Int) -> Int32 { munmap(a, l) }
+@inline(__always) private func Glibc_msync(_ a: UnsafeMutableRawPointer, _ l: Int, _ f: Int32) -> Int32 { msync(a, l, f) }
+@inline(__always) private func Glibc_rename(_ a: String, _ b: String) -> Int32 { rename(a, b) }
+@inline(__always) private func Glibc_unlink(_ a: String) -> Int32 { unlink(a) }

@@ -1,0 +1,194 @@
+// Read side of the copy-on-write B+tree, shared by read and write transactions.
+//
+// Node layout (FORMAT.md, "B-tree nodes"): the 32-byte page header, then a slot array of u16 cell
+// offsets in key order, free space, and cells packed at the end of the page. Every access checks
+// that offsets and lengths stay inside the page, so a corrupt page is reported as an error
+// instead of reading outside it.
+
+/// Where a transaction finds its pages: the mapping's base address and the version's page count.
+struct PageAccess {
+    let base: UnsafeMutableRawPointer
+    let pageSize: Int
+    let pageCount: UInt32
+    let path: String
+
+    @inline(__always)
+    func page(_ n: UInt32) throws -> UnsafeMutableRawPointer {
+        guard n >= 2 && n < pageCount else { throw corrupt(n, "reference to page \(n) outside the file's \(pageCount) pages") }
+        return base + Int(n) * pageSize
+    }
+
+    /// The page `n`, checked to be a B-tree node with a sane header.
+    @inline(__always)
+    func node(_ n: UInt32) throws -> UnsafeMutableRawPointer {
+        let p = try page(n)
+        let t = p.u8(PageHeader.type)
+        let count = Int(p.u16(PageHeader.cellCount))
+        let start = Int(p.u16(PageHeader.cellStart))
+        guard (t == PageType.leaf.rawValue || t == PageType.branch.rawValue),
+              PageHeader.size + 2 * count <= start, start <= pageSize,
+              t == PageType.leaf.rawValue || count >= 1
+        else { throw corrupt(n, "not a valid B-tree node (type \(t), \(count) cells, cells from \(start))") }
+        return p
+    }
+
+    @inline(never)
+    func corrupt(_ page: UInt32, _ reason: String) -> StorageError {
+        .corruptPage(path: path, page: page, reason: reason)
+    }
+}
+
+/// Cell accessors. `p` is a node that passed `PageAccess.node`.
+enum Node {
+    @inline(__always) static func isLeaf(_ p: UnsafeRawPointer) -> Bool { p.u8(PageHeader.type) == PageType.leaf.rawValue }
+    @inline(__always) static func count(_ p: UnsafeRawPointer) -> Int { Int(p.u16(PageHeader.cellCount)) }
+    @inline(__always) static func cellStart(_ p: UnsafeRawPointer) -> Int { Int(p.u16(PageHeader.cellStart)) }
+    @inline(__always) static func garbage(_ p: UnsafeRawPointer) -> Int { Int(p.u16(PageHeader.garbage)) }
+    @inline(__always) static func slot(_ p: UnsafeRawPointer, _ i: Int) -> Int { Int(p.u16(PageHeader.size + 2 * i)) }
+
+    /// Offset of cell `i`, checked to leave room for a cell header inside the page.
+    @inline(__always)
+    static func cell(_ p: UnsafeRawPointer, _ i: Int, _ acc: PageAccess) throws -> Int {
+        let off = slot(p, i)
+        guard off >= PageHeader.size + 2 * count(p), off + 6 <= acc.pageSize else {
+            throw acc.corrupt(p.u32(PageHeader.pageNumber), "cell \(i) at offset \(off) is outside the cell area")
+        }
+        return off
+    }
+
+    /// Key of leaf cell `i`.
+    @inline(__always)
+    static func leafKey(_ p: UnsafeRawPointer, _ i: Int, _ acc: PageAccess) throws -> UnsafeRawBufferPointer {
+        let off = try cell(p, i, acc)
+        let klen = Int(p.u16(off))
+        guard off + 6 + klen <= acc.pageSize else { throw acc.corrupt(p.u32(PageHeader.pageNumber), "key of cell \(i) runs past the page") }
+        return UnsafeRawBufferPointer(start: p + off + 6, count: klen)
+    }
+
+    /// Key of branch cell `i` (empty for cell 0).
+    @inline(__always)
+    static func branchKey(_ p: UnsafeRawPointer, _ i: Int, _ acc: PageAccess) throws -> UnsafeRawBufferPointer {
+        let off = try cell(p, i, acc)
+        let klen = Int(p.u16(off + 4))
+        guard off + 6 + klen <= acc.pageSize else { throw acc.corrupt(p.u32(PageHeader.pageNumber), "key of cell \(i) runs past the page") }
+        return UnsafeRawBufferPointer(start: p + off + 6, count: klen)
+    }
+
+    @inline(__always)
+    static func child(_ p: UnsafeRawPointer, _ i: Int, _ acc: PageAccess) throws -> UInt32 {
+        p.u32(try cell(p, i, acc))
+    }
+
+    /// The stored form of a leaf cell's value.
+    enum Value {
+        case inline(UnsafeRawBufferPointer)
+        case overflow(page: UInt32, length: Int)
+    }
+
+    @inline(__always)
+    static func leafValue(_ p: UnsafeRawPointer, _ i: Int, _ acc: PageAccess) throws -> Value {
+        let off = try cell(p, i, acc)
+        let klen = Int(p.u16(off))
+        let word = p.u32(off + 2)
+        let vlen = Int(word & ~CellLayout.overflowFlag)
+        let body = off + 6 + klen
+        if word & CellLayout.overflowFlag != 0 {
+            guard body + 4 <= acc.pageSize else { throw acc.corrupt(p.u32(PageHeader.pageNumber), "overflow reference of cell \(i) runs past the page") }
+            return .overflow(page: p.u32(body), length: vlen)
+        }
+        guard body + vlen <= acc.pageSize else { throw acc.corrupt(p.u32(PageHeader.pageNumber), "value of cell \(i) runs past the page") }
+        return .inline(UnsafeRawBufferPointer(start: p + body, count: vlen))
+    }
+
+    /// Size in bytes of cell `i` (not counting its slot).
+    @inline(__always)
+    static func cellSize(_ p: UnsafeRawPointer, _ i: Int, leaf: Bool) -> Int {
+        let off = slot(p, i)
+        if leaf {
+            let word = p.u32(off + 2)
+            let body = word & CellLayout.overflowFlag != 0 ? 4 : Int(word & ~CellLayout.overflowFlag)
+            return CellLayout.leafHeader + Int(p.u16(off)) + body
+        }
+        return CellLayout.branchHeader + Int(p.u16(off + 4))
+    }
+
+    /// Bytes used by cells and slots (what a merge would need).
+    @inline(__always)
+    static func usedBytes(_ p: UnsafeRawPointer, pageSize: Int) -> Int {
+        (pageSize - cellStart(p) - garbage(p)) + 2 * count(p)
+    }
+
+    /// Contiguous free bytes between the slot array and the cells.
+    @inline(__always)
+    static func freeBytes(_ p: UnsafeRawPointer) -> Int {
+        cellStart(p) - PageHeader.size - 2 * count(p)
+    }
+}
+
+extension PageAccess {
+    /// Index of the first leaf cell whose key is >= `key`, and whether it is equal.
+    @inline(__always)
+    func leafSearch(_ p: UnsafeRawPointer, _ key: UnsafeRawBufferPointer) throws -> (index: Int, found: Bool) {
+        var lo = 0
+        var hi = Node.count(p)
+        while lo < hi {
+            let mid = (lo &+ hi) >> 1
+            let k = try Node.leafKey(p, mid, self)
+            let c = compareBytes(k.baseAddress ?? UnsafeRawPointer(p), k.count, key.baseAddress ?? UnsafeRawPointer(p), key.count)
+            if c < 0 { lo = mid + 1 } else if c > 0 { hi = mid } else { return (mid, true) }
+        }
+        return (lo, false)
+    }
+
+    /// Index of the branch cell whose subtree holds `key`: the last cell whose key is <= `key`
+    /// (cell 0 stands for minus infinity).
+    @inline(__always)
+    func branchSearch(_ p: UnsafeRawPointer, _ key: UnsafeRawBufferPointer) throws -> Int {
+        var lo = 1
+        var hi = Node.count(p)
+        while lo < hi {
+            let mid = (lo &+ hi) >> 1
+            let k = try Node.branchKey(p, mid, self)
+            let c = compareBytes(k.baseAddress ?? UnsafeRawPointer(p), k.count, key.baseAddress ?? UnsafeRawPointer(p), key.count)
+            if c <= 0 { lo = mid + 1 } else { hi = mid }
+        }
+        return lo - 1
+    }
+
+    /// The bytes of an overflow run's value, checked against the run's header.
+    func overflowValue(first: UInt32, length: Int) throws -> UnsafeRawBufferPointer {
+        let p = try page(first)
+        guard p.u8(PageHeader.type) == PageType.overflow.rawValue else { throw corrupt(first, "expected an overflow page") }
+        let run = Int(p.u32(PageHeader.runPages))
+        guard run >= 1, UInt64(first) + UInt64(run) <= UInt64(pageCount),
+              Int(p.u32(PageHeader.valueLength)) == length, PageHeader.size + length <= run * pageSize
+        else { throw corrupt(first, "overflow run header does not match its reference") }
+        return UnsafeRawBufferPointer(start: p + PageHeader.size, count: length)
+    }
+
+    /// Looks `key` up in the tree rooted at `root`; the value points into the mapping.
+    func get(root: UInt32, _ key: UnsafeRawBufferPointer) throws -> UnsafeRawBufferPointer? {
+        if root == 0 { return nil }
+        var p = try node(root)
+        var depth = 0
+        while !Node.isLeaf(p) {
+            let i = try branchSearch(p, key)
+            p = try node(try Node.child(p, i, self))
+            depth += 1
+            if depth > 64 { throw corrupt(root, "tree deeper than 64 levels (a cycle?)") }
+        }
+        let (i, found) = try leafSearch(p, key)
+        guard found else { return nil }
+        switch try Node.leafValue(p, i, self) {
+        case .inline(let v): return v
+        case .overflow(let first, let length): return try overflowValue(first: first, length: length)
+        }
+    }
+
+    func value(_ p: UnsafeRawPointer, _ i: Int) throws -> UnsafeRawBufferPointer {
+        switch try Node.leafValue(p, i, self) {
+        case .inline(let v): return v
+        case .overflow(let first, let length): return try overflowValue(first: first, length: length)
+        }
+    }
+}

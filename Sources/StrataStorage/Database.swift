@@ -1,0 +1,479 @@
+import StrataPOSIX
+
+/// How a commit is made durable.
+public enum Durability: Sendable, Equatable {
+    /// `commit` returns after the commit is on stable storage (one `fdatasync`).
+    case full
+    /// `commit` publishes the new version to readers and returns without waiting for the disk.
+    /// A later ``Database/sync()`` (or the next `.full` commit) makes it, and every deferred
+    /// commit before it, durable with one `fdatasync`. A crash before then loses deferred commits
+    /// but never an earlier durable one. This is the grouped-commit mode asynchronous writes use.
+    case deferred
+}
+
+/// A Strata data file: a copy-on-write B+tree store with MVCC snapshots.
+///
+/// A database holds named trees that map byte-string keys to byte-string values. Readers see one
+/// committed version for as long as they hold it, without copying (keys and values point into a
+/// memory map) and without blocking the writer; one writer at a time, across threads and
+/// processes, creates the next version.
+///
+/// ```swift
+/// let db = try Database(path: "/tmp/example.strata")
+/// try db.write { txn in
+///     let people = try txn.openTree("people", create: true)
+///     try txn.put(Array("k1".utf8), Array("Ada".utf8), in: people)
+/// }
+/// let name = try db.read { txn in try txn.tree(named: "people").flatMap { try txn.get(Array("k1".utf8), in: $0) } }
+/// ```
+///
+/// ## Concurrency
+/// `Database` is `Sendable`: any thread may begin transactions on it. A ``ReadTransaction`` may be
+/// read from any thread; a ``WriteTransaction`` must be used by one thread at a time (it can be
+/// handed to another thread between calls, as asynchronous commits do).
+public final class Database: @unchecked Sendable {
+    /// How to open a database.
+    public struct Options: Sendable {
+        /// Page size for a new file (a power of two, 4096...32768). An existing file keeps its own.
+        public var pageSize: Int = 4096
+        /// Create the file if it does not exist.
+        public var create: Bool = true
+        /// Open for reading only: no write transactions, the file is mapped read-only.
+        public var readOnly: Bool = false
+        /// Reader slots in the lock file (open handles across all processes), fixed by the first opener.
+        public var maxReaders: Int = 126
+        /// Bytes of address space reserved for the map beyond the file's size; the file can grow
+        /// this far before the map is replaced.
+        public var mapReserve: Int = 1 << 30
+        /// Verify the checksum of every page on open, not just the newest commit's (slow on large files).
+        public var verifyAllOnOpen: Bool = false
+        public init() {}
+    }
+
+    /// The data file's path.
+    public let path: String
+    /// The page size of this file.
+    public let pageSize: Int
+    /// Whether the database was opened read-only.
+    public let isReadOnly: Bool
+
+    let fd: FileDescriptor
+    let lockFile: LockFile
+    let options: Options
+    let maxKeySize: Int
+    let maxInlineCell: Int
+
+    // Guarded by `stateLock`.
+    let stateLock = Lock()
+    var mapping: Mapping
+    var fileCapacity: Int64
+    var pins: [UInt64: Int] = [:]
+    var pinnedMin: UInt64 = 0
+    var closed = false
+
+    // Guarded by the writer lock (`writerGate` + the lock file's writer byte).
+    let writerGate = WriterGate()
+    var writerCache: WriterState?
+    var poisonedBy: String?
+    var commitsSinceOpen = 0
+
+    /// Opens (or creates) the database at `path`.
+    /// - Throws: ``StorageError`` when the file is not a Strata database, is corrupt or truncated,
+    ///   has an unsupported format version, or an operating-system call fails.
+    public init(path: String, options: Options = Options()) throws {
+        self.path = path
+        self.options = options
+        self.isReadOnly = options.readOnly
+        guard options.pageSize >= minimumPageSize, options.pageSize <= maximumPageSize, options.pageSize & (options.pageSize - 1) == 0 else {
+            throw StorageError.invalidPageSize(options.pageSize)
+        }
+        if !System.fileExists(path) {
+            guard options.create, !options.readOnly else {
+                throw StorageError.system(SystemError(call: "open", errno: 2 /* ENOENT */, path: path))
+            }
+            try Database.createFile(path: path, pageSize: options.pageSize)
+        }
+        let fd = try StorageError.wrap { try System.open(path, readOnly: options.readOnly) }
+        var lockFile: LockFile?
+        do {
+            let size = try StorageError.wrap { try System.fileSize(fd) }
+            let pageSize = try Database.readHeader(fd: fd, path: path, fileSize: size)
+            self.pageSize = pageSize
+            self.maxInlineCell = (pageSize - PageHeader.size) / 4 - 2
+            self.maxKeySize = maxInlineCell - CellLayout.leafHeader - 4
+            self.fd = fd
+            let lf = try LockFile.open(path: path + ".lock", maxReaders: options.maxReaders)
+            lockFile = lf
+            self.lockFile = lf
+            self.fileCapacity = size
+            let mapLength = Database.mapLength(forFileSize: size, reserve: options.mapReserve)
+            self.mapping = Mapping(region: try StorageError.wrap { try System.mmap(fd, length: mapLength, writable: !options.readOnly) })
+            if lf.wasFirstOpener {
+                let state = try recover(fileSize: size)
+                lf.publish(state)
+            }
+            let state = lf.readState()
+            let needed = Int64(state.pageCount) * Int64(pageSize)
+            let actual = try StorageError.wrap { try System.fileSize(fd) }
+            if actual < needed { throw StorageError.truncated(path: path, expectedBytes: needed, actualBytes: actual) }
+            try lf.claimSlot()
+            try lf.finishOpening()
+        } catch {
+            lockFile?.close()
+            System.close(fd)
+            throw error
+        }
+    }
+
+    deinit { close() }
+
+    static func mapLength(forFileSize size: Int64, reserve: Int) -> Int {
+        let want = Int(size) * 2 + reserve
+        let unit = 1 << 20
+        return (want + unit - 1) / unit * unit
+    }
+
+    /// Writes a new, empty database: both meta pages at version 1, into a temporary file that is
+    /// synced and then renamed into place, so a crash never leaves a half-created file at `path`.
+    static func createFile(path: String, pageSize: Int) throws {
+        let tmp = path + ".creating-\(System.processID)"
+        try StorageError.wrap {
+            let fd = try System.open(tmp, create: true)
+            defer { System.close(fd) }
+            let buf = UnsafeMutableRawPointer.allocate(byteCount: pageSize * 2, alignment: 4096)
+            defer { buf.deallocate() }
+            let meta = MetaRecord(version: 1, catalogRoot: 0, freeListHead: 0, pageCount: 2, flags: MetaLayout.flagClean,
+                                  durableBase: 1, freeListPages: 0, listHead: 0, listPagesOwn: 0, inlineList: [])
+            meta.encode(into: buf, pageSize: pageSize, slot: 0)
+            meta.encode(into: buf + pageSize, pageSize: pageSize, slot: 1)
+            try System.pwrite(fd, from: buf, count: pageSize * 2, offset: 0)
+            try System.fdatasync(fd)
+        }
+        do {
+            try StorageError.wrap {
+                try System.rename(tmp, to: path)
+                try System.syncDirectory(of: path)
+            }
+        } catch {
+            try? System.unlink(tmp)
+            throw error
+        }
+    }
+
+    /// Reads the start of the file and returns its page size, or explains why it is not ours.
+    static func readHeader(fd: FileDescriptor, path: String, fileSize: Int64) throws -> Int {
+        if fileSize == 0 { throw StorageError.notADatabase(path: path, reason: "the file is empty (0 bytes)") }
+        var head = [UInt8](repeating: 0, count: minimumPageSize)
+        let n = try head.withUnsafeMutableBytes { b in
+            try StorageError.wrap { try System.pread(fd, into: b.baseAddress!, count: b.count, offset: 0) }
+        }
+        return try head.withUnsafeBytes { raw -> Int in
+            let p = raw.baseAddress!
+            if n >= 16, memcmpBytes(p, Array("SQLite format 3\0".utf8), 16) == 0 {
+                throw StorageError.notADatabase(path: path, reason: "it is a SQLite database")
+            }
+            guard n >= MetaLayout.inlineList else {
+                throw StorageError.notADatabase(path: path, reason: "the file is only \(n) bytes long")
+            }
+            let magic = p.u64(MetaLayout.magic)
+            if magic == fileMagicByteSwapped { throw StorageError.byteOrderMismatch(path: path) }
+            guard magic == fileMagic else {
+                throw StorageError.notADatabase(path: path, reason: "its first page does not start with Strata's magic number")
+            }
+            let format = p.u32(MetaLayout.formatVersion)
+            guard format == strataFormatVersion else {
+                throw StorageError.unsupportedFormatVersion(path: path, found: format, supported: strataFormatVersion)
+            }
+            let ps = Int(p.u32(MetaLayout.pageSize))
+            guard ps >= minimumPageSize, ps <= maximumPageSize, ps & (ps - 1) == 0 else {
+                throw StorageError.corruptPage(path: path, page: 0, reason: "meta page records page size \(ps)")
+            }
+            guard fileSize >= Int64(2 * ps) else {
+                throw StorageError.truncated(path: path, expectedBytes: Int64(2 * ps), actualBytes: fileSize)
+            }
+            return ps
+        }
+    }
+
+    // MARK: Recovery (first opener)
+
+    /// Chooses the version to open at from the two meta pages, verifying the newest commit's pages
+    /// when the file was not closed cleanly, and makes that version durable. FORMAT.md, "Opening".
+    func recover(fileSize: Int64) throws -> PublishedState {
+        var metas: [MetaRecord?] = [nil, nil]
+        var problems: [MetaRecord.Problem?] = [nil, nil]
+        for slot in 0..<2 {
+            switch MetaRecord.decode(mapping.base + slot * pageSize, pageSize: pageSize, slot: slot) {
+            case .success(let m): metas[slot] = m
+            case .failure(let p): problems[slot] = p
+            }
+        }
+        if problems.allSatisfy({ $0 == .byteSwapped }) { throw StorageError.byteOrderMismatch(path: path) }
+        // Newest first; on equal versions prefer a clean-close copy.
+        let order = [0, 1].filter { metas[$0] != nil }.sorted {
+            let a = metas[$0]!, b = metas[$1]!
+            if a.version != b.version { return a.version > b.version }
+            return a.isClean && !b.isClean
+        }
+        guard let newestSlot = order.first else {
+            throw StorageError.corruptPage(path: path, page: 0, reason: "neither meta page is valid (\(String(describing: problems[0]!)), \(String(describing: problems[1]!)))")
+        }
+        var chosenSlot = newestSlot
+        var chosen = metas[newestSlot]!
+        let fileBytes = fileSize
+        func checkLength(_ m: MetaRecord) throws {
+            let needed = Int64(m.pageCount) * Int64(pageSize)
+            if fileBytes < needed { throw StorageError.truncated(path: path, expectedBytes: needed, actualBytes: fileBytes) }
+        }
+        try checkLength(chosen)
+        if !chosen.isClean {
+            let acc = PageAccess(base: mapping.base, pageSize: pageSize, pageCount: chosen.pageCount, path: path)
+            if let failure = verifyCommit(chosen, acc) {
+                // The newest commit is torn: its pages did not all reach the disk. Fall back to the
+                // other meta, which was durable when the newest was written.
+                guard order.count == 2 else { throw failure }
+                chosenSlot = order[1]
+                chosen = metas[chosenSlot]!
+                try checkLength(chosen)
+            }
+        }
+        if options.verifyAllOnOpen {
+            let acc = PageAccess(base: mapping.base, pageSize: pageSize, pageCount: chosen.pageCount, path: path)
+            var verifier = Verifier(access: acc, meta: chosen)
+            _ = try verifier.run()
+        }
+        if !isReadOnly {
+            // What we open at may include commits a previous process made without syncing.
+            try StorageError.wrap { try System.fdatasync(fd) }
+        }
+        return PublishedState(version: chosen.version, catalogRoot: chosen.catalogRoot, pageCount: chosen.pageCount,
+                              latestSlot: UInt32(chosenSlot), durableVersion: chosen.version, durableSlot: UInt32(chosenSlot))
+    }
+
+    /// Checks every page the commit (and the deferred commits before it) wrote: returns the first
+    /// problem, or nil if the commit is whole.
+    func verifyCommit(_ m: MetaRecord, _ acc: PageAccess) -> StorageError? {
+        func check(_ n: UInt32, expect type: PageType? = nil) -> StorageError? {
+            guard n >= 2, n < m.pageCount else { return acc.corrupt(n, "commit list names a page outside the file") }
+            let p = acc.base + Int(n) * pageSize
+            if let type, p.u8(PageHeader.type) != type.rawValue { return acc.corrupt(n, "expected a \(type) page") }
+            var length = pageSize
+            if p.u8(PageHeader.type) == PageType.overflow.rawValue {
+                let run = Int(p.u32(PageHeader.runPages))
+                guard run >= 1, Int(n) + run <= Int(m.pageCount) else { return acc.corrupt(n, "overflow run of \(run) pages") }
+                length = run * pageSize
+            }
+            guard p.u32(PageHeader.pageNumber) == n else { return acc.corrupt(n, "page header names page \(p.u32(PageHeader.pageNumber))") }
+            let v = p.u64(PageHeader.version)
+            guard v > m.durableBase, v <= m.version else { return acc.corrupt(n, "written by version \(v), expected \(m.durableBase + 1)...\(m.version)") }
+            guard p.u64(PageHeader.checksum) == Checksum.ofPage(p, length: length) else { return acc.corrupt(n, "checksum mismatch") }
+            return nil
+        }
+        for n in m.inlineList { if let e = check(n) { return e } }
+        var next = m.listHead
+        var hops = 0
+        while next != 0 {
+            if let e = check(next, expect: .commitList) { return e }
+            let p = acc.base + Int(next) * pageSize
+            let count = Int(p.u32(PageHeader.entryCount))
+            guard count <= CommitListLayout.capacity(pageSize: pageSize) else { return acc.corrupt(next, "commit list of \(count) entries") }
+            for i in 0..<count { if let e = check(p.u32(PageHeader.size + 4 * i)) { return e } }
+            next = p.u32(PageHeader.nextPage)
+            hops += 1
+            if hops > Int(m.pageCount) { return acc.corrupt(m.listHead, "commit list chain loops") }
+        }
+        return nil
+    }
+
+    // MARK: Snapshots
+
+    /// Pins the newest committed version and returns what a snapshot of it needs.
+    func pinLatest() throws -> (PublishedState, Mapping) {
+        while true {
+            let st = lockFile.readState()
+            let mapping: Mapping = try stateLock.withLock {
+                if closed { throw StorageError.transactionEnded }
+                pins[st.version, default: 0] += 1
+                if pinnedMin == 0 || st.version < pinnedMin {
+                    pinnedMin = st.version
+                    lockFile.setMySlotVersion(st.version)
+                }
+                return try ensureMapping(pages: st.pageCount)
+            }
+            // A writer that scanned the reader table before our slot update may already reuse
+            // pages of versions older than the newest; re-check that what we pinned is still the
+            // newest (then no writer can touch its pages), else pin again.
+            if lockFile.latestVersion == st.version { return (st, mapping) }
+            unpin(st.version)
+        }
+    }
+
+    func unpin(_ version: UInt64) {
+        stateLock.withLock {
+            guard let c = pins[version] else { return }
+            if c == 1 { pins[version] = nil } else { pins[version] = c - 1 }
+            if version == pinnedMin && pins[version] == nil {
+                pinnedMin = pins.keys.min() ?? 0
+                if !closed { lockFile.setMySlotVersion(pinnedMin) }
+            }
+        }
+    }
+
+    /// The oldest version any snapshot in any process holds, or nil. Called with the writer lock.
+    func oldestPinnedVersion() -> UInt64? {
+        let mine = stateLock.withLock { pinnedMin }
+        let others = lockFile.oldestOtherReader()
+        switch (mine == 0 ? nil : mine, others) {
+        case (nil, nil): return nil
+        case (let a?, nil): return a
+        case (nil, let b?): return b
+        case (let a?, let b?): return min(a, b)
+        }
+    }
+
+    /// Returns a mapping that covers `pages` pages, replacing the current one if it is too short.
+    /// Called with `stateLock` held.
+    func ensureMapping(pages: UInt32) throws -> Mapping {
+        let needed = Int(pages) * pageSize
+        if needed <= mapping.length { return mapping }
+        let length = Database.mapLength(forFileSize: Int64(needed), reserve: options.mapReserve)
+        mapping = Mapping(region: try StorageError.wrap { try System.mmap(fd, length: length, writable: !isReadOnly) })
+        return mapping
+    }
+
+    /// Begins a read transaction on the newest committed version.
+    ///
+    /// The snapshot stays pinned until the transaction is released (``ReadTransaction/end()`` or
+    /// deinitialization); pinned versions keep the pages they reference from being reused.
+    public func beginRead() throws -> ReadTransaction {
+        let (st, mapping) = try pinLatest()
+        return ReadTransaction(database: self, state: st, mapping: mapping)
+    }
+
+    /// Runs `body` in a read transaction on the newest committed version.
+    public func read<T>(_ body: (ReadTransaction) throws -> T) throws -> T {
+        let txn = try beginRead()
+        defer { txn.end() }
+        return try body(txn)
+    }
+
+    // MARK: Writes
+
+    /// Begins the write transaction, waiting for the writer lock (held by another thread or process).
+    public func beginWrite() throws -> WriteTransaction {
+        if isReadOnly { throw StorageError.readOnly(path: path) }
+        if let cause = poisonedBy { throw StorageError.needsReopen(path: path, cause: cause) }
+        writerGate.acquire()
+        do {
+            try lockFile.lockWriter()
+        } catch {
+            writerGate.release()
+            throw error
+        }
+        do {
+            return try WriteTransaction(database: self)
+        } catch {
+            releaseWriter()
+            throw error
+        }
+    }
+
+    /// Runs `body` in a write transaction and commits it, or aborts if `body` throws.
+    /// - Returns: what `body` returned.
+    @discardableResult
+    public func write<T>(durability: Durability = .full, _ body: (WriteTransaction) throws -> T) throws -> T {
+        let txn = try beginWrite()
+        do {
+            let result = try body(txn)
+            try txn.commit(durability: durability)
+            return result
+        } catch {
+            txn.abort()
+            throw error
+        }
+    }
+
+    func releaseWriter() {
+        lockFile.unlockWriter()
+        writerGate.release()
+    }
+
+    /// Makes every deferred commit durable with one `fdatasync`.
+    /// - Returns: the newest durable version.
+    @discardableResult
+    public func sync() throws -> VersionID {
+        if isReadOnly { return VersionID(lockFile.readState().durableVersion) }
+        writerGate.acquire()
+        try lockFile.lockWriter()
+        defer { releaseWriter() }
+        return VersionID(try syncLocked())
+    }
+
+    /// `sync` with the writer lock held.
+    func syncLocked() throws -> UInt64 {
+        var st = lockFile.readState()
+        if st.durableVersion == st.version { return st.version }
+        do {
+            try StorageError.wrap { try System.fdatasync(fd) }
+        } catch {
+            poisonedBy = "\(error)"
+            throw error
+        }
+        st.durableVersion = st.version
+        st.durableSlot = st.latestSlot
+        lockFile.publish(st)
+        return st.version
+    }
+
+    /// The newest committed version (visible to new readers).
+    public var latestVersion: VersionID { VersionID(lockFile.latestVersion) }
+
+    /// The newest version known to be on stable storage.
+    public var durableVersion: VersionID { VersionID(lockFile.readState().durableVersion) }
+
+    /// Closes the handle: waits for the writer lock, makes deferred commits durable, and, if this
+    /// is the last handle on the file in any process, marks the file as cleanly closed so the next
+    /// open skips crash verification. Transactions still open keep their mapping valid.
+    public func close() {
+        let already = stateLock.withLock { () -> Bool in
+            let was = closed
+            closed = true
+            return was
+        }
+        if already { return }
+        if !isReadOnly {
+            writerGate.acquire()
+            if (try? lockFile.lockWriter()) != nil {
+                if poisonedBy == nil {
+                    _ = try? syncLocked()
+                    if lockFile.tryBecomeLastCloser() { markClean() }
+                }
+                lockFile.unlockWriter()
+            }
+            writerGate.release()
+        }
+        stateLock.withLock { lockFile.setMySlotVersion(0) }
+        lockFile.close()
+        System.close(fd)
+    }
+
+    /// Writes a copy of the newest (durable) meta record with the clean flag into the other slot.
+    func markClean() {
+        let st = lockFile.readState()
+        guard st.durableVersion == st.version else { return }
+        let latest = mapping.base + Int(st.latestSlot) * pageSize
+        guard case .success(var meta) = MetaRecord.decode(latest, pageSize: pageSize, slot: Int(st.latestSlot)) else { return }
+        if meta.isClean { return }
+        meta.flags |= MetaLayout.flagClean
+        let other = 1 - Int(st.latestSlot)
+        let buf = UnsafeMutableRawPointer.allocate(byteCount: pageSize, alignment: 4096)
+        defer { buf.deallocate() }
+        meta.encode(into: buf, pageSize: pageSize, slot: other)
+        do {
+            try System.pwrite(fd, from: buf, count: pageSize, offset: Int64(other * pageSize))
+            try System.fdatasync(fd)
+        } catch {
+            // The flag only saves verification work on the next open; without it the file is still correct.
+        }
+    }
+}

@@ -1,0 +1,242 @@
+import Atomics
+import StrataPOSIX
+
+/// The state a reader needs to start a snapshot, published by the writer in the lock file.
+struct PublishedState: Equatable {
+    var version: UInt64
+    var catalogRoot: UInt32
+    var pageCount: UInt32
+    var latestSlot: UInt32
+    var durableVersion: UInt64
+    var durableSlot: UInt32
+}
+
+/// The lock file beside a database (`<path>.lock`): shared memory for every process that has the
+/// database open.
+///
+/// It holds (see FORMAT.md, "The lock file"):
+/// - the published state of the newest committed version, under a sequence lock, so readers
+///   start a snapshot without a system call and without waiting for the writer;
+/// - the reader table: one slot per open `Database` handle, holding the oldest version that
+///   handle's snapshots pin, so a writer in any process knows which freed pages are still needed;
+/// - advisory byte locks (not data): byte 0 is the writer lock, byte 1 the open lock (shared
+///   while open; exclusive to the first opener, who resets the file, and to the last closer),
+///   byte `slotLockBase + i` is held by the owner of reader slot `i` for as long as it lives, so a
+///   slot whose owner died (its locks vanish with it) is detected and reclaimed.
+///
+/// ## Concurrency
+/// Thread-safe: shared fields are atomics; the slot of this handle is updated under the
+/// `Database`'s mutex.
+final class LockFile: @unchecked Sendable {
+    static let writerLockByte: Int64 = 0
+    static let openLockByte: Int64 = 1
+    static let slotLockBase: Int64 = 1 << 20
+
+    enum Offset {
+        static let magic = 0            // u64
+        static let formatVersion = 8    // u32
+        static let slotCount = 12       // u32
+        static let seq = 64             // u64: odd while the writer updates the published state
+        static let version = 72         // u64
+        static let catalogRoot = 80     // u32
+        static let pageCount = 84       // u32
+        static let latestSlot = 88      // u32
+        static let durableVersion = 96  // u64
+        static let durableSlot = 104    // u32
+        static let slots = 4096         // slot i at slots + 64 * i: pid u32, pad u32, version u64
+        static let slotSize = 64
+    }
+
+    let fd: FileDescriptor
+    let region: MappedRegion
+    let slotCount: Int
+    private(set) var mySlot: Int = -1
+    /// True if this handle found no other process using the database when it opened.
+    let wasFirstOpener: Bool
+
+    private init(fd: FileDescriptor, region: MappedRegion, slotCount: Int, first: Bool) {
+        self.fd = fd
+        self.region = region
+        self.slotCount = slotCount
+        self.wasFirstOpener = first
+    }
+
+    static func fileSize(slots: Int) -> Int {
+        let raw = Offset.slots + Offset.slotSize * slots
+        return (raw + 4095) / 4096 * 4096
+    }
+
+    /// Opens (creating if needed) the lock file and takes the open lock. When this is the only
+    /// process, the caller gets `isFirst == true` and must call ``initialize(state:)`` before
+    /// ``finishOpening()``; the open lock is held exclusively until then.
+    static func open(path: String, maxReaders: Int) throws -> LockFile {
+        let fd = try StorageError.wrap { try System.open(path, create: true) }
+        do {
+            let first = try StorageError.wrap { try System.tryLock(fd, byte: openLockByte, kind: .exclusive) }
+            if first {
+                let size = fileSize(slots: maxReaders)
+                try StorageError.wrap { try System.ftruncate(fd, length: Int64(size)) }
+                let region = try StorageError.wrap { try System.mmap(fd, length: size, writable: true) }
+                zeroBytes(region.base, size)
+                region.base.setU64(Offset.magic, lockFileMagic)
+                region.base.setU32(Offset.formatVersion, lockFileFormatVersion)
+                region.base.setU32(Offset.slotCount, UInt32(maxReaders))
+                return LockFile(fd: fd, region: region, slotCount: maxReaders, first: true)
+            }
+            try StorageError.wrap { try System.lock(fd, byte: openLockByte, kind: .shared) }
+            let size = try StorageError.wrap { try System.fileSize(fd) }
+            guard size >= Int64(Offset.slots) else {
+                throw StorageError.lockFileInvalid(path: path, reason: "it is \(size) bytes long")
+            }
+            let region = try StorageError.wrap { try System.mmap(fd, length: Int(size), writable: true) }
+            let base = region.base
+            guard base.u64(Offset.magic) == lockFileMagic else {
+                System.munmap(region)
+                throw StorageError.lockFileInvalid(path: path, reason: "wrong magic number")
+            }
+            guard base.u32(Offset.formatVersion) == lockFileFormatVersion else {
+                System.munmap(region)
+                throw StorageError.lockFileInvalid(path: path, reason: "lock file format \(base.u32(Offset.formatVersion)), expected \(lockFileFormatVersion)")
+            }
+            let slots = Int(base.u32(Offset.slotCount))
+            guard slots > 0, fileSize(slots: slots) <= Int(size) else {
+                System.munmap(region)
+                throw StorageError.lockFileInvalid(path: path, reason: "slot count \(slots) does not fit the file")
+            }
+            return LockFile(fd: fd, region: region, slotCount: slots, first: false)
+        } catch {
+            System.close(fd)
+            throw error
+        }
+    }
+
+    /// Downgrades the first opener's exclusive open lock to shared, letting other processes in.
+    func finishOpening() throws {
+        if wasFirstOpener {
+            try StorageError.wrap { try System.lock(fd, byte: Self.openLockByte, kind: .shared) }
+        }
+    }
+
+    // MARK: Atomics over the shared mapping
+
+    @inline(__always)
+    private func atomic64(_ offset: Int) -> UnsafeAtomic<UInt64> {
+        UnsafeAtomic<UInt64>(at: (region.base + offset).assumingMemoryBound(to: UInt64.AtomicRepresentation.self))
+    }
+
+    @inline(__always)
+    private func atomic32(_ offset: Int) -> UnsafeAtomic<UInt32> {
+        UnsafeAtomic<UInt32>(at: (region.base + offset).assumingMemoryBound(to: UInt32.AtomicRepresentation.self))
+    }
+
+    // MARK: Published state (sequence lock; one writer at a time holds the writer lock)
+
+    func publish(_ s: PublishedState) {
+        let seq = atomic64(Offset.seq)
+        let start = seq.load(ordering: .relaxed)
+        seq.store(start | 1, ordering: .relaxed)
+        atomicMemoryFence(ordering: .releasing)
+        atomic64(Offset.version).store(s.version, ordering: .relaxed)
+        atomic32(Offset.catalogRoot).store(s.catalogRoot, ordering: .relaxed)
+        atomic32(Offset.pageCount).store(s.pageCount, ordering: .relaxed)
+        atomic32(Offset.latestSlot).store(s.latestSlot, ordering: .relaxed)
+        atomic64(Offset.durableVersion).store(s.durableVersion, ordering: .relaxed)
+        atomic32(Offset.durableSlot).store(s.durableSlot, ordering: .relaxed)
+        seq.store((start | 1) &+ 1, ordering: .releasing)
+    }
+
+    func readState() -> PublishedState {
+        let seq = atomic64(Offset.seq)
+        while true {
+            let s1 = seq.load(ordering: .acquiring)
+            if s1 & 1 == 1 { continue }
+            let st = PublishedState(
+                version: atomic64(Offset.version).load(ordering: .relaxed),
+                catalogRoot: atomic32(Offset.catalogRoot).load(ordering: .relaxed),
+                pageCount: atomic32(Offset.pageCount).load(ordering: .relaxed),
+                latestSlot: atomic32(Offset.latestSlot).load(ordering: .relaxed),
+                durableVersion: atomic64(Offset.durableVersion).load(ordering: .relaxed),
+                durableSlot: atomic32(Offset.durableSlot).load(ordering: .relaxed)
+            )
+            atomicMemoryFence(ordering: .acquiring)
+            if seq.load(ordering: .relaxed) == s1 { return st }
+        }
+    }
+
+    /// The latest published version (one atomic load).
+    @inline(__always)
+    var latestVersion: UInt64 { atomic64(Offset.version).load(ordering: .acquiring) }
+
+    // MARK: Reader slots
+
+    /// Claims a free reader slot for this handle: takes the slot's liveness lock (which only
+    /// succeeds if its previous owner, if any, is gone), then writes our pid.
+    func claimSlot() throws {
+        for i in 0..<slotCount {
+            if try StorageError.wrap({ try System.tryLock(fd, byte: Self.slotLockBase + Int64(i), kind: .exclusive) }) {
+                let base = Offset.slots + Offset.slotSize * i
+                atomic64(base + 8).store(0, ordering: .relaxed)
+                atomic32(base).store(UInt32(bitPattern: System.processID), ordering: .releasing)
+                mySlot = i
+                return
+            }
+        }
+        throw StorageError.readersFull(path: fd.path, slots: slotCount)
+    }
+
+    /// Sets the oldest version this handle pins (0 = none).
+    func setMySlotVersion(_ version: UInt64) {
+        precondition(mySlot >= 0)
+        atomic64(Offset.slots + Offset.slotSize * mySlot + 8).store(version, ordering: .sequentiallyConsistent)
+    }
+
+    /// The oldest version pinned by any other live handle (any process), or nil if none.
+    /// Slots whose owner died are cleared on the way.
+    func oldestOtherReader() -> UInt64? {
+        var oldest: UInt64? = nil
+        for i in 0..<slotCount where i != mySlot {
+            let base = Offset.slots + Offset.slotSize * i
+            let v = atomic64(base + 8).load(ordering: .sequentiallyConsistent)
+            if v == 0 { continue }
+            if let o = oldest, v >= o { continue }
+            // A pinned old version: make sure its owner is alive before honouring it.
+            let alive = (try? System.isLockedByOther(fd, byte: Self.slotLockBase + Int64(i))) ?? true
+            if !alive {
+                // The owner died without releasing its slot. Clear it unless a new owner claimed
+                // it between our check and now (a new owner stores version 0 first anyway).
+                _ = atomic64(base + 8).compareExchange(expected: v, desired: 0, ordering: .sequentiallyConsistent)
+                continue
+            }
+            oldest = v
+        }
+        return oldest
+    }
+
+    // MARK: Writer lock
+
+    func lockWriter() throws {
+        try StorageError.wrap { try System.lock(fd, byte: Self.writerLockByte, kind: .exclusive) }
+    }
+
+    func unlockWriter() {
+        try? System.unlock(fd, byte: Self.writerLockByte)
+    }
+
+    /// Whether this handle is the only one open (tries to upgrade the open lock). On success the
+    /// open lock is held exclusively; call ``close()`` next.
+    func tryBecomeLastCloser() -> Bool {
+        (try? System.tryLock(fd, byte: Self.openLockByte, kind: .exclusive)) ?? false
+    }
+
+    /// Releases the slot and every lock, and unmaps the file.
+    func close() {
+        if mySlot >= 0 {
+            let base = Offset.slots + Offset.slotSize * mySlot
+            atomic64(base + 8).store(0, ordering: .sequentiallyConsistent)
+            atomic32(base).store(0, ordering: .releasing)
+        }
+        System.munmap(region)
+        // Closing the descriptor releases every open-file-description lock it holds.
+        System.close(fd)
+    }
+}

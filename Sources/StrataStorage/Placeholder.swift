@@ -1,2 +1,0 @@
-import StrataPOSIX
-enum Placeholder {}

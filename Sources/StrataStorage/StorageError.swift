@@ -1,0 +1,86 @@
+import StrataPOSIX
+
+/// Errors of the storage engine.
+///
+/// Each case names the file (and the page, where one is involved) and its description says what
+/// to do next. User data (keys, values) never appears in descriptions.
+///
+/// | case | when |
+/// |---|---|
+/// | `system` | an operating-system call failed (disk full, I/O error, permissions) |
+/// | `notADatabase` | the file is empty, foreign (e.g. a SQLite file) or not a Strata file |
+/// | `byteOrderMismatch` | the file was written on a machine of the other byte order |
+/// | `unsupportedFormatVersion` | the file's format version is not one this build reads |
+/// | `corruptPage` | a page failed its checksum or structural check |
+/// | `truncated` | the file is shorter than its meta record says |
+/// | `invalidPageSize` | a page size that is not a power of two in 4096...32768 |
+/// | `keyTooLarge` / `valueTooLarge` | a key or value exceeds the engine's limits |
+/// | `readOnly` | a write was attempted on a database opened read-only |
+/// | `transactionEnded` | a transaction was used after commit or abort |
+/// | `treeNotFound` | a named tree does not exist |
+/// | `readersFull` | every reader slot of the lock file is taken |
+/// | `needsReopen` | an earlier commit failed at the durability step; the handle refuses writes |
+/// | `lockFileInvalid` | the lock file beside the database is not a Strata lock file |
+///
+/// ## Concurrency
+/// A value type; `Sendable`.
+public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
+    case system(SystemError)
+    case notADatabase(path: String, reason: String)
+    case byteOrderMismatch(path: String)
+    case unsupportedFormatVersion(path: String, found: UInt32, supported: UInt32)
+    case corruptPage(path: String, page: UInt32, reason: String)
+    case truncated(path: String, expectedBytes: Int64, actualBytes: Int64)
+    case invalidPageSize(Int)
+    case keyTooLarge(size: Int, limit: Int)
+    case valueTooLarge(size: Int, limit: Int)
+    case readOnly(path: String)
+    case transactionEnded
+    case treeNotFound(name: String)
+    case readersFull(path: String, slots: Int)
+    case needsReopen(path: String, cause: String)
+    case lockFileInvalid(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .system(let e):
+            return e.description
+        case .notADatabase(let path, let reason):
+            return "\(path) is not a Strata database: \(reason). Check the path, or delete the file if it should be created anew."
+        case .byteOrderMismatch(let path):
+            return "\(path) was written on a machine of the other byte order; Strata files are little-endian. Open it on a little-endian machine or export its data there."
+        case .unsupportedFormatVersion(let path, let found, let supported):
+            return "\(path) has format version \(found), but this build of Strata reads format version \(supported). Open it with a Strata release that supports version \(found)."
+        case .corruptPage(let path, let page, let reason):
+            return "\(path) is corrupt at page \(page): \(reason). Restore the file from a backup; committed data in other pages may be recoverable with `strata verify`."
+        case .truncated(let path, let expected, let actual):
+            return "\(path) is truncated: its meta record needs \(expected) bytes but the file has \(actual). The file was cut short (a partial copy?); restore it from a backup."
+        case .invalidPageSize(let size):
+            return "Page size \(size) is not supported: use a power of two from \(minimumPageSize) to \(maximumPageSize)."
+        case .keyTooLarge(let size, let limit):
+            return "A key of \(size) bytes exceeds the limit of \(limit) bytes for this page size; use a shorter key or a larger page size."
+        case .valueTooLarge(let size, let limit):
+            return "A value of \(size) bytes exceeds the limit of \(limit) bytes; split it into several values."
+        case .readOnly(let path):
+            return "\(path) was opened read-only; open it read-write to change it."
+        case .transactionEnded:
+            return "The transaction was already committed or aborted; begin a new one."
+        case .treeNotFound(let name):
+            return "No tree named '\(name)' exists in this version; create it in a write transaction first."
+        case .readersFull(let path, let slots):
+            return "All \(slots) reader slots of \(path).lock are in use by live processes; close some database handles or open with a larger maxReaders."
+        case .needsReopen(let path, let cause):
+            return "A commit to \(path) failed while making it durable (\(cause)); this handle refuses further writes. Close and reopen the database: it will open at the last durable version."
+        case .lockFileInvalid(let path, let reason):
+            return "\(path) is not a valid Strata lock file (\(reason)). Make sure no process has the database open, then delete the lock file; it is recreated on open."
+        }
+    }
+}
+
+extension StorageError {
+    /// Runs `body`, turning a `SystemError` into `StorageError.system`.
+    @inline(__always)
+    static func wrap<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let e as SystemError { throw StorageError.system(e) }
+    }
+}

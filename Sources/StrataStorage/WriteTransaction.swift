@@ -1,0 +1,478 @@
+import StrataPOSIX
+
+/// A handle to a tree inside one write transaction.
+///
+/// ## Concurrency
+/// A value type tied to its transaction.
+public struct TreeHandle: Hashable, Sendable {
+    let index: Int
+}
+
+/// The one write transaction of a database: reads see its own changes; nothing is visible to
+/// other transactions until ``commit(durability:)``.
+///
+/// Pages of committed versions are never modified: the first change to a page copies it into a
+/// free page (copy-on-write), and the commit publishes the new version by writing a meta record.
+///
+/// ```swift
+/// let txn = try db.beginWrite()
+/// let t = try txn.openTree("people", create: true)
+/// try txn.put(Array("k".utf8), Array("v".utf8), in: t)
+/// try txn.commit()
+/// ```
+///
+/// ## Concurrency
+/// Not thread-safe: use it from one thread at a time. It holds the database's writer lock (for
+/// every thread and process) until it commits or aborts; releasing it without either aborts.
+public final class WriteTransaction: @unchecked Sendable {
+    struct TreeState {
+        var name: String
+        var root: UInt32
+        var count: UInt64
+        var dirty = false
+        var dropped = false
+    }
+
+    let db: Database
+    let pageSize: Int
+    /// The version this transaction creates.
+    public let version: VersionID
+    let v: UInt64
+    let base: PublishedState
+    let baseMeta: MetaRecord
+    var mappings: [Mapping]
+    var access: PageAccess
+    var pageCount: UInt32
+    var fileCapacity: Int64
+    var catalog: TreeState
+    var trees: [TreeState] = []
+    var treeIndex: [String: Int] = [:]
+    var free: FreeSpace
+    var freedNow: [UInt32] = []
+    var dirty = Set<UInt32>()
+    var oldFreeListChain: [UInt32]
+    var ended = false
+    // Scratch buffers: one page for rebuilding nodes, one cell, one separator cell.
+    let scratch: UnsafeMutableRawPointer
+    let cellBuf: UnsafeMutableRawPointer
+    let sepBuf: UnsafeMutableRawPointer
+
+    init(database db: Database) throws {
+        self.db = db
+        self.pageSize = db.pageSize
+        let st = db.lockFile.readState()
+        self.base = st
+        self.v = st.version + 1
+        self.version = VersionID(st.version + 1)
+        let mapping = try db.stateLock.withLock { try db.ensureMapping(pages: st.pageCount) }
+        self.mappings = [mapping]
+        self.pageCount = st.pageCount
+        self.access = PageAccess(base: mapping.base, pageSize: db.pageSize, pageCount: st.pageCount, path: db.path)
+        self.fileCapacity = try StorageError.wrap { try System.fileSize(db.fd) }
+        let state: WriterState
+        if let cached = db.writerCache, cached.version == st.version {
+            state = cached
+        } else {
+            state = try db.loadWriterState(st, access)
+        }
+        self.baseMeta = state.meta
+        self.free = state.free
+        self.oldFreeListChain = state.freeListChain
+        self.catalog = TreeState(name: "", root: st.catalogRoot, count: 0)
+        scratch = .allocate(byteCount: db.pageSize, alignment: 16)
+        cellBuf = .allocate(byteCount: db.pageSize, alignment: 16)
+        sepBuf = .allocate(byteCount: db.pageSize, alignment: 16)
+        // Which freed pages may be written again: none that a live snapshot (any process) or the
+        // crash fallback (the durable version) can still reach.
+        let limit = min(db.oldestPinnedVersion() ?? st.version, st.durableVersion)
+        free.release(upTo: limit)
+        // The previous free-list chain and commit list are replaced by this commit's.
+        freedNow.append(contentsOf: state.freeListChain)
+        freedNow.append(contentsOf: state.ownListPages)
+    }
+
+    deinit {
+        if !ended { abort() }
+        scratch.deallocate()
+        cellBuf.deallocate()
+        sepBuf.deallocate()
+    }
+
+    // MARK: Trees
+
+    /// Opens the tree named `name`, creating it (empty) if `create` is true.
+    /// - Throws: ``StorageError/treeNotFound(name:)`` if it does not exist and `create` is false.
+    public func openTree(_ name: String, create: Bool = false) throws -> TreeHandle {
+        try checkOpen()
+        if let i = treeIndex[name] {
+            if trees[i].dropped {
+                guard create else { throw StorageError.treeNotFound(name: name) }
+                trees[i] = TreeState(name: name, root: 0, count: 0, dirty: true)
+            }
+            return TreeHandle(index: i)
+        }
+        let existing = try Catalog.lookup(name, root: catalog.root, access)
+        guard existing != nil || create else { throw StorageError.treeNotFound(name: name) }
+        guard name.utf8.count <= db.maxKeySize, !name.isEmpty else { throw StorageError.keyTooLarge(size: name.utf8.count, limit: db.maxKeySize) }
+        let state = TreeState(name: name, root: existing?.root ?? 0, count: existing?.count ?? 0, dirty: existing == nil)
+        trees.append(state)
+        treeIndex[name] = trees.count - 1
+        return TreeHandle(index: trees.count - 1)
+    }
+
+    /// Whether a tree named `name` exists in this transaction's state.
+    public func treeExists(_ name: String) throws -> Bool {
+        if let i = treeIndex[name] { return !trees[i].dropped }
+        return try Catalog.lookup(name, root: catalog.root, access) != nil
+    }
+
+    /// Deletes the tree named `name` and frees its pages. Does nothing if it does not exist.
+    public func dropTree(_ name: String) throws {
+        try checkOpen()
+        guard try treeExists(name) else { return }
+        let h = try openTree(name)
+        try freeSubtree(trees[h.index].root)
+        trees[h.index].root = 0
+        trees[h.index].count = 0
+        trees[h.index].dropped = true
+        trees[h.index].dirty = true
+    }
+
+    /// The names of the trees in this transaction's state.
+    public func treeNames() throws -> [String] {
+        var names = Set(try Catalog.names(root: catalog.root, access))
+        for t in trees { if t.dropped { names.remove(t.name) } else { names.insert(t.name) } }
+        return names.sorted()
+    }
+
+    /// Number of entries in the tree.
+    public func count(_ tree: TreeHandle) -> UInt64 { trees[tree.index].count }
+
+    /// A read-only description of the tree in this transaction's current state.
+    public func tree(_ handle: TreeHandle) -> Tree {
+        let t = trees[handle.index]
+        return Tree(name: t.name, root: t.root, count: t.count)
+    }
+
+    // MARK: Reads (see the transaction's own changes)
+
+    /// The value under `key`, pointing into the map; valid until the tree is next changed.
+    public func get(_ key: UnsafeRawBufferPointer, in tree: TreeHandle) throws -> UnsafeRawBufferPointer? {
+        try checkOpen()
+        return try access.get(root: trees[tree.index].root, key)
+    }
+
+    /// The value under `key`, copied.
+    public func get(_ key: [UInt8], in tree: TreeHandle) throws -> [UInt8]? {
+        try key.withUnsafeBytes { try get($0, in: tree).map { Array($0) } }
+    }
+
+    /// Calls `body` for each entry with key >= `start`, in key order, until it returns false.
+    /// `body` must not change the tree.
+    public func forEach(in tree: TreeHandle, from start: [UInt8]? = nil, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
+        try checkOpen()
+        let root = trees[tree.index].root
+        if let start {
+            try start.withUnsafeBytes { try access.forEach(root: root, from: $0, body) }
+        } else {
+            try access.forEach(root: root, from: nil, body)
+        }
+    }
+
+    /// A cursor over the tree's current state; invalid after the next change to the tree.
+    public func cursor(over tree: TreeHandle) -> Cursor {
+        Cursor(access: access, root: trees[tree.index].root, owner: self)
+    }
+
+    // MARK: Writes
+
+    /// Stores `value` under `key`, replacing any previous value.
+    /// - Returns: true if the key was new.
+    @discardableResult
+    public func put(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, in tree: TreeHandle) throws -> Bool {
+        try checkOpen()
+        let inserted = try put(key, value, &trees[tree.index])
+        trees[tree.index].dirty = true
+        return inserted
+    }
+
+    /// Stores `value` under `key`, replacing any previous value.
+    @discardableResult
+    public func put(_ key: [UInt8], _ value: [UInt8], in tree: TreeHandle) throws -> Bool {
+        try key.withUnsafeBytes { k in try value.withUnsafeBytes { v in try put(k, v, in: tree) } }
+    }
+
+    /// Removes `key`. - Returns: true if it was present.
+    @discardableResult
+    public func delete(_ key: UnsafeRawBufferPointer, in tree: TreeHandle) throws -> Bool {
+        try checkOpen()
+        let removed = try delete(key, &trees[tree.index])
+        if removed { trees[tree.index].dirty = true }
+        return removed
+    }
+
+    /// Removes `key`. - Returns: true if it was present.
+    @discardableResult
+    public func delete(_ key: [UInt8], in tree: TreeHandle) throws -> Bool {
+        try key.withUnsafeBytes { try delete($0, in: tree) }
+    }
+
+    func checkOpen() throws {
+        if ended { throw StorageError.transactionEnded }
+    }
+
+    // MARK: Page allocation
+
+    /// Makes sure the file (and the map) cover `pages` pages, growing the file in large steps.
+    func ensureCapacity(_ pages: UInt32) throws {
+        let needed = Int64(pages) * Int64(pageSize)
+        if needed > fileCapacity {
+            let step = min(max(fileCapacity / 2, 4 << 20), 1 << 30)
+            var newCap = max(needed, fileCapacity + step)
+            newCap = (newCap + (1 << 20) - 1) / (1 << 20) * (1 << 20)
+            // Reserve real blocks, so writing through the map cannot hit a full disk (SIGBUS).
+            try StorageError.wrap { try System.allocate(db.fd, offset: fileCapacity, length: newCap - fileCapacity) }
+            fileCapacity = newCap
+        }
+        if Int(needed) > mappings.last!.length {
+            let m = try db.stateLock.withLock { try db.ensureMapping(pages: pages) }
+            mappings.append(m)
+        }
+        if access.base != mappings.last!.base || access.pageCount != pages {
+            access = PageAccess(base: mappings.last!.base, pageSize: pageSize, pageCount: pages, path: db.path)
+        }
+    }
+
+    /// Allocates a page (the lowest reusable one, else a new one at the end) with a fresh header.
+    func allocPage(_ type: PageType) throws -> (UInt32, UnsafeMutableRawPointer) {
+        let n: UInt32
+        if let p = free.popLowest() {
+            n = p
+            if access.pageCount != pageCount { try ensureCapacity(pageCount) }
+        } else {
+            n = pageCount
+            pageCount += 1
+            try ensureCapacity(pageCount)
+        }
+        let p = access.base + Int(n) * pageSize
+        zeroBytes(p, PageHeader.size)
+        p.setU32(PageHeader.pageNumber, n)
+        p.setU8(PageHeader.type, type.rawValue)
+        p.setU64(PageHeader.version, v)
+        if type == .leaf || type == .branch {
+            p.setU16(PageHeader.cellStart, UInt16(truncatingIfNeeded: pageSize))
+        }
+        dirty.insert(n)
+        return (n, p)
+    }
+
+    /// Allocates `count` consecutive pages for an overflow value.
+    func allocRun(_ count: Int) throws -> (UInt32, UnsafeMutableRawPointer) {
+        let n: UInt32
+        if let p = free.takeRun(count) {
+            n = p
+        } else {
+            n = pageCount
+            pageCount += UInt32(count)
+        }
+        try ensureCapacity(pageCount)
+        let p = access.base + Int(n) * pageSize
+        zeroBytes(p, PageHeader.size)
+        p.setU32(PageHeader.pageNumber, n)
+        p.setU8(PageHeader.type, PageType.overflow.rawValue)
+        p.setU64(PageHeader.version, v)
+        p.setU32(PageHeader.runPages, UInt32(count))
+        dirty.insert(n)
+        return (n, p)
+    }
+
+    /// Releases page `n` (or the run starting there): straight back to the pool if this
+    /// transaction wrote it, else pending until no snapshot can reach it.
+    func freePage(_ n: UInt32, run: Int = 1) {
+        let p = access.base + Int(n) * pageSize
+        if p.u64(PageHeader.version) == v && dirty.contains(n) {
+            dirty.remove(n)
+            free.addToPool(n, count: run)
+        } else {
+            for k in 0..<UInt32(run) { freedNow.append(n + k) }
+        }
+    }
+
+    /// A writable copy of node `n`: itself if this transaction already wrote it, else a copy.
+    @inline(__always)
+    func writable(_ n: UInt32) throws -> (UInt32, UnsafeMutableRawPointer) {
+        let p = try access.node(n)
+        if p.u64(PageHeader.version) == v { return (n, p) }
+        let (m, q) = try allocPage(.leaf)
+        moveBytes(q, p, pageSize)
+        q.setU32(PageHeader.pageNumber, m)
+        q.setU64(PageHeader.version, v)
+        freePage(n)
+        return (m, q)
+    }
+
+    func freeSubtree(_ root: UInt32) throws {
+        guard root != 0 else { return }
+        let p = try access.node(root)
+        let count = Node.count(p)
+        if Node.isLeaf(p) {
+            for i in 0..<count {
+                if case .overflow(let first, _) = try Node.leafValue(p, i, access) {
+                    let run = Int(try access.page(first).u32(PageHeader.runPages))
+                    freePage(first, run: run)
+                }
+            }
+        } else {
+            for i in 0..<count { try freeSubtree(try Node.child(p, i, access)) }
+        }
+        freePage(root)
+    }
+
+    // MARK: Commit
+
+    /// Commits: publishes the new version to readers and, with `.full` durability, makes it
+    /// durable (one `fdatasync`) before returning. FORMAT.md, "Commit".
+    /// - Returns: the committed version.
+    /// - Throws: ``StorageError``; on error nothing is published and the previous version stays
+    ///   current. If the failure happened at the durability step, the handle refuses later writes
+    ///   (``StorageError/needsReopen(path:cause:)``).
+    @discardableResult
+    public func commit(durability: Durability = .full) throws -> VersionID {
+        try checkOpen()
+        defer { finish() }
+
+        // 1. Record changed trees in the catalog (copy-on-write like any tree).
+        for i in trees.indices where trees[i].dirty {
+            let t = trees[i]
+            var key = Array(t.name.utf8)
+            if t.dropped {
+                _ = try key.withUnsafeMutableBytes { try delete(UnsafeRawBufferPointer($0), &catalog) }
+            } else {
+                let value = Catalog.encode(Tree(name: t.name, root: t.root, count: t.count))
+                _ = try key.withUnsafeMutableBytes { k in try value.withUnsafeBytes { try put(UnsafeRawBufferPointer(k), $0, &catalog) } }
+            }
+        }
+
+        // 2. Size and allocate the free-list chain and (unless it fits in the meta page) the commit
+        //    list. Allocating takes the lowest pool pages, which only shrinks the free list, so the
+        //    sizes computed first are upper bounds.
+        let previousIsDurable = base.durableVersion == base.version
+        let chainTo: UInt32 = previousIsDurable ? 0 : baseMeta.listHead
+        let flCap = FreeListLayout.capacity(pageSize: pageSize)
+        let clCap = CommitListLayout.capacity(pageSize: pageSize)
+        let flNeeded = (free.extents(extra: (v, freedNow)).count + flCap - 1) / flCap
+        let inlineOK = durability == .full && dirty.count + flNeeded <= MetaLayout.inlineCapacity(pageSize: pageSize)
+        var clNeeded = 0
+        if !inlineOK {
+            while true {
+                let want = (dirty.count + flNeeded + clNeeded + clCap - 1) / clCap
+                if want <= clNeeded { break }
+                clNeeded = want
+            }
+        }
+        var clPages: [UInt32] = []
+        for _ in 0..<clNeeded { clPages.append(try allocPage(.commitList).0) }
+        var flPages: [UInt32] = []
+        for _ in 0..<flNeeded { flPages.append(try allocPage(.freeList).0) }
+
+        // 3. Write the free list: reusable pages, pending pages, and what this commit freed.
+        let extents = free.extents(extra: (v, freedNow))
+        precondition(extents.count <= flPages.count * flCap, "free list outgrew its pages")
+        for (k, n) in flPages.enumerated() {
+            let p = access.base + Int(n) * pageSize
+            let lo = k * flCap
+            let hi = min(lo + flCap, extents.count)
+            let count = max(0, hi - lo)
+            p.setU32(PageHeader.entryCount, UInt32(count))
+            p.setU32(PageHeader.nextPage, k + 1 < flPages.count ? flPages[k + 1] : 0)
+            for j in 0..<count {
+                let e = PageHeader.size + FreeListLayout.entrySize * j
+                let (ver, first, len) = extents[lo + j]
+                p.setU64(e, ver)
+                p.setU32(e + 8, first)
+                p.setU32(e + 12, len)
+            }
+        }
+
+        // 4. The commit list: every page this commit wrote, so that opening after a crash can
+        //    check them all and fall back to the previous version if one is torn.
+        let written = dirty.sorted()
+        var inline: [UInt32] = []
+        var listHead = chainTo
+        if inlineOK {
+            inline = written
+        } else if !clPages.isEmpty {
+            listHead = clPages[0]
+            for (k, n) in clPages.enumerated() {
+                let p = access.base + Int(n) * pageSize
+                let lo = k * clCap
+                let hi = min(lo + clCap, written.count)
+                let count = max(0, hi - lo)
+                p.setU32(PageHeader.entryCount, UInt32(count))
+                p.setU32(PageHeader.nextPage, k + 1 < clPages.count ? clPages[k + 1] : chainTo)
+                for j in 0..<count { p.setU32(PageHeader.size + 4 * j, written[lo + j]) }
+            }
+        }
+
+        // 5. Checksums, last, once every page's contents are final.
+        for n in written {
+            let p = access.base + Int(n) * pageSize
+            let length = p.u8(PageHeader.type) == PageType.overflow.rawValue ? Int(p.u32(PageHeader.runPages)) * pageSize : pageSize
+            p.setU64(PageHeader.checksum, Checksum.ofPage(p, length: length))
+        }
+
+        // 6. The meta record goes to the slot that does not hold the durable version, so a crash
+        //    at any point leaves that version intact.
+        let meta = MetaRecord(version: v, catalogRoot: catalog.root, freeListHead: flPages.first ?? 0, pageCount: pageCount,
+                              flags: 0, durableBase: base.durableVersion, freeListPages: UInt32(flPages.count),
+                              listHead: listHead, listPagesOwn: UInt32(clPages.count), inlineList: inline)
+        let slot = 1 - Int(base.durableSlot)
+        meta.encode(into: scratch, pageSize: pageSize, slot: slot)
+        do {
+            try StorageError.wrap { try System.pwrite(db.fd, from: scratch, count: pageSize, offset: Int64(slot * pageSize)) }
+        } catch {
+            // The slot may now hold a torn record. If it held the newest (deferred, not yet
+            // durable) version, that version can no longer be made durable: refuse further writes.
+            if !previousIsDurable { db.poisonedBy = "\(error)" }
+            throw error
+        }
+
+        // 7. One fdatasync makes the data pages and the meta durable together. On failure the
+        //    slot is overwritten with zeros so the commit cannot resurface on reopen.
+        var durable = base.durableVersion
+        var durableSlot = base.durableSlot
+        if durability == .full {
+            do {
+                try StorageError.wrap { try System.fdatasync(db.fd) }
+            } catch {
+                zeroBytes(scratch, pageSize)
+                try? System.pwrite(db.fd, from: scratch, count: pageSize, offset: Int64(slot * pageSize))
+                try? System.fdatasync(db.fd)
+                db.poisonedBy = "\(error)"
+                throw error
+            }
+            durable = v
+            durableSlot = UInt32(slot)
+        }
+
+        // 8. Publish to readers in every process, and remember the free list for the next commit.
+        db.lockFile.publish(PublishedState(version: v, catalogRoot: catalog.root, pageCount: pageCount, latestSlot: UInt32(slot),
+                                           durableVersion: durable, durableSlot: durableSlot))
+        var nextFree = free
+        if !freedNow.isEmpty { nextFree.pending[v, default: []].append(contentsOf: freedNow) }
+        db.writerCache = WriterState(version: v, free: nextFree, freeListChain: flPages, ownListPages: clPages, meta: meta)
+        db.commitsSinceOpen += 1
+        return version
+    }
+
+    /// Discards every change and releases the writer lock. Safe to call more than once.
+    public func abort() {
+        finish()
+    }
+
+    private func finish() {
+        guard !ended else { return }
+        ended = true
+        db.releaseWriter()
+    }
+}

@@ -1,0 +1,136 @@
+import XCTest
+@testable import StrataStorage
+import StrataPOSIX
+
+final class DatabaseBasicsTests: StorageTestCase {
+    func testPutGetAcrossReopen() throws {
+        do {
+            let db = try open()
+            try db.write { txn in
+                let t = try txn.openTree("people", create: true)
+                try txn.put(bytes("k1"), bytes("Ada"), in: t)
+                try txn.put(bytes("k2"), bytes("Grace"), in: t)
+                XCTAssertEqual(try txn.get(bytes("k1"), in: t), bytes("Ada"))
+            }
+            db.close()
+        }
+        let db = try open()
+        try db.read { txn in
+            let t = try XCTUnwrap(try txn.tree(named: "people"))
+            XCTAssertEqual(t.count, 2)
+            XCTAssertEqual(try txn.get(bytes("k1"), in: t), bytes("Ada"))
+            XCTAssertEqual(try txn.get(bytes("k2"), in: t), bytes("Grace"))
+            XCTAssertNil(try txn.get(bytes("k3"), in: t))
+            XCTAssertEqual(try txn.treeNames(), ["people"])
+        }
+        let report = try db.verify()
+        XCTAssertEqual(report.leakedPages, [])
+        XCTAssertEqual(report.trees, ["people": 2])
+    }
+
+    func testAbortLeavesNoTrace() throws {
+        let db = try open()
+        try db.write { txn in
+            let t = try txn.openTree("t", create: true)
+            try txn.put(bytes("a"), bytes("1"), in: t)
+        }
+        let before = db.latestVersion
+        let txn = try db.beginWrite()
+        let t = try txn.openTree("t")
+        for i in 0..<2000 { try txn.put(key(i), Array(repeating: 7, count: 100), in: t) }
+        try txn.delete(bytes("a"), in: t)
+        txn.abort()
+        XCTAssertEqual(db.latestVersion, before)
+        try db.read { r in
+            let t = try XCTUnwrap(try r.tree(named: "t"))
+            XCTAssertEqual(try r.allEntries(t).map { $0.0 }, [bytes("a")])
+        }
+        XCTAssertEqual(try db.verify().leakedPages, [])
+    }
+
+    func testThrowingWriteBlockAborts() throws {
+        struct Boom: Error {}
+        let db = try open()
+        XCTAssertThrowsError(try db.write { txn in
+            let t = try txn.openTree("t", create: true)
+            try txn.put(bytes("a"), bytes("1"), in: t)
+            throw Boom()
+        })
+        try db.read { r in XCTAssertNil(try r.tree(named: "t")) }
+        // The writer lock was released: another write succeeds.
+        try db.write { txn in _ = try txn.openTree("t", create: true) }
+    }
+
+    func testLargeValuesUseOverflowRunsAndAreFreed() throws {
+        let db = try open()
+        let big = (0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        try db.write { txn in
+            let t = try txn.openTree("blobs", create: true)
+            try txn.put(bytes("big"), big, in: t)
+            try txn.put(bytes("small"), bytes("x"), in: t)
+        }
+        try db.read { r in
+            let t = try XCTUnwrap(try r.tree(named: "blobs"))
+            XCTAssertEqual(try r.get(bytes("big"), in: t), big)
+        }
+        let withBlob = try db.verify()
+        XCTAssertGreaterThanOrEqual(withBlob.treePages, 13)
+        try db.write { txn in try txn.delete(bytes("big"), in: try txn.openTree("blobs")) }
+        let after = try db.verify()
+        XCTAssertEqual(after.leakedPages, [])
+        XCTAssertEqual(after.trees["blobs"], 1)
+        XCTAssertGreaterThanOrEqual(after.freePages, 13)
+    }
+
+    func testDropTreeFreesPages() throws {
+        let db = try open()
+        try db.write { txn in
+            let t = try txn.openTree("a", create: true)
+            for i in 0..<5000 { try txn.put(key(i), key(i * 2), in: t) }
+            _ = try txn.openTree("b", create: true)
+        }
+        try db.write { txn in try txn.dropTree("a") }
+        let r = try db.verify()
+        XCTAssertEqual(r.trees, ["b": 0])
+        XCTAssertEqual(r.leakedPages, [])
+        try db.read { XCTAssertEqual(try $0.treeNames(), ["b"]) }
+    }
+
+    func testKeyTooLargeIsATypedError() throws {
+        let db = try open()
+        XCTAssertThrowsError(try db.write { txn in
+            try txn.put(Array(repeating: 1, count: 5000), bytes("v"), in: try txn.openTree("t", create: true))
+        }) { error in
+            guard case StorageError.keyTooLarge(let size, _) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(size, 5000)
+        }
+    }
+
+    func testCursorSeekAndIterate() throws {
+        let db = try open()
+        try db.write { txn in
+            let t = try txn.openTree("t", create: true)
+            for i in stride(from: 0, to: 3000, by: 2) { try txn.put(key(i), key(i), in: t) }
+        }
+        try db.read { r in
+            let t = try XCTUnwrap(try r.tree(named: "t"))
+            var c = r.cursor(over: t)
+            try c.seek(to: key(1001))
+            var seen: [[UInt8]] = []
+            while let (k, _) = try c.next(), seen.count < 3 { seen.append(Array(k)) }
+            XCTAssertEqual(seen, [key(1002), key(1004), key(1006)])
+            var all = 0
+            var c2 = r.cursor(over: t)
+            while try c2.next() != nil { all += 1 }
+            XCTAssertEqual(all, 1500)
+        }
+    }
+
+    func testWriteInReadOnlyDatabaseIsRefused() throws {
+        try open().close()
+        let ro = try open(readOnly: true)
+        XCTAssertThrowsError(try ro.beginWrite()) { error in
+            guard case StorageError.readOnly = error else { return XCTFail("\(error)") }
+        }
+    }
+}

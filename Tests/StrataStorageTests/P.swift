@@ -1,2 +1,0 @@
-import XCTest
-final class P2: XCTestCase { func testP() {} }
