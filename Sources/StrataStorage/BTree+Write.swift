@@ -78,12 +78,12 @@ extension WriteTransaction {
     func insertCell(_ path: inout [PathEntry], _ n: UInt32, _ p: UnsafeMutableRawPointer, _ i: Int,
                     _ cell: UnsafeRawPointer, _ size: Int, leaf: Bool, append: Bool, _ t: inout TreeState) throws {
         if Node.freeBytes(p) >= size + 2 {
-            rawInsert(p, i, cell, size)
+            checkedInsert(p, i, cell, size, leaf: leaf)
             return
         }
         if Node.freeBytes(p) + Node.garbage(p) >= size + 2 {
             compact(p, leaf: leaf)
-            rawInsert(p, i, cell, size)
+            checkedInsert(p, i, cell, size, leaf: leaf)
             return
         }
         try split(&path, n, p, i, cell, size, leaf: leaf, append: append, &t)
@@ -102,6 +102,13 @@ extension WriteTransaction {
         p.setU16(PageHeader.cellStart, UInt16(start))
     }
 
+    /// `rawInsert` followed by the debug invariant check.
+    @inline(__always)
+    func checkedInsert(_ p: UnsafeMutableRawPointer, _ i: Int, _ cell: UnsafeRawPointer, _ size: Int, leaf: Bool) {
+        rawInsert(p, i, cell, size)
+        assertNodeInvariant(p, leaf: leaf, "insert")
+    }
+
     /// Removes cell `i`; its bytes become garbage unless they were the lowest cell.
     func removeCell(_ p: UnsafeMutableRawPointer, _ i: Int, leaf: Bool) {
         let count = Node.count(p)
@@ -115,6 +122,7 @@ extension WriteTransaction {
         } else {
             p.setU16(PageHeader.garbage, UInt16(Node.garbage(p) + size))
         }
+        assertNodeInvariant(p, leaf: leaf, "remove")
     }
 
     /// Empties node `p` (keeping its page number, version and type).
@@ -166,6 +174,8 @@ extension WriteTransaction {
             resetNode(p)
             for j in 0..<s { rawInsert(p, j, cells[j].0, cells[j].1) }
             for j in s..<cells.count { rawInsert(rp, j - s, cells[j].0, cells[j].1) }
+            assertNodeInvariant(p, leaf: true, "split left")
+            assertNodeInvariant(rp, leaf: true, "split right")
             separator = shortestSeparator(after: try Node.leafKey(p, s - 1, access), upTo: try Node.leafKey(rp, 0, access))
         } else {
             let first = cells[s].0
@@ -174,10 +184,17 @@ extension WriteTransaction {
             let child = first.u32(0)
             resetNode(p)
             for j in 0..<s { rawInsert(p, j, cells[j].0, cells[j].1) }
-            sepBuf.setU32(0, child)
-            sepBuf.setU16(4, 0)
-            rawInsert(rp, 0, sepBuf, CellLayout.branchHeader)
+            // The right node's first cell: the same child with an empty key. Built in its own
+            // buffer: `cell` may live in sepBuf and still be needed below.
+            var keyless: (UInt32, UInt16) = (0, 0)
+            withUnsafeMutableBytes(of: &keyless) { b in
+                b.baseAddress!.setU32(0, child)
+                b.baseAddress!.setU16(4, 0)
+                rawInsert(rp, 0, UnsafeRawPointer(b.baseAddress!), CellLayout.branchHeader)
+            }
             for j in (s + 1)..<cells.count { rawInsert(rp, j - s, cells[j].0, cells[j].1) }
+            assertNodeInvariant(p, leaf: false, "split left")
+            assertNodeInvariant(rp, leaf: false, "split right")
         }
         // Build the parent's new cell (right child, separator).
         sepBuf.setU32(0, rn)
@@ -290,11 +307,26 @@ extension WriteTransaction {
                 }
                 at += 1
             }
+            assertNodeInvariant(lp, leaf: leaf, "merge")
             // The right node's cells now live in the left node; its overflow runs stay referenced.
             freePage(rOld)
             removeCell(parent.ptr, ri, leaf: false)
             path.removeLast()
             (n, p, leaf) = (parent.page, parent.ptr, false)
         }
+    }
+}
+
+extension WriteTransaction {
+    /// DEBUG-only: the node's cells plus its garbage exactly fill the cell area. Checked after
+    /// every mutation in debug builds; compiled out of release builds.
+    @inline(__always)
+    func assertNodeInvariant(_ p: UnsafeRawPointer, leaf: Bool, _ op: StaticString) {
+        #if DEBUG
+        var used = 0
+        for i in 0..<Node.count(p) { used += Node.cellSize(p, i, leaf: leaf) }
+        assert(used + Node.garbage(p) == pageSize - Node.cellStart(p),
+               "\(op): cells \(used) + garbage \(Node.garbage(p)) != cell area \(pageSize - Node.cellStart(p)) on page \(p.u32(PageHeader.pageNumber))")
+        #endif
     }
 }
