@@ -39,7 +39,13 @@ extension WriteTransaction {
             t.count = 1
             return true
         }
-        var path: [PathEntry] = []
+        // Reuse one path buffer across puts instead of allocating one per call.
+        var path = pathBuffer
+        pathBuffer = []
+        defer {
+            path.removeAll(keepingCapacity: true)
+            pathBuffer = path
+        }
         var (n, p) = try writable(t.root)
         t.root = n
         var rightmost = true

@@ -242,8 +242,10 @@ public final class Database: @unchecked Sendable {
             var verifier = Verifier(access: acc, meta: chosen)
             _ = try verifier.run()
         }
-        if !isReadOnly {
-            // What we open at may include commits a previous process made without syncing.
+        if !isReadOnly && !chosen.isClean {
+            // After an unclean close, what we open at may include commits a previous process made
+            // without syncing (deferred commits still in the page cache): make them durable before
+            // calling this version durable. A clean close already synced everything.
             try StorageError.wrap { try System.fdatasync(fd) }
         }
         return PublishedState(version: chosen.version, catalogRoot: chosen.catalogRoot, pageCount: chosen.pageCount,

@@ -20,10 +20,22 @@ extension UnsafeMutableRawPointer {
 }
 
 /// Compares two byte strings in lexicographic (memcmp) order.
+///
+/// The first 8 bytes are compared as one big-endian word, which decides most comparisons of short
+/// keys (object keys, integers) without a call to `memcmp`; measured on the bulk-insert benchmark
+/// (see PERFORMANCE notes in FORMAT.md's neighbour, Docs/Performance.md).
 @inline(__always)
 func compareBytes(_ a: UnsafeRawPointer, _ aCount: Int, _ b: UnsafeRawPointer, _ bCount: Int) -> Int {
     let n = min(aCount, bCount)
-    if n > 0 {
+    if n >= 8 {
+        let x = UInt64(bigEndian: a.loadUnaligned(as: UInt64.self))
+        let y = UInt64(bigEndian: b.loadUnaligned(as: UInt64.self))
+        if x != y { return x < y ? -1 : 1 }
+        if n > 8 {
+            let c = memcmpBytes(a + 8, b + 8, n - 8)
+            if c != 0 { return c }
+        }
+    } else if n > 0 {
         let c = memcmpBytes(a, b, n)
         if c != 0 { return c }
     }

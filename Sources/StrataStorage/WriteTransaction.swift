@@ -51,6 +51,7 @@ public final class WriteTransaction: @unchecked Sendable {
     var freedNow: [UInt32] = []
     var dirty = Set<UInt32>()
     var oldFreeListChain: [UInt32]
+    var pathBuffer: [(page: UInt32, ptr: UnsafeMutableRawPointer, index: Int)] = []
     var ended = false
     // Scratch buffers: one page for rebuilding nodes, one cell, one separator cell.
     let scratch: UnsafeMutableRawPointer
