@@ -94,7 +94,7 @@ public final class Database: @unchecked Sendable {
             try Database.createFile(path: path, pageSize: options.pageSize)
         }
         let fd = try StorageError.wrap { try System.open(path, readOnly: options.readOnly) }
-        var lockFile: LockFile?
+        var openedLockFile: LockFile?
         do {
             let size = try StorageError.wrap { try System.fileSize(fd) }
             let pageSize = try Database.readHeader(fd: fd, path: path, fileSize: size)
@@ -103,26 +103,39 @@ public final class Database: @unchecked Sendable {
             self.maxKeySize = maxInlineCell - CellLayout.leafHeader - 4
             self.fd = fd
             let lf = try LockFile.open(path: path + ".lock", maxReaders: options.maxReaders)
-            lockFile = lf
+            openedLockFile = lf
             self.lockFile = lf
             self.fileCapacity = size
             let mapLength = Database.mapLength(forFileSize: size, reserve: options.mapReserve)
             self.mapping = Mapping(region: try StorageError.wrap { try System.mmap(fd, length: mapLength, writable: !options.readOnly) })
-            if lf.wasFirstOpener {
-                let state = try recover(fileSize: size)
-                lf.publish(state)
-            }
-            let state = lf.readState()
-            let needed = Int64(state.pageCount) * Int64(pageSize)
-            let actual = try StorageError.wrap { try System.fileSize(fd) }
-            if actual < needed { throw StorageError.truncated(path: path, expectedBytes: needed, actualBytes: actual) }
-            try lf.claimSlot()
-            try lf.finishOpening()
         } catch {
-            lockFile?.close()
+            openedLockFile?.close()
             System.close(fd)
             throw error
         }
+        // Every stored property is set: from here a thrown error runs deinit, so mark the handle
+        // closed (deinit then does nothing) and release what was opened here.
+        do {
+            try finishOpening(fileSize: fileCapacity)
+        } catch {
+            closed = true
+            lockFile.close()
+            System.close(fd)
+            throw error
+        }
+    }
+
+    private func finishOpening(fileSize size: Int64) throws {
+        if lockFile.wasFirstOpener {
+            let state = try recover(fileSize: size)
+            lockFile.publish(state)
+        }
+        let state = lockFile.readState()
+        let needed = Int64(state.pageCount) * Int64(pageSize)
+        let actual = try StorageError.wrap { try System.fileSize(fd) }
+        if actual < needed { throw StorageError.truncated(path: path, expectedBytes: needed, actualBytes: actual) }
+        try lockFile.claimSlot()
+        try lockFile.finishOpening()
     }
 
     deinit { close() }

@@ -354,6 +354,9 @@ public final class WriteTransaction: @unchecked Sendable {
             }
         }
 
+        // Pages at the end of the file that are free and reusable leave the file's in-use range.
+        trimTail()
+
         // 2. Size and allocate the free-list chain and (unless it fits in the meta page) the commit
         //    list. Allocating takes the lowest pool pages, which only shrinks the free list, so the
         //    sizes computed first are upper bounds.

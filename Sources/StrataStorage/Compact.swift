@@ -1,0 +1,118 @@
+import StrataPOSIX
+
+/// What ``Database/compact()`` did.
+public struct CompactReport: Sendable, Equatable {
+    /// File size before, in bytes.
+    public var bytesBefore: Int64
+    /// File size after, in bytes.
+    public var bytesAfter: Int64
+    /// Pages moved to lower positions.
+    public var pagesMoved: Int
+}
+
+extension WriteTransaction {
+    /// Moves every tree node and overflow run at or above `target` into the lowest free pages,
+    /// copying their ancestors (copy-on-write) to update the references.
+    func relocateAll(below target: UInt32) throws -> Int {
+        var moved = 0
+        for name in try Catalog.names(root: catalog.root, access) {
+            let h = try openTree(name)
+            let old = trees[h.index].root
+            trees[h.index].root = try relocate(old, target, &moved)
+            if trees[h.index].root != old { trees[h.index].dirty = true }
+        }
+        catalog.root = try relocate(catalog.root, target, &moved)
+        return moved
+    }
+
+    /// Relocates the subtree at `n`; returns its (possibly new) root page.
+    func relocate(_ n: UInt32, _ target: UInt32, _ moved: inout Int) throws -> UInt32 {
+        guard n != 0 else { return 0 }
+        let p = try access.node(n)
+        let count = Node.count(p)
+        if Node.isLeaf(p) {
+            var highRuns: [Int] = []
+            for i in 0..<count {
+                if case .overflow(let first, _) = try Node.leafValue(p, i, access) {
+                    let run = Int(try access.page(first).u32(PageHeader.runPages))
+                    if first + UInt32(run) > target { highRuns.append(i) }
+                }
+            }
+            guard n >= target || !highRuns.isEmpty else { return n }
+            let (m, q) = try writable(n)
+            if m != n { moved += 1 }
+            for i in highRuns {
+                guard case .overflow(let first, let length) = try Node.leafValue(q, i, access) else { continue }
+                let src = try access.page(first)
+                let run = Int(src.u32(PageHeader.runPages))
+                let (nf, np) = try allocRun(run)
+                moveBytes(np + PageHeader.size, src + PageHeader.size, run * pageSize - PageHeader.size)
+                np.setU32(PageHeader.valueLength, UInt32(length))
+                freePage(first, run: run)
+                let off = Node.slot(q, i)
+                q.setU32(off + CellLayout.leafHeader + Int(q.u16(off)), nf)
+                moved += run
+            }
+            return m
+        }
+        var children: [UInt32] = []
+        var changed = false
+        for i in 0..<count {
+            let c = try Node.child(p, i, access)
+            let nc = try relocate(c, target, &moved)
+            children.append(nc)
+            if nc != c { changed = true }
+        }
+        guard n >= target || changed else { return n }
+        let (m, q) = try writable(n)
+        if m != n { moved += 1 }
+        for i in 0..<count { q.setU32(Node.slot(q, i), children[i]) }
+        return m
+    }
+
+    /// Drops reusable pages at the end of the file from the free list and lowers the page count.
+    func trimTail() {
+        free.sortPool()
+        var k = 0
+        while k < free.pool.count && free.pool[k] == pageCount - 1 - UInt32(k) { k += 1 }
+        if k > 0 {
+            free.pool.removeFirst(k)
+            pageCount -= UInt32(k)
+            access = PageAccess(base: access.base, pageSize: pageSize, pageCount: pageCount, path: db.path)
+        }
+    }
+}
+
+extension Database {
+    /// Shrinks the file: moves pages from its end into free space nearer the start, then
+    /// truncates the free tail. Runs as ordinary durable commits, so a crash at any point leaves a
+    /// consistent file, and readers may continue meanwhile (pages they still use are not moved
+    /// until they finish, so the file shrinks less while long-lived snapshots are open).
+    @discardableResult
+    public func compact() throws -> CompactReport {
+        if isReadOnly { throw StorageError.readOnly(path: path) }
+        let before = try StorageError.wrap { try System.fileSize(fd) }
+        // Two empty commits make pages freed by earlier commits reusable (when no snapshot needs them).
+        try write { _ in }
+        try write { _ in }
+        let moved = try write { txn -> Int in
+            let inUse = txn.pageCount - UInt32(txn.free.pool.count)
+            return try txn.relocateAll(below: inUse)
+        }
+        // Release the pages the relocation freed; each commit trims the free tail.
+        try write { _ in }
+        try write { _ in }
+        // Truncate the file to the page count, under the writer lock so no writer is using the
+        // space past it.
+        writerGate.acquire()
+        try lockFile.lockWriter()
+        defer { releaseWriter() }
+        let st = lockFile.readState()
+        let length = Int64(st.pageCount) * Int64(pageSize)
+        try StorageError.wrap {
+            try System.ftruncate(fd, length: length)
+            try System.fdatasync(fd)
+        }
+        return CompactReport(bytesBefore: before, bytesAfter: length, pagesMoved: moved)
+    }
+}
