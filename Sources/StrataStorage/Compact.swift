@@ -104,8 +104,7 @@ extension Database {
         try write { _ in }
         // Truncate the file to the page count, under the writer lock so no writer is using the
         // space past it.
-        writerGate.acquire()
-        try lockFile.lockWriter()
+        try acquireWriter()
         defer { releaseWriter() }
         let st = lockFile.readState()
         let length = Int64(st.pageCount) * Int64(pageSize)

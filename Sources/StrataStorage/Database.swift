@@ -305,9 +305,10 @@ public final class Database: @unchecked Sendable {
     /// Pins the newest committed version and returns what a snapshot of it needs.
     func pinLatest() throws -> (PublishedState, Mapping) {
         while true {
+            if stateLock.withLock({ closed }) { throw StorageError.databaseClosed(path: path) }
             let st = lockFile.readState()
             let mapping: Mapping = try stateLock.withLock {
-                if closed { throw StorageError.transactionEnded }
+                if closed { throw StorageError.databaseClosed(path: path) }
                 pins[st.version, default: 0] += 1
                 if pinnedMin == 0 || st.version < pinnedMin {
                     pinnedMin = st.version
@@ -378,13 +379,8 @@ public final class Database: @unchecked Sendable {
     public func beginWrite() throws -> WriteTransaction {
         if isReadOnly { throw StorageError.readOnly(path: path) }
         if let cause = poisonedBy { throw StorageError.needsReopen(path: path, cause: cause) }
-        writerGate.acquire()
-        do {
-            try lockFile.lockWriter()
-        } catch {
-            writerGate.release()
-            throw error
-        }
+        if stateLock.withLock({ closed }) { throw StorageError.databaseClosed(path: path) }
+        try acquireWriter()
         do {
             return try WriteTransaction(database: self)
         } catch {
@@ -408,6 +404,22 @@ public final class Database: @unchecked Sendable {
         }
     }
 
+    /// Takes the writer lock (the in-process gate, then the lock file's writer byte), refusing
+    /// if the handle was closed meanwhile (close takes the gate too, so the check is race-free).
+    func acquireWriter() throws {
+        writerGate.acquire()
+        if stateLock.withLock({ closed }) {
+            writerGate.release()
+            throw StorageError.databaseClosed(path: path)
+        }
+        do {
+            try lockFile.lockWriter()
+        } catch {
+            writerGate.release()
+            throw error
+        }
+    }
+
     func releaseWriter() {
         lockFile.unlockWriter()
         writerGate.release()
@@ -418,8 +430,7 @@ public final class Database: @unchecked Sendable {
     @discardableResult
     public func sync() throws -> VersionID {
         if isReadOnly { return VersionID(lockFile.readState().durableVersion) }
-        writerGate.acquire()
-        try lockFile.lockWriter()
+        try acquireWriter()
         defer { releaseWriter() }
         return VersionID(try syncLocked())
     }

@@ -51,6 +51,7 @@ final class LockFile: @unchecked Sendable {
     let region: MappedRegion
     let slotCount: Int
     private(set) var mySlot: Int = -1
+    private var isClosed = false
     /// True if this handle found no other process using the database when it opened.
     let wasFirstOpener: Bool
 
@@ -228,15 +229,27 @@ final class LockFile: @unchecked Sendable {
         (try? System.tryLock(fd, byte: Self.openLockByte, kind: .exclusive)) ?? false
     }
 
-    /// Releases the slot and every lock, and unmaps the file.
+    /// Releases the slot and every lock. The shared memory stays mapped until this object is
+    /// deinitialized, so a thread racing with close reads stale but valid memory.
     func close() {
+        guard !isClosed else { return }
+        isClosed = true
         if mySlot >= 0 {
             let base = Offset.slots + Offset.slotSize * mySlot
             atomic64(base + 8).store(0, ordering: .sequentiallyConsistent)
             atomic32(base).store(0, ordering: .releasing)
         }
-        System.munmap(region)
-        // Closing the descriptor releases every open-file-description lock it holds.
+        // Unlock explicitly: an open-file-description lock lives as long as the description,
+        // and the mapping (kept until deinit) holds a reference to it, so closing the
+        // descriptor alone would not release anything.
+        if mySlot >= 0 { try? System.unlock(fd, byte: Self.slotLockBase + Int64(mySlot)) }
+        try? System.unlock(fd, byte: Self.openLockByte)
+        try? System.unlock(fd, byte: Self.writerLockByte)
         System.close(fd)
+    }
+
+    deinit {
+        close()
+        System.munmap(region)
     }
 }

@@ -21,6 +21,7 @@ import StrataPOSIX
 /// | `readersFull` | every reader slot of the lock file is taken |
 /// | `needsReopen` | an earlier commit failed at the durability step; the handle refuses writes |
 /// | `lockFileInvalid` | the lock file beside the database is not a Strata lock file |
+/// | `databaseClosed` | a transaction was begun on a closed handle |
 ///
 /// ## Concurrency
 /// A value type; `Sendable`.
@@ -40,6 +41,7 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     case readersFull(path: String, slots: Int)
     case needsReopen(path: String, cause: String)
     case lockFileInvalid(path: String, reason: String)
+    case databaseClosed(path: String)
 
     public var description: String {
         switch self {
@@ -71,6 +73,8 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
             return "All \(slots) reader slots of \(path).lock are in use by live processes; close some database handles or open with a larger maxReaders."
         case .needsReopen(let path, let cause):
             return "A commit to \(path) failed while making it durable (\(cause)); this handle refuses further writes. Close and reopen the database: it will open at the last durable version."
+        case .databaseClosed(let path):
+            return "The database handle for \(path) was closed; open it again to read or write."
         case .lockFileInvalid(let path, let reason):
             return "\(path) is not a valid Strata lock file (\(reason)). Make sure no process has the database open, then delete the lock file; it is recreated on open."
         }

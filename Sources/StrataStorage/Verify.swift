@@ -173,8 +173,7 @@ extension Database {
     /// lock while it runs (readers continue).
     /// - Throws: ``StorageError/corruptPage(path:page:reason:)`` naming the first bad page.
     public func verify() throws -> VerifyReport {
-        writerGate.acquire()
-        try lockFile.lockWriter()
+        try acquireWriter()
         defer { releaseWriter() }
         let st = lockFile.readState()
         let mapping = try stateLock.withLock { try ensureMapping(pages: st.pageCount) }

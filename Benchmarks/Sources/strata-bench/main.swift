@@ -137,9 +137,8 @@ func runStorage(_ a: Args) throws {
          extra: ["durability": "one fdatasync per commit", "put_seconds": (putSeconds * 1e6).rounded() / 1e6,
                  "commit_seconds": ((bulkSeconds - putSeconds) * 1e6).rounded() / 1e6])
 
-    if !a.wants("kv_small_commit") { db!.close(); return }
     // kv_small_commit: durable single-put commits.
-    let k = a.smallCommits
+    let k = a.wants("kv_small_commit") ? a.smallCommits : 0
     t0 = now()
     for i in 0..<k {
         let id = n + i
@@ -150,12 +149,13 @@ func runStorage(_ a: Args) throws {
     }
     var s = now() - t0
     let smallRate = Double(k) / s
-    emit("kv_small_commit", n: k, seconds: s, fileBytes: fileBytes(path),
-         extra: ["durability": "fdatasync per commit", "fsyncs": k, "vs_fsync_probe": (smallRate / fsyncRate * 1000).rounded() / 1000])
+    if k > 0 { emit("kv_small_commit", n: k, seconds: s, fileBytes: fileBytes(path),
+         extra: ["durability": "fdatasync per commit", "fsyncs": k, "vs_fsync_probe": (smallRate / fsyncRate * 1000).rounded() / 1000]) }
 
     // kv_grouped_commit: deferred single-put commits, one fdatasync per group.
+    let kg = a.wants("kv_grouped_commit") ? a.smallCommits : 0
     t0 = now()
-    for i in 0..<k {
+    for i in 0..<kg {
         let id = n + k + i
         keyBytes(id, into: kbuf)
         try db!.write(durability: .deferred) { txn in
@@ -165,9 +165,11 @@ func runStorage(_ a: Args) throws {
     }
     try db!.sync()
     s = now() - t0
-    emit("kv_grouped_commit", n: k, seconds: s, fileBytes: fileBytes(path),
-         extra: ["durability": "fdatasync per \(a.group) commits", "fsyncs": (k + a.group - 1) / a.group,
-                 "vs_small_commit": ((Double(k) / s) / smallRate * 100).rounded() / 100])
+    if kg > 0 {
+        emit("kv_grouped_commit", n: kg, seconds: s, fileBytes: fileBytes(path),
+             extra: ["durability": "fdatasync per \(a.group) commits", "fsyncs": (kg + a.group - 1) / a.group,
+                     "vs_small_commit": ((Double(kg) / s) / smallRate * 100).rounded() / 100])
+    }
 
     // kv_point_get: 1M random gets of keys that exist.
     let total = n
@@ -200,6 +202,7 @@ func runStorage(_ a: Args) throws {
     db = nil
 
     // kv_open: a fresh process opens the file and reads one key.
+    if !a.wants("kv_open") { return }
     let exe = CommandLine.arguments[0]
     for _ in 0..<3 {
         let p = Process()
