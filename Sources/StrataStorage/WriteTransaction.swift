@@ -69,6 +69,22 @@ public final class WriteTransaction: @unchecked Sendable {
         self.pageCount = st.pageCount
         self.access = PageAccess(base: mapping.base, pageSize: db.pageSize, pageCount: st.pageCount, path: db.path)
         self.fileCapacity = try StorageError.wrap { try System.fileSize(db.fd) }
+        // A meta record at or past the version this transaction creates belongs to a commit that
+        // never became current: recovery found it torn and fell back, or its writer died before
+        // publishing it. This transaction reuses its version number and (doing similar changes)
+        // its pages, so after a crash that record could verify against our pages and open at a
+        // version nobody committed. Erase it durably before writing any page.
+        let staleSlot = 1 - Int(st.durableSlot)
+        let stale = mapping.base + staleSlot * db.pageSize
+        if stale.u64(MetaLayout.magic) == fileMagic && stale.u64(MetaLayout.version) > st.version {
+            let zeros = UnsafeMutableRawPointer.allocate(byteCount: db.pageSize, alignment: 4096)
+            defer { zeros.deallocate() }
+            zeroBytes(zeros, db.pageSize)
+            try StorageError.wrap {
+                try System.pwrite(db.fd, from: zeros, count: db.pageSize, offset: Int64(staleSlot * db.pageSize))
+                try System.fdatasync(db.fd)
+            }
+        }
         let state: WriterState
         if let cached = db.writerCache, cached.version == st.version {
             state = cached
