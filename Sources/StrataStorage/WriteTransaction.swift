@@ -99,8 +99,13 @@ public final class WriteTransaction: @unchecked Sendable {
         cellBuf = .allocate(byteCount: db.pageSize, alignment: 16)
         sepBuf = .allocate(byteCount: db.pageSize, alignment: 16)
         // Which freed pages may be written again: none that a live snapshot (any process) or the
-        // crash fallback (the durable version) can still reach.
-        let limit = min(db.oldestPinnedVersion() ?? st.version, st.durableVersion)
+        // crash fallback (the durable version) can still reach, and none that the newest meta
+        // record lists for crash verification. That list covers every page written since the
+        // record's durable base, so after `sync()` (or a full commit) ends a group of deferred
+        // commits, pages the group freed stay listed until a newer record is written; a page
+        // freed by version w was written by w - 1 or earlier, so it is unlisted once
+        // w <= durableBase + 1. Full commits are unaffected (durableBase is the version before).
+        let limit = min(db.oldestPinnedVersion() ?? st.version, st.durableVersion, state.meta.durableBase + 1)
         free.release(upTo: limit)
         // The previous free-list chain and commit list are replaced by this commit's.
         freedNow.append(contentsOf: state.freeListChain)
