@@ -56,9 +56,13 @@ final class TornCommitRecoveryTests: CrashTestCase {
         try db.read { r in try r.tree(named: "t").map { try r.allEntries($0) } ?? [] }
     }
 
-    func makeTwoCommits() throws -> TwoCommits {
+    /// - Parameter extraCommit: one more commit first, which puts B's record in the other slot.
+    func makeTwoCommits(extraCommit: Bool = false) throws -> TwoCommits {
         let p = path("original.strata")
+        try? FileManager.default.removeItem(atPath: p)
+        try? FileManager.default.removeItem(atPath: p + ".lock")
         let db = try open(p)
+        if extraCommit { try db.write { txn in _ = try txn.openTree("t", create: true) } }
         try db.write { txn in
             let t = try txn.openTree("t", create: true)
             for i in 0..<400 { try txn.put(Self.key(i), Self.value(i, size: 40 + i % 120, fill: 1), in: t) }
@@ -203,7 +207,12 @@ final class TornCommitRecoveryTests: CrashTestCase {
     /// before its meta page, B's old record is still in its slot, and every page it lists now
     /// holds a valid page of that version: B's record must not be taken for a whole commit.
     func testCommitAfterTornFallbackCannotResurrectTornMeta() throws {
-        let s = try makeTwoCommits()
+        try checkCommitAfterTornFallback(extraCommit: false)
+        try checkCommitAfterTornFallback(extraCommit: true)
+    }
+
+    func checkCommitAfterTornFallback(extraCommit: Bool) throws {
+        let s = try makeTwoCommits(extraCommit: extraCommit)
         var torn = s.afterB
         // Stale content in one of B's pages: B is torn, the file opens at A.
         let n = Int(s.pagesB[0])
@@ -223,7 +232,7 @@ final class TornCommitRecoveryTests: CrashTestCase {
         db.close()
         let q = path("crashed.strata")
         try writeFile(q, crashed)
-        try assertOpensAtA(q, s, "B' never committed")
+        try assertOpensAtA(q, s, "B' never committed (B's record in slot \(s.slotB))")
     }
 }
 
