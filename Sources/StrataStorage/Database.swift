@@ -119,6 +119,9 @@ public final class Database: @unchecked Sendable {
             try lf.claimSlot()
             try lf.finishOpening()
         } catch {
+            // Once every stored property is set, a throwing init still runs deinit: mark the
+            // handle closed so close() does not touch the descriptors released here.
+            closed = true
             lockFile?.close()
             System.close(fd)
             throw error
@@ -137,8 +140,8 @@ public final class Database: @unchecked Sendable {
     /// synced and then renamed into place, so a crash never leaves a half-created file at `path`.
     static func createFile(path: String, pageSize: Int) throws {
         let tmp = path + ".creating-\(System.processID)"
-        try StorageError.wrap {
-            let fd = try System.open(tmp, create: true)
+        do {
+            let fd = try StorageError.wrap { try System.open(tmp, create: true) }
             defer { System.close(fd) }
             let buf = UnsafeMutableRawPointer.allocate(byteCount: pageSize * 2, alignment: 4096)
             defer { buf.deallocate() }
@@ -146,8 +149,13 @@ public final class Database: @unchecked Sendable {
                                   durableBase: 1, freeListPages: 0, listHead: 0, listPagesOwn: 0, inlineList: [])
             meta.encode(into: buf, pageSize: pageSize, slot: 0)
             meta.encode(into: buf + pageSize, pageSize: pageSize, slot: 1)
-            try System.pwrite(fd, from: buf, count: pageSize * 2, offset: 0)
-            try System.fdatasync(fd)
+            try StorageError.wrap {
+                try System.pwrite(fd, from: buf, count: pageSize * 2, offset: 0)
+                try System.fdatasync(fd)
+            }
+        } catch {
+            try? System.unlink(tmp)
+            throw error
         }
         do {
             try StorageError.wrap {

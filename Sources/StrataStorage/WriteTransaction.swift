@@ -77,11 +77,11 @@ public final class WriteTransaction: @unchecked Sendable {
         let staleSlot = 1 - Int(st.durableSlot)
         let stale = mapping.base + staleSlot * db.pageSize
         if stale.u64(MetaLayout.magic) == fileMagic && stale.u64(MetaLayout.version) > st.version {
-            let zeros = UnsafeMutableRawPointer.allocate(byteCount: db.pageSize, alignment: 4096)
-            defer { zeros.deallocate() }
-            zeroBytes(zeros, db.pageSize)
+            let erased = UnsafeMutableRawPointer.allocate(byteCount: db.pageSize, alignment: 4096)
+            defer { erased.deallocate() }
+            MetaRecord.encodeErased(into: erased, pageSize: db.pageSize)
             try StorageError.wrap {
-                try System.pwrite(db.fd, from: zeros, count: db.pageSize, offset: Int64(staleSlot * db.pageSize))
+                try System.pwrite(db.fd, from: erased, count: db.pageSize, offset: Int64(staleSlot * db.pageSize))
                 try System.fdatasync(db.fd)
             }
         }
@@ -459,14 +459,14 @@ public final class WriteTransaction: @unchecked Sendable {
         }
 
         // 7. One fdatasync makes the data pages and the meta durable together. On failure the
-        //    slot is overwritten with zeros so the commit cannot resurface on reopen.
+        //    record in the slot is erased so the commit cannot resurface on reopen.
         var durable = base.durableVersion
         var durableSlot = base.durableSlot
         if durability == .full {
             do {
                 try StorageError.wrap { try System.fdatasync(db.fd) }
             } catch {
-                zeroBytes(scratch, pageSize)
+                MetaRecord.encodeErased(into: scratch, pageSize: pageSize)
                 try? System.pwrite(db.fd, from: scratch, count: pageSize, offset: Int64(slot * pageSize))
                 try? System.fdatasync(db.fd)
                 db.poisonedBy = "\(error)"
