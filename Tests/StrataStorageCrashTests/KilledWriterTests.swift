@@ -19,8 +19,9 @@ import Darwin
 /// left after their own recovery. SIGKILL keeps the page cache, so these tests cover process
 /// crashes; `TornCommitRecoveryTests` covers pages that never reached the disk.
 ///
-/// Kill counts: `STRATA_CRASH_KILLS` (full durability, default 160) and
-/// `STRATA_CRASH_DEFERRED_KILLS` (grouped commits, default 80) for longer local runs.
+/// Kill counts: `STRATA_CRASH_KILLS` (full durability, default 400) and
+/// `STRATA_CRASH_DEFERRED_KILLS` (grouped commits, default 200) for longer local runs; the
+/// defaults take about 30 s in a debug build.
 final class KilledWriterTests: CrashTestCase {
     func testWorkloadDigestMatchesStressExecutable() throws {
         let child = try StressChild(["--mode", "digest", "--seed", "7", "--commits", "400"])
@@ -31,11 +32,11 @@ final class KilledWriterTests: CrashTestCase {
     }
 
     func testKilledWriterLeavesPrefixOfAcknowledgedCommits() throws {
-        try runKillLoop(kills: environmentInt("STRATA_CRASH_KILLS", 160), deferredEvery: 0, seed: 0x5EED_0001)
+        try runKillLoop(kills: environmentInt("STRATA_CRASH_KILLS", 400), deferredEvery: 0, seed: 0x5EED_0001)
     }
 
     func testKilledGroupCommitWriterKeepsEverySyncedCommit() throws {
-        try runKillLoop(kills: environmentInt("STRATA_CRASH_DEFERRED_KILLS", 80), deferredEvery: 5, seed: 0x5EED_0002)
+        try runKillLoop(kills: environmentInt("STRATA_CRASH_DEFERRED_KILLS", 200), deferredEvery: 5, seed: 0x5EED_0002)
     }
 
     /// One file, `kills` writer processes, each killed at a random moment.
