@@ -77,4 +77,33 @@ final class GroupCommitCrashTests: CrashTestCase {
         try assertRound(crashed, 5, "after the crash")
         db.close()
     }
+
+    /// A writer that dies after writing its meta record but before publishing it in the lock file
+    /// (commit steps 6-8) must not stop the other processes' writers. Two handles on one file
+    /// stand for two processes (their lock-file locks conflict like processes' do); the "dead"
+    /// writer's commit is unpublished by restoring the lock file's previous state.
+    func testWriterDeathBetweenMetaWriteAndPublishDoesNotBlockOtherWriters() throws {
+        for deferred in [false, true] {
+            let name = deferred ? "dead-deferred.strata" : "dead-full.strata"
+            let dying = try open(path(name))
+            let survivor = try open(path(name))
+            try rewrite(dying, 1, durability: .full)
+            if deferred { try rewrite(dying, 2, durability: .deferred) }
+            let published = dying.lockFile.readState()
+            try rewrite(dying, 3, durability: deferred ? .deferred : .full)
+            dying.lockFile.publish(published)
+
+            try rewrite(survivor, 4, durability: .full)
+            try assertRound(survivor, 4, "after the survivor wrote (deferred: \(deferred))")
+            // A dead writer's deferred commit is whole and gets published (it may be in any
+            // version after a crash); a full one was never acknowledged and is replaced.
+            XCTAssertEqual(survivor.latestVersion.rawValue, published.version + (deferred ? 2 : 1))
+
+            let crashed = try copyAndOpen(survivor, as: "copy-" + name)
+            try assertRound(crashed, 4, "a copy of the file (deferred: \(deferred))")
+            crashed.close()
+            survivor.close()
+            dying.close()
+        }
+    }
 }
