@@ -176,6 +176,7 @@ extension Database {
         writerGate.acquire()
         try lockFile.lockWriter()
         defer { releaseWriter() }
+        try adoptUnpublishedCommit()
         let st = lockFile.readState()
         let mapping = try stateLock.withLock { try ensureMapping(pages: st.pageCount) }
         let acc = PageAccess(base: mapping.base, pageSize: pageSize, pageCount: st.pageCount, path: path)
