@@ -55,6 +55,8 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "StrataPOSIXTests", dependencies: ["StrataPOSIX"]),
         .testTarget(name: "StrataStorageTests", dependencies: ["StrataStorage", "StrataPOSIX"]),
+        // Kills real `strata-storage-stress` processes; finds the executable beside the test bundle.
+        .testTarget(name: "StrataStorageCrashTests", dependencies: ["StrataStorage", "StrataPOSIX"]),
         .testTarget(name: "StrataSchemaTests", dependencies: ["StrataSchemaKit"]),
     ],
     swiftLanguageModes: [.v6]

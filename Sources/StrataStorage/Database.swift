@@ -150,8 +150,8 @@ public final class Database: @unchecked Sendable {
     /// synced and then renamed into place, so a crash never leaves a half-created file at `path`.
     static func createFile(path: String, pageSize: Int) throws {
         let tmp = path + ".creating-\(System.processID)"
-        try StorageError.wrap {
-            let fd = try System.open(tmp, create: true)
+        do {
+            let fd = try StorageError.wrap { try System.open(tmp, create: true) }
             defer { System.close(fd) }
             let buf = UnsafeMutableRawPointer.allocate(byteCount: pageSize * 2, alignment: 4096)
             defer { buf.deallocate() }
@@ -159,8 +159,13 @@ public final class Database: @unchecked Sendable {
                                   durableBase: 1, freeListPages: 0, listHead: 0, listPagesOwn: 0, inlineList: [])
             meta.encode(into: buf, pageSize: pageSize, slot: 0)
             meta.encode(into: buf + pageSize, pageSize: pageSize, slot: 1)
-            try System.pwrite(fd, from: buf, count: pageSize * 2, offset: 0)
-            try System.fdatasync(fd)
+            try StorageError.wrap {
+                try System.pwrite(fd, from: buf, count: pageSize * 2, offset: 0)
+                try System.fdatasync(fd)
+            }
+        } catch {
+            try? System.unlink(tmp)
+            throw error
         }
         do {
             try StorageError.wrap {
@@ -300,6 +305,30 @@ public final class Database: @unchecked Sendable {
         return nil
     }
 
+    /// Publishes a commit whose writer died between writing its meta record and publishing it
+    /// (FORMAT.md, "Commit", steps 6-8). Called with the writer lock held.
+    ///
+    /// Only a deferred commit needs this: its record goes to the slot of the newest published
+    /// (deferred) version, so that version's record is gone, and every later writer would fail to
+    /// load it. The dead writer's commit is whole (its pages were written before its record, and
+    /// `verifyCommit` checks them), so publishing it is what the writer would have done. A full
+    /// commit's record goes to the other slot; the next commit erases it.
+    func adoptUnpublishedCommit() throws {
+        let st = lockFile.readState()
+        guard st.latestSlot != st.durableSlot else { return }
+        let current = try stateLock.withLock { try ensureMapping(pages: st.pageCount) }
+        let slot = Int(st.latestSlot)
+        guard case .success(let m) = MetaRecord.decode(current.base + slot * pageSize, pageSize: pageSize, slot: slot),
+              m.version == st.version + 1, m.durableBase == st.durableVersion else { return }
+        let size = try StorageError.wrap { try System.fileSize(fd) }
+        guard size >= Int64(m.pageCount) * Int64(pageSize) else { return }
+        let mapping = try stateLock.withLock { try ensureMapping(pages: m.pageCount) }
+        let acc = PageAccess(base: mapping.base, pageSize: pageSize, pageCount: m.pageCount, path: path)
+        guard verifyCommit(m, acc) == nil else { return }
+        lockFile.publish(PublishedState(version: m.version, catalogRoot: m.catalogRoot, pageCount: m.pageCount, latestSlot: st.latestSlot,
+                                        durableVersion: st.durableVersion, durableSlot: st.durableSlot))
+    }
+
     // MARK: Snapshots
 
     /// Pins the newest committed version and returns what a snapshot of it needs.
@@ -382,6 +411,7 @@ public final class Database: @unchecked Sendable {
         if stateLock.withLock({ closed }) { throw StorageError.databaseClosed(path: path) }
         try acquireWriter()
         do {
+            try adoptUnpublishedCommit()
             return try WriteTransaction(database: self)
         } catch {
             releaseWriter()
@@ -437,6 +467,7 @@ public final class Database: @unchecked Sendable {
 
     /// `sync` with the writer lock held.
     func syncLocked() throws -> UInt64 {
+        try adoptUnpublishedCommit()
         var st = lockFile.readState()
         if st.durableVersion == st.version { return st.version }
         do {

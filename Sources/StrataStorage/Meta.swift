@@ -37,6 +37,17 @@ struct MetaRecord: Equatable {
         page.setU64(PageHeader.checksum, Checksum.ofPage(page, length: pageSize))
     }
 
+    /// Fills `page` with a meta page that holds no record: the file-header fields stay (readers
+    /// identify the file and its page size by page 0), the checksum is left 0 so `decode` rejects
+    /// it. Used to withdraw a record that must never be opened at; zeroing page 0 instead would
+    /// make the whole file unrecognisable.
+    static func encodeErased(into page: UnsafeMutableRawPointer, pageSize: Int) {
+        zeroBytes(page, pageSize)
+        page.setU64(MetaLayout.magic, fileMagic)
+        page.setU32(MetaLayout.formatVersion, strataFormatVersion)
+        page.setU32(MetaLayout.pageSize, UInt32(pageSize))
+    }
+
     /// Why a meta page was rejected.
     enum Problem: Error, Equatable {
         case badChecksum, wrongType, wrongSlot, badMagic, byteSwapped, formatVersion(UInt32), pageSize(UInt32), inconsistent(String)

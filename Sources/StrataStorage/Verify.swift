@@ -175,6 +175,7 @@ extension Database {
     public func verify() throws -> VerifyReport {
         try acquireWriter()
         defer { releaseWriter() }
+        try adoptUnpublishedCommit()
         let st = lockFile.readState()
         let mapping = try stateLock.withLock { try ensureMapping(pages: st.pageCount) }
         let acc = PageAccess(base: mapping.base, pageSize: pageSize, pageCount: st.pageCount, path: path)

@@ -70,6 +70,22 @@ public final class WriteTransaction: @unchecked Sendable {
         self.pageCount = st.pageCount
         self.access = PageAccess(base: mapping.base, pageSize: db.pageSize, pageCount: st.pageCount, path: db.path)
         self.fileCapacity = try StorageError.wrap { try System.fileSize(db.fd) }
+        // A meta record at or past the version this transaction creates belongs to a commit that
+        // never became current: recovery found it torn and fell back, or its writer died before
+        // publishing it. This transaction reuses its version number and (doing similar changes)
+        // its pages, so after a crash that record could verify against our pages and open at a
+        // version nobody committed. Erase it durably before writing any page.
+        let staleSlot = 1 - Int(st.durableSlot)
+        let stale = mapping.base + staleSlot * db.pageSize
+        if stale.u64(MetaLayout.magic) == fileMagic && stale.u64(MetaLayout.version) > st.version {
+            let erased = UnsafeMutableRawPointer.allocate(byteCount: db.pageSize, alignment: 4096)
+            defer { erased.deallocate() }
+            MetaRecord.encodeErased(into: erased, pageSize: db.pageSize)
+            try StorageError.wrap {
+                try System.pwrite(db.fd, from: erased, count: db.pageSize, offset: Int64(staleSlot * db.pageSize))
+                try System.fdatasync(db.fd)
+            }
+        }
         let state: WriterState
         if let cached = db.writerCache, cached.version == st.version {
             state = cached
@@ -84,8 +100,13 @@ public final class WriteTransaction: @unchecked Sendable {
         cellBuf = .allocate(byteCount: db.pageSize, alignment: 16)
         sepBuf = .allocate(byteCount: db.pageSize, alignment: 16)
         // Which freed pages may be written again: none that a live snapshot (any process) or the
-        // crash fallback (the durable version) can still reach.
-        let limit = min(db.oldestPinnedVersion() ?? st.version, st.durableVersion)
+        // crash fallback (the durable version) can still reach, and none that the newest meta
+        // record lists for crash verification. That list covers every page written since the
+        // record's durable base, so after `sync()` (or a full commit) ends a group of deferred
+        // commits, pages the group freed stay listed until a newer record is written; a page
+        // freed by version w was written by w - 1 or earlier, so it is unlisted once
+        // w <= durableBase + 1. Full commits are unaffected (durableBase is the version before).
+        let limit = min(db.oldestPinnedVersion() ?? st.version, st.durableVersion, state.meta.durableBase + 1)
         free.release(upTo: limit)
         // The previous free-list chain and commit list are replaced by this commit's.
         freedNow.append(contentsOf: state.freeListChain)
@@ -442,14 +463,14 @@ public final class WriteTransaction: @unchecked Sendable {
         }
 
         // 7. One fdatasync makes the data pages and the meta durable together. On failure the
-        //    slot is overwritten with zeros so the commit cannot resurface on reopen.
+        //    record in the slot is erased so the commit cannot resurface on reopen.
         var durable = base.durableVersion
         var durableSlot = base.durableSlot
         if durability == .full {
             do {
                 try StorageError.wrap { try System.fdatasync(db.fd) }
             } catch {
-                zeroBytes(scratch, pageSize)
+                MetaRecord.encodeErased(into: scratch, pageSize: pageSize)
                 try? System.pwrite(db.fd, from: scratch, count: pageSize, offset: Int64(slot * pageSize))
                 try? System.fdatasync(db.fd)
                 db.poisonedBy = "\(error)"

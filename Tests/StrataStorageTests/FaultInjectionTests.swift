@@ -1,0 +1,302 @@
+import XCTest
+@testable import StrataStorage
+import StrataPOSIX
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// EIO, ENOSPC and short writes injected at each system call the commit and open paths make.
+///
+/// For each: the caller gets a `StorageError.system` whose description names the C call and the
+/// file; the last committed version stays intact (read back and `verify()`ed after reopening);
+/// after a failure at the durability step the handle refuses writes with `needsReopen`, and
+/// reopening works. Faults are armed with `pathContaining:` so the lock file's calls are only hit
+/// on purpose; `StorageTestCase.tearDown` disarms everything.
+final class FaultInjectionTests: StorageTestCase {
+    static let errorKinds: [(String, FaultKind, Int32)] = [("EIO", .error(EIO), EIO), ("ENOSPC", .error(ENOSPC), ENOSPC)]
+    /// A short write ends with ENOSPC (the device took part of the data, then was full).
+    static let writeKinds: [(String, FaultKind, Int32)] = errorKinds + [("short write", .shortWrite(100), ENOSPC)]
+
+    // MARK: Helpers
+
+    /// Replaces the contents of tree `t` with 150 entries tagged `round`.
+    func writeRound(_ db: Database, _ round: Int, durability: Durability = .full, valueSize: Int = 120) throws {
+        try db.write(durability: durability) { txn in
+            let t = try txn.openTree("t", create: true)
+            for i in 0..<150 { try txn.put(key(i), roundValue(round, i, valueSize), in: t) }
+        }
+    }
+
+    func roundValue(_ round: Int, _ i: Int, _ size: Int = 120) -> [UInt8] {
+        Array("r\(round)-\(i)-".utf8) + [UInt8](repeating: UInt8(truncatingIfNeeded: round), count: size)
+    }
+
+    /// Which round the data shows, after checking that every entry belongs to it.
+    func round(of db: Database, file: StaticString = #filePath, line: UInt = #line) throws -> Int? {
+        try db.read { r -> Int? in
+            guard let t = try r.tree(named: "t") else { return nil }
+            let entries = try r.allEntries(t)
+            XCTAssertEqual(entries.count, 150, file: file, line: line)
+            guard let first = entries.first, let tag = String(decoding: first.1, as: UTF8.self).split(separator: "-").first,
+                  let round = Int(tag.dropFirst()) else { return nil }
+            for (i, (k, v)) in entries.enumerated() {
+                XCTAssertEqual(k, key(i), file: file, line: line)
+                XCTAssertTrue(v.starts(with: Array("r\(round)-\(i)-".utf8)), "entry \(i) is not from round \(round)", file: file, line: line)
+            }
+            return round
+        }
+    }
+
+    func assertIntact(_ db: Database, round expected: Int, file: StaticString = #filePath, line: UInt = #line) throws {
+        XCTAssertEqual(try round(of: db, file: file, line: line), expected, "the data is not that of the last committed round", file: file, line: line)
+        let report = try db.verify()
+        XCTAssertEqual(report.leakedPages, [], file: file, line: line)
+        XCTAssertEqual(report.trees["t"], 150, file: file, line: line)
+    }
+
+    /// The error is `StorageError.system` for `call` on `path` with `errno`, and says so.
+    func assertSystemError(_ error: Error, call: String, path: String, errno expected: Int32, file: StaticString = #filePath, line: UInt = #line) {
+        guard case StorageError.system(let e) = error else {
+            return XCTFail("expected StorageError.system from \(call), got \(error)", file: file, line: line)
+        }
+        XCTAssertEqual(e.call, call, file: file, line: line)
+        XCTAssertEqual(e.path, path, file: file, line: line)
+        XCTAssertEqual(e.errno, expected, file: file, line: line)
+        let text = String(describing: error)
+        XCTAssertTrue(text.contains(call), "'\(text)' does not name \(call)", file: file, line: line)
+        XCTAssertTrue(text.contains(path), "'\(text)' does not name \(path)", file: file, line: line)
+    }
+
+    func assertNeedsReopen(_ db: Database, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertThrowsError(try db.beginWrite(), file: file, line: line) { error in
+            guard case StorageError.needsReopen(let p, _) = error else { return XCTFail("expected needsReopen, got \(error)", file: file, line: line) }
+            XCTAssertEqual(p, db.path, file: file, line: line)
+            XCTAssertTrue(String(describing: error).contains("reopen"), file: file, line: line)
+        }
+    }
+
+    // MARK: Commit path
+
+    func testMetaPageWriteFailureKeepsLastCommitAndHandleStaysUsable() throws {
+        for (label, kind, errno) in Self.writeKinds {
+            let name = "meta-\(label).strata"
+            let db = try open(name)
+            try writeRound(db, 1)
+            let committed = db.latestVersion
+            FaultInjector.arm(.pwrite, kind: kind, pathContaining: path(name))
+            XCTAssertThrowsError(try writeRound(db, 2), label) { assertSystemError($0, call: "pwrite", path: path(name), errno: errno) }
+            FaultInjector.disarmAll()
+            XCTAssertEqual(db.latestVersion, committed, label)
+            try assertIntact(db, round: 1)
+            // The previous version was durable, so nothing was lost: the handle keeps working.
+            try writeRound(db, 3)
+            db.close()
+            let reopened = try open(name)
+            try assertIntact(reopened, round: 3)
+            reopened.close()
+        }
+    }
+
+    func testMetaPageWriteFailureAfterDeferredCommitRequiresReopen() throws {
+        for (label, kind, errno) in Self.writeKinds {
+            let name = "meta-deferred-\(label).strata"
+            let db = try open(name)
+            try writeRound(db, 1)
+            try writeRound(db, 2, durability: .deferred)
+            FaultInjector.arm(.pwrite, kind: kind, pathContaining: path(name))
+            XCTAssertThrowsError(try writeRound(db, 3), label) { assertSystemError($0, call: "pwrite", path: path(name), errno: errno) }
+            FaultInjector.disarmAll()
+            // The slot that held the deferred commit's record may be torn: it can never become durable.
+            assertNeedsReopen(db)
+            XCTAssertEqual(try round(of: db), 2, "\(label): readers of the handle still see the published round")
+            db.close()
+            let reopened = try open(name)
+            // Round 2 was never made durable: the file opens at it if its record survived, else at round 1.
+            let r = try round(of: reopened)
+            XCTAssertTrue(r == 1 || r == 2, "\(label): reopened at round \(r.map(String.init) ?? "none")")
+            try assertIntact(reopened, round: r ?? -1)
+            try writeRound(reopened, 4)
+            try assertIntact(reopened, round: 4)
+            reopened.close()
+        }
+    }
+
+    func testFdatasyncFailureInCommitPoisonsHandleAndReopenShowsLastDurableCommit() throws {
+        for (label, kind, errno) in Self.errorKinds {
+            let name = "sync-\(label).strata"
+            let db = try open(name)
+            try writeRound(db, 1)
+            let committed = db.latestVersion
+            FaultInjector.arm(.fdatasync, kind: kind, pathContaining: path(name))
+            XCTAssertThrowsError(try writeRound(db, 2), label) { assertSystemError($0, call: "fdatasync", path: path(name), errno: errno) }
+            FaultInjector.disarmAll()
+            XCTAssertEqual(db.latestVersion, committed, "\(label): a commit that failed to sync must not be published")
+            try assertIntact(db, round: 1)
+            assertNeedsReopen(db)
+            db.close()
+            let reopened = try open(name)
+            XCTAssertEqual(reopened.latestVersion, committed, label)
+            try assertIntact(reopened, round: 1)
+            try writeRound(reopened, 3)
+            try assertIntact(reopened, round: 3)
+            reopened.close()
+        }
+    }
+
+    func testSyncFailureAfterDeferredCommitsPoisonsHandle() throws {
+        for (label, kind, errno) in Self.errorKinds {
+            let name = "group-\(label).strata"
+            let db = try open(name)
+            try writeRound(db, 1)
+            try writeRound(db, 2, durability: .deferred)
+            try writeRound(db, 3, durability: .deferred)
+            FaultInjector.arm(.fdatasync, kind: kind, pathContaining: path(name))
+            XCTAssertThrowsError(try db.sync(), label) { assertSystemError($0, call: "fdatasync", path: path(name), errno: errno) }
+            FaultInjector.disarmAll()
+            assertNeedsReopen(db)
+            db.close()
+            let reopened = try open(name)
+            let r = try round(of: reopened)
+            XCTAssertTrue(r == 1 || r == 3, "\(label): reopened at round \(r.map(String.init) ?? "none"), not a whole group")
+            try assertIntact(reopened, round: r ?? -1)
+            reopened.close()
+        }
+    }
+
+    func testFallocateFailureWhenGrowingAbortsTheTransaction() throws {
+        for (label, kind, errno) in Self.errorKinds {
+            let name = "grow-\(label).strata"
+            let db = try open(name)
+            try writeRound(db, 1)
+            FaultInjector.arm(.fallocate, kind: kind, pathContaining: path(name))
+            // ~6 MiB of values: more than the first 4 MiB the file reserved.
+            XCTAssertThrowsError(try writeRound(db, 2, valueSize: 40_000), label) { assertSystemError($0, call: "fallocate", path: path(name), errno: errno) }
+            XCTAssertGreaterThan(FaultInjector.hits(.fallocate), 0)
+            FaultInjector.disarmAll()
+            try assertIntact(db, round: 1)
+            try writeRound(db, 3, valueSize: 40_000)
+            db.close()
+            let reopened = try open(name)
+            try assertIntact(reopened, round: 3)
+            reopened.close()
+        }
+    }
+
+    func testMapFailureWhenOutgrowingTheMapAbortsTheTransaction() throws {
+        var options = Database.Options()
+        options.mapReserve = 0  // the map covers twice the file, rounded to 1 MiB: growth soon remaps
+        for (label, kind, errno) in Self.errorKinds {
+            let name = "map-\(label).strata"
+            let db = try Database(path: path(name), options: options)
+            try writeRound(db, 1)
+            FaultInjector.arm(.mmap, kind: kind, pathContaining: path(name))
+            XCTAssertThrowsError(try writeRound(db, 2, valueSize: 40_000), label) { assertSystemError($0, call: "mmap", path: path(name), errno: errno) }
+            FaultInjector.disarmAll()
+            try assertIntact(db, round: 1)
+            try writeRound(db, 3, valueSize: 40_000)
+            db.close()
+            let reopened = try Database(path: path(name), options: options)
+            try assertIntact(reopened, round: 3)
+            reopened.close()
+        }
+    }
+
+    // MARK: Open path
+
+    /// Makes a file with round 1 committed and closed.
+    func makeFile(_ name: String) throws {
+        let db = try open(name)
+        try writeRound(db, 1)
+        db.close()
+    }
+
+    func testOpenFailureNamesTheDataFileOrLockFile() throws {
+        for (label, kind, errno) in Self.errorKinds {
+            let name = "open-\(label).strata"
+            try makeFile(name)
+            // The data file is opened first.
+            FaultInjector.arm(.open, kind: kind, times: 1, pathContaining: path(name))
+            XCTAssertThrowsError(try open(name), label) { assertSystemError($0, call: "open", path: path(name), errno: errno) }
+            FaultInjector.disarmAll()
+            FaultInjector.arm(.open, kind: kind, pathContaining: path(name) + ".lock")
+            XCTAssertThrowsError(try open(name), label) { assertSystemError($0, call: "open", path: path(name) + ".lock", errno: errno) }
+            FaultInjector.disarmAll()
+            let db = try open(name)
+            try assertIntact(db, round: 1)
+            db.close()
+        }
+    }
+
+    func testLockFileTruncateFailureOnFirstOpen() throws {
+        for (label, kind, errno) in Self.errorKinds {
+            let name = "lock-\(label).strata"
+            try makeFile(name)
+            FaultInjector.arm(.ftruncate, kind: kind, pathContaining: path(name) + ".lock")
+            XCTAssertThrowsError(try open(name), label) { assertSystemError($0, call: "ftruncate", path: path(name) + ".lock", errno: errno) }
+            FaultInjector.disarmAll()
+            let db = try open(name)
+            try assertIntact(db, round: 1)
+            db.close()
+        }
+    }
+
+    func testDataFileMapFailureOnOpen() throws {
+        for (label, kind, errno) in Self.errorKinds {
+            let name = "open-map-\(label).strata"
+            try makeFile(name)
+            // Opening maps the lock file, then the data file.
+            FaultInjector.arm(.mmap, kind: kind, after: 1, pathContaining: path(name))
+            XCTAssertThrowsError(try open(name), label) { assertSystemError($0, call: "mmap", path: path(name), errno: errno) }
+            FaultInjector.disarmAll()
+            let db = try open(name)
+            try assertIntact(db, round: 1)
+            db.close()
+        }
+    }
+
+    func testRecoverySyncFailureOnOpen() throws {
+        for (label, kind, errno) in Self.errorKinds {
+            let name = "open-sync-\(label).strata"
+            // An uncleanly closed file: a byte copy taken while a handle still has it open.
+            let source = "open-sync-source-\(label).strata"
+            let db0 = try open(source)
+            try writeRound(db0, 1)
+            try FileManager.default.copyItem(atPath: path(source), toPath: path(name))
+            db0.close()
+            // After an unclean close the first writable opener syncs the version it opens at (it
+            // may hold unsynced commits). (A clean close already synced, so that open does not.)
+            FaultInjector.arm(.fdatasync, kind: kind, pathContaining: path(name))
+            XCTAssertThrowsError(try open(name), label) { assertSystemError($0, call: "fdatasync", path: path(name), errno: errno) }
+            FaultInjector.disarmAll()
+            let db = try open(name)
+            try assertIntact(db, round: 1)
+            db.close()
+        }
+    }
+
+    func testFailedCreateLeavesNoFileBehind() throws {
+        for (label, kind, errno) in Self.writeKinds {
+            let name = "create-\(label).strata"
+            FaultInjector.arm(.pwrite, kind: kind, pathContaining: path(name))
+            XCTAssertThrowsError(try open(name), label) { error in
+                guard case StorageError.system(let e) = error else { return XCTFail("\(error)") }
+                XCTAssertEqual(e.call, "pwrite")
+                XCTAssertEqual(e.errno, errno)
+                XCTAssertTrue(String(describing: error).contains(path(name)), "\(error)")
+            }
+            FaultInjector.disarmAll()
+            XCTAssertFalse(FileManager.default.fileExists(atPath: path(name)), label)
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(name) }
+            XCTAssertEqual(leftovers, [], "\(label): a failed create left files behind")
+            let db = try open(name)
+            try writeRound(db, 1)
+            try assertIntact(db, round: 1)
+            db.close()
+        }
+    }
+}
