@@ -460,6 +460,7 @@ public final class Database: @unchecked Sendable {
     @discardableResult
     public func sync() throws -> VersionID {
         if isReadOnly { return VersionID(lockFile.readState().durableVersion) }
+        if let cause = poisonedBy { throw StorageError.needsReopen(path: path, cause: cause) }
         try acquireWriter()
         defer { releaseWriter() }
         return VersionID(try syncLocked())

@@ -173,6 +173,9 @@ extension Database {
     /// lock while it runs (readers continue).
     /// - Throws: ``StorageError/corruptPage(path:page:reason:)`` naming the first bad page.
     public func verify() throws -> VerifyReport {
+        // After a failed durability step this handle's view of the file is not trustworthy; the
+        // answer is to reopen (which verifies), not to report corruption.
+        if let cause = poisonedBy { throw StorageError.needsReopen(path: path, cause: cause) }
         try acquireWriter()
         defer { releaseWriter() }
         try adoptUnpublishedCommit()

@@ -78,6 +78,13 @@ final class FaultInjectionTests: StorageTestCase {
             XCTAssertEqual(p, db.path, file: file, line: line)
             XCTAssertTrue(String(describing: error).contains("reopen"), file: file, line: line)
         }
+        // verify() and sync() give the same answer instead of reporting corruption.
+        XCTAssertThrowsError(try db.verify(), file: file, line: line) { error in
+            guard case StorageError.needsReopen = error else { return XCTFail("verify: expected needsReopen, got \(error)", file: file, line: line) }
+        }
+        XCTAssertThrowsError(try db.sync(), file: file, line: line) { error in
+            guard case StorageError.needsReopen = error else { return XCTFail("sync: expected needsReopen, got \(error)", file: file, line: line) }
+        }
     }
 
     // MARK: Commit path
