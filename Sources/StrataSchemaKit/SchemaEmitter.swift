@@ -65,7 +65,9 @@ public enum SchemaEmitter {
                 } else {
                     out += "            PropertyAccessor(name: \(literal(property.name)), keyPath: \\\(name).\(member),\n"
                     out += "                             get: { $0.\(member)._strataPropertyValue },\n"
-                    out += "                             set: { $0.\(member) = try _strataDecode($1, property: \(qualified)) }),\n"
+                    out += "                             set: { (object: \(name), value: PropertyValue) throws(PropertyValueError) in\n"
+                    out += "                                 object.\(member) = try _strataDecode(value, property: \(qualified))\n"
+                    out += "                             }),\n"
                 }
             }
             out += "        ],\n"
