@@ -92,7 +92,7 @@ final class GeneratedAccessorTests: XCTestCase {
             XCTAssertEqual(error as? AccessorError, .invalidValue(.typeMismatch(property: "AllTypes.int8", expected: "Int8", found: "int")))
         }
         XCTAssertThrowsError(try accessors.setValue(.string("sleepy"), forProperty: "mood", of: object))
-        XCTAssertThrowsError(try accessors.setValue(.object(Address()), forProperty: "favorite", of: Owner()))
+        XCTAssertThrowsError(try Owner.strataAccessors.setValue(.object(Address()), forProperty: "favorite", of: Owner()))
         XCTAssertThrowsError(try Pet.strataAccessors.setValue(.list([]), forProperty: "owners", of: Pet())) { error in
             XCTAssertEqual(error as? AccessorError, .readOnly(className: "Pet", property: "owners"))
         }

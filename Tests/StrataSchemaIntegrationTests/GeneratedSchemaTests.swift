@@ -5,7 +5,7 @@ import XCTest
 /// The schema StrataPlugin generated for the models of this target, checked at run time.
 final class GeneratedSchemaTests: XCTestCase {
     func testSchemaListsEveryModelInDeclarationOrder() {
-        XCTAssertEqual(Schema.generated.objectSchemas.map(\.className), ["AllTypes", "Address", "Owner", "Reading", "Pet"])
+        XCTAssertEqual(Schema.generated.objectSchemas.map(\.className), ["AllTypes", "Owner", "Address", "Reading", "Pet"])
         XCTAssertEqual(Schema.generated.schemaVersion, 2)
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Strata
 
 /// Links of every shape: to-one, list, map of optional objects, embedded objects.

@@ -1,0 +1,19 @@
+import Foundation
+import Strata
+
+final class Shelf: Object {
+    @Persisted var _id = ObjectId.generate()
+    @Persisted var label = "new \"shelf\""
+    @Persisted var books: List<Book>
+    @Persisted var size: Int16 = -1
+    @Persisted var ratio = -0.5
+    @Persisted var data = Data()
+    @Persisted var id2 = UUID()
+    @Persisted var mixed: AnyRealmValue = .none
+    @Persisted var uniqueCodes: MutableSet<Int64>
+}
+
+public enum Genre: Int, PersistableEnum {
+    case fiction = 1
+    case poetry
+}
