@@ -117,10 +117,12 @@ public struct Decimal128: Hashable, Comparable, Sendable, CustomStringConvertibl
         return count
     }
 
+    /// Value equality: `0.10 == 0.1`.
     public static func == (lhs: Decimal128, rhs: Decimal128) -> Bool {
         lhs.normalized == rhs.normalized
     }
 
+    /// Hashes the value, so equal values hash alike whatever their trailing zeros.
     public func hash(into hasher: inout Hasher) {
         let n = normalized
         hasher.combine(n.negative)
@@ -128,6 +130,7 @@ public struct Decimal128: Hashable, Comparable, Sendable, CustomStringConvertibl
         hasher.combine(n.exponent)
     }
 
+    /// Numeric order.
     public static func < (lhs: Decimal128, rhs: Decimal128) -> Bool {
         let a = lhs.normalized, b = rhs.normalized
         if a.negative != b.negative { return a.negative }
@@ -169,6 +172,7 @@ public struct Decimal128: Hashable, Comparable, Sendable, CustomStringConvertibl
 }
 
 extension Decimal128: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral {
+    /// An integer literal, e.g. `let d: Decimal128 = 5`.
     public init(integerLiteral value: Int) {
         self.init(value)
     }

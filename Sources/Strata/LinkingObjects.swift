@@ -22,8 +22,11 @@ public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection {
         self.propertyName = propertyName
     }
 
+    /// The position of the first object (0).
     public var startIndex: Int { objects.startIndex }
+    /// One past the last object; equals `count`.
     public var endIndex: Int { objects.endIndex }
+    /// The object at `position`.
     public subscript(position: Int) -> Element { objects[position] }
 }
 
@@ -36,6 +39,7 @@ public protocol _LinkingObjectsProtocol: _Persistable {
 }
 
 extension LinkingObjects: _LinkingObjectsProtocol {
+    /// Declares the inverse of `Element.propertyName` (used by `@Persisted(originProperty:)`).
     public init(propertyName: String) {
         self.init(fromType: Element.self, property: propertyName)
     }

@@ -28,7 +28,9 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
         self.elements = Array(elements)
     }
 
+    /// The position of the first element (0).
     public var startIndex: Int { elements.startIndex }
+    /// One past the last element; equals `count`.
     public var endIndex: Int { elements.endIndex }
 
     /// The element at `position`; writing replaces it.
@@ -101,5 +103,6 @@ extension List: _Persistable, _PropertyValueConvertible {
 }
 
 extension List: CustomStringConvertible {
+    /// The element type and the elements, e.g. `List<Int>[1, 2]`.
     public var description: String { "List<\(Element.self)>\(elements)" }
 }

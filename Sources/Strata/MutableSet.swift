@@ -25,8 +25,11 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
         insert(objectsIn: elements)
     }
 
+    /// The position of the first member (0).
     public var startIndex: Int { members.startIndex }
+    /// One past the last member; equals `count`.
     public var endIndex: Int { members.endIndex }
+    /// The member at `position` (insertion order for an unmanaged set).
     public subscript(position: Int) -> Element { members[position] }
 
     /// Whether `element` is a member.

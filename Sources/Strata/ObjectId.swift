@@ -23,7 +23,9 @@ public struct ObjectId: Hashable, Comparable, Sendable, CustomStringConvertible 
 
     /// Why a string is not an ObjectId.
     public struct InvalidString: Error, CustomStringConvertible, Sendable {
+        /// The rejected input.
         public let string: String
+        /// Names the input and the expected form.
         public var description: String { "'\(string)' is not an ObjectId: expected 24 hexadecimal digits" }
     }
 
@@ -94,6 +96,7 @@ public struct ObjectId: Hashable, Comparable, Sendable, CustomStringConvertible 
         return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 
+    /// The 24 hexadecimal digits.
     public var description: String { stringValue }
 
     /// Byte-wise order, so ids sort by creation time first.

@@ -128,6 +128,7 @@ public struct _PersistedSlot: Sendable, Hashable {
     /// The property's index in `ObjectSchema.properties`, -1 when unbound.
     public var propertyIndex: Int
 
+    /// A slot holding `propertyIndex`.
     public init(propertyIndex: Int) {
         self.propertyIndex = propertyIndex
     }

@@ -61,6 +61,7 @@ public enum PropertyValueError: Error, Equatable, Sendable, CustomStringConverti
     /// an `.int` too large for an `Int8`).
     case typeMismatch(property: String, expected: String, found: String)
 
+    /// A sentence that names the property, both types and the fix.
     public var description: String {
         switch self {
         case .typeMismatch(let property, let expected, let found):

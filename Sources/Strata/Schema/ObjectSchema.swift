@@ -16,10 +16,14 @@ public struct ObjectSchema: Sendable, Hashable, CustomStringConvertible {
         case object, embedded, asymmetric
     }
 
+    /// The model class's name, e.g. `Dog`.
     public let className: String
+    /// Object, embedded or asymmetric.
     public let kind: Kind
+    /// The `@Persisted` properties, in declaration order.
     public let properties: [Property]
 
+    /// Called by generated code.
     public init(className: String, kind: Kind, properties: [Property]) {
         self.className = className
         self.kind = kind
@@ -28,7 +32,9 @@ public struct ObjectSchema: Sendable, Hashable, CustomStringConvertible {
 
     /// The primary key property, if the class has one.
     public var primaryKeyProperty: Property? { properties.first(where: \.isPrimaryKey) }
+    /// Whether the class derives from `EmbeddedObject`.
     public var isEmbedded: Bool { kind == .embedded }
+    /// Whether the class derives from `AsymmetricObject`.
     public var isAsymmetric: Bool { kind == .asymmetric }
 
     /// The property named `propertyName`.

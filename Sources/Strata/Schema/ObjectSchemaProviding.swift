@@ -126,6 +126,7 @@ public enum AccessorError: Error, Equatable, Sendable, CustomStringConvertible {
     case readOnly(className: String, property: String)
     case invalidValue(PropertyValueError)
 
+    /// A sentence that names the property and what to do.
     public var description: String {
         switch self {
         case .unknownProperty(let className, let property):
@@ -144,6 +145,7 @@ public enum AccessorError: Error, Equatable, Sendable, CustomStringConvertible {
 /// ## Concurrency
 /// `Sendable` (see `ObjectAccessors`).
 public struct PropertyAccessor<Root: ObjectBase>: @unchecked Sendable {
+    /// The property's name.
     public let name: String
     /// The key path of the property, for the key-path table.
     public let keyPath: PartialKeyPath<Root>

@@ -30,12 +30,15 @@ public struct Property: Sendable, Hashable, CustomStringConvertible {
         case none, list, set, map
     }
 
+    /// The property's name in Swift and in storage.
     public let name: String
+    /// The storage type (the element's for collections).
     public let type: PropertyType
     /// The declared Swift type, e.g. `List<Dog>`, `Int8`, `DogToy?`.
     public let swiftType: String
     /// Whether the value (the element for collections) may be nil.
     public let isOptional: Bool
+    /// `.none`, or the collection the property is.
     public let collection: CollectionKind
     /// The linked class for `.object` and `.linkingObjects`.
     public let objectClassName: String?
@@ -43,6 +46,7 @@ public struct Property: Sendable, Hashable, CustomStringConvertible {
     public let linkOriginPropertyName: String?
     /// The `PersistableEnum` the value is stored for, if any.
     public let persistedEnumTypeName: String?
+    /// Whether this is the class's primary key.
     public let isPrimaryKey: Bool
     /// Whether the property has a secondary index (a primary key is always indexed as well).
     public let isIndexed: Bool
@@ -50,6 +54,7 @@ public struct Property: Sendable, Hashable, CustomStringConvertible {
     /// reports; the value itself comes from a new unmanaged instance (`ObjectAccessors.make`).
     public let defaultValueSource: String?
 
+    /// Called by generated code.
     public init(name: String, type: PropertyType, swiftType: String, isOptional: Bool = false,
                 collection: CollectionKind = .none, objectClassName: String? = nil,
                 linkOriginPropertyName: String? = nil, persistedEnumTypeName: String? = nil,
@@ -67,8 +72,11 @@ public struct Property: Sendable, Hashable, CustomStringConvertible {
         self.defaultValueSource = defaultValueSource
     }
 
+    /// Whether the property is a `List` (RealmSwift's name).
     public var isArray: Bool { collection == .list }
+    /// Whether the property is a `MutableSet`.
     public var isSet: Bool { collection == .set }
+    /// Whether the property is a `Map`.
     public var isMap: Bool { collection == .map }
 
     /// `name: type` with its attributes, e.g. `dogs: list<object Dog>`, `_id: uuid (primary key)`.

@@ -12,12 +12,14 @@
 /// ## Concurrency
 /// Immutable; `Sendable`.
 public struct Schema: Sendable, CustomStringConvertible {
+    /// The latest version recorded in the module's `strata-schema.json`, or 0 without one.
     public let schemaVersion: UInt64
     /// The generated model classes, in declaration order.
     public let objectTypes: [any ObjectSchemaProviding.Type]
     /// Steps between consecutive recorded versions, oldest first.
     public let migrations: [SchemaMigration]
 
+    /// Called by generated code.
     public init(schemaVersion: UInt64, objectTypes: [any ObjectSchemaProviding.Type], migrations: [SchemaMigration]) {
         self.schemaVersion = schemaVersion
         self.objectTypes = objectTypes
@@ -37,6 +39,7 @@ public struct Schema: Sendable, CustomStringConvertible {
         migrations.filter { $0.fromVersion >= version }.flatMap(\.steps)
     }
 
+    /// The version, then each class with its properties.
     public var description: String {
         "Schema version \(schemaVersion)\n" + objectSchemas.map(\.description).joined(separator: "\n")
     }
@@ -47,10 +50,14 @@ public struct Schema: Sendable, CustomStringConvertible {
 /// ## Concurrency
 /// A plain value; `Sendable`.
 public struct SchemaMigration: Sendable, Hashable {
+    /// The older recorded version.
     public let fromVersion: UInt64
+    /// The next recorded version (`fromVersion + 1`).
     public let toVersion: UInt64
+    /// What changed, types first, then properties in declaration order.
     public let steps: [MigrationStep]
 
+    /// Called by generated code.
     public init(fromVersion: UInt64, toVersion: UInt64, steps: [MigrationStep]) {
         self.fromVersion = fromVersion
         self.toVersion = toVersion

@@ -1,7 +1,7 @@
 import Foundation
 import Strata
 
-final class Shelf: Object {
+public final class Shelf: Object {
     @Persisted var _id = ObjectId.generate()
     @Persisted var label = "new \"shelf\""
     @Persisted var books: List<Book>
