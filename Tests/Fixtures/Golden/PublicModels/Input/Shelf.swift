@@ -17,3 +17,9 @@ public enum Genre: Int, PersistableEnum {
     case fiction = 1
     case poetry
 }
+
+/// A model whose name matches a runtime type: generated code qualifies runtime names with `Strata.`.
+final class Property: Object {
+    @Persisted(primaryKey: true) var address = ""
+    @Persisted var rooms = 0
+}
