@@ -65,7 +65,6 @@ let package = Package(
         .testTarget(
             name: "StrataSchemaIntegrationTests",
             dependencies: ["Strata"],
-            exclude: ["strata-schema.json"],
             plugins: [.plugin(name: "StrataPlugin")]
         ),
     ],
