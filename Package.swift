@@ -48,6 +48,15 @@ let package = Package(
             dependencies: ["strata-schema"]
         ),
 
+        // MARK: Examples
+        // The seeds' DoggoDB models; prints the schema StrataPlugin generated for them.
+        .executableTarget(
+            name: "DoggoDB",
+            dependencies: ["Strata"],
+            path: "Examples/DoggoDB",
+            plugins: [.plugin(name: "StrataPlugin")]
+        ),
+
         // MARK: Test helpers
         // A writer process that crash tests kill with SIGKILL at random moments.
         .executableTarget(name: "strata-storage-stress", dependencies: ["StrataStorage"]),
@@ -58,6 +67,12 @@ let package = Package(
         // Kills real `strata-storage-stress` processes; finds the executable beside the test bundle.
         .testTarget(name: "StrataStorageCrashTests", dependencies: ["StrataStorage", "StrataPOSIX"]),
         .testTarget(name: "StrataSchemaTests", dependencies: ["StrataSchemaKit"]),
+        // Models compiled with StrataPlugin; asserts on the generated schema and accessors at run time.
+        .testTarget(
+            name: "StrataSchemaIntegrationTests",
+            dependencies: ["Strata"],
+            plugins: [.plugin(name: "StrataPlugin")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,9 @@
+import Strata
+
+/// A company with employees and office dogs (Realm docs, "Perform an Explicit Write").
+final class Company: Object, ObjectKeyIdentifiable {
+    @Persisted(primaryKey: true) var _id: ObjectId
+    @Persisted var companyName = ""
+    @Persisted var employees: List<Employee>
+    @Persisted var dogs: List<Dog>
+}

@@ -1,0 +1,9 @@
+import Strata
+
+/// A person who owns dogs (Realm docs, "Append an Object to a List").
+final class Person: Object, ObjectKeyIdentifiable {
+    @Persisted(primaryKey: true) var _id: ObjectId
+    @Persisted var firstName = ""
+    @Persisted var lastName = ""
+    @Persisted var dogs: List<Dog>
+}

@@ -1,0 +1,9 @@
+import Strata
+
+/// A to-do created from an actor (Realm docs, "Use Realm with Actors").
+final class Todo: Object, ObjectKeyIdentifiable {
+    @Persisted(primaryKey: true) var _id: ObjectId
+    @Persisted var name = ""
+    @Persisted var owner = ""
+    @Persisted var status = ""
+}

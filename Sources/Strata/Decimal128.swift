@@ -1,0 +1,197 @@
+/// A 128-bit decimal floating-point number (IEEE 754-2008 decimal128 range: up to 34 significant
+/// digits, exponents -6176...6111), for amounts that must not suffer binary rounding.
+///
+/// ```swift
+/// final class Invoice: Object {
+///     @Persisted var total: Decimal128 = "19.99"
+/// }
+/// let price = Decimal128(string: "0.10")!
+/// price == Decimal128(string: "0.1")!   // true: equality compares values
+/// ```
+///
+/// This version stores, compares, parses and prints values exactly. Arithmetic, NaN and
+/// infinities are not implemented yet; a string with more than 34 significant digits is rejected
+/// rather than rounded.
+///
+/// ## Concurrency
+/// A value type; `Sendable`.
+public struct Decimal128: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// True for negative values.
+    public let isNegative: Bool
+    /// The coefficient, below 10^34.
+    public let significand: UInt128
+    /// The power of ten the coefficient is multiplied by.
+    public let exponent: Int
+
+    static let maxSignificand: UInt128 = 9_999_999_999_999_999_999_999_999_999_999_999
+    static let exponentRange = -6176...6111
+
+    /// Zero.
+    public init() {
+        self.init(uncheckedNegative: false, significand: 0, exponent: 0)
+    }
+
+    /// The exact value of `value`.
+    public init(_ value: Int) {
+        self.init(uncheckedNegative: value < 0, significand: UInt128(value.magnitude), exponent: 0)
+    }
+
+    /// The shortest decimal that reads back as `value` (so `Decimal128(0.1)` is exactly 0.1);
+    /// nil for NaN and infinities.
+    public init?(_ value: Double) {
+        guard value.isFinite else { return nil }
+        self.init(string: "\(value)")
+    }
+
+    /// `sign × significand × 10^exponent`; nil when out of range.
+    public init?(isNegative: Bool, significand: UInt128, exponent: Int) {
+        guard significand <= Self.maxSignificand, Self.exponentRange.contains(exponent) else { return nil }
+        self.init(uncheckedNegative: isNegative, significand: significand, exponent: exponent)
+    }
+
+    private init(uncheckedNegative: Bool, significand: UInt128, exponent: Int) {
+        self.isNegative = uncheckedNegative && significand != 0
+        self.significand = significand
+        self.exponent = exponent
+    }
+
+    /// Parses `-12.50`, `1e-3`, `+7E+2`; nil for anything else or more than 34 significant digits.
+    public init?(string: String) {
+        var scalars = Substring(string)
+        var negative = false
+        if let first = scalars.first, first == "-" || first == "+" {
+            negative = first == "-"
+            scalars = scalars.dropFirst()
+        }
+        var mantissa = scalars
+        var exponent = 0
+        if let e = scalars.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+            mantissa = scalars[..<e]
+            guard let parsed = Int(scalars[scalars.index(after: e)...]), abs(parsed) < 100_000 else { return nil }
+            exponent = parsed
+        }
+        var digits: [UInt8] = []
+        var seenPoint = false
+        for character in mantissa {
+            if character == "." {
+                guard !seenPoint else { return nil }
+                seenPoint = true
+            } else if let digit = character.wholeNumberValue, character.isASCII {
+                digits.append(UInt8(digit))
+                if seenPoint { exponent -= 1 }
+            } else {
+                return nil
+            }
+        }
+        guard !digits.isEmpty else { return nil }
+        // Leading zeros carry nothing; trailing zeros beyond 34 digits move into the exponent.
+        while digits.count > 1, digits.first == 0 { digits.removeFirst() }
+        while digits.count > 34, digits.last == 0 {
+            digits.removeLast()
+            exponent += 1
+        }
+        guard digits.count <= 34 else { return nil }
+        let significand = digits.reduce(UInt128(0)) { $0 * 10 + UInt128($1) }
+        self.init(isNegative: negative, significand: significand, exponent: exponent)
+    }
+
+    /// The value with trailing zeros moved into the exponent (zero is `0e0`).
+    var normalized: (negative: Bool, significand: UInt128, exponent: Int) {
+        if significand == 0 { return (false, 0, 0) }
+        var s = significand
+        var e = exponent
+        while s % 10 == 0 {
+            s /= 10
+            e += 1
+        }
+        return (isNegative, s, e)
+    }
+
+    static func digitCount(_ value: UInt128) -> Int {
+        var count = 1
+        var v = value
+        while v >= 10 {
+            v /= 10
+            count += 1
+        }
+        return count
+    }
+
+    /// Value equality: `0.10 == 0.1`.
+    public static func == (lhs: Decimal128, rhs: Decimal128) -> Bool {
+        lhs.normalized == rhs.normalized
+    }
+
+    /// Hashes the value, so equal values hash alike whatever their trailing zeros.
+    public func hash(into hasher: inout Hasher) {
+        let n = normalized
+        hasher.combine(n.negative)
+        hasher.combine(n.significand)
+        hasher.combine(n.exponent)
+    }
+
+    /// Numeric order.
+    public static func < (lhs: Decimal128, rhs: Decimal128) -> Bool {
+        let a = lhs.normalized, b = rhs.normalized
+        if a.negative != b.negative { return a.negative }
+        let magnitudeLess = lessMagnitude(a.significand, a.exponent, b.significand, b.exponent)
+        let magnitudeEqual = a == b
+        return a.negative ? (!magnitudeLess && !magnitudeEqual) : magnitudeLess
+    }
+
+    private static func lessMagnitude(_ s1: UInt128, _ e1: Int, _ s2: UInt128, _ e2: Int) -> Bool {
+        if s1 == 0 || s2 == 0 { return s1 == 0 && s2 != 0 }
+        let d1 = digitCount(s1), d2 = digitCount(s2)
+        // Compare the position of the most significant digit first, then the digits aligned.
+        if d1 + e1 != d2 + e2 { return d1 + e1 < d2 + e2 }
+        let width = max(d1, d2)
+        var a = s1, b = s2
+        for _ in d1..<width { a *= 10 }
+        for _ in d2..<width { b *= 10 }
+        return a < b
+    }
+
+    /// Plain notation (`-12.5`, `0.001`) for moderate exponents, else scientific (`1.5E+40`).
+    public var description: String {
+        let digits = String(significand)
+        let sign = isNegative ? "-" : ""
+        if exponent >= 0 && exponent <= 6 {
+            return sign + digits + String(repeating: "0", count: exponent)
+        }
+        if exponent < 0 && -exponent <= digits.count + 6 {
+            let point = digits.count + exponent
+            if point > 0 {
+                return sign + digits.prefix(point) + "." + digits.dropFirst(point)
+            }
+            return sign + "0." + String(repeating: "0", count: -point) + digits
+        }
+        let adjusted = exponent + digits.count - 1
+        let mantissa = digits.count > 1 ? digits.prefix(1) + "." + digits.dropFirst() : digits
+        return sign + mantissa + "E" + (adjusted >= 0 ? "+" : "") + String(adjusted)
+    }
+}
+
+extension Decimal128: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral {
+    /// An integer literal, e.g. `let d: Decimal128 = 5`.
+    public init(integerLiteral value: Int) {
+        self.init(value)
+    }
+
+    /// A decimal literal written as a string, e.g. `"19.99"`. An invalid literal is a programming
+    /// error and stops the program with the literal in the message.
+    public init(stringLiteral value: String) {
+        guard let parsed = Decimal128(string: value) else {
+            preconditionFailure("'\(value)' is not a Decimal128 literal; write digits with an optional '.', sign and exponent")
+        }
+        self = parsed
+    }
+}
+
+extension Decimal128: _Persistable, _PersistableInsideOptional, RealmCollectionValue {
+    public static func _strataDefaultValue() -> Decimal128 { Decimal128() }
+    public var _strataPropertyValue: PropertyValue { .decimal128(self) }
+    public static func _strataFromPropertyValue(_ value: PropertyValue) -> Decimal128? {
+        if case .decimal128(let v) = value { return v }
+        return nil
+    }
+}

@@ -1,0 +1,53 @@
+/// The inverse of a link: the objects of type `Element` whose property `propertyName` links to
+/// the owning object. Computed by the store, never assigned.
+///
+/// ```swift
+/// final class Dog: Object {
+///     @Persisted(originProperty: "dogs") var owners: LinkingObjects<Person>
+/// }
+/// ```
+///
+/// An unmanaged object has no stored links pointing at it, so its `LinkingObjects` is always
+/// empty (as in RealmSwift); the object layer will compute it for managed objects.
+///
+/// ## Concurrency
+/// Not `Sendable`; follows the rules of the object that owns it.
+public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection {
+    /// The name of the linking property in `Element`.
+    public let propertyName: String
+    @usableFromInline internal var objects: [Element] = []
+
+    /// Declares the inverse of `Element.propertyName`.
+    public init(fromType _: Element.Type, property propertyName: String) {
+        self.propertyName = propertyName
+    }
+
+    /// The position of the first object (0).
+    public var startIndex: Int { objects.startIndex }
+    /// One past the last object; equals `count`.
+    public var endIndex: Int { objects.endIndex }
+    /// The object at `position`.
+    public subscript(position: Int) -> Element { objects[position] }
+}
+
+/// Lets `@Persisted(originProperty:)` build a `LinkingObjects`. Not API.
+///
+/// ## Concurrency
+/// Marker; no state.
+public protocol _LinkingObjectsProtocol: _Persistable {
+    init(propertyName: String)
+}
+
+extension LinkingObjects: _LinkingObjectsProtocol {
+    /// Declares the inverse of `Element.propertyName` (used by `@Persisted(originProperty:)`).
+    public init(propertyName: String) {
+        self.init(fromType: Element.self, property: propertyName)
+    }
+
+    /// A `LinkingObjects` declared without an origin; the StrataPlugin rejects such declarations.
+    public static func _strataDefaultValue() -> LinkingObjects<Element> {
+        LinkingObjects(fromType: Element.self, property: "")
+    }
+
+    public var _strataPropertyValue: PropertyValue { .linkingObjects }
+}

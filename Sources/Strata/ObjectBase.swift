@@ -1,0 +1,35 @@
+/// The common base class of `Object`, `EmbeddedObject` and `AsymmetricObject`.
+///
+/// You never subclass `ObjectBase` directly; derive your models from one of the three classes above.
+/// It holds what every model shares: identity-based equality and hashing (like RealmSwift's
+/// `RLMObjectBase` for unmanaged objects) and the link to the generated schema.
+///
+/// ## Concurrency
+/// Not `Sendable`. An unmanaged object is an ordinary class instance: share it across threads only
+/// with your own synchronization. (Managed objects, added by the object layer, are confined to the
+/// thread, queue or actor of their realm.)
+open class ObjectBase: Hashable {
+    /// Creates an unmanaged object whose properties hold their declared default values.
+    public required init() {}
+
+    /// The name of the model class, as stored in the schema.
+    open class func className() -> String {
+        String(describing: self)
+    }
+
+    /// The generated schema of this object's class, or nil when the class has no generated
+    /// conformance (its target does not use the StrataPlugin build plugin).
+    public var objectSchema: ObjectSchema? {
+        (type(of: self) as? any ObjectSchemaProviding.Type)?.strataObjectSchema
+    }
+
+    /// Objects are equal when they are the same instance.
+    public static func == (lhs: ObjectBase, rhs: ObjectBase) -> Bool {
+        lhs === rhs
+    }
+
+    /// Hashes the object's identity.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(self))
+    }
+}

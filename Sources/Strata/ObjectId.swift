@@ -1,0 +1,116 @@
+import Foundation
+import Synchronization
+
+/// A 12-byte identifier, unique without coordination, in MongoDB's and RealmSwift's format:
+/// a 4-byte big-endian timestamp in seconds, 5 bytes random per process, a 3-byte counter.
+///
+/// ```swift
+/// final class Person: Object {
+///     @Persisted(primaryKey: true) var _id: ObjectId   // a new ObjectId per unmanaged object
+/// }
+/// let id = ObjectId.generate()
+/// let same = try ObjectId(string: id.stringValue)
+/// ```
+///
+/// Ids generated later in time compare greater (to the second); within a second, ids from one
+/// process increase with the counter.
+///
+/// ## Concurrency
+/// A value type; `Sendable`. `generate()` is safe to call from any thread.
+public struct ObjectId: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The 12 bytes, most significant first.
+    public let bytes: [UInt8]
+
+    /// Why a string is not an ObjectId.
+    public struct InvalidString: Error, CustomStringConvertible, Sendable {
+        /// The rejected input.
+        public let string: String
+        /// Names the input and the expected form.
+        public var description: String { "'\(string)' is not an ObjectId: expected 24 hexadecimal digits" }
+    }
+
+    private static let processUnique: [UInt8] = (0..<5).map { _ in UInt8.random(in: 0...255) }
+    private static let counter = Atomic<UInt32>(UInt32.random(in: 0..<0xFF_FFFF))
+
+    /// A new, unique id.
+    public static func generate() -> ObjectId {
+        let seconds = UInt32(truncatingIfNeeded: Int(Date().timeIntervalSince1970))
+        let count = counter.add(1, ordering: .relaxed).newValue & 0xFF_FFFF
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(12)
+        bytes += [UInt8(seconds >> 24), UInt8(seconds >> 16 & 0xFF), UInt8(seconds >> 8 & 0xFF), UInt8(seconds & 0xFF)]
+        bytes += processUnique
+        bytes += [UInt8(count >> 16), UInt8(count >> 8 & 0xFF), UInt8(count & 0xFF)]
+        return ObjectId(validatedBytes: bytes)
+    }
+
+    /// A new, unique id (same as `generate()`).
+    public init() {
+        self = ObjectId.generate()
+    }
+
+    private init(validatedBytes: [UInt8]) {
+        bytes = validatedBytes
+    }
+
+    /// Parses 24 hexadecimal digits.
+    /// - Throws: `ObjectId.InvalidString` when `string` is not 24 hexadecimal digits.
+    public init(string: String) throws(InvalidString) {
+        let utf8 = Array(string.utf8)
+        guard utf8.count == 24 else { throw InvalidString(string: string) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(12)
+        for pair in stride(from: 0, to: 24, by: 2) {
+            guard let high = Self.hexValue(utf8[pair]), let low = Self.hexValue(utf8[pair + 1]) else {
+                throw InvalidString(string: string)
+            }
+            bytes.append(high << 4 | low)
+        }
+        self.bytes = bytes
+    }
+
+    private static func hexValue(_ c: UInt8) -> UInt8? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// The 24 lowercase hexadecimal digits.
+    public var stringValue: String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(24)
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0xF)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The creation time stored in the first four bytes (whole seconds).
+    public var timestamp: Date {
+        let seconds = bytes[0..<4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        return Date(timeIntervalSince1970: TimeInterval(seconds))
+    }
+
+    /// The 24 hexadecimal digits.
+    public var description: String { stringValue }
+
+    /// Byte-wise order, so ids sort by creation time first.
+    public static func < (lhs: ObjectId, rhs: ObjectId) -> Bool {
+        lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
+    }
+}
+
+extension ObjectId: _Persistable, _PersistableInsideOptional, _PrimaryKey, _Indexable, RealmCollectionValue {
+    /// A new id, so each unmanaged object gets its own primary key.
+    public static func _strataDefaultValue() -> ObjectId { .generate() }
+    public var _strataPropertyValue: PropertyValue { .objectId(self) }
+    public static func _strataFromPropertyValue(_ value: PropertyValue) -> ObjectId? {
+        if case .objectId(let v) = value { return v }
+        return nil
+    }
+}

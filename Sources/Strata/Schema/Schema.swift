@@ -1,0 +1,95 @@
+/// The schema of a module: its model classes, its schema version and the migration steps between
+/// the versions recorded in its schema history.
+///
+/// The StrataPlugin build plugin generates one per module as `Schema.generated`:
+///
+/// ```swift
+/// let schema = Schema.generated
+/// print(schema.schemaVersion)      // the latest version in strata-schema.json, 0 without one
+/// print(schema)                    // every class and property
+/// ```
+///
+/// ## Concurrency
+/// Immutable; `Sendable`.
+public struct Schema: Sendable, CustomStringConvertible {
+    /// The latest version recorded in the module's `strata-schema.json`, or 0 without one.
+    public let schemaVersion: UInt64
+    /// The generated model classes, in declaration order.
+    public let objectTypes: [any ObjectSchemaProviding.Type]
+    /// Steps between consecutive recorded versions, oldest first.
+    public let migrations: [SchemaMigration]
+
+    /// Called by generated code.
+    public init(schemaVersion: UInt64, objectTypes: [any ObjectSchemaProviding.Type], migrations: [SchemaMigration]) {
+        self.schemaVersion = schemaVersion
+        self.objectTypes = objectTypes
+        self.migrations = migrations
+    }
+
+    /// The schema of each class, in declaration order.
+    public var objectSchemas: [ObjectSchema] { objectTypes.map { $0.strataObjectSchema } }
+
+    /// The schema of the class named `className`.
+    public subscript(className: String) -> ObjectSchema? {
+        objectSchemas.first { $0.className == className }
+    }
+
+    /// The steps that take data written with `version` to `schemaVersion`, oldest first.
+    public func migrationSteps(from version: UInt64) -> [MigrationStep] {
+        migrations.filter { $0.fromVersion >= version }.flatMap(\.steps)
+    }
+
+    /// The version, then each class with its properties.
+    public var description: String {
+        "Schema version \(schemaVersion)\n" + objectSchemas.map(\.description).joined(separator: "\n")
+    }
+}
+
+/// The steps between two consecutive recorded schema versions.
+///
+/// ## Concurrency
+/// A plain value; `Sendable`.
+public struct SchemaMigration: Sendable, Hashable {
+    /// The older recorded version.
+    public let fromVersion: UInt64
+    /// The next recorded version (`fromVersion + 1`).
+    public let toVersion: UInt64
+    /// What changed, types first, then properties in declaration order.
+    public let steps: [MigrationStep]
+
+    /// Called by generated code.
+    public init(fromVersion: UInt64, toVersion: UInt64, steps: [MigrationStep]) {
+        self.fromVersion = fromVersion
+        self.toVersion = toVersion
+        self.steps = steps
+    }
+}
+
+/// One change between two recorded schema versions, derived from the stable ids in the schema
+/// history (so a rename is a rename, not a removal and an addition).
+///
+/// ## Concurrency
+/// A plain value; `Sendable`.
+public enum MigrationStep: Sendable, Hashable {
+    case addType(String)
+    case removeType(String)
+    case renameType(from: String, to: String)
+    /// A new property; existing objects get the default of a new unmanaged instance.
+    case addProperty(type: String, property: String, defaultValueSource: String?)
+    case removeProperty(type: String, property: String)
+    /// The stored values move to the new name.
+    case renameProperty(type: String, from: String, to: String)
+    /// `needsUserCode` is true when the stored values cannot be converted automatically (for
+    /// example `String` to `Int`): the migration block must convert them.
+    case changePropertyType(type: String, property: String, from: String, to: String, needsUserCode: Bool)
+    /// The property became (or stopped being) the primary key; existing values must be unique.
+    case changePrimaryKey(type: String, property: String, isPrimaryKey: Bool)
+    case addIndex(type: String, property: String)
+    case removeIndex(type: String, property: String)
+
+    /// Whether the step needs code in the user's migration block.
+    public var needsUserCode: Bool {
+        if case .changePropertyType(_, _, _, _, let needsUserCode) = self { return needsUserCode }
+        return false
+    }
+}

@@ -1,2 +1,0 @@
-// Placeholder until the schema compiler lands (issue 3).
-enum StrataSchemaKitPlaceholder {}

@@ -1,0 +1,247 @@
+import Foundation
+
+/// The schema history of one target: every recorded version of its models, with stable ids for
+/// types and properties. Kept as `strata-schema.json` in the target's folder and committed.
+///
+/// Ids make renames explicit: a property that keeps its id under a new name was renamed (its data
+/// moves), while a new id is an added property and a vanished id a removed one.
+public struct SchemaHistory: Codable, Equatable, Sendable {
+    /// Bump when the JSON shape changes; readers refuse newer formats.
+    public static let currentFormatVersion = 1
+    public static let fileName = "strata-schema.json"
+
+    public var formatVersion: Int
+    /// The next unused id (ids are never reused, even after a removal).
+    public var nextId: Int
+    public var versions: [Version]
+
+    public init() {
+        formatVersion = Self.currentFormatVersion
+        nextId = 1
+        versions = []
+    }
+
+    public struct Version: Codable, Equatable, Sendable {
+        public var version: Int
+        public var types: [TypeRecord]
+    }
+
+    public struct TypeRecord: Codable, Equatable, Sendable {
+        public var id: Int
+        public var name: String
+        public var kind: ModelKind
+        public var properties: [PropertyRecord]
+    }
+
+    public struct PropertyRecord: Codable, Equatable, Sendable {
+        public var id: Int
+        public var name: String
+        public var type: StorageType
+        public var swiftType: String
+        public var optional: Bool
+        public var collection: CollectionKind
+        public var objectType: String?
+        public var originProperty: String?
+        public var primaryKey: Bool
+        public var indexed: Bool
+        public var defaultValue: String?
+
+        /// What the stored data depends on (not the default, nor the Swift integer width).
+        var storageShape: String {
+            "\(collection.rawValue) \(type.rawValue)\(optional ? "?" : "") \(objectType ?? "") \(originProperty ?? "")"
+        }
+
+        var typeDescription: String { swiftType }
+    }
+
+    public var latest: Version? { versions.last }
+
+    // MARK: Reading and writing
+
+    public enum LoadError: Error, CustomStringConvertible {
+        case unreadable(path: String, reason: String)
+        case newerFormat(path: String, found: Int)
+
+        public var description: String {
+            switch self {
+            case .unreadable(let path, let reason):
+                "\(path):1:1: error: cannot read the schema history: \(reason); restore it from version control, or delete it to start a new history at version 0"
+            case .newerFormat(let path, let found):
+                "\(path):1:1: error: the schema history has format \(found) but this strata-schema reads format \(SchemaHistory.currentFormatVersion); update the Strata package"
+            }
+        }
+    }
+
+    public static func decode(_ data: Data, path: String) throws(LoadError) -> SchemaHistory {
+        let history: SchemaHistory
+        do {
+            history = try JSONDecoder().decode(SchemaHistory.self, from: data)
+        } catch {
+            throw .unreadable(path: path, reason: "\(error)")
+        }
+        guard history.formatVersion <= currentFormatVersion else {
+            throw .newerFormat(path: path, found: history.formatVersion)
+        }
+        return history
+    }
+
+    /// Deterministic JSON: sorted keys, two-space indentation, trailing newline.
+    public func encoded() -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // Encoding these plain structs cannot fail; an empty file would be caught by the next read.
+        var data = (try? encoder.encode(self)) ?? Data()
+        data.append(0x0A)
+        return data
+    }
+
+    // MARK: Recording
+
+    /// Appends `schema` as a new version unless it matches the latest one.
+    /// - Returns: whether a version was added.
+    @discardableResult
+    public mutating func record(_ schema: ResolvedSchema) -> Bool {
+        if let latest, differences(from: latest, to: schema).isEmpty { return false }
+        var types: [TypeRecord] = []
+        for model in schema.models {
+            let previous = latest?.types.first { $0.name == model.name }
+            let typeId = previous?.id ?? takeId()
+            var claimed = Set<Int>()
+            // Same name first, so an `originalName` cannot steal the id of a property still present.
+            var ids: [String: Int] = [:]
+            for property in model.properties {
+                if let same = previous?.properties.first(where: { $0.name == property.name }) {
+                    ids[property.name] = same.id
+                    claimed.insert(same.id)
+                }
+            }
+            var properties: [PropertyRecord] = []
+            for property in model.properties {
+                var id = ids[property.name]
+                if id == nil, let old = property.originalName,
+                   let renamed = previous?.properties.first(where: { $0.name == old && !claimed.contains($0.id) }) {
+                    id = renamed.id
+                    claimed.insert(renamed.id)
+                }
+                properties.append(Self.record(property, id: id ?? takeId()))
+            }
+            types.append(TypeRecord(id: typeId, name: model.name, kind: model.kind, properties: properties))
+        }
+        versions.append(Version(version: (latest?.version ?? 0) + 1, types: types))
+        return true
+    }
+
+    private mutating func takeId() -> Int {
+        defer { nextId += 1 }
+        return nextId
+    }
+
+    static func record(_ property: ResolvedProperty, id: Int) -> PropertyRecord {
+        PropertyRecord(id: id, name: property.name, type: property.type, swiftType: property.swiftType,
+                       optional: property.isOptional, collection: property.collection,
+                       objectType: property.objectClassName, originProperty: property.linkOriginPropertyName,
+                       primaryKey: property.isPrimaryKey, indexed: property.isIndexed, defaultValue: property.defaultValue)
+    }
+
+    // MARK: Comparing
+
+    /// Human-readable differences between a recorded version and the current declarations, in
+    /// a stable order; empty when the declarations need no new version.
+    public func differences(from version: Version, to schema: ResolvedSchema) -> [String] {
+        var result: [String] = []
+        let current = Dictionary(schema.models.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        for type in version.types where current[type.name] == nil {
+            result.append("\(type.name) was removed")
+        }
+        for model in schema.models {
+            guard let type = version.types.first(where: { $0.name == model.name }) else {
+                result.append("\(model.name) was added")
+                continue
+            }
+            if type.kind != model.kind { result.append("\(model.name) changed from \(type.kind.rawValue) to \(model.kind.rawValue)") }
+            for old in type.properties where !model.properties.contains(where: { $0.name == old.name }) {
+                result.append("\(model.name).\(old.name) was removed")
+            }
+            for property in model.properties {
+                let new = Self.record(property, id: 0)
+                guard let old = type.properties.first(where: { $0.name == property.name }) else {
+                    result.append("\(model.name).\(property.name) was added")
+                    continue
+                }
+                if old.storageShape != new.storageShape {
+                    result.append("\(model.name).\(property.name) changed type from \(old.swiftType) to \(new.swiftType)")
+                }
+                if old.primaryKey != new.primaryKey {
+                    result.append("\(model.name).\(property.name) \(new.primaryKey ? "became" : "is no longer") the primary key")
+                }
+                if old.indexed != new.indexed {
+                    result.append("\(model.name).\(property.name) \(new.indexed ? "became" : "is no longer") indexed")
+                }
+            }
+        }
+        return result
+    }
+
+    // MARK: Migration steps
+
+    /// The steps that turn data of version `from` into data of version `to`, matched by id.
+    public static func migrationSteps(from old: Version, to new: Version) -> [MigrationStepRecord] {
+        var steps: [MigrationStepRecord] = []
+        let oldTypes = Dictionary(old.types.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let newIds = Set(new.types.map(\.id))
+        for type in old.types where !newIds.contains(type.id) {
+            steps.append(.removeType(type.name))
+        }
+        for type in new.types {
+            guard let previous = oldTypes[type.id] else {
+                steps.append(.addType(type.name))
+                continue
+            }
+            if previous.name != type.name { steps.append(.renameType(from: previous.name, to: type.name)) }
+            let oldProperties = Dictionary(previous.properties.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+            let newPropertyIds = Set(type.properties.map(\.id))
+            for property in previous.properties where !newPropertyIds.contains(property.id) {
+                steps.append(.removeProperty(type: type.name, property: property.name))
+            }
+            for property in type.properties {
+                guard let before = oldProperties[property.id] else {
+                    steps.append(.addProperty(type: type.name, property: property.name, defaultValue: property.defaultValue))
+                    continue
+                }
+                if before.name != property.name {
+                    steps.append(.renameProperty(type: type.name, from: before.name, to: property.name))
+                }
+                if before.storageShape != property.storageShape {
+                    // Only optionality changes convert by themselves: nil becomes the default, a value stays.
+                    let sameValues = before.type == property.type && before.collection == property.collection
+                        && before.objectType == property.objectType && before.originProperty == property.originProperty
+                    steps.append(.changePropertyType(type: type.name, property: property.name,
+                                                     from: before.swiftType, to: property.swiftType, needsUserCode: !sameValues))
+                }
+                if before.primaryKey != property.primaryKey {
+                    steps.append(.changePrimaryKey(type: type.name, property: property.name, isPrimaryKey: property.primaryKey))
+                }
+                if before.indexed != property.indexed {
+                    steps.append(property.indexed ? .addIndex(type: type.name, property: property.name)
+                                                  : .removeIndex(type: type.name, property: property.name))
+                }
+            }
+        }
+        return steps
+    }
+}
+
+/// One migration step between consecutive history versions (the generator's copy of the
+/// runtime's `MigrationStep`).
+public enum MigrationStepRecord: Hashable, Sendable {
+    case addType(String)
+    case removeType(String)
+    case renameType(from: String, to: String)
+    case addProperty(type: String, property: String, defaultValue: String?)
+    case removeProperty(type: String, property: String)
+    case renameProperty(type: String, from: String, to: String)
+    case changePropertyType(type: String, property: String, from: String, to: String, needsUserCode: Bool)
+    case changePrimaryKey(type: String, property: String, isPrimaryKey: Bool)
+    case addIndex(type: String, property: String)
+    case removeIndex(type: String, property: String)
+}
