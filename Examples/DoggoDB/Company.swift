@@ -1,7 +1,7 @@
 import Strata
 
 /// A company with employees and office dogs (Realm docs, "Perform an Explicit Write").
-final class Company: Object, ObjectKeyIdentifiable {
+class Company: Object, ObjectKeyIdentifiable {
     @Persisted(primaryKey: true) var _id: ObjectId
     @Persisted var companyName = ""
     @Persisted var employees: List<Employee>

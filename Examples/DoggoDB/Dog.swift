@@ -2,7 +2,7 @@ import Foundation
 import Strata
 
 /// A dog of the DoggoDB app (Realm docs, "Use Create to Copy an Object Into the Realm").
-final class Dog: Object, ObjectKeyIdentifiable {
+class Dog: Object, ObjectKeyIdentifiable {
     @Persisted(primaryKey: true) var _id: UUID
     @Persisted var name = ""
     @Persisted var breed = ""

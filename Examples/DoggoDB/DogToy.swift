@@ -1,7 +1,7 @@
 import Strata
 
 /// A dog's favorite toy, linked from `Dog.favoriteToy`.
-final class DogToy: Object, ObjectKeyIdentifiable {
+class DogToy: Object, ObjectKeyIdentifiable {
     @Persisted(primaryKey: true) var _id: ObjectId
     @Persisted var name = ""
 }

@@ -1,7 +1,7 @@
 import Strata
 
 /// An employee, who has dogs of their own.
-final class Employee: Object, ObjectKeyIdentifiable {
+class Employee: Object, ObjectKeyIdentifiable {
     @Persisted(primaryKey: true) var _id: ObjectId
     @Persisted(indexed: true) var name = ""
     @Persisted var dogs: List<Dog>

@@ -8,7 +8,7 @@ enum ItemStatus: String, PersistableEnum {
 }
 
 /// A task item (Realm docs, "Write Asynchronously" and "Upsert").
-final class Item: Object, ObjectKeyIdentifiable {
+class Item: Object, ObjectKeyIdentifiable {
     @Persisted(primaryKey: true) var _id: ObjectId
     @Persisted var name = ""
     @Persisted var status = ItemStatus.open

@@ -1,7 +1,7 @@
 import Strata
 
 /// A person who owns dogs (Realm docs, "Append an Object to a List").
-final class Person: Object, ObjectKeyIdentifiable {
+class Person: Object, ObjectKeyIdentifiable {
     @Persisted(primaryKey: true) var _id: ObjectId
     @Persisted var firstName = ""
     @Persisted var lastName = ""

@@ -1,7 +1,7 @@
 import Strata
 
 /// A to-do created from an actor (Realm docs, "Use Realm with Actors").
-final class Todo: Object, ObjectKeyIdentifiable {
+class Todo: Object, ObjectKeyIdentifiable {
     @Persisted(primaryKey: true) var _id: ObjectId
     @Persisted var name = ""
     @Persisted var owner = ""

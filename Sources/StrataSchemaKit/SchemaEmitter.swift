@@ -37,6 +37,7 @@ public enum SchemaEmitter {
         let name = model.name
         out += "// MARK: \(name)\n\n"
         out += "extension \(name): Strata.ObjectSchemaProviding {\n"
+        out += "    \(access)typealias StrataRoot = \(name)\n"
         out += "    \(access)static let strataObjectSchema = Strata.ObjectSchema(\n"
         out += "        className: \(literal(name)),\n"
         out += "        kind: .\(model.kind.rawValue),\n"

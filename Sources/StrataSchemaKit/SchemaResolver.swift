@@ -37,10 +37,6 @@ public enum SchemaResolver {
         let context = Context(models: modelsByName, enums: enumsByName)
         var resolved: [ResolvedModel] = []
         for model in declarations.models where modelsByName[model.name]?.location == model.location {
-            if !model.isFinal {
-                diagnostics.append(SchemaDiagnostic(at: model.location,
-                    "model class '\(model.name)' must be final, because the generated conformance creates instances of exactly this class; write `final class \(model.name): \(model.kind.baseClassName)`"))
-            }
             var properties: [ResolvedProperty] = []
             var primaryKeySeen: String?
             for declaration in model.properties {
@@ -253,7 +249,7 @@ public enum SchemaResolver {
             case .unsupported(let text) where text.hasPrefix("["):
                 suggestion = "use `List<\(text.dropFirst().dropLast())>` for an array"
             case .named(let name, []):
-                suggestion = "if '\(name)' is a model, declare it in this target as `final class \(name): Object`; if it is an enum, declare `enum \(name): String, PersistableEnum`; otherwise use one of \(supportedTypesText)"
+                suggestion = "if '\(name)' is a model, declare it in this target as `class \(name): Object`; if it is an enum, declare `enum \(name): String, PersistableEnum`; otherwise use one of \(supportedTypesText)"
             default: suggestion = "use one of \(supportedTypesText)"
             }
             return "'\(type)' is not a supported \(position); \(suggestion)"

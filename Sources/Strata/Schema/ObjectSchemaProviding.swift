@@ -5,6 +5,7 @@
 ///
 /// ```swift
 /// extension Dog: ObjectSchemaProviding {
+///     typealias StrataRoot = Dog
 ///     static let strataObjectSchema = ObjectSchema(className: "Dog", kind: .object, properties: [...])
 ///     static let strataAccessors = ObjectAccessors<Dog>(make: { Dog() }, properties: [...],
 ///                                                       bindPropertyIndexes: { object in ... })
@@ -18,21 +19,25 @@
 /// The static members are immutable and `Sendable`; the accessors they hold act on one object, under
 /// that object's rules.
 public protocol ObjectSchemaProviding: ObjectBase {
+    /// The model class itself. An associated type rather than `Self`, so that model classes need
+    /// not be `final` (the seeds and RealmSwift code declare `class Dog: Object`): a requirement
+    /// of type `ObjectAccessors<Self>` cannot be met by a non-final class.
+    associatedtype StrataRoot: ObjectBase
     /// The class's schema.
     static var strataObjectSchema: ObjectSchema { get }
     /// Creation, per-property read/write and the key-path table, in schema order.
-    static var strataAccessors: ObjectAccessors<Self> { get }
+    static var strataAccessors: ObjectAccessors<StrataRoot> { get }
 }
 
 extension ObjectSchemaProviding {
     /// The schema index of the property `keyPath` names, for type-safe queries
     /// (`\Dog.name` -> 1); nil for a key path that is not a persisted property.
-    public static func strataPropertyIndex(for keyPath: PartialKeyPath<Self>) -> Int? {
+    public static func strataPropertyIndex(for keyPath: PartialKeyPath<StrataRoot>) -> Int? {
         strataAccessors.index(for: keyPath)
     }
 
     /// The schema property `keyPath` names.
-    public static func strataProperty(for keyPath: PartialKeyPath<Self>) -> Property? {
+    public static func strataProperty(for keyPath: PartialKeyPath<StrataRoot>) -> Property? {
         strataPropertyIndex(for: keyPath).map { strataObjectSchema.properties[$0] }
     }
 }
