@@ -46,19 +46,7 @@ extension WriteTransaction {
             path.removeAll(keepingCapacity: true)
             pathBuffer = path
         }
-        var (n, p) = try writable(t.root)
-        t.root = n
-        var rightmost = true
-        while !Node.isLeaf(p) {
-            let i = try access.branchSearch(p, key)
-            if i != Node.count(p) - 1 { rightmost = false }
-            let child = try Node.child(p, i, access)
-            let (cn, cp) = try writable(child)
-            if cn != child { p.setU32(Node.slot(p, i), cn) }
-            path.append((n, p, i))
-            (n, p) = (cn, cp)
-            if path.count > 64 { throw access.corrupt(t.root, "tree deeper than 64 levels") }
-        }
+        let (n, p, rightmost) = try descendWritable(key, &t, &path)
         let (i, found) = try access.leafSearch(p, key)
         if found {
             let old = try Node.leafValue(p, i, access)

@@ -57,6 +57,7 @@ public final class WriteTransaction: @unchecked Sendable {
     let scratch: UnsafeMutableRawPointer
     let cellBuf: UnsafeMutableRawPointer
     let sepBuf: UnsafeMutableRawPointer
+    let valueBuf: UnsafeMutableRawPointer
 
     init(database db: Database) throws {
         self.db = db
@@ -99,6 +100,7 @@ public final class WriteTransaction: @unchecked Sendable {
         scratch = .allocate(byteCount: db.pageSize, alignment: 16)
         cellBuf = .allocate(byteCount: db.pageSize, alignment: 16)
         sepBuf = .allocate(byteCount: db.pageSize, alignment: 16)
+        valueBuf = .allocate(byteCount: db.pageSize, alignment: 16)
         // Which freed pages may be written again: none that a live snapshot (any process) or the
         // crash fallback (the durable version) can still reach, and none that the newest meta
         // record lists for crash verification. That list covers every page written since the
@@ -118,6 +120,7 @@ public final class WriteTransaction: @unchecked Sendable {
         scratch.deallocate()
         cellBuf.deallocate()
         sepBuf.deallocate()
+        valueBuf.deallocate()
     }
 
     // MARK: Trees

@@ -1,0 +1,170 @@
+// Single-descent read-modify-write and greatest-key-at-most lookups: the primitives the object
+// store uses to find and rewrite the cluster that holds an object (Docs/ObjectStore.md).
+
+extension PageAccess {
+    /// The entry with the greatest key <= `key` in the tree rooted at `root`, or nil if every key
+    /// is greater. Keys and values point into the map.
+    func floor(root: UInt32, _ key: UnsafeRawBufferPointer) throws -> (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)? {
+        guard root != 0 else { return nil }
+        var stack: [(UnsafeMutableRawPointer, Int)] = []
+        var p = try node(root)
+        while !Node.isLeaf(p) {
+            let i = try branchSearch(p, key)
+            stack.append((p, i))
+            p = try node(try Node.child(p, i, self))
+            if stack.count > 64 { throw corrupt(root, "tree deeper than 64 levels") }
+        }
+        let (i, found) = try leafSearch(p, key)
+        if found { return (try Node.leafKey(p, i, self), try value(p, i)) }
+        if i > 0 { return (try Node.leafKey(p, i - 1, self), try value(p, i - 1)) }
+        // Every key of this leaf is greater (a separator is only a prefix bound): the floor is
+        // the last entry of the nearest subtree to the left.
+        while let (b, j) = stack.popLast() {
+            if j > 0 {
+                var c = try node(try Node.child(b, j - 1, self))
+                while !Node.isLeaf(c) { c = try node(try Node.child(c, Node.count(c) - 1, self)) }
+                let n = Node.count(c)
+                guard n > 0 else { throw corrupt(root, "empty leaf inside a tree") }
+                return (try Node.leafKey(c, n - 1, self), try value(c, n - 1))
+            }
+        }
+        return nil
+    }
+}
+
+extension ReadTransaction {
+    /// The entry with the greatest key <= `key`, or nil. Keys and values point into the map.
+    public func floor(_ key: UnsafeRawBufferPointer, in tree: Tree) throws -> (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)? {
+        try access.floor(root: tree.root, key)
+    }
+}
+
+extension WriteTransaction {
+    /// The entry with the greatest key <= `key` in the transaction's current state, or nil.
+    /// Valid until the tree is next changed.
+    public func floor(_ key: UnsafeRawBufferPointer, in tree: TreeHandle) throws -> (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)? {
+        try checkOpen()
+        return try access.floor(root: trees[tree.index].root, key)
+    }
+
+    /// The largest value `modify` can write for a key of `keyLength` bytes without moving it to
+    /// an overflow run.
+    public func inlineValueCapacity(keyLength: Int) -> Int {
+        db.maxInlineCell - CellLayout.leafHeader - keyLength
+    }
+
+    /// Reads and rewrites the value under `key` with one descent of the tree.
+    ///
+    /// `body` gets the current value (nil if the key is absent) and a buffer of
+    /// ``inlineValueCapacity(keyLength:)`` bytes, writes the new value into the buffer and returns
+    /// its length, or nil to leave the tree unchanged. The old value may be read while writing the
+    /// buffer (they never overlap). A new value of the old length is written in place; otherwise
+    /// the entry is replaced.
+    /// - Returns: what `body` returned.
+    @discardableResult
+    public func modify(_ key: UnsafeRawBufferPointer, in tree: TreeHandle,
+                       _ body: (UnsafeRawBufferPointer?, UnsafeMutableRawBufferPointer) throws -> Int?) throws -> Int? {
+        try checkOpen()
+        guard key.count <= db.maxKeySize else { throw StorageError.keyTooLarge(size: key.count, limit: db.maxKeySize) }
+        let capacity = inlineValueCapacity(keyLength: key.count)
+        let buffer = UnsafeMutableRawBufferPointer(start: valueBuf, count: capacity)
+        var t = trees[tree.index]
+        defer { trees[tree.index] = t }
+        if t.root == 0 {
+            guard let length = try body(nil, buffer) else { return nil }
+            _ = try put(key, UnsafeRawBufferPointer(rebasing: buffer[0..<length]), &t)
+            trees[tree.index].dirty = true
+            t.dirty = true
+            return length
+        }
+        // Peek first so that a body that changes nothing copies no pages.
+        let existing = try access.get(root: t.root, key)
+        guard let length = try body(existing, buffer) else { return nil }
+        precondition(length >= 0 && length <= capacity, "modify: the new value's length \(length) is outside the buffer")
+        t.dirty = true
+        let newValue = UnsafeRawBufferPointer(rebasing: buffer[0..<length])
+        var path = pathBuffer
+        pathBuffer = []
+        defer {
+            path.removeAll(keepingCapacity: true)
+            pathBuffer = path
+        }
+        let (n, p, rightmost) = try descendWritable(key, &t, &path)
+        let (i, found) = try access.leafSearch(p, key)
+        if found, case .inline(let ov) = try Node.leafValue(p, i, access), ov.count == length {
+            if length > 0 { moveBytes(UnsafeMutableRawPointer(mutating: ov.baseAddress!), newValue.baseAddress!, length) }
+            return length
+        }
+        if found {
+            if case .overflow(let first, _) = try Node.leafValue(p, i, access) {
+                freePage(first, run: Int(try access.page(first).u32(PageHeader.runPages)))
+            }
+            removeCell(p, i, leaf: true)
+        }
+        let size = try buildLeafCell(key, newValue)
+        try insertCell(&path, n, p, i, cellBuf, size, leaf: true, append: rightmost && i == Node.count(p), &t)
+        if !found { t.count += 1 }
+        return length
+    }
+
+    /// Gives `body` write access to the bytes of the value under `key`, in place (copying the
+    /// page that holds them once per transaction). For same-size edits such as updating one
+    /// field of a fixed-width record.
+    /// - Returns: false if the key is absent (then `body` is not called).
+    @discardableResult
+    public func mutateInPlace(_ key: UnsafeRawBufferPointer, in tree: TreeHandle, _ body: (UnsafeMutableRawBufferPointer) throws -> Void) throws -> Bool {
+        try checkOpen()
+        var t = trees[tree.index]
+        defer { trees[tree.index] = t }
+        guard t.root != 0, try access.get(root: t.root, key) != nil else { return false }
+        var path = pathBuffer
+        pathBuffer = []
+        defer {
+            path.removeAll(keepingCapacity: true)
+            pathBuffer = path
+        }
+        let (_, p, _) = try descendWritable(key, &t, &path)
+        let (i, found) = try access.leafSearch(p, key)
+        precondition(found, "key vanished between lookup and mutation")
+        t.dirty = true
+        switch try Node.leafValue(p, i, access) {
+        case .inline(let v):
+            try body(UnsafeMutableRawBufferPointer(mutating: v))
+        case .overflow(let first, let length):
+            // Copy the run once per transaction, then edit it in place.
+            var run = first
+            let src = try access.page(first)
+            if src.u64(PageHeader.version) != v {
+                let pages = Int(src.u32(PageHeader.runPages))
+                let (nf, np) = try allocRun(pages)
+                moveBytes(np + PageHeader.size, src + PageHeader.size, pages * pageSize - PageHeader.size)
+                np.setU32(PageHeader.valueLength, UInt32(length))
+                freePage(first, run: pages)
+                let off = Node.slot(p, i)
+                p.setU32(off + CellLayout.leafHeader + Int(p.u16(off)), nf)
+                run = nf
+            }
+            try body(UnsafeMutableRawBufferPointer(start: try access.page(run) + PageHeader.size, count: length))
+        }
+        return true
+    }
+
+    /// Descends to the leaf for `key`, making every node on the way writable (copy-on-write) and
+    /// recording the path. Returns the leaf and whether the path ran along the right edge.
+    func descendWritable(_ key: UnsafeRawBufferPointer, _ t: inout TreeState, _ path: inout [PathEntry]) throws -> (UInt32, UnsafeMutableRawPointer, Bool) {
+        var (n, p) = try writable(t.root)
+        t.root = n
+        var rightmost = true
+        while !Node.isLeaf(p) {
+            let i = try access.branchSearch(p, key)
+            if i != Node.count(p) - 1 { rightmost = false }
+            let child = try Node.child(p, i, access)
+            let (cn, cp) = try writable(child)
+            if cn != child { p.setU32(Node.slot(p, i), cn) }
+            path.append((n, p, i))
+            (n, p) = (cn, cp)
+            if path.count > 64 { throw access.corrupt(t.root, "tree deeper than 64 levels") }
+        }
+        return (n, p, rightmost)
+    }
+}
