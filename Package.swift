@@ -59,13 +59,15 @@ let package = Package(
 
         // MARK: Test helpers
         // A writer process that crash tests kill with SIGKILL at random moments.
-        .executableTarget(name: "strata-storage-stress", dependencies: ["StrataStorage"]),
+        // The crash workload, shared by the stress writer and the crash tests.
+        .target(name: "StrataStressWorkload", path: "Sources/StrataStressWorkload"),
+        .executableTarget(name: "strata-storage-stress", dependencies: ["StrataStorage", "StrataStressWorkload"]),
 
         // MARK: Tests
         .testTarget(name: "StrataPOSIXTests", dependencies: ["StrataPOSIX"]),
         .testTarget(name: "StrataStorageTests", dependencies: ["StrataStorage", "StrataPOSIX"]),
         // Kills real `strata-storage-stress` processes; finds the executable beside the test bundle.
-        .testTarget(name: "StrataStorageCrashTests", dependencies: ["StrataStorage", "StrataPOSIX"]),
+        .testTarget(name: "StrataStorageCrashTests", dependencies: ["StrataStorage", "StrataPOSIX", "StrataStressWorkload"]),
         .testTarget(name: "StrataSchemaTests", dependencies: ["StrataSchemaKit"]),
         // Models compiled with StrataPlugin; asserts on the generated schema and accessors at run time.
         .testTarget(

@@ -83,27 +83,23 @@ extension WriteTransaction {
         precondition(length >= 0 && length <= capacity, "modify: the new value's length \(length) is outside the buffer")
         t.dirty = true
         let newValue = UnsafeRawBufferPointer(rebasing: buffer[0..<length])
-        var path = pathBuffer
-        pathBuffer = []
-        defer {
-            path.removeAll(keepingCapacity: true)
-            pathBuffer = path
-        }
-        let (n, p, rightmost) = try descendWritable(key, &t, &path)
-        let (i, found) = try access.leafSearch(p, key)
-        if found, case .inline(let ov) = try Node.leafValue(p, i, access), ov.count == length {
-            if length > 0 { moveBytes(UnsafeMutableRawPointer(mutating: ov.baseAddress!), newValue.baseAddress!, length) }
-            return length
-        }
-        if found {
-            if case .overflow(let first, _) = try Node.leafValue(p, i, access) {
-                freePage(first, run: Int(try access.page(first).u32(PageHeader.runPages)))
+        try withPath { path in
+            let (n, p, rightmost) = try descendWritable(key, &t, &path)
+            let (i, found) = try access.leafSearch(p, key)
+            if found, case .inline(let ov) = try Node.leafValue(p, i, access), ov.count == length {
+                if length > 0 { moveBytes(UnsafeMutableRawPointer(mutating: ov.baseAddress!), newValue.baseAddress!, length) }
+                return
             }
-            removeCell(p, i, leaf: true)
+            if found {
+                if case .overflow(let first, _) = try Node.leafValue(p, i, access) {
+                    freePage(first, run: Int(try access.page(first).u32(PageHeader.runPages)))
+                }
+                removeCell(p, i, leaf: true)
+            }
+            let size = try buildLeafCell(key, newValue)
+            try insertCell(&path, n, p, i, cellBuf, size, leaf: true, append: rightmost && i == Node.count(p), &t)
+            if !found { t.count += 1 }
         }
-        let size = try buildLeafCell(key, newValue)
-        try insertCell(&path, n, p, i, cellBuf, size, leaf: true, append: rightmost && i == Node.count(p), &t)
-        if !found { t.count += 1 }
         return length
     }
 
@@ -117,13 +113,7 @@ extension WriteTransaction {
         var t = trees[tree.index]
         defer { trees[tree.index] = t }
         guard t.root != 0, try access.get(root: t.root, key) != nil else { return false }
-        var path = pathBuffer
-        pathBuffer = []
-        defer {
-            path.removeAll(keepingCapacity: true)
-            pathBuffer = path
-        }
-        let (_, p, _) = try descendWritable(key, &t, &path)
+        let p = try withPath { path in try descendWritable(key, &t, &path).1 }
         let (i, found) = try access.leafSearch(p, key)
         precondition(found, "key vanished between lookup and mutation")
         t.dirty = true

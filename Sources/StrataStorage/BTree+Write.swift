@@ -39,33 +39,41 @@ extension WriteTransaction {
             t.count = 1
             return true
         }
-        // Reuse one path buffer across puts instead of allocating one per call.
+        return try withPath { path in
+            let (n, p, rightmost) = try descendWritable(key, &t, &path)
+            let (i, found) = try access.leafSearch(p, key)
+            if found {
+                let old = try Node.leafValue(p, i, access)
+                if case .inline(let ov) = old, ov.count == value.count,
+                   CellLayout.leafHeader + key.count + value.count <= db.maxInlineCell {
+                    // Same size, stays inline: overwrite the bytes in place.
+                    if let vb = value.baseAddress, value.count > 0 { moveBytes(UnsafeMutableRawPointer(mutating: ov.baseAddress!), vb, value.count) }
+                    return false
+                }
+                if case .overflow(let first, _) = old {
+                    freePage(first, run: Int(try access.page(first).u32(PageHeader.runPages)))
+                }
+                removeCell(p, i, leaf: true)
+            }
+            let size = try buildLeafCell(key, value)
+            let atEnd = i == Node.count(p)
+            try insertCell(&path, n, p, i, cellBuf, size, leaf: true, append: rightmost && atEnd, &t)
+            if !found { t.count += 1 }
+            return !found
+        }
+    }
+
+    /// Runs `body` with the transaction's reusable descent-path buffer (one allocation per
+    /// transaction instead of one per operation: Docs/Performance.md, bulk insert).
+    @inline(__always)
+    func withPath<T>(_ body: (inout [PathEntry]) throws -> T) rethrows -> T {
         var path = pathBuffer
         pathBuffer = []
         defer {
             path.removeAll(keepingCapacity: true)
             pathBuffer = path
         }
-        let (n, p, rightmost) = try descendWritable(key, &t, &path)
-        let (i, found) = try access.leafSearch(p, key)
-        if found {
-            let old = try Node.leafValue(p, i, access)
-            if case .inline(let ov) = old, ov.count == value.count,
-               CellLayout.leafHeader + key.count + value.count <= db.maxInlineCell {
-                // Same size, stays inline: overwrite the bytes in place.
-                if let vb = value.baseAddress, value.count > 0 { moveBytes(UnsafeMutableRawPointer(mutating: ov.baseAddress!), vb, value.count) }
-                return false
-            }
-            if case .overflow(let first, _) = old {
-                freePage(first, run: Int(try access.page(first).u32(PageHeader.runPages)))
-            }
-            removeCell(p, i, leaf: true)
-        }
-        let size = try buildLeafCell(key, value)
-        let atEnd = i == Node.count(p)
-        try insertCell(&path, n, p, i, cellBuf, size, leaf: true, append: rightmost && atEnd, &t)
-        if !found { t.count += 1 }
-        return !found
+        return try body(&path)
     }
 
     /// Inserts a cell into node `p` at index `i`, compacting or splitting as needed.
@@ -219,26 +227,18 @@ extension WriteTransaction {
 
     func delete(_ key: UnsafeRawBufferPointer, _ t: inout TreeState) throws -> Bool {
         guard t.root != 0, try access.get(root: t.root, key) != nil else { return false }
-        var path: [PathEntry] = []
-        var (n, p) = try writable(t.root)
-        t.root = n
-        while !Node.isLeaf(p) {
-            let i = try access.branchSearch(p, key)
-            let child = try Node.child(p, i, access)
-            let (cn, cp) = try writable(child)
-            if cn != child { p.setU32(Node.slot(p, i), cn) }
-            path.append((n, p, i))
-            (n, p) = (cn, cp)
+        try withPath { path in
+            let (n, p, _) = try descendWritable(key, &t, &path)
+            let (i, found) = try access.leafSearch(p, key)
+            precondition(found, "key vanished between lookup and delete")
+            if case .overflow(let first, _) = try Node.leafValue(p, i, access) {
+                freePage(first, run: Int(try access.page(first).u32(PageHeader.runPages)))
+            }
+            removeCell(p, i, leaf: true)
+            // (The catalog's own state carries no count, hence the floor at zero.)
+            if t.count > 0 { t.count -= 1 }
+            try rebalance(&path, n, p, leaf: true, &t)
         }
-        let (i, found) = try access.leafSearch(p, key)
-        precondition(found, "key vanished between lookup and delete")
-        if case .overflow(let first, _) = try Node.leafValue(p, i, access) {
-            freePage(first, run: Int(try access.page(first).u32(PageHeader.runPages)))
-        }
-        removeCell(p, i, leaf: true)
-        // (The catalog's own state carries no count, hence the floor at zero.)
-        if t.count > 0 { t.count -= 1 }
-        try rebalance(&path, n, p, leaf: true, &t)
         return true
     }
 

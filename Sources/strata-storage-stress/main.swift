@@ -12,7 +12,7 @@
 //            after every K-th commit (and at the end) it calls sync() and then prints "<i>":
 //            an acknowledgement covers every commit up to i.
 //   digest   --seed S --commits N
-//            Prints StressWorkload.digest, so tests can check their copy of the workload.
+//            Prints StressWorkload.digest, so a test can check that the child runs the same workload code (a stale build would not).
 //   counter  --path P --worker W --commits N [--deferred-every K]
 //            Each commit increments counter W in tree `counters` and adds record `r-W-<count>`
 //            to tree `records`. Prints "<count>" after each acknowledged commit.
@@ -27,6 +27,7 @@
 //
 // Exit status: 0 on success, 1 on an invariant violation, 2 on an error (message on stderr).
 import StrataStorage
+import StrataStressWorkload
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import XCTest
 @testable import StrataStorage
+import StrataStressWorkload
 import StrataPOSIX
 
 #if canImport(Glibc)
@@ -28,7 +29,7 @@ final class KilledWriterTests: CrashTestCase {
         let line = child.readLine()
         XCTAssertEqual(child.waitForExit(), .exited(0), child.summary())
         XCTAssertEqual(line, String(StressWorkload.digest(seed: 7, commits: 400)),
-                       "the test's copy of the workload (CrashWorkloadModel.swift) differs from the executable's")
+                       "the stress executable computes a different workload: is it a stale build? (swift build --build-tests)")
     }
 
     func testKilledWriterLeavesPrefixOfAcknowledgedCommits() throws {

@@ -1,12 +1,13 @@
-// A copy of Sources/strata-storage-stress/Workload.swift for the test process, which cannot
-// import an executable target. `workloadDigestMatchesStressExecutable` runs the executable's
-// `--mode digest` and compares it with `StressWorkload.digest` here: keep the two in step.
+// The crash workload: which keys commit `i` puts and deletes, derived from (seed, i) alone, so a
+// test can rebuild the exact state after any commit without talking to the writer process. Shared
+// by the `strata-storage-stress` executable and `StrataStorageCrashTests` (a test cannot import an
+// executable target, hence this small library).
 
 /// SplitMix64: tiny, deterministic, and the same generator the storage tests use.
-struct StressRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
+public struct StressRandom {
+    public var state: UInt64
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -14,29 +15,29 @@ struct StressRandom {
         return z ^ (z >> 31)
     }
     /// A number in `0..<n` (modulo bias is irrelevant here).
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    public mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
 }
 
 /// One change a commit makes to the `data` tree.
-enum StressOp: Equatable {
+public enum StressOp: Equatable {
     case put(key: [UInt8], value: [UInt8])
     case delete(key: [UInt8])
 }
 
-enum StressWorkload {
+public enum StressWorkload {
     /// The tree every crash-mode commit writes.
-    static let treeName = "data"
+    public static let treeName = "data"
     /// Keys of commit `i - window` are deleted by commit `i`, which bounds the live data.
-    static let window = 40
+    public static let window = 40
     /// Commit `i` puts keys `c<i>-<j>` for `j` below this bound.
-    static let maxKeysPerCommit = 8
+    public static let maxKeysPerCommit = 8
 
-    static func key(_ commit: Int, _ j: Int) -> [UInt8] { Array("c\(commit)-\(j)".utf8) }
-    static let lastKey: [UInt8] = Array("last".utf8)
+    public static func key(_ commit: Int, _ j: Int) -> [UInt8] { Array("c\(commit)-\(j)".utf8) }
+    public static let lastKey: [UInt8] = Array("last".utf8)
 
     /// A value of mixed size: mostly small, some too big to stay inline in a 4 KiB leaf, a few
     /// spanning several pages (overflow runs that get freed and reused).
-    static func value(_ commit: Int, _ j: Int, _ rng: inout StressRandom) -> [UInt8] {
+    public static func value(_ commit: Int, _ j: Int, _ rng: inout StressRandom) -> [UInt8] {
         let roll = rng.below(100)
         let size: Int
         switch roll {
@@ -57,7 +58,7 @@ enum StressWorkload {
     }
 
     /// The changes commit `i` (1-based) makes, in order.
-    static func ops(seed: UInt64, commit i: Int) -> [StressOp] {
+    public static func ops(seed: UInt64, commit i: Int) -> [StressOp] {
         var rng = StressRandom(seed: seed ^ (UInt64(i) &* 0xD6E8_FEB8_6659_FD93))
         var ops: [StressOp] = []
         let count = 1 + rng.below(maxKeysPerCommit)
@@ -84,7 +85,7 @@ enum StressWorkload {
     }
 
     /// FNV-1a over every key and value of commits 1...n: what `--mode digest` prints.
-    static func digest(seed: UInt64, commits n: Int) -> UInt64 {
+    public static func digest(seed: UInt64, commits n: Int) -> UInt64 {
         var h: UInt64 = 0xCBF2_9CE4_8422_2325
         func mix(_ bytes: [UInt8]) {
             for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01B3 }
@@ -105,15 +106,15 @@ enum StressWorkload {
 }
 
 /// The state of the `data` tree after some number of crash-mode commits.
-struct StressModel {
-    let seed: UInt64
-    private(set) var commits = 0
-    private(set) var entries: [[UInt8]: [UInt8]] = [:]
+public struct StressModel {
+    public let seed: UInt64
+    public private(set) var commits = 0
+    public private(set) var entries: [[UInt8]: [UInt8]] = [:]
 
-    init(seed: UInt64) { self.seed = seed }
+    public init(seed: UInt64) { self.seed = seed }
 
     /// Applies commits up to `k` (never backwards: the model only moves forward).
-    mutating func advance(to k: Int) {
+    public mutating func advance(to k: Int) {
         precondition(k >= commits, "the model cannot go back from commit \(commits) to \(k)")
         while commits < k {
             commits += 1
@@ -127,7 +128,7 @@ struct StressModel {
     }
 
     /// The entries in key order, as a tree scan returns them.
-    var sorted: [([UInt8], [UInt8])] {
+    public var sorted: [([UInt8], [UInt8])] {
         entries.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map { ($0.key, $0.value) }
     }
 }
