@@ -8,16 +8,30 @@ struct FreeSpace {
     /// Reusable pages, sorted descending when `poolSorted` (so `popLast` gives the lowest).
     var pool: [UInt32] = []
     var poolSorted = true
-    /// Pages not yet reusable, by the version whose commit freed them.
+    /// Pages not yet reusable, by the version whose commit freed them. Each list is sorted
+    /// ascending (an invariant: `extents` relies on it and so does not sort on every commit).
     var pending: [UInt64: [UInt32]] = [:]
 
     /// Moves pending pages freed by versions <= `limit` into the pool.
     mutating func release(upTo limit: UInt64) {
+        var released: [UInt32] = []
         for (v, pages) in pending where v <= limit {
-            pool.append(contentsOf: pages)
+            released.append(contentsOf: pages)
             pending[v] = nil
-            poolSorted = false
         }
+        guard !released.isEmpty else { return }
+        released.sort(by: >)
+        sortPool()
+        // Merge two descending lists in linear time rather than re-sorting the whole pool.
+        var merged: [UInt32] = []
+        merged.reserveCapacity(pool.count + released.count)
+        var i = 0, j = 0
+        while i < pool.count && j < released.count {
+            if pool[i] > released[j] { merged.append(pool[i]); i += 1 } else { merged.append(released[j]); j += 1 }
+        }
+        merged.append(contentsOf: pool[i...])
+        merged.append(contentsOf: released[j...])
+        pool = merged
     }
 
     mutating func sortPool() {
@@ -61,22 +75,41 @@ struct FreeSpace {
     }
 
     /// The free list as extents (freed-by version, first page, length); version 0 = reusable now.
-    func extents(extra: (UInt64, [UInt32])?) -> [(UInt64, UInt32, UInt32)] {
+    /// `extra` must be sorted ascending. Linear in the number of free pages: the pool is kept
+    /// sorted and pending lists are sorted when they are created (measured: re-sorting every list
+    /// on every commit took 27% of small-commit time with 16k free pages, W1 `small_txn` after
+    /// `update`).
+    mutating func extents(extra: (UInt64, [UInt32])?) -> [(UInt64, UInt32, UInt32)] {
         var out: [(UInt64, UInt32, UInt32)] = []
-        func add(_ v: UInt64, _ pages: [UInt32]) {
-            let sorted = pages.sorted()
-            var i = 0
-            while i < sorted.count {
-                var j = i + 1
-                while j < sorted.count && sorted[j] == sorted[j - 1] &+ 1 { j += 1 }
-                out.append((v, sorted[i], UInt32(j - i)))
-                i = j
+        func add<C: Collection>(_ v: UInt64, _ sorted: C) where C.Element == UInt32 {
+            var it = sorted.makeIterator()
+            guard var first = it.next() else { return }
+            var last = first
+            while let p = it.next() {
+                if p == last &+ 1 { last = p; continue }
+                out.append((v, first, last - first + 1))
+                first = p
+                last = p
             }
+            out.append((v, first, last - first + 1))
         }
-        add(0, pool)
+        sortPool()
+        add(0, pool.reversed())
         for v in pending.keys.sorted() { add(v, pending[v]!) }
-        if let (v, pages) = extra, !pages.isEmpty { add(v, pages) }
+        if let (v, pages) = extra { add(v, pages) }
         return out
+    }
+
+    /// Records `pages` (sorted ascending) as freed by version `v`.
+    mutating func addPending(_ v: UInt64, sorted pages: [UInt32]) {
+        guard !pages.isEmpty else { return }
+        if var existing = pending[v] {
+            existing.append(contentsOf: pages)
+            existing.sort()
+            pending[v] = existing
+        } else {
+            pending[v] = pages
+        }
     }
 
     /// Total pages listed (reusable and pending).
@@ -121,9 +154,7 @@ extension Database {
                 if v == 0 {
                     free.addToPool(first, count: Int(len))
                 } else {
-                    var pages = free.pending[v] ?? []
-                    for k in 0..<len { pages.append(first + k) }
-                    free.pending[v] = pages
+                    free.addPending(v, sorted: (0..<len).map { first + $0 })
                 }
             }
             next = p.u32(PageHeader.nextPage)

@@ -388,6 +388,7 @@ public final class WriteTransaction: @unchecked Sendable {
         let chainTo: UInt32 = previousIsDurable ? 0 : baseMeta.listHead
         let flCap = FreeListLayout.capacity(pageSize: pageSize)
         let clCap = CommitListLayout.capacity(pageSize: pageSize)
+        freedNow.sort()
         let flNeeded = (free.extents(extra: (v, freedNow)).count + flCap - 1) / flCap
         let inlineOK = durability == .full && dirty.count + flNeeded <= MetaLayout.inlineCapacity(pageSize: pageSize)
         var clNeeded = 0
@@ -487,7 +488,7 @@ public final class WriteTransaction: @unchecked Sendable {
         db.lockFile.publish(PublishedState(version: v, catalogRoot: catalog.root, pageCount: pageCount, latestSlot: UInt32(slot),
                                            durableVersion: durable, durableSlot: durableSlot))
         var nextFree = free
-        if !freedNow.isEmpty { nextFree.pending[v, default: []].append(contentsOf: freedNow) }
+        nextFree.addPending(v, sorted: freedNow)
         db.writerCache = WriterState(version: v, free: nextFree, freeListChain: flPages, ownListPages: clPages, meta: meta)
         db.commitsSinceOpen += 1
         return version
