@@ -2,8 +2,12 @@ import Foundation
 
 // The standard workload W1 (shared/WORKLOAD.md), one fresh child process per step.
 //
-//   strata-bench w1 [--n N] [--engine strata-kv|grdb|all|a,b] [--dir DIR] [--no-strace]
+//   strata-bench w1 [--n N] [--engine strata-kv|grdb|all|a,b] [--dir DIR] [--rounds R] [--no-strace]
 //                   [--gets G] [--small-txns K] [--updates U] [--keep]
+//
+// --rounds R repeats the whole sequence on fresh files; ratios use the median per step. The disk
+// of a shared machine swings (fsync rate seen from 400/s to 4,000/s within minutes), so
+// small_txn especially needs R >= 3 before its ratio means anything.
 //
 // The parent (`w1`) runs, for each step in order and each engine in turn, a child
 // `strata-bench w1-step --engine E --step S --path P --n N ...` over one file per engine, reads the
@@ -154,6 +158,7 @@ struct W1Args {
     var smallTxns = 10_000
     var updates = 100_000
     var keep = false
+    var rounds = 1
     // w1-step only
     var step: W1Step? = nil
     var path = ""
@@ -161,7 +166,7 @@ struct W1Args {
 }
 
 let w1Usage = """
-usage: strata-bench w1 [--n N] [--engine all|grdb|strata-kv|a,b] [--dir DIR] [--no-strace] [--keep]
+usage: strata-bench w1 [--n N] [--engine all|grdb|strata-kv|a,b] [--dir DIR] [--rounds R] [--no-strace] [--keep]
                        [--gets G] [--small-txns K] [--updates U]
        strata-bench w1-step --engine E --step S --path P --n N [--gets G] [--small-txns K] [--updates U]
                        (internal: one step in this process)
@@ -189,6 +194,7 @@ func parseW1Args() -> W1Args {
         case "--gets": a.gets = int()
         case "--small-txns": a.smallTxns = int()
         case "--updates": a.updates = int()
+        case "--rounds": a.rounds = max(1, int())
         case "--dir": a.dir = value
         case "--path": a.path = value
         case "--step":
@@ -307,9 +313,11 @@ func runW1Step(_ a: W1Args) throws {
     let seconds = now() - t0
     let epochEnd = wallClock()
     for (k, v) in db.notes(for: step) { extra[k] = v }
-    let after = now()
-    for (k, v) in try db.afterStep() { extra[k] = v }
-    extra["after_step_seconds"] = w1Round(now() - after)
+    if step != .openFirstRead {  // keep that process to open + read + close, so its wall time compares
+        let after = now()
+        for (k, v) in try db.afterStep() { extra[k] = v }
+        extra["after_step_seconds"] = w1Round(now() - after)
+    }
     let (bytes, what) = db.fileBytes()
     extra["disk_bytes_allocated"] = E.files(at: a.path).map { w1FileSize($0, allocated: true) }.reduce(0, +)
     let closeStart = now()
@@ -393,76 +401,108 @@ func runW1(_ a: W1Args) throws {
         }
     }
 
-    var results: [W1Step: [String: [String: Any]]] = [:]
-    for step in W1Step.allCases {
-        for E in a.engines {
-            let path = paths[E.name]!
-            var childArgs = ["w1-step", "--engine", E.name, "--step", step.rawValue, "--path", path, "--n", String(a.n),
-                             "--gets", String(a.gets), "--small-txns", String(a.smallTxns), "--updates", String(a.updates)]
-            let tracePath = dir + "/strace-\(E.name)-\(step.rawValue).txt"
-            let p = Process()
-            if useStrace {
-                p.executableURL = URL(fileURLWithPath: "/usr/bin/strace")
-                childArgs = ["-f", "--seccomp-bpf", "-ttt", "-y", "-e", "trace=fsync,fdatasync,msync,sync_file_range",
-                             "-o", tracePath, exe] + childArgs
-            } else {
-                p.executableURL = URL(fileURLWithPath: exe)
-            }
-            p.arguments = childArgs
-            let out = Pipe()
-            p.standardOutput = out
-            let spawn = now()
-            try p.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            let wall = now() - spawn
-            guard p.terminationStatus == 0,
-                  let line = String(decoding: data, as: UTF8.self).split(separator: "\n").last(where: { $0.hasPrefix("{") }),
-                  var obj = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] else {
-                throw W1Error.childFailed("\(E.name) \(step.rawValue): exit \(p.terminationStatus), output: \(String(decoding: data, as: UTF8.self))")
-            }
-            obj["process_wall_seconds"] = w1Round(wall)
-            let t0 = obj.removeValue(forKey: "t_start_epoch") as? Double ?? 0
-            let t1 = obj.removeValue(forKey: "t_end_epoch") as? Double ?? 0
-            if useStrace {
-                let c = parseStrace(tracePath, from: t0, to: t1, dbPath: path)
-                obj["fsyncs"] = c.inStep
-                obj["fsyncs_whole_process"] = c.total
-                obj["fsyncs_by_call_and_file"] = c.byFile
-                obj["fsyncs_counted_by"] = "strace --seccomp-bpf (stops only on fsync, fdatasync, msync, sync_file_range)"
-                try? FileManager.default.removeItem(atPath: tracePath)
-            }
-            w1Print(obj)
-            results[step, default: [:]][E.name] = obj
+    // results[round][step][engine]
+    var results: [[W1Step: [String: [String: Any]]]] = []
+    for round in 1...max(1, a.rounds) {
+        if round > 1 {
+            for E in a.engines { for f in E.files(at: paths[E.name]!) { try? FileManager.default.removeItem(atPath: f) } }
         }
-    }
-
-    // Cross-checks: engines must have read the same data.
-    for step in [W1Step.pointGet, .openFirstRead, .scanFilter] {
-        guard let r = results[step], r.count > 1 else { continue }
-        let keys = step == .scanFilter ? ["matched", "score_sum"] : ["checksum"]
-        for k in keys {
-            let values = Set(r.values.map { "\($0[k] ?? "nil")" })
-            if values.count > 1 {
-                FileHandle.standardError.write(Data("strata-bench: WARNING: engines disagree on \(step.rawValue) \(k): \(r.mapValues { "\($0[k] ?? "nil")" })\n".utf8))
+        var thisRound: [W1Step: [String: [String: Any]]] = [:]
+        for step in W1Step.allCases {
+            for E in a.engines {
+                var obj = try runChild(E, step, path: paths[E.name]!, dir: dir, exe: exe, strace: useStrace, a)
+                if a.rounds > 1 { obj["round"] = round }
+                w1Print(obj)
+                thisRound[step, default: [:]][E.name] = obj
             }
         }
+        crossCheck(thisRound)
+        results.append(thisRound)
     }
 
-    // Ratios against grdb.
+    // Ratios against grdb: median per_sec over rounds, engine / grdb.
     guard a.engines.contains(where: { $0.name == GRDBEngine.name }) else { return }
+    func number(_ o: [String: Any]?, _ k: String) -> Double? { (o?[k] as? NSNumber)?.doubleValue }
+    func median(_ xs: [Double]) -> Double? {
+        guard !xs.isEmpty else { return nil }
+        let s = xs.sorted()
+        return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+    }
     for step in W1Step.allCases {
-        guard let r = results[step], let g = r[GRDBEngine.name], let gRate = g["per_sec"] as? Double, gRate > 0 else { continue }
+        guard let gRate = median(results.compactMap { number($0[step]?[GRDBEngine.name], "per_sec") }), gRate > 0 else { continue }
+        let gBytes = median(results.compactMap { number($0[step]?[GRDBEngine.name], "file_bytes") }) ?? 0
         var ratio: [String: Double] = [:]
+        var perRound: [String: [Double]] = [:]
         var sizes: [String: Double] = [:]
-        let gBytes = (g["file_bytes"] as? NSNumber)?.doubleValue ?? 0
         for E in a.engines where E.name != GRDBEngine.name {
-            guard let o = r[E.name], let rate = (o["per_sec"] as? NSNumber)?.doubleValue else { continue }
+            guard let rate = median(results.compactMap { number($0[step]?[E.name], "per_sec") }) else { continue }
             ratio[E.name] = w1Round(rate / gRate, 1000)
-            if gBytes > 0, let b = (o["file_bytes"] as? NSNumber)?.doubleValue { sizes[E.name] = w1Round(b / gBytes, 1000) }
+            perRound[E.name] = results.compactMap { r in
+                guard let e = number(r[step]?[E.name], "per_sec"), let g = number(r[step]?[GRDBEngine.name], "per_sec"), g > 0 else { return nil }
+                return w1Round(e / g, 1000)
+            }
+            if gBytes > 0, let b = median(results.compactMap { number($0[step]?[E.name], "file_bytes") }) { sizes[E.name] = w1Round(b / gBytes, 1000) }
         }
-        w1Print(["step": step.rawValue, "n": a.n, "ratio_vs_grdb": ratio, "file_bytes_vs_grdb": sizes,
-                 "ratio_is": "per_sec(engine) / per_sec(grdb): above 1 is faster than grdb"])
+        var line: [String: Any] = ["step": step.rawValue, "n": a.n, "ratio_vs_grdb": ratio, "file_bytes_vs_grdb": sizes,
+                                   "ratio_is": "per_sec(engine) / per_sec(grdb): above 1 is faster than grdb"]
+        if results.count > 1 {
+            line["rounds"] = results.count
+            line["ratio_is"] = "median per_sec(engine) / median per_sec(grdb) over rounds: above 1 is faster than grdb"
+            line["ratio_per_round"] = perRound
+        }
+        w1Print(line)
+    }
+}
+
+/// Runs one step in a fresh child process (under strace when `strace`), returns its JSON object
+/// with the parent's additions.
+func runChild(_ E: any W1Engine.Type, _ step: W1Step, path: String, dir: String, exe: String, strace: Bool, _ a: W1Args) throws -> [String: Any] {
+    var childArgs = ["w1-step", "--engine", E.name, "--step", step.rawValue, "--path", path, "--n", String(a.n),
+                     "--gets", String(a.gets), "--small-txns", String(a.smallTxns), "--updates", String(a.updates)]
+    let tracePath = dir + "/strace-\(E.name)-\(step.rawValue).txt"
+    let p = Process()
+    if strace {
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/strace")
+        childArgs = ["-f", "--seccomp-bpf", "-ttt", "-y", "-e", "trace=fsync,fdatasync,msync,sync_file_range",
+                     "-o", tracePath, exe] + childArgs
+    } else {
+        p.executableURL = URL(fileURLWithPath: exe)
+    }
+    p.arguments = childArgs
+    let out = Pipe()
+    p.standardOutput = out
+    let spawn = now()
+    try p.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    let wall = now() - spawn
+    guard p.terminationStatus == 0,
+          let line = String(decoding: data, as: UTF8.self).split(separator: "\n").last(where: { $0.hasPrefix("{") }),
+          var obj = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] else {
+        throw W1Error.childFailed("\(E.name) \(step.rawValue): exit \(p.terminationStatus), output: \(String(decoding: data, as: UTF8.self))")
+    }
+    obj["process_wall_seconds"] = w1Round(wall)
+    let t0 = obj.removeValue(forKey: "t_start_epoch") as? Double ?? 0
+    let t1 = obj.removeValue(forKey: "t_end_epoch") as? Double ?? 0
+    if strace {
+        let c = parseStrace(tracePath, from: t0, to: t1, dbPath: path)
+        obj["fsyncs"] = c.inStep
+        obj["fsyncs_whole_process"] = c.total
+        obj["fsyncs_by_call_and_file"] = c.byFile
+        obj["fsyncs_counted_by"] = "strace --seccomp-bpf -e fsync,fdatasync,msync,sync_file_range"
+        try? FileManager.default.removeItem(atPath: tracePath)
+    }
+    return obj
+}
+
+/// Engines must have read the same data; a mismatch is reported on stderr.
+func crossCheck(_ r: [W1Step: [String: [String: Any]]]) {
+    for step in [W1Step.pointGet, .openFirstRead, .scanFilter] {
+        guard let byEngine = r[step], byEngine.count > 1 else { continue }
+        let keys = step == .scanFilter ? ["matched", "score_sum"] : ["checksum"]
+        for k in keys where Set(byEngine.values.map { "\($0[k] ?? "nil")" }).count > 1 {
+            FileHandle.standardError.write(Data("strata-bench: WARNING: engines disagree on \(step.rawValue) \(k): \(byEngine.mapValues { "\($0[k] ?? "nil")" })\n".utf8))
+        }
     }
 }
 

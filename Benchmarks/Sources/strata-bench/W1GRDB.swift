@@ -142,8 +142,8 @@ final class GRDBEngine: W1Engine {
     }
 
     func fileBytes() -> (bytes: Int64, what: String) {
-        (w1FileSize(path) + w1FileSize(path + "-wal", allocated: false),
-         "main file + -wal after PRAGMA wal_checkpoint(TRUNCATE) (the -shm index, \(w1FileSize(path + "-shm")) bytes, is not counted)")
+        (w1FileSize(path) + w1FileSize(path + "-wal"),
+         "main + -wal after wal_checkpoint(TRUNCATE); -shm not counted")
     }
 
     func close() throws { try dbQueue.close() }

@@ -147,7 +147,7 @@ final class StrataKVEngine: W1Engine {
     }
 
     func fileBytes() -> (bytes: Int64, what: String) {
-        (w1FileSize(path), "data file (the .lock file, \(w1FileSize(path + ".lock")) bytes, is not counted)")
+        (w1FileSize(path), "data file; .lock not counted")
     }
 
     func close() throws { db.close() }
