@@ -71,7 +71,7 @@ protocol W1Engine: AnyObject {
 }
 
 /// The engines `--engine all` runs, in this order. Add new engines here.
-let w1Engines: [any W1Engine.Type] = [GRDBEngine.self, StrataKVEngine.self]
+var w1Engines: [any W1Engine.Type] { [GRDBEngine.self, StrataKVEngine.self] }
 
 // MARK: - The model and the inputs
 
