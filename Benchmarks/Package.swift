@@ -3,6 +3,7 @@
 // dependencies (the peer engines it measures against).
 //
 //   swift run -c release --package-path Benchmarks strata-bench storage --n 1000000
+//   swift run -c release --package-path Benchmarks strata-bench w1 --n 1000000 --engine all
 import PackageDescription
 
 let package = Package(
@@ -10,12 +11,15 @@ let package = Package(
     platforms: [.macOS(.v14)],
     dependencies: [
         .package(name: "Strata", path: ".."),
+        // The peer engine W1 compares against (SQLite through GRDB, WAL, synchronous=FULL).
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         .executableTarget(
             name: "strata-bench",
             dependencies: [
                 .product(name: "StrataStorage", package: "Strata"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
     ],

@@ -9,6 +9,7 @@ import StrataStorage
 let usage = """
 usage: strata-bench storage [--n N] [--dir DIR] [--small-commits K] [--group G] [--steps a,b,...]
        strata-bench open-probe --path P --key K     (internal: time an open in a fresh process)
+       strata-bench w1 ...                          (the standard workload W1: see below)
 """
 
 struct Args {
@@ -228,12 +229,17 @@ func openProbe(_ a: Args) throws {
     db.close()
 }
 
-let args = parseArgs()
 do {
-    switch args.command {
-    case "storage": try runStorage(args)
-    case "open-probe": try openProbe(args)
-    default: print(usage); exit(2)
+    switch CommandLine.arguments.dropFirst().first {
+    case "w1": try runW1(parseW1Args())
+    case "w1-step": try runW1Step(parseW1Args())
+    default:
+        let args = parseArgs()
+        switch args.command {
+        case "storage": try runStorage(args)
+        case "open-probe": try openProbe(args)
+        default: print(usage); print(w1Usage); exit(2)
+        }
     }
 } catch {
     FileHandle.standardError.write(Data("strata-bench: \(error)\n".utf8))
