@@ -55,7 +55,7 @@ public struct ParsedQuery: Sendable, Equatable, CustomStringConvertible {
     /// - Throws: `QueryParseError` for any text that is not a valid query, with the offending text,
     ///   its column and what to write instead. Never traps, whatever the input.
     public static func parse(_ text: String) throws(QueryParseError) -> ParsedQuery {
-        var parser = QueryParser(text)
+        let parser = QueryParser(text)
         let predicate = try parser.parseQuery()
         return ParsedQuery(
             text: text, predicate: predicate, argumentCount: parser.argumentCount,

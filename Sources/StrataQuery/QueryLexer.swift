@@ -28,6 +28,8 @@ struct QueryToken: Equatable {
     }
 
     var kind: Kind
+    /// For a `.word`, the keyword it spells in any case; computed once here, not per look.
+    var keyword: QueryKeyword? = nil
     /// The text as written (`"=<"`, `"'Rex'"`, `"0x1F"`).
     var text: String
     /// Offset of the first scalar of the token.
@@ -85,7 +87,8 @@ struct QueryLexer {
         if Self.isIdentifierStart(s) {
             index += 1
             while let c = peek(), Self.isIdentifierContinue(c) { index += 1 }
-            return QueryToken(kind: .word, text: text(start, index), offset: start)
+            let word = text(start, index)
+            return QueryToken(kind: .word, keyword: QueryKeyword(rawValue: Self.upper(word)), text: word, offset: start)
         }
         if Self.isDigit(s) { return try number() }
         if s == "'" || s == "\"" { return try string(quote: s) }
@@ -296,6 +299,12 @@ struct QueryLexer {
 
     // MARK: Character classes
 
+    /// Upper-cases ASCII letters only. Keywords are ASCII; Unicode case mapping would turn a
+    /// property named "ın" (dotless i) into the keyword IN and "beginſwith" into BEGINSWITH.
+    static func upper(_ text: String) -> String {
+        String(decoding: text.utf8.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }, as: UTF8.self)
+    }
+
     static func isDigit(_ s: Unicode.Scalar) -> Bool { s >= "0" && s <= "9" }
 
     static func hexValue(_ s: Unicode.Scalar) -> UInt8? {
@@ -315,4 +324,16 @@ struct QueryLexer {
     static func isIdentifierContinue(_ s: Unicode.Scalar) -> Bool {
         s == "_" || s.properties.isAlphabetic || s.properties.numericType != nil || s.properties.isGraphemeExtend
     }
+}
+
+/// Words that cannot start a key path. A property with one of these names is reachable with
+/// `%K` or after a dot (`owner.in`).
+enum QueryKeyword: String {
+    case and = "AND", or = "OR", not = "NOT", `in` = "IN", between = "BETWEEN"
+    case beginsWith = "BEGINSWITH", endsWith = "ENDSWITH", contains = "CONTAINS", like = "LIKE"
+    // Not `.some`/`.none`: in a `QueryKeyword?` those would read as `Optional`'s cases.
+    case anyQuantifier = "ANY", someQuantifier = "SOME", allQuantifier = "ALL", noneQuantifier = "NONE"
+    case truePredicate = "TRUEPREDICATE", falsePredicate = "FALSEPREDICATE"
+    case `true` = "TRUE", `false` = "FALSE", `nil` = "NIL", null = "NULL"
+    case subquery = "SUBQUERY", matches = "MATCHES"
 }

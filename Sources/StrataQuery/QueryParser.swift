@@ -11,12 +11,28 @@
 // Recursion happens only through "(" and NOT, and both count against `maximumNestingDepth`, so no
 // input can exhaust the stack. Lists of AND/OR operands are parsed in loops.
 
-struct QueryParser {
+/// What the parser functions throw: one pointer, not the ~120-byte `QueryParseError`.
+///
+/// Stack use matters because recursion depth is up to the user (`maximumNestingDepth` levels).
+/// Measured on x86_64 Linux, Swift 6.3, the smallest thread stack that parses a depth-100 query:
+/// as a `struct` parser throwing `QueryParseError` directly, 912 KiB (debug) and 336 KiB (release);
+/// as this class throwing `ParseFailure`, with error messages built out of line, 240 KiB and
+/// 144 KiB (of which ~24 KiB is the thread's own baseline).
+final class ParseFailure: Error {
+    let error: QueryParseError
+    init(_ error: QueryParseError) { self.error = error }
+}
+
+/// One use per query: `QueryParser(text).parseQuery()`. A class so that the recursive functions
+/// do not copy the parser's state into every frame (see `ParseFailure`).
+final class QueryParser {
     private let query: String
     private let tokens: [QueryToken]
     private let lexError: QueryLexError?
     private var position = 0
     private var depth = 0
+    /// `characterOffsets[i]` is the `Character` offset of the `Character` holding scalar `i`.
+    private let characterOffsets: [Int]
 
     // Placeholders, in reading order.
     private(set) var placeholders: [ParsedQuery.Placeholder] = []
@@ -27,6 +43,13 @@ struct QueryParser {
     init(_ query: String) {
         self.query = query
         (tokens, lexError) = QueryLexer.tokenize(query)
+        var offsets: [Int] = []
+        offsets.reserveCapacity(query.unicodeScalars.count + 1)
+        for (index, character) in query.enumerated() {
+            offsets.append(contentsOf: repeatElement(index, count: character.unicodeScalars.count))
+        }
+        offsets.append(query.count)
+        characterOffsets = offsets
     }
 
     /// The number of arguments the query expects: the count of `%@` and `%K`, or one more than
@@ -36,7 +59,16 @@ struct QueryParser {
         return positionalCount
     }
 
-    mutating func parseQuery() throws(QueryParseError) -> QueryPredicate {
+    /// Parses the whole query.
+    func parseQuery() throws(QueryParseError) -> QueryPredicate {
+        do {
+            return try parseWholeQuery()
+        } catch {
+            throw error.error
+        }
+    }
+
+    private func parseWholeQuery() throws(ParseFailure) -> QueryPredicate {
         let predicate = try parseOr(after: nil)
         let token = try peek()
         switch token.kind {
@@ -44,9 +76,9 @@ struct QueryParser {
             return predicate
         case .symbol where token.text == ")":
             throw error(token, "expected the end of the query; this ')' has no matching '('")
-        case .word where ["SORT", "DISTINCT", "LIMIT"].contains(token.text.uppercased()):
+        case .word where ["SORT", "DISTINCT", "LIMIT"].contains(Self.upper(token.text)):
             throw error(
-                token, "\(token.text.uppercased()) is not supported in a filter; sort with sorted(byKeyPath:) and limit with prefix(_:) on the results",
+                token, "\(Self.upper(token.text)) is not supported in a filter; sort with sorted(byKeyPath:) and limit with prefix(_:) on the results",
                 kind: .unsupported)
         default:
             throw error(token, "expected AND, OR or the end of the query; join comparisons with AND or OR")
@@ -55,84 +87,83 @@ struct QueryParser {
 
     // MARK: Tokens
 
-    private func peek() throws(QueryParseError) -> QueryToken {
+    private func peek() throws(ParseFailure) -> QueryToken {
         if position < tokens.count { return tokens[position] }
-        if let lexError {
-            throw QueryParseError(
-                lexError.kind, query: query, found: lexError.found,
-                offset: characterOffset(lexError.offset), expected: lexError.expected)
+        throw lexFailure()
+    }
+
+    /// The lexer's error, reached when the parser runs past the last good token.
+    @inline(never)
+    private func lexFailure() -> ParseFailure {
+        guard let lexError else {
+            // Unreachable: the lexer ends with `.end` unless it failed, and `advance` stops there.
+            return error(QueryToken(kind: .end, text: "", offset: query.unicodeScalars.count), "expected the end of the query")
         }
-        // Unreachable: the lexer ends with `.end` unless it failed. Answer `.end` rather than trap.
-        return QueryToken(kind: .end, text: "", offset: query.unicodeScalars.count)
+        return ParseFailure(QueryParseError(
+            lexError.kind, query: query, found: lexError.found,
+            offset: characterOffset(lexError.offset), expected: lexError.expected))
     }
 
     @discardableResult
-    private mutating func advance() throws(QueryParseError) -> QueryToken {
+    private func advance() throws(ParseFailure) -> QueryToken {
         let token = try peek()
         if token.kind != .end { position += 1 }
         return token
     }
 
-    private func isSymbol(_ token: QueryToken, _ symbols: String...) -> Bool {
-        token.kind == .symbol && symbols.contains(token.text)
+    private func isSymbol(_ token: QueryToken, _ symbol: String) -> Bool {
+        token.kind == .symbol && token.text == symbol
     }
 
-    /// The keyword `token` spells, uppercased, or `nil` if it is not one.
-    private func keyword(_ token: QueryToken) -> String? {
-        guard token.kind == .word else { return nil }
-        let upper = token.text.uppercased()
-        return Self.keywords.contains(upper) ? upper : nil
+    /// The keyword `token` spells (in any case), or `nil` if it is not one.
+    private func keyword(_ token: QueryToken) -> QueryKeyword? {
+        token.keyword
     }
 
-    /// Words that cannot start a key path. A property with one of these names is reachable with
-    /// `%K` or after a dot (`owner.in`).
-    static let keywords: Set<String> = [
-        "AND", "OR", "NOT", "IN", "BETWEEN", "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE",
-        "ANY", "SOME", "ALL", "NONE", "TRUEPREDICATE", "FALSEPREDICATE", "TRUE", "FALSE", "NIL", "NULL",
-        "SUBQUERY", "MATCHES",
-    ]
+    static func upper(_ text: String) -> String { QueryLexer.upper(text) }
 
     // MARK: Errors
 
     /// Converts a scalar offset from the lexer into a `Character` offset.
     private func characterOffset(_ scalarOffset: Int) -> Int {
-        var scalars = 0
-        var characters = 0
-        for character in query {
-            let next = scalars + character.unicodeScalars.count
-            if next > scalarOffset { return characters }
-            scalars = next
-            characters += 1
-        }
-        return characters
+        characterOffsets[max(0, min(scalarOffset, characterOffsets.count - 1))]
     }
 
     private func error(
         _ token: QueryToken, _ expected: String, kind: QueryParseError.Kind? = nil, found: String? = nil
-    ) -> QueryParseError {
+    ) -> ParseFailure {
         let kind = kind ?? (token.kind == .end ? .unexpectedEnd : .unexpectedToken)
-        return QueryParseError(
+        return ParseFailure(QueryParseError(
             kind, query: query, found: found ?? token.text, offset: characterOffset(token.offset),
-            expected: expected)
+            expected: expected))
     }
 
-    private func column(of token: QueryToken) -> Int {
-        error(token, "").column
+    /// The query text from the start of `first` to the end of `last`, as written.
+    private func sourceText(from first: QueryToken, through last: QueryToken) -> String {
+        let scalars = query.unicodeScalars
+        let end = last.offset + last.text.unicodeScalars.count
+        guard first.offset <= end, end <= scalars.count else { return last.text }
+        let lower = scalars.index(scalars.startIndex, offsetBy: first.offset)
+        let upper = scalars.index(scalars.startIndex, offsetBy: end)
+        return String(scalars[lower..<upper])
     }
 
     private func place(of token: QueryToken) -> String {
-        let e = error(token, "")
+        let e = error(token, "").error
         return e.line == 1 ? "column \(e.column)" : "line \(e.line), column \(e.column)"
     }
 
-    private mutating func enterNesting(_ token: QueryToken) throws(QueryParseError) {
+    private func enterNesting(_ token: QueryToken) throws(ParseFailure) {
         depth += 1
-        if depth > ParsedQuery.maximumNestingDepth {
-            throw error(
-                token,
-                "expected at most \(ParsedQuery.maximumNestingDepth) levels of parentheses and NOT; split the query or remove redundant parentheses",
-                kind: .nestingTooDeep)
-        }
+        if depth > ParsedQuery.maximumNestingDepth { throw nestingTooDeep(token) }
+    }
+
+    @inline(never)
+    private func nestingTooDeep(_ token: QueryToken) -> ParseFailure {
+        error(
+            token,
+            "expected at most \(ParsedQuery.maximumNestingDepth) levels of parentheses and NOT; split the query or remove redundant parentheses",
+            kind: .nestingTooDeep)
     }
 
     private func expectedPredicate(after previous: QueryToken?) -> String {
@@ -144,24 +175,24 @@ struct QueryParser {
 
     // MARK: Logic
 
-    private mutating func parseOr(after previous: QueryToken?) throws(QueryParseError) -> QueryPredicate {
+    private func parseOr(after previous: QueryToken?) throws(ParseFailure) -> QueryPredicate {
         var children: [QueryPredicate] = []
         Self.append(try parseAnd(after: previous), to: &children, flattening: { if case .or(let c) = $0 { c } else { nil } })
         while true {
             let token = try peek()
-            guard keyword(token) == "OR" || isSymbol(token, "||") else { break }
+            guard keyword(token) == .or || isSymbol(token, "||") else { break }
             try advance()
             Self.append(try parseAnd(after: token), to: &children, flattening: { if case .or(let c) = $0 { c } else { nil } })
         }
         return children.count == 1 ? children[0] : .or(children)
     }
 
-    private mutating func parseAnd(after previous: QueryToken?) throws(QueryParseError) -> QueryPredicate {
+    private func parseAnd(after previous: QueryToken?) throws(ParseFailure) -> QueryPredicate {
         var children: [QueryPredicate] = []
         Self.append(try parseNot(after: previous), to: &children, flattening: { if case .and(let c) = $0 { c } else { nil } })
         while true {
             let token = try peek()
-            guard keyword(token) == "AND" || isSymbol(token, "&&") else { break }
+            guard keyword(token) == .and || isSymbol(token, "&&") else { break }
             try advance()
             Self.append(try parseNot(after: token), to: &children, flattening: { if case .and(let c) = $0 { c } else { nil } })
         }
@@ -180,16 +211,16 @@ struct QueryParser {
         }
     }
 
-    private mutating func parseNot(after previous: QueryToken?) throws(QueryParseError) -> QueryPredicate {
+    private func parseNot(after previous: QueryToken?) throws(ParseFailure) -> QueryPredicate {
         let token = try peek()
-        guard keyword(token) == "NOT" || isSymbol(token, "!") else { return try parsePrimary(after: previous) }
+        guard keyword(token) == .not || isSymbol(token, "!") else { return try parsePrimary(after: previous) }
         try advance()
         try enterNesting(token)
         defer { depth -= 1 }
         return .not(try parseNot(after: token))
     }
 
-    private mutating func parsePrimary(after previous: QueryToken?) throws(QueryParseError) -> QueryPredicate {
+    private func parsePrimary(after previous: QueryToken?) throws(ParseFailure) -> QueryPredicate {
         let token = try peek()
         if isSymbol(token, "(") {
             try advance()
@@ -197,44 +228,52 @@ struct QueryParser {
             defer { depth -= 1 }
             let inner = try parseOr(after: token)
             let close = try peek()
-            guard isSymbol(close, ")") else {
-                throw error(close, "expected AND, OR or ')' to close the '(' at \(place(of: token))")
-            }
+            guard isSymbol(close, ")") else { throw unclosedParenthesis(close, open: token) }
             try advance()
             return inner
         }
         switch keyword(token) {
-        case "TRUEPREDICATE":
+        case .truePredicate:
             try advance()
             return .truePredicate
-        case "FALSEPREDICATE":
+        case .falsePredicate:
             try advance()
             return .falsePredicate
-        case "AND", "OR", "IN", "BETWEEN", "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "MATCHES":
-            throw error(token, expectedPredicate(after: previous))
+        case .and, .or, .in, .between, .beginsWith, .endsWith, .contains, .like, .matches:
+            throw missingPredicate(token, after: previous)
         default:
             break
         }
-        switch token.kind {
-        case .end:
-            throw error(token, expectedPredicate(after: previous))
-        case .symbol where !isSymbol(token, "{", "-"):
-            throw error(token, expectedPredicate(after: previous))
-        default:
-            return .comparison(try parseComparison(after: previous))
+        if token.kind == .end || (token.kind == .symbol && !isSymbol(token, "{") && !isSymbol(token, "-")) {
+            throw missingPredicate(token, after: previous)
         }
+        return .comparison(try parseComparison(after: previous))
+    }
+
+    // The error constructors of the recursive functions live out of line: inlined, their string
+    // interpolations made every frame of the recursion several kilobytes large.
+
+    @inline(never)
+    private func missingPredicate(_ token: QueryToken, after previous: QueryToken?) -> ParseFailure {
+        error(token, expectedPredicate(after: previous))
+    }
+
+    @inline(never)
+    private func unclosedParenthesis(_ token: QueryToken, open: QueryToken) -> ParseFailure {
+        error(token, "expected AND, OR or ')' to close the '(' at \(place(of: open))")
     }
 
     // MARK: Comparisons
 
-    private mutating func parseComparison(after previous: QueryToken?) throws(QueryParseError) -> QueryComparison {
+    @inline(never)
+    private func parseComparison(after previous: QueryToken?) throws(ParseFailure) -> QueryComparison {
         var quantifier: QueryQuantifier?
         var lastToken = previous
         let first = try peek()
         switch keyword(first) {
-        case "ANY", "SOME": quantifier = .any
-        case "ALL": quantifier = .all
-        case "NONE": quantifier = .noElement
+        case .anyQuantifier, .someQuantifier: quantifier = .any
+        case .allQuantifier: quantifier = .all
+        case .noneQuantifier: quantifier = .noElement
         default: break
         }
         if quantifier != nil {
@@ -244,7 +283,7 @@ struct QueryParser {
             let startsKeyPath = (next.kind == .word && keyword(next) == nil) || next.kind == .keyPathPlaceholder
                 || next.kind == .atWord  // so that `ANY @links...` reports @links
             guard startsKeyPath else {
-                throw error(next, "expected a key path after '\(first.text)', e.g. \(first.text.uppercased()) dogs.name == 'Rex'")
+                throw error(next, "expected a key path after '\(first.text)', e.g. \(Self.upper(first.text)) dogs.name == 'Rex'")
             }
         }
 
@@ -279,11 +318,13 @@ struct QueryParser {
 
     private static let operatorList = "==, !=, <, <=, >, >=, BEGINSWITH, ENDSWITH, CONTAINS, LIKE, IN or BETWEEN"
 
-    private mutating func parseOperator(
+    private func parseOperator(
         left: QueryOperand, leftToken: QueryToken
-    ) throws(QueryParseError) -> (QueryOperator, QueryToken) {
+    ) throws(ParseFailure) -> (QueryOperator, QueryToken) {
         let token = try peek()
-        let previous = tokens[position - 1].text
+        // Only error paths need the left operand's text; computing it eagerly made long queries quadratic.
+        let lastLeftToken = tokens[position - 1]
+        var previous: String { sourceText(from: leftToken, through: lastLeftToken) }
         let op: QueryOperator?
         switch token.kind {
         case .symbol:
@@ -299,7 +340,7 @@ struct QueryParser {
             default: op = nil
             }
         case .word:
-            switch token.text.uppercased() {
+            switch Self.upper(token.text) {
             case "BEGINSWITH": op = .beginsWith
             case "ENDSWITH": op = .endsWith
             case "CONTAINS": op = .contains
@@ -319,8 +360,8 @@ struct QueryParser {
         }
         guard let op else {
             var expected = "expected an operator after '\(previous)' (\(Self.operatorList))"
-            let endsComparison = token.kind == .end || isSymbol(token, ")", "&&", "||") || keyword(token) == "AND" || keyword(token) == "OR"
-            if case .keyPath = left, endsComparison {
+            let endsComparison = token.kind == .end || isSymbol(token, ")") || isSymbol(token, "&&") || isSymbol(token, "||") || keyword(token) == .and || keyword(token) == .or
+            if case .keyPath(_, nil) = left, endsComparison {
                 expected += "; for a Bool property write \(previous) == true"
             }
             throw error(token, expected)
@@ -329,7 +370,7 @@ struct QueryParser {
         return (op, token)
     }
 
-    private mutating func parseOptions(_ op: QueryOperator, _ opToken: QueryToken) throws(QueryParseError) -> QueryStringOptions {
+    private func parseOptions(_ op: QueryOperator, _ opToken: QueryToken) throws(ParseFailure) -> QueryStringOptions {
         let open = try peek()
         guard isSymbol(open, "[") else { return [] }
         try advance()
@@ -337,11 +378,11 @@ struct QueryParser {
         var options: QueryStringOptions = []
         var valid = letters.kind == .word
         if valid {
-            for letter in letters.text.lowercased() {
+            for letter in Self.upper(letters.text) {
                 let option: QueryStringOptions
                 switch letter {
-                case "c": option = .caseInsensitive
-                case "d": option = .diacriticInsensitive
+                case "C": option = .caseInsensitive
+                case "D": option = .diacriticInsensitive
                 default: valid = false; option = []
                 }
                 if options.contains(option) { valid = false }
@@ -365,7 +406,7 @@ struct QueryParser {
         return options
     }
 
-    private func validate(op: QueryOperator, opText: String, right: QueryOperand, rightToken: QueryToken) throws(QueryParseError) {
+    private func validate(op: QueryOperator, opText: String, right: QueryOperand, rightToken: QueryToken) throws(ParseFailure) {
         switch (op, right) {
         case (.between, .list(let values)):
             if values.count != 2 {
@@ -389,26 +430,26 @@ struct QueryParser {
     // MARK: Operands
 
     /// Parses one operand; `expected` describes what may stand here, for the error message.
-    private mutating func parseOperand(_ expected: String) throws(QueryParseError) -> QueryOperand {
+    private func parseOperand(_ expected: @autoclosure () -> String) throws(ParseFailure) -> QueryOperand {
         let token = try peek()
         switch token.kind {
         case .word:
             switch keyword(token) {
-            case "TRUE": try advance(); return .literal(.bool(true))
-            case "FALSE": try advance(); return .literal(.bool(false))
-            case "NIL", "NULL": try advance(); return .literal(.null)
-            case "ANY", "SOME", "ALL", "NONE":
+            case .true: try advance(); return .literal(.bool(true))
+            case .false: try advance(); return .literal(.bool(false))
+            case .nil, .null: try advance(); return .literal(.null)
+            case .anyQuantifier, .someQuantifier, .allQuantifier, .noneQuantifier:
                 throw error(token, "expected a value; ANY, ALL, NONE and SOME go once, at the start of a comparison: ANY dogs.name == 'Rex'")
-            case "SUBQUERY":
+            case .subquery:
                 throw error(token, "SUBQUERY is not supported; use ANY, ALL or NONE with one comparison (ANY dogs.age > 3), or @count", kind: .unsupported)
             case .some:
-                throw error(token, expected)
+                throw error(token, expected())
             case nil:
                 return try parseKeyPath()
             }
         case .atWord:
-            if token.text.lowercased() == "@links" { throw linksUnsupported(token) }
-            if Self.aggregateNames.contains(token.text.lowercased()) {
+            if Self.upper(token.text) == "@LINKS" { throw linksUnsupported(token) }
+            if Self.aggregateNames.contains(Self.upper(token.text)) {
                 throw error(token, "expected a collection property before '\(token.text)', e.g. dogs.\(token.text)")
             }
             throw unknownAggregate(token)
@@ -447,15 +488,15 @@ struct QueryParser {
             }
             if token.text == "{" { return try parseList() }
             if token.text == "(" {
-                throw error(token, expected + "; parentheses group comparisons, not values")
+                throw error(token, expected() + "; parentheses group comparisons, not values")
             }
-            throw error(token, expected)
+            throw error(token, expected())
         case .end:
-            throw error(token, expected)
+            throw error(token, expected())
         }
     }
 
-    private mutating func positional(_ token: QueryToken) throws(QueryParseError) -> Int {
+    private func positional(_ token: QueryToken) throws(ParseFailure) -> Int {
         if let firstIndexed {
             throw mixedPlaceholders(token, other: firstIndexed)
         }
@@ -466,14 +507,14 @@ struct QueryParser {
         return index
     }
 
-    private func mixedPlaceholders(_ token: QueryToken, other: QueryToken) -> QueryParseError {
+    private func mixedPlaceholders(_ token: QueryToken, other: QueryToken) -> ParseFailure {
         error(
             token,
             "expected the same kind of placeholder as the '\(other.text)' at \(place(of: other)); use either %@ and %K (numbered in order) or $0, $1, ... in one query, not both",
             kind: .mixedPlaceholders)
     }
 
-    private mutating func number(negative: Bool) throws(QueryParseError) -> QueryLiteral {
+    private func number(negative: Bool) throws(ParseFailure) -> QueryLiteral {
         let token = try advance()
         switch token.kind {
         case .real(let value):
@@ -491,24 +532,26 @@ struct QueryParser {
         }
     }
 
-    private mutating func parseList() throws(QueryParseError) -> QueryOperand {
+    private func parseList() throws(ParseFailure) -> QueryOperand {
         let open = try advance()
         var elements: [QueryOperand] = []
         if isSymbol(try peek(), "}") {
             try advance()
             return .list(elements)
         }
+        // Computed once per list: rebuilding it per element made long lists quadratic.
+        let listPlace = place(of: open)
         while true {
             let elementToken = try peek()
             let element = try parseOperand(
-                "expected a value in the list that starts at \(place(of: open)) (a number, a string in quotes, true, false, nil or %@)")
+                "expected a value in the list that starts at \(listPlace) (a number, a string in quotes, true, false, nil or %@)")
             switch element {
             case .literal, .argument:
                 elements.append(element)
             case .keyPath, .keyPathArgument:
-                throw error(elementToken, "expected a constant or %@ in the list that starts at \(place(of: open)); property names cannot appear in {...}")
+                throw error(elementToken, "expected a constant or %@ in the list that starts at \(listPlace); property names cannot appear in {...}")
             case .list:
-                throw error(elementToken, "expected a constant or %@ in the list that starts at \(place(of: open)); lists cannot be nested", found: "{")
+                throw error(elementToken, "expected a constant or %@ in the list that starts at \(listPlace); lists cannot be nested", found: "{")
             }
             let separator = try peek()
             if isSymbol(separator, ",") {
@@ -517,30 +560,30 @@ struct QueryParser {
                 try advance()
                 return .list(elements)
             } else {
-                throw error(separator, "expected ',' or '}' in the list that starts at \(place(of: open))")
+                throw error(separator, "expected ',' or '}' in the list that starts at \(listPlace)")
             }
         }
     }
 
     // MARK: Key paths
 
-    private static let aggregateNames: Set<String> = ["@count", "@size", "@min", "@max", "@sum", "@avg"]
+    private static let aggregateNames: Set<String> = ["@COUNT", "@SIZE", "@MIN", "@MAX", "@SUM", "@AVG"]
 
-    private func linksUnsupported(_ token: QueryToken) -> QueryParseError {
+    private func linksUnsupported(_ token: QueryToken) -> ParseFailure {
         error(
             token,
             "backlink queries (@links) are not supported; declare a LinkingObjects property on the model and query it by name",
             kind: .unsupported)
     }
 
-    private func unknownAggregate(_ token: QueryToken) -> QueryParseError {
+    private func unknownAggregate(_ token: QueryToken) -> ParseFailure {
         error(
             token,
             "expected one of the collection operators @count, @size, @min, @max, @sum or @avg; \(token.text) is not supported",
             kind: .unsupported)
     }
 
-    private mutating func parseKeyPath() throws(QueryParseError) -> QueryOperand {
+    private func parseKeyPath() throws(ParseFailure) -> QueryOperand {
         var components = [try advance().text]
         while isSymbol(try peek(), ".") {
             try advance()
@@ -560,7 +603,7 @@ struct QueryParser {
         if isSymbol(try peek(), "(") {
             let paren = try peek()
             let name = components.joined(separator: ".")
-            switch name.uppercased() {
+            switch Self.upper(name) {
             case "SORT", "DISTINCT", "LIMIT":
                 throw error(
                     paren, "\(name)(...) is not supported in a filter; sort with sorted(byKeyPath:) and limit with prefix(_:) on the results",
@@ -572,21 +615,21 @@ struct QueryParser {
         return .keyPath(components, aggregate: nil)
     }
 
-    private mutating func parseAggregate(_ token: QueryToken, after path: String) throws(QueryParseError) -> QueryAggregate {
-        let name = token.text.lowercased()
+    private func parseAggregate(_ token: QueryToken, after path: String) throws(ParseFailure) -> QueryAggregate {
+        let name = Self.upper(token.text)
         let make: (String?) -> QueryAggregate
         switch name {
-        case "@count", "@size":
+        case "@COUNT", "@SIZE":
             let next = try peek()
             if isSymbol(next, ".") {
                 throw error(next, "expected an operator after '\(path).\(token.text)'; nothing can follow \(token.text), e.g. \(path).\(token.text) > 2")
             }
-            return name == "@count" ? .count : .size
-        case "@min": make = QueryAggregate.min
-        case "@max": make = QueryAggregate.max
-        case "@sum": make = QueryAggregate.sum
-        case "@avg": make = QueryAggregate.avg
-        case "@links": throw linksUnsupported(token)
+            return name == "@COUNT" ? .count : .size
+        case "@MIN": make = QueryAggregate.min
+        case "@MAX": make = QueryAggregate.max
+        case "@SUM": make = QueryAggregate.sum
+        case "@AVG": make = QueryAggregate.avg
+        case "@LINKS": throw linksUnsupported(token)
         default: throw unknownAggregate(token)
         }
         guard isSymbol(try peek(), ".") else { return make(nil) }
