@@ -98,7 +98,9 @@ public struct QueryParseError: Error, Sendable, Equatable, CustomStringConvertib
             return "filter expects \(expected) argument\(expected == 1 ? "" : "s"), got \(given)"
                 + " for \"\(query)\"" + (self.expected.isEmpty ? "" : ": \(self.expected)")
         case .unexpectedToken, .invalidCharacter, .mixedPlaceholders, .nestingTooDeep:
-            headline = "Unexpected '\(found)'"
+            // A string literal is already quoted: `Unexpected string 'x'`, not `Unexpected ''x''`.
+            let isString = found.hasPrefix("'") || found.hasPrefix("\"")
+            headline = isString ? "Unexpected string \(found)" : "Unexpected '\(found)'"
         }
         return "\(headline) at \(place) in \"\(query)\": \(expected)"
     }

@@ -108,14 +108,14 @@ final class QueryParseErrorTests: XCTestCase {
         assertError("name ==[cc] 'a'", .unexpectedToken, found: "cc", column: 9,
             "Unexpected 'cc' at column 9 in \"name ==[cc] 'a'\": expected c (case-insensitive), d (diacritic-insensitive) or cd inside '[...]' after '==', e.g. ==[c]")
         assertError("name ==[c 'a'", .unexpectedToken, found: "'a'", column: 11,
-            "Unexpected ''a'' at column 11 in \"name ==[c 'a'\": expected ']' to close '[c'")
+            "Unexpected string 'a' at column 11 in \"name ==[c 'a'\": expected ']' to close '[c'")
         assertError("age <[c] 3", .unexpectedToken, found: "[c]", column: 6,
             "Unexpected '[c]' at column 6 in \"age <[c] 3\": [c] can only follow ==, !=, BEGINSWITH, ENDSWITH, CONTAINS or LIKE; remove it after '<'")
     }
 
     func testListAndOperandShapeErrors() {
         assertError("name IN 'x'", .unexpectedToken, found: "'x'", column: 9,
-            "Unexpected ''x'' at column 9 in \"name IN 'x'\": expected a list in braces, %@ or a list property after IN, e.g. name IN {'Rex', 'Maui'}")
+            "Unexpected string 'x' at column 9 in \"name IN 'x'\": expected a list in braces, %@ or a list property after IN, e.g. name IN {'Rex', 'Maui'}")
         assertError("name == {1, 2}", .unexpectedToken, found: "{", column: 9,
             "Unexpected '{' at column 9 in \"name == {1, 2}\": expected a single value after '=='; a list in braces can only follow IN or BETWEEN")
         assertError("{1} == name", .unexpectedToken, found: "{", column: 1,
