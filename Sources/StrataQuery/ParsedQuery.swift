@@ -20,6 +20,9 @@
 /// A value type with no shared state: parse and use it from any thread, actor or task.
 public struct ParsedQuery: Sendable, Equatable, CustomStringConvertible {
     /// Where one placeholder was written: for error messages about arguments.
+    ///
+    /// ## Concurrency
+    /// A value type with no shared state: use it from any thread, actor or task.
     public struct Placeholder: Sendable, Equatable {
         /// The argument index it refers to.
         public var index: Int

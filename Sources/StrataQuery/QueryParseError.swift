@@ -14,7 +14,7 @@
 /// ## Concurrency
 /// A value type with no shared state: use it from any thread, actor or task.
 public struct QueryParseError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The kind of mistake.
+    /// The kind of mistake; a value type, usable from any thread, actor or task.
     public enum Kind: Sendable, Equatable {
         /// A token where another was needed (``QueryParseError/expected`` says which).
         case unexpectedToken

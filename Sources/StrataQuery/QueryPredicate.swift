@@ -82,6 +82,9 @@ public struct QueryComparison: Sendable, Equatable, Hashable {
 }
 
 /// A comparison operator. Raw values are the canonical spellings that `description` prints.
+///
+/// ## Concurrency
+/// A value type with no shared state: use it from any thread, actor or task.
 public enum QueryOperator: String, Sendable, Equatable, Hashable, CaseIterable {
     /// `==` or `=`.
     case equal = "=="
@@ -132,6 +135,9 @@ public enum QueryOperator: String, Sendable, Equatable, Hashable, CaseIterable {
 }
 
 /// The string comparison modifiers written in brackets after an operator.
+///
+/// ## Concurrency
+/// A value type with no shared state: use it from any thread, actor or task.
 public struct QueryStringOptions: OptionSet, Sendable, Hashable {
     public var rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
@@ -143,6 +149,9 @@ public struct QueryStringOptions: OptionSet, Sendable, Hashable {
 }
 
 /// The quantifier written before a key path that goes through a list.
+///
+/// ## Concurrency
+/// A value type with no shared state: use it from any thread, actor or task.
 public enum QueryQuantifier: String, Sendable, Equatable, Hashable, CaseIterable {
     /// `ANY` (or `SOME`): at least one element matches.
     case any = "ANY"
@@ -154,6 +163,9 @@ public enum QueryQuantifier: String, Sendable, Equatable, Hashable, CaseIterable
 }
 
 /// One side of a comparison.
+///
+/// ## Concurrency
+/// A value type with no shared state: use it from any thread, actor or task.
 public indirect enum QueryOperand: Sendable, Equatable, Hashable {
     /// A property, or a path through links and lists: `name` is `["name"]`, `owner.name` is
     /// `["owner", "name"]`. `aggregate` is the collection operator at the end of the path, if any:
@@ -190,6 +202,9 @@ public indirect enum QueryOperand: Sendable, Equatable, Hashable {
 ///
 /// `@min`, `@max`, `@sum` and `@avg` carry the property of each element they aggregate
 /// (`dogs.@avg.age` is `.avg("age")`), or `nil` for a list of primitives (`scores.@max`).
+///
+/// ## Concurrency
+/// A value type with no shared state: use it from any thread, actor or task.
 public enum QueryAggregate: Sendable, Equatable, Hashable {
     /// `@count`: the number of elements of a list (or characters of a string, bytes of data).
     case count
@@ -226,6 +241,9 @@ public enum QueryAggregate: Sendable, Equatable, Hashable {
 }
 
 /// A constant written in the query text.
+///
+/// ## Concurrency
+/// A value type with no shared state: use it from any thread, actor or task.
 public enum QueryLiteral: Sendable, Equatable, Hashable {
     /// An integer: `42`, `-7`, `0x1F`. Must fit in `Int64`.
     case int(Int64)
