@@ -28,6 +28,8 @@ let package = Package(
             dependencies: ["StrataPOSIX", .product(name: "Atomics", package: "swift-atomics")]
         ),
         .target(name: "Strata", dependencies: ["StrataStorage"]),
+        // Parser for Realm's string query language (`filter("age > %@", 3)`); no dependencies.
+        .target(name: "StrataQuery"),
 
         // MARK: Schema compiler (build time only)
         .target(
@@ -69,6 +71,7 @@ let package = Package(
         // Kills real `strata-storage-stress` processes; finds the executable beside the test bundle.
         .testTarget(name: "StrataStorageCrashTests", dependencies: ["StrataStorage", "StrataPOSIX", "StrataStressWorkload"]),
         .testTarget(name: "StrataSchemaTests", dependencies: ["StrataSchemaKit"]),
+        .testTarget(name: "StrataQueryTests", dependencies: ["StrataQuery"]),
         // Models compiled with StrataPlugin; asserts on the generated schema and accessors at run time.
         .testTarget(
             name: "StrataSchemaIntegrationTests",
