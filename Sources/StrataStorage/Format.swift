@@ -96,11 +96,20 @@ enum MetaLayout {
     static let listHead = 84           // u32: first commit-list page, 0 if none
     static let listPagesOwn = 88       // u32: commit-list pages this commit wrote (the chain's first ones)
     static let inlineCount = 92        // u32: page numbers listed inline below
-    static let reserved = 96           // u64: 0
-    static let inlineList = 104        // u32 * inlineCount
+    static let inlineFreeCount = 96    // u32: free-list extents stored inline (then freeListHead is 0)
+    static let reserved = 100          // u32: 0
+    static let inlineList = 104        // u32 * inlineCount, then the inline free extents (8-aligned)
     static let flagClean: UInt32 = 1
 
     static func inlineCapacity(pageSize: Int) -> Int { (pageSize - inlineList) / 4 }
+
+    /// Where the inline free extents start, after an inline commit list of `inlineCount` entries.
+    static func inlineFreeOffset(inlineCount: Int) -> Int { (inlineList + 4 * inlineCount + 7) & ~7 }
+
+    /// Whether a commit list of `pages` entries and `extents` free extents both fit in the meta page.
+    static func fitsInline(pages: Int, extents: Int, pageSize: Int) -> Bool {
+        inlineFreeOffset(inlineCount: pages) + FreeListLayout.entrySize * extents <= pageSize
+    }
 }
 
 /// Free-list entries: (freed-by version u64, first page u32, run length u32).

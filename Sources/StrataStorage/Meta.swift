@@ -1,3 +1,10 @@
+/// A run of free pages and the version whose commit freed them (0: reusable now).
+struct FreeExtent: Equatable {
+    var version: UInt64
+    var first: UInt32
+    var count: UInt32
+}
+
 /// A decoded meta record (pages 0 and 1). FORMAT.md, "Meta pages".
 struct MetaRecord: Equatable {
     var version: UInt64
@@ -10,6 +17,8 @@ struct MetaRecord: Equatable {
     var listHead: UInt32
     var listPagesOwn: UInt32
     var inlineList: [UInt32]
+    /// The free list, when it is small enough to live in the meta page (FORMAT.md).
+    var inlineFree: [FreeExtent] = []
 
     var isClean: Bool { flags & MetaLayout.flagClean != 0 }
 
@@ -34,6 +43,15 @@ struct MetaRecord: Equatable {
         precondition(inlineList.count <= MetaLayout.inlineCapacity(pageSize: pageSize))
         page.setU32(MetaLayout.inlineCount, UInt32(inlineList.count))
         for (i, p) in inlineList.enumerated() { page.setU32(MetaLayout.inlineList + 4 * i, p) }
+        precondition(inlineFree.isEmpty || (freeListHead == 0 && MetaLayout.fitsInline(pages: inlineList.count, extents: inlineFree.count, pageSize: pageSize)))
+        page.setU32(MetaLayout.inlineFreeCount, UInt32(inlineFree.count))
+        let base = MetaLayout.inlineFreeOffset(inlineCount: inlineList.count)
+        for (i, e) in inlineFree.enumerated() {
+            let o = base + FreeListLayout.entrySize * i
+            page.setU64(o, e.version)
+            page.setU32(o + 8, e.first)
+            page.setU32(o + 12, e.count)
+        }
         page.setU64(PageHeader.checksum, Checksum.ofPage(page, length: pageSize))
     }
 
@@ -70,7 +88,18 @@ struct MetaRecord: Equatable {
         var list = [UInt32]()
         list.reserveCapacity(count)
         for i in 0..<count { list.append(page.u32(MetaLayout.inlineList + 4 * i)) }
-        let m = MetaRecord(
+        let freeCount = Int(page.u32(MetaLayout.inlineFreeCount))
+        guard MetaLayout.fitsInline(pages: count, extents: freeCount, pageSize: pageSize) else {
+            return .failure(.inconsistent("inline free list of \(freeCount) extents does not fit"))
+        }
+        var free: [FreeExtent] = []
+        free.reserveCapacity(freeCount)
+        let base = MetaLayout.inlineFreeOffset(inlineCount: count)
+        for i in 0..<freeCount {
+            let o = base + FreeListLayout.entrySize * i
+            free.append(FreeExtent(version: page.u64(o), first: page.u32(o + 8), count: page.u32(o + 12)))
+        }
+        var m = MetaRecord(
             version: page.u64(MetaLayout.version),
             catalogRoot: page.u32(MetaLayout.catalogRoot),
             freeListHead: page.u32(MetaLayout.freeListHead),
@@ -82,6 +111,11 @@ struct MetaRecord: Equatable {
             listPagesOwn: page.u32(MetaLayout.listPagesOwn),
             inlineList: list
         )
+        m.inlineFree = free
+        guard free.isEmpty || m.freeListHead == 0 else { return .failure(.inconsistent("both an inline free list and a free-list chain")) }
+        for e in free where e.first < 2 || UInt64(e.first) + UInt64(e.count) > UInt64(m.pageCount) {
+            return .failure(.inconsistent("inline free extent outside the file"))
+        }
         guard m.pageCount >= 2 else { return .failure(.inconsistent("page count \(m.pageCount)")) }
         guard m.catalogRoot < m.pageCount, m.freeListHead < m.pageCount, m.listHead < m.pageCount else {
             return .failure(.inconsistent("root pages beyond the page count"))

@@ -151,6 +151,10 @@ struct Verifier {
             }
             next = p.u32(PageHeader.nextPage)
         }
+        for e in meta.inlineFree {
+            try claim(e.first, 2, run: Int(e.count))
+            freePages += Int(e.count)
+        }
         // The commit list pages this version's commit wrote (older ones in the chain are free).
         next = meta.listHead
         var own = 0

@@ -389,8 +389,15 @@ public final class WriteTransaction: @unchecked Sendable {
         let flCap = FreeListLayout.capacity(pageSize: pageSize)
         let clCap = CommitListLayout.capacity(pageSize: pageSize)
         freedNow.sort()
-        let flNeeded = (free.extents(extra: (v, freedNow)).count + flCap - 1) / flCap
-        let inlineOK = durability == .full && dirty.count + flNeeded <= MetaLayout.inlineCapacity(pageSize: pageSize)
+        var extents = free.extents(extra: (v, freedNow))
+        // A durable commit whose page list and free list both fit in the meta page writes no
+        // free-list or commit-list pages at all (the common case for small commits). A small free
+        // list alone also stays in the meta page when the page list needs commit-list pages (the
+        // common case for deferred commits, whose lists must be chained).
+        let allInline = durability == .full && MetaLayout.fitsInline(pages: dirty.count, extents: extents.count, pageSize: pageSize)
+        let freeInline = allInline || MetaLayout.fitsInline(pages: 0, extents: extents.count, pageSize: pageSize)
+        let flNeeded = freeInline ? 0 : (extents.count + flCap - 1) / flCap
+        let inlineOK = allInline || (durability == .full && !freeInline && dirty.count + flNeeded <= MetaLayout.inlineCapacity(pageSize: pageSize))
         var clNeeded = 0
         if !inlineOK {
             while true {
@@ -399,14 +406,17 @@ public final class WriteTransaction: @unchecked Sendable {
                 clNeeded = want
             }
         }
+        let poolBefore = free.pool.count
         var clPages: [UInt32] = []
         for _ in 0..<clNeeded { clPages.append(try allocPage(.commitList).0) }
         var flPages: [UInt32] = []
         for _ in 0..<flNeeded { flPages.append(try allocPage(.freeList).0) }
 
         // 3. Write the free list: reusable pages, pending pages, and what this commit freed.
-        let extents = free.extents(extra: (v, freedNow))
-        precondition(extents.count <= flPages.count * flCap, "free list outgrew its pages")
+        // Allocations from the pool changed the free list (pages from the end of the file did not).
+        if free.pool.count != poolBefore { extents = free.extents(extra: (v, freedNow)) }
+        precondition(freeInline ? MetaLayout.fitsInline(pages: inlineOK ? dirty.count : 0, extents: extents.count, pageSize: pageSize)
+                                : extents.count <= flPages.count * flCap, "free list outgrew its pages")
         for (k, n) in flPages.enumerated() {
             let p = access.base + Int(n) * pageSize
             let lo = k * flCap
@@ -416,10 +426,10 @@ public final class WriteTransaction: @unchecked Sendable {
             p.setU32(PageHeader.nextPage, k + 1 < flPages.count ? flPages[k + 1] : 0)
             for j in 0..<count {
                 let e = PageHeader.size + FreeListLayout.entrySize * j
-                let (ver, first, len) = extents[lo + j]
-                p.setU64(e, ver)
-                p.setU32(e + 8, first)
-                p.setU32(e + 12, len)
+                let x = extents[lo + j]
+                p.setU64(e, x.version)
+                p.setU32(e + 8, x.first)
+                p.setU32(e + 12, x.count)
             }
         }
 
@@ -454,7 +464,8 @@ public final class WriteTransaction: @unchecked Sendable {
         //    at any point leaves that version intact.
         let meta = MetaRecord(version: v, catalogRoot: catalog.root, freeListHead: flPages.first ?? 0, pageCount: pageCount,
                               flags: 0, durableBase: base.durableVersion, freeListPages: UInt32(flPages.count),
-                              listHead: listHead, listPagesOwn: UInt32(clPages.count), inlineList: inline)
+                              listHead: listHead, listPagesOwn: UInt32(clPages.count), inlineList: inline,
+                              inlineFree: freeInline ? extents : [])
         let slot = 1 - Int(base.durableSlot)
         meta.encode(into: scratch, pageSize: pageSize, slot: slot)
         do {

@@ -198,8 +198,14 @@ final class FormatLayoutTests: XCTestCase {
     func testMetaLayout() {
         XCTAssertEqual([MetaLayout.magic, MetaLayout.formatVersion, MetaLayout.pageSize, MetaLayout.version, MetaLayout.catalogRoot,
                         MetaLayout.freeListHead, MetaLayout.pageCount, MetaLayout.flags, MetaLayout.durableBase, MetaLayout.freeListPages,
-                        MetaLayout.listHead, MetaLayout.listPagesOwn, MetaLayout.inlineCount, MetaLayout.reserved, MetaLayout.inlineList],
-                       [32, 40, 44, 48, 56, 60, 64, 68, 72, 80, 84, 88, 92, 96, 104])
+                        MetaLayout.listHead, MetaLayout.listPagesOwn, MetaLayout.inlineCount, MetaLayout.inlineFreeCount, MetaLayout.reserved,
+                        MetaLayout.inlineList],
+                       [32, 40, 44, 48, 56, 60, 64, 68, 72, 80, 84, 88, 92, 96, 100, 104])
+        // The inline free extents start 8-aligned after the inline commit list.
+        XCTAssertEqual(MetaLayout.inlineFreeOffset(inlineCount: 0), 104)
+        XCTAssertEqual(MetaLayout.inlineFreeOffset(inlineCount: 3), 120)
+        XCTAssertTrue(MetaLayout.fitsInline(pages: 10, extents: 100, pageSize: 4096))
+        XCTAssertFalse(MetaLayout.fitsInline(pages: 10, extents: 250, pageSize: 4096))
         XCTAssertEqual(MetaLayout.inlineCapacity(pageSize: 4096), 998)
         XCTAssertEqual(FreeListLayout.capacity(pageSize: 4096), 254)
         XCTAssertEqual(CommitListLayout.capacity(pageSize: 4096), 1016)
