@@ -76,6 +76,16 @@ public final class Database: @unchecked Sendable {
     var writerCache: WriterState?
     var poisonedBy: String?
     var commitsSinceOpen = 0
+    private var writerScratch: UnsafeMutableRawPointer?
+
+    /// Four pages of scratch memory for the write transaction, allocated once. Called with the
+    /// writer lock held.
+    func writerBuffers() -> UnsafeMutableRawPointer {
+        if let b = writerScratch { return b }
+        let b = UnsafeMutableRawPointer.allocate(byteCount: 4 * pageSize, alignment: 4096)
+        writerScratch = b
+        return b
+    }
 
     /// Opens (or creates) the database at `path`.
     /// - Throws: ``StorageError`` when the file is not a Strata database, is corrupt or truncated,
@@ -138,7 +148,10 @@ public final class Database: @unchecked Sendable {
         try lockFile.finishOpening()
     }
 
-    deinit { close() }
+    deinit {
+        close()
+        writerScratch?.deallocate()
+    }
 
     static func mapLength(forFileSize size: Int64, reserve: Int) -> Int {
         let want = Int(size) * 2 + reserve

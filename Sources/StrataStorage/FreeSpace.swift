@@ -21,6 +21,10 @@ struct FreeSpace {
     /// and re-sorted and re-scanned on every commit) took about a third of a deferred commit's CPU
     /// with 100 versions pending.
     var pending: [PendingGroup] = []
+    /// Every pending extent, sorted by first page, adjacent runs coalesced under the newer version
+    /// (what the free list on disk stores). Kept up to date by `addPending` (a linear merge) and
+    /// rebuilt by `release`, so a commit neither re-collects nor re-sorts the pending pages.
+    private(set) var mergedPending: [FreeExtent] = []
 
     /// Moves pending pages freed by versions <= `limit` into the pool.
     mutating func release(upTo limit: UInt64) {
@@ -30,6 +34,10 @@ struct FreeSpace {
         var released: [UInt32] = []
         for g in pending[0..<k] { released.append(contentsOf: g.pages) }
         pending.removeFirst(k)
+        var rest: [FreeExtent] = []
+        for g in pending { rest.append(contentsOf: g.extents) }
+        rest.sort { $0.first < $1.first }
+        mergedPending = Self.coalesce(rest)
         guard !released.isEmpty else { return }
         released.sort(by: >)
         sortPool()
@@ -102,30 +110,54 @@ struct FreeSpace {
             while i >= 0 && pool[i] == last &+ 1 { last = pool[i]; i -= 1 }
             out.append(FreeExtent(version: 0, first: first, count: last - first + 1))
         }
-        var pend: [FreeExtent] = []
-        for g in pending { pend.append(contentsOf: g.extents) }
-        if let (v, pages) = extra { Self.appendExtents(v, pages, to: &pend) }
-        // Coalesce adjacent pending runs across versions, tagged with the newer version. Always
-        // safe: a later tag can only delay reuse. It matters for deferred commits, which free
-        // the pages the previous commit of the group wrote at the end of the file: without it the
-        // free list grows by a few extents per commit until the group is synced, and every commit
-        // rewrites it (measured: 10,000 deferred commits with one sync ran at 3k commits/s).
-        if pend.count > 1 {
-            pend.sort { $0.first < $1.first }
-            var merged: [FreeExtent] = []
-            merged.reserveCapacity(pend.count)
-            for e in pend {
-                if var last = merged.last, last.first &+ last.count == e.first {
-                    last.count += e.count
-                    last.version = max(last.version, e.version)
-                    merged[merged.count - 1] = last
-                } else {
-                    merged.append(e)
-                }
-            }
-            pend = merged
+        if let (v, pages) = extra, !pages.isEmpty {
+            var more: [FreeExtent] = []
+            Self.appendExtents(v, pages, to: &more)
+            out.append(contentsOf: Self.mergeSorted(mergedPending, more))
+        } else {
+            out.append(contentsOf: mergedPending)
         }
-        out.append(contentsOf: pend)
+        return out
+    }
+
+    /// Coalesces adjacent runs of a list sorted by first page, tagging a merged run with the newer
+    /// version. Always safe: a later tag can only delay reuse. It matters for deferred commits,
+    /// which free the pages the previous commit of their group wrote at the end of the file:
+    /// without it the free list grows by a few extents per commit until the group is synced.
+    static func coalesce(_ sorted: [FreeExtent]) -> [FreeExtent] {
+        var merged: [FreeExtent] = []
+        merged.reserveCapacity(sorted.count)
+        for e in sorted {
+            if var last = merged.last, last.first &+ last.count == e.first {
+                last.count += e.count
+                last.version = max(last.version, e.version)
+                merged[merged.count - 1] = last
+            } else {
+                merged.append(e)
+            }
+        }
+        return merged
+    }
+
+    /// Merges two lists sorted by first page (disjoint runs) and coalesces the result.
+    static func mergeSorted(_ a: [FreeExtent], _ b: [FreeExtent]) -> [FreeExtent] {
+        var out: [FreeExtent] = []
+        out.reserveCapacity(a.count + b.count)
+        var i = 0, j = 0
+        func push(_ e: FreeExtent) {
+            if var last = out.last, last.first &+ last.count == e.first {
+                last.count += e.count
+                last.version = max(last.version, e.version)
+                out[out.count - 1] = last
+            } else {
+                out.append(e)
+            }
+        }
+        while i < a.count && j < b.count {
+            if a[i].first < b[j].first { push(a[i]); i += 1 } else { push(b[j]); j += 1 }
+        }
+        while i < a.count { push(a[i]); i += 1 }
+        while j < b.count { push(b[j]); j += 1 }
         return out
     }
 
@@ -161,6 +193,8 @@ struct FreeSpace {
         // Find the group (usually the last one, or a new one after it).
         var i = pending.count
         while i > 0 && pending[i - 1].version > v { i -= 1 }
+        var added: [FreeExtent] = []
+        Self.appendExtents(v, pages, to: &added)
         if i > 0 && pending[i - 1].version == v {
             var merged = pending[i - 1].pages + pages
             merged.sort()
@@ -168,10 +202,9 @@ struct FreeSpace {
             Self.appendExtents(v, merged, to: &extents)
             pending[i - 1] = PendingGroup(version: v, pages: merged, extents: extents)
         } else {
-            var extents: [FreeExtent] = []
-            Self.appendExtents(v, pages, to: &extents)
-            pending.insert(PendingGroup(version: v, pages: pages, extents: extents), at: i)
+            pending.insert(PendingGroup(version: v, pages: pages, extents: added), at: i)
         }
+        mergedPending = Self.mergeSorted(mergedPending, added)
     }
 
     /// Total pages listed (reusable and pending).

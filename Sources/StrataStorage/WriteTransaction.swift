@@ -97,10 +97,13 @@ public final class WriteTransaction: @unchecked Sendable {
         self.free = state.free
         self.oldFreeListChain = state.freeListChain
         self.catalog = TreeState(name: "", root: st.catalogRoot, count: 0)
-        scratch = .allocate(byteCount: db.pageSize, alignment: 16)
-        cellBuf = .allocate(byteCount: db.pageSize, alignment: 16)
-        sepBuf = .allocate(byteCount: db.pageSize, alignment: 16)
-        valueBuf = .allocate(byteCount: db.pageSize, alignment: 16)
+        // Four page-sized scratch buffers, owned by the database and reused by every write
+        // transaction (only one exists at a time: the writer lock is held).
+        let buffers = db.writerBuffers()
+        scratch = buffers
+        cellBuf = buffers + db.pageSize
+        sepBuf = buffers + 2 * db.pageSize
+        valueBuf = buffers + 3 * db.pageSize
         // Which freed pages may be written again: none that a live snapshot (any process) or the
         // crash fallback (the durable version) can still reach, and none that the newest meta
         // record lists for crash verification. That list covers every page written since the
@@ -117,10 +120,6 @@ public final class WriteTransaction: @unchecked Sendable {
 
     deinit {
         if !ended { abort() }
-        scratch.deallocate()
-        cellBuf.deallocate()
-        sepBuf.deallocate()
-        valueBuf.deallocate()
     }
 
     // MARK: Trees
