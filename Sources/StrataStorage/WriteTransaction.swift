@@ -389,18 +389,22 @@ public final class WriteTransaction: @unchecked Sendable {
         let clCap = CommitListLayout.capacity(pageSize: pageSize)
         freedNow.sort()
         var extents = free.extents(extra: (v, freedNow))
-        // A durable commit whose page list and free list both fit in the meta page writes no
-        // free-list or commit-list pages at all (the common case for small commits). A small free
-        // list alone also stays in the meta page when the page list needs commit-list pages (the
-        // common case for deferred commits, whose lists must be chained).
-        let allInline = durability == .full && MetaLayout.fitsInline(pages: dirty.count, extents: extents.count, pageSize: pageSize)
+        // The page list covers every page written since the durable version: when the previous
+        // commit was deferred, its inline list is carried into this record (its meta slot is the
+        // one this commit overwrites), and its commit-list chain, if any, is chained to.
+        let carried: [UInt32] = previousIsDurable ? [] : baseMeta.inlineList
+        // Where the lists go, cheapest first: (1) page list and free list both in the meta page
+        // (no extra pages: the common case for small commits, durable or deferred); (2) the free
+        // list in the meta page and the page list in commit-list pages; (3) a free-list chain,
+        // with the page list inline if it fits, else in commit-list pages.
+        let allInline = MetaLayout.fitsInline(pages: carried.count + dirty.count, extents: extents.count, pageSize: pageSize)
         let freeInline = allInline || MetaLayout.fitsInline(pages: 0, extents: extents.count, pageSize: pageSize)
         let flNeeded = freeInline ? 0 : (extents.count + flCap - 1) / flCap
-        let inlineOK = allInline || (durability == .full && !freeInline && dirty.count + flNeeded <= MetaLayout.inlineCapacity(pageSize: pageSize))
+        let inlineOK = allInline || (!freeInline && carried.count + dirty.count + flNeeded <= MetaLayout.inlineCapacity(pageSize: pageSize))
         var clNeeded = 0
         if !inlineOK {
             while true {
-                let want = (dirty.count + flNeeded + clNeeded + clCap - 1) / clCap
+                let want = (carried.count + dirty.count + flNeeded + clNeeded + clCap - 1) / clCap
                 if want <= clNeeded { break }
                 clNeeded = want
             }
@@ -414,7 +418,7 @@ public final class WriteTransaction: @unchecked Sendable {
         // 3. Write the free list: reusable pages, pending pages, and what this commit freed.
         // Allocations from the pool changed the free list (pages from the end of the file did not).
         if free.pool.count != poolBefore { extents = free.extents(extra: (v, freedNow)) }
-        precondition(freeInline ? MetaLayout.fitsInline(pages: inlineOK ? dirty.count : 0, extents: extents.count, pageSize: pageSize)
+        precondition(freeInline ? MetaLayout.fitsInline(pages: inlineOK ? carried.count + dirty.count : 0, extents: extents.count, pageSize: pageSize)
                                 : extents.count <= flPages.count * flCap, "free list outgrew its pages")
         for (k, n) in flPages.enumerated() {
             let p = access.base + Int(n) * pageSize
@@ -434,7 +438,7 @@ public final class WriteTransaction: @unchecked Sendable {
 
         // 4. The commit list: every page this commit wrote, so that opening after a crash can
         //    check them all and fall back to the previous version if one is torn.
-        let written = dirty.sorted()
+        let written = carried + dirty.sorted()
         var inline: [UInt32] = []
         var listHead = chainTo
         if inlineOK {
@@ -452,8 +456,9 @@ public final class WriteTransaction: @unchecked Sendable {
             }
         }
 
-        // 5. Checksums, last, once every page's contents are final.
-        for n in written {
+        // 5. Checksums, last, once every page's contents are final: only the pages this commit
+        //    wrote (carried entries belong to earlier, committed versions and must not be touched).
+        for n in dirty {
             let p = access.base + Int(n) * pageSize
             let length = p.u8(PageHeader.type) == PageType.overflow.rawValue ? Int(p.u32(PageHeader.runPages)) * pageSize : pageSize
             p.setU64(PageHeader.checksum, Checksum.ofPage(p, length: length))
