@@ -54,7 +54,7 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unsupportedFormatVersion(let path, let found, let supported):
             return "\(path) has format version \(found), but this build of Strata reads format version \(supported). Open it with a Strata release that supports version \(found)."
         case .corruptPage(let path, let page, let reason):
-            return "\(path) is corrupt at page \(page): \(reason). Restore the file from a backup; committed data in other pages may be recoverable with `strata verify`."
+            return "\(path) is corrupt at page \(page): \(reason). Restore the file from a backup; Database.verify() lists the first damaged page of the newest version."
         case .truncated(let path, let expected, let actual):
             return "\(path) is truncated: its meta record needs \(expected) bytes but the file has \(actual). The file was cut short (a partial copy?); restore it from a backup."
         case .invalidPageSize(let size):
