@@ -295,7 +295,43 @@ public enum DeclarationCollection {
             result.models += models
             result.diagnostics += diagnostics
             result.enums += PersistableEnumCollector.collect(in: tree, fileName: input.displayPath)
+            result.otherClasses += SubclassCollector.collect(in: tree, fileName: input.displayPath)
         }
         return result
+    }
+}
+
+/// Finds classes that inherit from a named class other than the model base classes, so the
+/// resolver can report subclasses of model classes.
+public final class SubclassCollector: SyntaxVisitor {
+    private let converter: SourceLocationConverter
+    private let fileName: String
+    private(set) var classes: [SubclassDeclaration] = []
+
+    private init(fileName: String, tree: SourceFileSyntax) {
+        self.fileName = fileName
+        self.converter = SourceLocationConverter(fileName: fileName, tree: tree)
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    /// The non-model classes of `tree` with their superclass names.
+    public static func collect(in tree: SourceFileSyntax, fileName: String) -> [SubclassDeclaration] {
+        let collector = SubclassCollector(fileName: fileName, tree: tree)
+        collector.walk(tree)
+        return collector.classes
+    }
+
+    public override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    public override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+
+    public override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
+        if ModelCollector.modelKind(of: node) == nil,
+           let first = node.inheritanceClause?.inheritedTypes.first,
+           case .named(let superclass, []) = ModelCollector.typeExpression(first.type) {
+            let loc = converter.location(for: node.positionAfterSkippingLeadingTrivia)
+            classes.append(SubclassDeclaration(name: node.name.text, superclass: superclass,
+                                               location: SourceLocation(file: fileName, line: loc.line, column: loc.column)))
+        }
+        return .visitChildren
     }
 }

@@ -115,8 +115,23 @@ public struct EnumDeclaration: Hashable, Sendable {
 }
 
 /// Everything the collectors found in one target.
+/// A class that is not itself a model, with the name of the class it inherits from (used to
+/// report subclasses of model classes, which Strata does not support).
+public struct SubclassDeclaration: Sendable, Equatable {
+    public var name: String
+    public var superclass: String
+    public var location: SourceLocation
+    public init(name: String, superclass: String, location: SourceLocation) {
+        self.name = name
+        self.superclass = superclass
+        self.location = location
+    }
+}
+
 public struct CollectedDeclarations: Sendable {
     public var models: [ModelDeclaration] = []
+    /// Classes deriving from something other than Object, EmbeddedObject or AsymmetricObject.
+    public var otherClasses: [SubclassDeclaration] = []
     public var enums: [EnumDeclaration] = []
     public var diagnostics: [SchemaDiagnostic] = []
     public init() {}

@@ -23,6 +23,11 @@ public enum SchemaResolver {
             }
             modelsByName[model.name] = model
         }
+        for subclass in declarations.otherClasses {
+            guard let model = modelsByName[subclass.superclass] else { continue }
+            diagnostics.append(SchemaDiagnostic(at: subclass.location,
+                "class '\(subclass.name)' inherits from the model class '\(model.name)', but model inheritance is not supported (it would be stored as a '\(model.name)'); derive it from \(model.kind.baseClassName) and declare the properties it needs: `class \(subclass.name): \(model.kind.baseClassName)`"))
+        }
         var enumsByName: [String: EnumDeclaration] = [:]
         for declaration in declarations.enums {
             enumsByName[declaration.name] = declaration

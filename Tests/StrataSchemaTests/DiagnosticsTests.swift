@@ -41,6 +41,20 @@ final class DiagnosticsTests: XCTestCase {
             """), [])
     }
 
+    func testSubclassOfAModelIsRejected() {
+        XCTAssertEqual(diagnostics("""
+            class Dog: Object {
+                @Persisted var name = ""
+            }
+            class Puppy: Dog {
+                @Persisted var toy = ""
+            }
+            class Helper: Formatter {}
+            """), [
+            "Models.swift:4:1: error: class 'Puppy' inherits from the model class 'Dog', but model inheritance is not supported (it would be stored as a 'Dog'); derive it from Object and declare the properties it needs: `class Puppy: Object`",
+        ])
+    }
+
     func testListOfOptionalObjects() {
         XCTAssertEqual(diagnostics("""
             final class Person: Object {
