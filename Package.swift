@@ -27,6 +27,8 @@ let package = Package(
             name: "StrataStorage",
             dependencies: ["StrataPOSIX", .product(name: "Atomics", package: "swift-atomics")]
         ),
+        // The object store (tables, clusters, indexes): being built for issue 4; not yet used by Strata.
+        .target(name: "StrataCore", dependencies: ["StrataStorage"]),
         .target(name: "Strata", dependencies: ["StrataStorage"]),
         // Parser for Realm's string query language (`filter("age > %@", 3)`); no dependencies.
         .target(name: "StrataQuery"),
@@ -68,6 +70,7 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "StrataPOSIXTests", dependencies: ["StrataPOSIX"]),
         .testTarget(name: "StrataStorageTests", dependencies: ["StrataStorage", "StrataPOSIX"]),
+        .testTarget(name: "StrataCoreTests", dependencies: ["StrataCore"]),
         // Kills real `strata-storage-stress` processes; finds the executable beside the test bundle.
         .testTarget(name: "StrataStorageCrashTests", dependencies: ["StrataStorage", "StrataPOSIX", "StrataStressWorkload"]),
         .testTarget(name: "StrataSchemaTests", dependencies: ["StrataSchemaKit"]),
