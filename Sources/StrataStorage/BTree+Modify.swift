@@ -73,7 +73,6 @@ extension WriteTransaction {
         if t.root == 0 {
             guard let length = try body(nil, buffer) else { return nil }
             _ = try put(key, UnsafeRawBufferPointer(rebasing: buffer[0..<length]), &t)
-            trees[tree.index].dirty = true
             t.dirty = true
             return length
         }

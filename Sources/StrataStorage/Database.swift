@@ -75,7 +75,6 @@ public final class Database: @unchecked Sendable {
     let writerGate = WriterGate()
     var writerCache: WriterState?
     var poisonedBy: String?
-    var commitsSinceOpen = 0
     private var writerScratch: UnsafeMutableRawPointer?
 
     /// Four pages of scratch memory for the write transaction, allocated once. Called with the
@@ -347,7 +346,8 @@ public final class Database: @unchecked Sendable {
     /// Pins the newest committed version and returns what a snapshot of it needs.
     func pinLatest() throws -> (PublishedState, Mapping) {
         while true {
-            if stateLock.withLock({ closed }) { throw StorageError.databaseClosed(path: path) }
+            // (A racing close is caught under the lock below; the lock file stays mapped until
+            // deinit, so reading its state first is safe.)
             let st = lockFile.readState()
             let mapping: Mapping = try stateLock.withLock {
                 if closed { throw StorageError.databaseClosed(path: path) }
@@ -421,7 +421,6 @@ public final class Database: @unchecked Sendable {
     public func beginWrite() throws -> WriteTransaction {
         if isReadOnly { throw StorageError.readOnly(path: path) }
         if let cause = poisonedBy { throw StorageError.needsReopen(path: path, cause: cause) }
-        if stateLock.withLock({ closed }) { throw StorageError.databaseClosed(path: path) }
         try acquireWriter()
         do {
             try adoptUnpublishedCommit()

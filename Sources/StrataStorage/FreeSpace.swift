@@ -207,8 +207,6 @@ struct FreeSpace {
         mergedPending = Self.mergeSorted(mergedPending, added)
     }
 
-    /// Total pages listed (reusable and pending).
-    var pageTotal: Int { pool.count + pending.reduce(0) { $0 + $1.pages.count } }
 }
 
 /// What the writer remembers about the newest committed version between transactions, so a

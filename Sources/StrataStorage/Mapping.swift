@@ -59,13 +59,6 @@ final class WriterGate: @unchecked Sendable {
         lock.unlock()
     }
 
-    func tryAcquire() -> Bool {
-        lock.withLock {
-            if taken { return false }
-            taken = true
-            return true
-        }
-    }
 
     func release() {
         lock.lock()

@@ -50,7 +50,6 @@ public final class WriteTransaction: @unchecked Sendable {
     var free: FreeSpace
     var freedNow: [UInt32] = []
     var dirty = Set<UInt32>()
-    var oldFreeListChain: [UInt32]
     var pathBuffer: [(page: UInt32, ptr: UnsafeMutableRawPointer, index: Int)] = []
     var ended = false
     // Scratch buffers: one page for rebuilding nodes, one cell, one separator cell.
@@ -95,7 +94,6 @@ public final class WriteTransaction: @unchecked Sendable {
         }
         self.baseMeta = state.meta
         self.free = state.free
-        self.oldFreeListChain = state.freeListChain
         self.catalog = TreeState(name: "", root: st.catalogRoot, count: 0)
         // Four page-sized scratch buffers, owned by the database and reused by every write
         // transaction (only one exists at a time: the writer lock is held).
@@ -505,7 +503,6 @@ public final class WriteTransaction: @unchecked Sendable {
         var nextFree = free
         nextFree.addPending(v, sorted: freedNow)
         db.writerCache = WriterState(version: v, free: nextFree, freeListChain: flPages, ownListPages: clPages, meta: meta)
-        db.commitsSinceOpen += 1
         return version
     }
 
