@@ -28,8 +28,8 @@ let package = Package(
             dependencies: ["StrataPOSIX", .product(name: "Atomics", package: "swift-atomics")]
         ),
         // The object store (tables, clusters, indexes): being built for issue 4; not yet used by Strata.
-        .target(name: "StrataCore", dependencies: ["StrataStorage"]),
-        .target(name: "Strata", dependencies: ["StrataStorage"]),
+        .target(name: "StrataCore", dependencies: ["StrataStorage", "StrataQuery"]),
+        .target(name: "Strata", dependencies: ["StrataStorage", "StrataCore"]),
         // Parser for Realm's string query language (`filter("age > %@", 3)`); no dependencies.
         .target(name: "StrataQuery"),
 

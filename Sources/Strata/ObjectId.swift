@@ -53,6 +53,12 @@ public struct ObjectId: Hashable, Comparable, Sendable, CustomStringConvertible 
         bytes = validatedBytes
     }
 
+    /// The id whose 12 bytes are `bytes` (most significant first); nil for any other length.
+    public init?(bytes: [UInt8]) {
+        guard bytes.count == 12 else { return nil }
+        self.bytes = bytes
+    }
+
     /// Parses 24 hexadecimal digits.
     /// - Throws: `ObjectId.InvalidString` when `string` is not 24 hexadecimal digits.
     public init(string: String) throws(InvalidString) {

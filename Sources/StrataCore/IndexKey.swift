@@ -22,6 +22,21 @@ public enum CoreValue: Sendable, Hashable {
     case uuid([UInt8])
     /// The 16 bytes of a Decimal128 (IEEE 754-2008, BID encoding).
     case decimal128([UInt8])
+    /// A link to the object with this key in the table the column names (to-one links, list
+    /// elements of an object list).
+    case link(Int64)
+    /// A link that names its table: an object held by an `AnyRealmValue`.
+    case typedLink(table: String, key: Int64)
+    /// The elements of a list or set, in order.
+    case list([CoreValue])
+    /// The entries of a map.
+    case map([String: CoreValue])
+
+    /// Whether this is `.null`.
+    @inlinable public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
 }
 
 /// Encodes values into index keys whose byte order (`memcmp`, the storage engine's key order)
@@ -45,6 +60,9 @@ public enum CoreValue: Sendable, Hashable {
 /// | objectId | `07`, then the 12 bytes |
 /// | uuid | `08`, then the 16 bytes |
 /// | decimal128 | `09`, then the 16 bytes as stored: equality only, not ordered (ordering BID decimals needs decoding) |
+/// | link | `0A`, then the object key as an int |
+/// | typed link | `0B`, then the table name escaped like a string, then the key as an int |
+/// | list, map | `0C`/`0D`, elements (map: escaped key, then value), `00`: never indexed, equality only |
 ///
 /// Floats are widened to doubles, so a `Float` index orders exactly like its values.
 public enum IndexKey {
@@ -84,6 +102,25 @@ public enum IndexKey {
         case .decimal128(let bytes):
             out.append(0x09)
             out.append(contentsOf: bytes)
+        case .link(let key):
+            out.append(0x0A)
+            appendInt(key, &out)
+        case .typedLink(let table, let key):
+            out.append(0x0B)
+            appendEscaped(table.utf8, &out)
+            appendInt(key, &out)
+        case .list(let values):
+            // Collections are never indexed; this keeps the encoding total for equality checks.
+            out.append(0x0C)
+            for v in values { encode(v, into: &out) }
+            out.append(0x00)
+        case .map(let entries):
+            out.append(0x0D)
+            for k in entries.keys.sorted() {
+                appendEscaped(k.utf8, &out)
+                encode(entries[k]!, into: &out)
+            }
+            out.append(0x00)
         }
     }
 

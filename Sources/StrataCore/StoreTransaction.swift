@@ -1,0 +1,500 @@
+import Foundation
+import StrataStorage
+
+/// The 8-byte storage key of an object key: big-endian with the sign bit flipped, so byte order
+/// is numeric order.
+@inline(__always)
+public func objectKeyBytes(_ key: Int64) -> UInt64 {
+    (UInt64(bitPattern: key) ^ 0x8000_0000_0000_0000).bigEndian
+}
+
+@inline(__always)
+func decodeObjectKey(_ raw: UnsafeRawBufferPointer) -> Int64 {
+    Int64(bitPattern: UInt64(bigEndian: raw.loadUnaligned(as: UInt64.self)) ^ 0x8000_0000_0000_0000)
+}
+
+/// The object store's view of one storage transaction: rows by key, primary-key lookups, scans,
+/// secondary indexes and backlinks; and, in a write transaction, inserts, updates and deletes
+/// that keep all of those consistent (Docs/ObjectStore.md).
+///
+/// ```swift
+/// let txn = try StoreTransaction(write: db.beginWrite())
+/// let key = try txn.insert(into: people, values: [.int(1), .string("Ann")])
+/// try txn.set(people, key: key, column: 1, to: .string("Anna"))
+/// try txn.commit()
+/// ```
+///
+/// ## Concurrency
+/// Not thread-safe: use it on one thread at a time, like the storage transaction it wraps.
+public final class StoreTransaction {
+    public let read: ReadTransaction?
+    public let write: WriteTransaction?
+    private var readTrees: [String: Tree?] = [:]
+    private var writeTrees: [String: TreeHandle] = [:]
+    /// Next object key per table, for tables without an `Int` primary key (flushed at commit).
+    private var nextKeys: [String: Int64] = [:]
+    /// Bumped on every change, so cached row pointers can tell they are stale.
+    public private(set) var changeCount: UInt64 = 0
+    /// Tables known to this transaction, by name (for cascades and link cleanup).
+    public var tables: [String: CoreTable] = [:]
+
+    public init(read: ReadTransaction) {
+        self.read = read
+        self.write = nil
+    }
+
+    public init(write: WriteTransaction) {
+        self.read = nil
+        self.write = write
+    }
+
+    /// The tree holding the schema catalog: table name -> `CoreTable.encoded()`.
+    public static let schemaTree = "s:"
+    /// The tree holding per-table object-key counters.
+    public static let counterTree = "k:"
+
+    // MARK: Trees
+
+    private func readTree(_ name: String) throws -> Tree? {
+        if let cached = readTrees[name] { return cached }
+        let t = try read!.tree(named: name)
+        readTrees[name] = t
+        return t
+    }
+
+    private func writeTree(_ name: String, create: Bool) throws -> TreeHandle? {
+        if let h = writeTrees[name] { return h }
+        guard let w = write else { return nil }
+        if !create, try !w.treeExists(name) { return nil }
+        let h = try w.openTree(name, create: true)
+        writeTrees[name] = h
+        return h
+    }
+
+    /// Forgets cached tree handles (after a tree was dropped).
+    public func resetTreeCache() {
+        writeTrees.removeAll()
+        readTrees.removeAll()
+    }
+
+    /// The value under `key` in tree `name`.
+    public func get(_ key: UnsafeRawBufferPointer, tree name: String) throws -> UnsafeRawBufferPointer? {
+        if let w = write {
+            guard let h = try writeTree(name, create: false) else { return nil }
+            return try w.get(key, in: h)
+        }
+        guard let t = try readTree(name) else { return nil }
+        return try read!.get(key, in: t)
+    }
+
+    /// Calls `body` for entries of tree `name` with key >= `start` in order, until it returns false.
+    public func forEach(tree name: String, from start: [UInt8]? = nil,
+                        _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
+        if let w = write {
+            guard let h = try writeTree(name, create: false) else { return }
+            try w.forEach(in: h, from: start, body)
+            return
+        }
+        guard let t = try readTree(name) else { return }
+        try read!.forEach(in: t, from: start, body)
+    }
+
+    /// Number of entries of tree `name`.
+    public func count(tree name: String) throws -> Int {
+        if let w = write {
+            guard let h = try writeTree(name, create: false) else { return 0 }
+            return Int(w.count(h))
+        }
+        return Int(try readTree(name)?.count ?? 0)
+    }
+
+    // MARK: Schema catalog
+
+    /// The tables stored in the file.
+    public func storedTables() throws -> [String: CoreTable] {
+        var result: [String: CoreTable] = [:]
+        try forEach(tree: Self.schemaTree) { k, v in
+            let name = String(decoding: k, as: UTF8.self)
+            guard let table = CoreTable.decode(name: name, v) else {
+                throw CoreError.storage("the stored schema of '\(name)' is corrupt or from a newer version of Strata")
+            }
+            result[name] = table
+            return true
+        }
+        return result
+    }
+
+    /// Stores `table`'s schema (write transactions only).
+    public func storeTable(_ table: CoreTable) throws {
+        let h = try writeTree(Self.schemaTree, create: true)!
+        _ = try write!.put(Array(table.name.utf8), table.encoded(), in: h)
+        tables[table.name] = table
+    }
+
+    /// Removes a table and all its trees (write transactions only).
+    public func dropTable(_ name: String) throws {
+        guard let w = write else { return }
+        let prefixes = ["o:" + name, "p:" + name, "b:" + name]
+        for n in try w.treeNames() where prefixes.contains(n) || n.hasPrefix("i:" + name + ":") {
+            try w.dropTree(n)
+        }
+        if let h = try writeTree(Self.schemaTree, create: false) { _ = try w.delete(Array(name.utf8), in: h) }
+        if let h = try writeTree(Self.counterTree, create: false) { _ = try w.delete(Array(name.utf8), in: h) }
+        tables[name] = nil
+        resetTreeCache()
+        changeCount &+= 1
+    }
+
+    /// Drops the secondary index tree of one column.
+    public func dropTree(_ name: String) throws {
+        try write?.dropTree(name)
+        resetTreeCache()
+        changeCount &+= 1
+    }
+
+    // MARK: Reads
+
+    /// The row of object `key`, or nil if there is none.
+    @inline(__always)
+    public func row(_ table: CoreTable, key: Int64) throws -> RowReader? {
+        var k = objectKeyBytes(key)
+        let bytes = try withUnsafeBytes(of: &k) { try get($0, tree: table.objectTree) }
+        return bytes.map { RowReader(bytes: $0, table: table, key: key) }
+    }
+
+    /// Whether object `key` exists.
+    public func exists(_ table: CoreTable, key: Int64) throws -> Bool {
+        try row(table, key: key) != nil
+    }
+
+    /// The object key of the object whose primary key is `value`, or nil.
+    public func objectKey(_ table: CoreTable, primaryKey value: CoreValue) throws -> Int64? {
+        if table.primaryKeyIsObjectKey {
+            guard case .int(let k) = value else { return nil }
+            return try exists(table, key: k) ? k : nil
+        }
+        let key = IndexKey.encode(value)
+        return try key.withUnsafeBytes { kb in
+            try get(kb, tree: table.primaryKeyTree).map { Int64(bitPattern: UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self))) }
+        }
+    }
+
+    /// Number of objects in `table`.
+    public func count(_ table: CoreTable) throws -> Int {
+        try count(tree: table.objectTree)
+    }
+
+    /// Calls `body` with each row of `table` in key order until it returns false.
+    @inline(__always)
+    public func forEachRow(_ table: CoreTable, _ body: (RowReader) throws -> Bool) throws {
+        try forEach(tree: table.objectTree) { k, v in
+            try body(RowReader(bytes: v, table: table, key: decodeObjectKey( k)))
+        }
+    }
+
+    /// The keys of objects whose indexed column `column` equals `value`, in key order.
+    public func indexLookup(_ table: CoreTable, column: Int, equals value: CoreValue) throws -> [Int64] {
+        if table.columns[column].isPrimaryKey {
+            return try objectKey(table, primaryKey: value).map { [$0] } ?? []
+        }
+        let prefix = IndexKey.encode(value)
+        var keys: [Int64] = []
+        try forEach(tree: table.indexTree(column), from: prefix) { k, _ in
+            guard k.count == prefix.count + 8, k.starts(with: prefix) else { return false }
+            keys.append(decodeObjectKey( UnsafeRawBufferPointer(rebasing: k[prefix.count...])))
+            return true
+        }
+        return keys
+    }
+
+    /// The objects of `originTable` whose column `originColumn` links to object `key` of `table`,
+    /// one entry per object, in key order.
+    public func backlinks(to table: CoreTable, key: Int64, from originTable: String, column originColumn: String) throws -> [Int64] {
+        let prefix = backlinkPrefix(key) + Array(originTable.utf8) + [0] + Array(originColumn.utf8) + [0]
+        var keys: [Int64] = []
+        try forEach(tree: table.backlinkTree, from: prefix) { k, _ in
+            guard k.count == prefix.count + 8, k.starts(with: prefix) else { return false }
+            keys.append(decodeObjectKey( UnsafeRawBufferPointer(rebasing: k[prefix.count...])))
+            return true
+        }
+        return keys
+    }
+
+    /// Every link pointing at object `key` of `table`: (origin table, origin column, origin key).
+    public func allBacklinks(to table: CoreTable, key: Int64) throws -> [(table: String, column: String, key: Int64)] {
+        let prefix = backlinkPrefix(key)
+        var result: [(String, String, Int64)] = []
+        try forEach(tree: table.backlinkTree, from: prefix) { k, _ in
+            guard k.starts(with: prefix) else { return false }
+            let rest = Array(k[8...])
+            guard let z1 = rest.firstIndex(of: 0), let z2 = rest[(z1 + 1)...].firstIndex(of: 0), rest.count == z2 + 9 else {
+                throw CoreError.storage("a backlink entry of '\(table.name)' is corrupt; run Database.verify()")
+            }
+            let t = String(decoding: rest[..<z1], as: UTF8.self)
+            let c = String(decoding: rest[(z1 + 1)..<z2], as: UTF8.self)
+            let ok = rest[(z2 + 1)...].withUnsafeBytes { decodeObjectKey( $0) }
+            result.append((t, c, ok))
+            return true
+        }
+        return result
+    }
+
+    private func backlinkPrefix(_ key: Int64) -> [UInt8] {
+        withUnsafeBytes(of: objectKeyBytes(key)) { Array($0) }
+    }
+
+    private func backlinkKey(target: Int64, originTable: String, column: String, origin: Int64) -> [UInt8] {
+        var out = backlinkPrefix(target)
+        out.append(contentsOf: originTable.utf8)
+        out.append(0)
+        out.append(contentsOf: column.utf8)
+        out.append(0)
+        withUnsafeBytes(of: objectKeyBytes(origin)) { out.append(contentsOf: $0) }
+        return out
+    }
+
+    // MARK: Writes
+
+    private func requireWrite() -> WriteTransaction {
+        guard let w = write else { preconditionFailure("StoreTransaction: a write on a read transaction") }
+        return w
+    }
+
+    /// A new object key for `table` (tables without an `Int` primary key).
+    private func newKey(_ table: CoreTable) throws -> Int64 {
+        if let k = nextKeys[table.name] {
+            nextKeys[table.name] = k + 1
+            return k
+        }
+        var next: Int64 = 0
+        let name = Array(table.name.utf8)
+        if let v = try name.withUnsafeBytes({ try get($0, tree: Self.counterTree) }), v.count == 8 {
+            next = Int64(bitPattern: UInt64(littleEndian: v.loadUnaligned(as: UInt64.self)))
+        }
+        nextKeys[table.name] = next + 1
+        return next
+    }
+
+    /// Inserts an object with `values` (one per column, in column order; `LinkingObjects` columns
+    /// are ignored) and returns its key. Maintains the primary-key tree, indexes and backlinks.
+    /// - Throws: `CoreError.duplicatePrimaryKey` if an object with the same primary key exists,
+    ///   `.typeMismatch`/`.nullNotAllowed` for values that do not fit their columns.
+    @discardableResult
+    public func insert(into table: CoreTable, values: [CoreValue]) throws -> Int64 {
+        let w = requireWrite()
+        let key: Int64
+        if let pk = table.primaryKeyColumn {
+            let pkValue = values[pk]
+            if table.primaryKeyIsObjectKey {
+                guard case .int(let k) = pkValue else {
+                    throw CoreError.typeMismatch(table: table.name, column: table.columns[pk].name, expected: "int", found: pkValue.kindName)
+                }
+                key = k
+                if try exists(table, key: k) {
+                    throw CoreError.duplicatePrimaryKey(table: table.name, column: table.columns[pk].name, value: String(k))
+                }
+            } else {
+                if try objectKey(table, primaryKey: pkValue) != nil {
+                    throw CoreError.duplicatePrimaryKey(table: table.name, column: table.columns[pk].name, value: describe(pkValue))
+                }
+                key = try newKey(table)
+            }
+        } else {
+            key = try newKey(table)
+        }
+        let row = try RowEncoder.encode(values, table: table)
+        let h = try writeTree(table.objectTree, create: true)!
+        var kb = objectKeyBytes(key)
+        try withUnsafeBytes(of: &kb) { k in try row.withUnsafeBytes { _ = try w.put(k, $0, in: h) } }
+        if let pk = table.primaryKeyColumn, !table.primaryKeyIsObjectKey {
+            let ph = try writeTree(table.primaryKeyTree, create: true)!
+            _ = try w.put(IndexKey.encode(values[pk]), withUnsafeBytes(of: UInt64(bitPattern: key).littleEndian) { Array($0) }, in: ph)
+        }
+        for c in table.columns.indices where table.columns[c].hasIndexTree {
+            try addIndexEntry(table, column: c, value: values[c], key: key)
+        }
+        for c in table.columns.indices where table.columns[c].type == .link {
+            try addLinks(table, column: c, key: key, value: values[c])
+        }
+        changeCount &+= 1
+        return key
+    }
+
+    /// Sets column `column` of object `key` to `value`, keeping indexes and backlinks current.
+    /// Rewrites the value in place when it is fixed-width; returns the value it replaced.
+    /// - Throws: `CoreError.objectMissing` when the object was deleted, `.typeMismatch`,
+    ///   `.nullNotAllowed`.
+    @discardableResult
+    public func set(_ table: CoreTable, key: Int64, column: Int, to value: CoreValue) throws -> CoreValue {
+        let w = requireWrite()
+        let col = table.columns[column]
+        guard let old = try row(table, key: key) else { throw CoreError.objectMissing(table: table.name, key: key) }
+        let oldValue = old.value(column)
+        if oldValue == value { return oldValue }
+        if value.isNull, !col.isNullable, col.type != .mixed, col.collection == .none {
+            throw CoreError.nullNotAllowed(table: table.name, column: col.name)
+        }
+        let h = try writeTree(table.objectTree, create: true)!
+        var kb = objectKeyBytes(key)
+        var patched = false
+        if !col.isVariable {
+            patched = try withUnsafeBytes(of: &kb) { k in
+                var ok = false
+                try w.mutateInPlace(k, in: h) { bytes in ok = RowEncoder.patchFixed(bytes, table: table, column: column, value) }
+                return ok
+            }
+        }
+        if !patched {
+            var values = old.values()
+            values[column] = value
+            let row = try RowEncoder.encode(values, table: table)
+            try withUnsafeBytes(of: &kb) { k in try row.withUnsafeBytes { _ = try w.put(k, $0, in: h) } }
+        }
+        if col.hasIndexTree {
+            try removeIndexEntry(table, column: column, value: oldValue, key: key)
+            try addIndexEntry(table, column: column, value: value, key: key)
+        }
+        if col.type == .link {
+            try removeLinks(table, column: column, key: key, value: oldValue)
+            try addLinks(table, column: column, key: key, value: value)
+            try deleteOrphanedEmbedded(col, old: oldValue, new: value)
+        }
+        changeCount &+= 1
+        return oldValue
+    }
+
+    /// Deletes object `key`: its row, index entries and outgoing backlinks; the embedded objects
+    /// it owns; and every link pointing at it (to-one links become null, list and set elements
+    /// are removed, map values become null).
+    /// - Returns: false if the object did not exist.
+    @discardableResult
+    public func delete(_ table: CoreTable, key: Int64) throws -> Bool {
+        let w = requireWrite()
+        guard let r = try row(table, key: key) else { return false }
+        let values = r.values()
+        // Incoming links first, so the origin rows are rewritten while this object still exists.
+        for link in try allBacklinks(to: table, key: key) {
+            guard let origin = tables[link.table], let c = origin.columnIndex[link.column] else { continue }
+            guard let originRow = try row(origin, key: link.key) else { continue }
+            let current = originRow.value(c)
+            let updated: CoreValue
+            switch current {
+            case .link(let k) where k == key: updated = .null
+            case .list(let elements): updated = .list(elements.filter { $0 != .link(key) })
+            case .map(let entries): updated = .map(entries.mapValues { $0 == .link(key) ? .null : $0 })
+            default: updated = current
+            }
+            if updated != current { try set(origin, key: link.key, column: c, to: updated) }
+        }
+        if let pk = table.primaryKeyColumn, !table.primaryKeyIsObjectKey, let ph = try writeTree(table.primaryKeyTree, create: false) {
+            _ = try w.delete(IndexKey.encode(values[pk]), in: ph)
+        }
+        for c in table.columns.indices where table.columns[c].hasIndexTree {
+            try removeIndexEntry(table, column: c, value: values[c], key: key)
+        }
+        for c in table.columns.indices where table.columns[c].type == .link {
+            try removeLinks(table, column: c, key: key, value: values[c])
+        }
+        let h = try writeTree(table.objectTree, create: true)!
+        var kb = objectKeyBytes(key)
+        _ = try withUnsafeBytes(of: &kb) { try w.delete($0, in: h) }
+        changeCount &+= 1
+        for c in table.columns.indices where table.columns[c].type == .link {
+            try deleteOrphanedEmbedded(table.columns[c], old: values[c], new: .null)
+        }
+        return true
+    }
+
+    /// Deletes every object of `table` (with the same link cleanup as `delete`).
+    public func deleteAll(_ table: CoreTable) throws {
+        var keys: [Int64] = []
+        try forEach(tree: table.objectTree) { k, _ in keys.append(decodeObjectKey( k)); return true }
+        for k in keys { try delete(table, key: k) }
+    }
+
+    /// Persists per-table key counters; call before committing.
+    public func flush() throws {
+        guard let w = write, !nextKeys.isEmpty else { return }
+        let h = try writeTree(Self.counterTree, create: true)!
+        for (name, next) in nextKeys {
+            _ = try w.put(Array(name.utf8), withUnsafeBytes(of: UInt64(bitPattern: next).littleEndian) { Array($0) }, in: h)
+        }
+    }
+
+    /// Flushes and commits the write transaction.
+    @discardableResult
+    public func commit(durability: Durability = .full) throws -> VersionID {
+        try flush()
+        return try requireWrite().commit(durability: durability)
+    }
+
+    // MARK: Index and link maintenance
+
+    private func addIndexEntry(_ table: CoreTable, column: Int, value: CoreValue, key: Int64) throws {
+        let h = try writeTree(table.indexTree(column), create: true)!
+        _ = try write!.put(IndexKey.entry(value, objectKey: objectKeyOrder(key)), [], in: h)
+    }
+
+    private func removeIndexEntry(_ table: CoreTable, column: Int, value: CoreValue, key: Int64) throws {
+        guard let h = try writeTree(table.indexTree(column), create: false) else { return }
+        _ = try write!.delete(IndexKey.entry(value, objectKey: objectKeyOrder(key)), in: h)
+    }
+
+    /// The object key as an unsigned number ordered like the signed key (what index entries end in).
+    private func objectKeyOrder(_ key: Int64) -> UInt64 {
+        UInt64(bitPattern: key) ^ 0x8000_0000_0000_0000
+    }
+
+    private func linkTargets(_ value: CoreValue) -> [Int64] {
+        switch value {
+        case .link(let k): return [k]
+        case .list(let elements): return elements.compactMap { if case .link(let k) = $0 { k } else { nil } }
+        case .map(let entries): return entries.values.compactMap { if case .link(let k) = $0 { k } else { nil } }
+        default: return []
+        }
+    }
+
+    private func addLinks(_ table: CoreTable, column: Int, key: Int64, value: CoreValue) throws {
+        guard let target = table.columns[column].targetTable else { return }
+        let h = try writeTree("b:" + target, create: true)!
+        for t in linkTargets(value) {
+            let bk = backlinkKey(target: t, originTable: table.name, column: table.columns[column].name, origin: key)
+            let count = try write!.get(bk, in: h).map { UInt32(littleEndian: $0.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }) } ?? 0
+            _ = try write!.put(bk, withUnsafeBytes(of: (count + 1).littleEndian) { Array($0) }, in: h)
+        }
+    }
+
+    private func removeLinks(_ table: CoreTable, column: Int, key: Int64, value: CoreValue) throws {
+        guard let target = table.columns[column].targetTable, let h = try writeTree("b:" + target, create: false) else { return }
+        for t in linkTargets(value) {
+            let bk = backlinkKey(target: t, originTable: table.name, column: table.columns[column].name, origin: key)
+            guard let v = try write!.get(bk, in: h) else { continue }
+            let count = UInt32(littleEndian: v.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) })
+            if count <= 1 {
+                _ = try write!.delete(bk, in: h)
+            } else {
+                _ = try write!.put(bk, withUnsafeBytes(of: (count - 1).littleEndian) { Array($0) }, in: h)
+            }
+        }
+    }
+
+    /// Deletes embedded objects that `old` linked to and `new` no longer does (an embedded object
+    /// has exactly one owner).
+    private func deleteOrphanedEmbedded(_ column: CoreColumn, old: CoreValue, new: CoreValue) throws {
+        guard let targetName = column.targetTable, let target = tables[targetName], target.isEmbedded else { return }
+        let kept = Set(linkTargets(new))
+        for k in linkTargets(old) where !kept.contains(k) {
+            try delete(target, key: k)
+        }
+    }
+
+    private func describe(_ value: CoreValue) -> String {
+        switch value {
+        case .int(let i): String(i)
+        case .string(let s): s
+        case .objectId(let b), .uuid(let b): b.map { String(format: "%02x", $0) }.joined()
+        case .null: "null"
+        default: value.kindName
+        }
+    }
+}
