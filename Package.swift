@@ -81,6 +81,12 @@ let package = Package(
             dependencies: ["Strata"],
             plugins: [.plugin(name: "StrataPlugin")]
         ),
+        // The Realm-style API end to end: models compiled with StrataPlugin, stored in real files.
+        .testTarget(
+            name: "StrataTests",
+            dependencies: ["Strata"],
+            plugins: [.plugin(name: "StrataPlugin")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

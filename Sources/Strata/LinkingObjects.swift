@@ -50,4 +50,15 @@ extension LinkingObjects: _LinkingObjectsProtocol {
     }
 
     public var _strataPropertyValue: PropertyValue { .linkingObjects }
+
+    /// The objects linking to a managed object, read now from its realm's current version.
+    public static func _strataManagedGet(_ state: ManagedObjectState, _ index: Int) -> LinkingObjects<Element> {
+        let property = state.realm.schemaProperty(state, index)
+        var result = LinkingObjects(fromType: Element.self, property: property.linkOriginPropertyName ?? "")
+        result.objects = state.realm.linkingObjects(state, index).compactMap { $0 as? Element }
+        return result
+    }
+
+    /// `LinkingObjects` are computed; writing one does nothing.
+    public static func _strataManagedSet(_ state: ManagedObjectState, _ index: Int, _ newValue: LinkingObjects<Element>) {}
 }

@@ -12,6 +12,19 @@ open class ObjectBase: Hashable {
     /// Creates an unmanaged object whose properties hold their declared default values.
     public required init() {}
 
+    /// Where a managed object lives (realm, table, object key); nil while unmanaged. Not API.
+    public internal(set) var _strataManaged: ManagedObjectState?
+
+    /// The realm managing this object, or nil when it is unmanaged.
+    public var realm: Realm? { _strataManaged?.realm }
+
+    /// Whether the object was deleted from its realm (or its realm was invalidated); always false
+    /// for unmanaged objects.
+    public var isInvalidated: Bool {
+        guard let state = _strataManaged else { return false }
+        return !state.realm.objectExists(state)
+    }
+
     /// The name of the model class, as stored in the schema.
     open class func className() -> String {
         String(describing: self)

@@ -8,6 +8,10 @@ import Foundation
 public protocol _Persistable: _PropertyValueEncodable {
     /// The value of a property declared without a default.
     static func _strataDefaultValue() -> Self
+    /// Reads property `index` of the managed object `state` describes.
+    static func _strataManagedGet(_ state: ManagedObjectState, _ index: Int) -> Self
+    /// Writes property `index` of the managed object `state` describes (inside a write).
+    static func _strataManagedSet(_ state: ManagedObjectState, _ index: Int, _ newValue: Self)
 }
 
 /// Types that may be wrapped in an optional property (`T?`): values, objects, enums.

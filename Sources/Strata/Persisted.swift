@@ -76,8 +76,19 @@ public struct Persisted<Value: _Persistable> {
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
     ) -> Value {
-        get { object[keyPath: storageKeyPath].storage }
-        set { object[keyPath: storageKeyPath].storage = newValue }
+        get {
+            if let state = object._strataManaged {
+                return Value._strataManagedGet(state, object[keyPath: storageKeyPath].propertyIndex)
+            }
+            return object[keyPath: storageKeyPath].storage
+        }
+        set {
+            if let state = object._strataManaged {
+                Value._strataManagedSet(state, object[keyPath: storageKeyPath].propertyIndex, newValue)
+                return
+            }
+            object[keyPath: storageKeyPath].storage = newValue
+        }
     }
 }
 

@@ -62,7 +62,7 @@ public final class StoreTransaction {
         return t
     }
 
-    private func writeTree(_ name: String, create: Bool) throws -> TreeHandle? {
+    func writeTree(_ name: String, create: Bool) throws -> TreeHandle? {
         if let h = writeTrees[name] { return h }
         guard let w = write else { return nil }
         if !create, try !w.treeExists(name) { return nil }
@@ -452,6 +452,10 @@ public final class StoreTransaction {
         case .map(let entries): return entries.values.compactMap { if case .link(let k) = $0 { k } else { nil } }
         default: return []
         }
+    }
+
+    func addLinksForRebuild(_ table: CoreTable, column: Int, key: Int64, value: CoreValue) throws {
+        try addLinks(table, column: column, key: key, value: value)
     }
 
     private func addLinks(_ table: CoreTable, column: Int, key: Int64, value: CoreValue) throws {

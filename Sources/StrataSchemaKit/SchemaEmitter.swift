@@ -80,7 +80,8 @@ public enum SchemaEmitter {
             }
             out += "        }\n"
         }
-        out += "    )\n"
+        out += "    )\n\n"
+        out += "    \(access)static var strataModuleSchema: Strata.Schema { Strata.Schema.generated }\n"
         out += "}\n"
     }
 

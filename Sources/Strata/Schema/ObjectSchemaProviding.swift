@@ -27,6 +27,16 @@ public protocol ObjectSchemaProviding: ObjectBase {
     static var strataObjectSchema: ObjectSchema { get }
     /// Creation, per-property read/write and the key-path table, in schema order.
     static var strataAccessors: ObjectAccessors<StrataRoot> { get }
+    /// The schema of every model of the class's module (generated), so that a realm opened without
+    /// `objectTypes` knows the classes a model links to.
+    static var strataModuleSchema: Schema { get }
+}
+
+extension ObjectSchemaProviding {
+    /// A schema holding only this class, for conformances written by hand.
+    public static var strataModuleSchema: Schema {
+        Schema(schemaVersion: 0, objectTypes: [self], migrations: [])
+    }
 }
 
 extension ObjectSchemaProviding {

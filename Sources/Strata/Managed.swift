@@ -1,0 +1,145 @@
+import Foundation
+import StrataCore
+
+/// Where a managed object lives: its realm, its class's table binding and its object key. Not
+/// API; reached through `ObjectBase._strataManaged` by `@Persisted` accessors.
+///
+/// ## Concurrency
+/// Not `Sendable`: confined with its realm.
+public final class ManagedObjectState {
+    /// The realm that manages the object.
+    public let realm: Realm
+    let binding: TableBinding
+    /// The object's key in its table.
+    public let key: Int64
+    var cachedRow: RowReader?
+    var cachedStamp: UInt64 = .max
+
+    init(realm: Realm, binding: TableBinding, key: Int64) {
+        self.realm = realm
+        self.binding = binding
+        self.key = key
+    }
+
+    /// The object's row in the realm's current version; traps (through `Realm.violation`) when
+    /// the object was deleted.
+    @inline(__always)
+    func row() -> RowReader? {
+        if cachedStamp == realm.stamp, let r = cachedRow { return r }
+        let r = realm.currentRow(binding, key)
+        cachedRow = r
+        cachedStamp = realm.stamp
+        return r
+    }
+}
+
+/// One model class bound to its table in one file: the generated accessors, type-erased, and
+/// the mapping from schema property index to stored column.
+///
+/// ## Concurrency
+/// Immutable; shared by the realms of one file.
+final class TableBinding: @unchecked Sendable {
+    let type: ObjectBase.Type
+    let schema: ObjectSchema
+    let table: CoreTable
+    /// Stored column of each schema property.
+    let columns: [Int]
+    let make: () -> ObjectBase
+    let getters: [(ObjectBase) -> PropertyValue]
+    let setters: [((ObjectBase, PropertyValue) throws -> Void)?]
+    let bind: (ObjectBase) -> Void
+    let propertyIndexByName: [String: Int]
+
+    init<T: ObjectSchemaProviding>(_ type: T.Type, table: CoreTable) {
+        self.type = type
+        schema = T.strataObjectSchema
+        self.table = table
+        columns = schema.properties.map { table.columnIndex[$0.name]! }
+        let accessors = T.strataAccessors
+        make = { accessors.make() }
+        getters = accessors.properties.map { p in { object in p.get(object as! T.StrataRoot) } }
+        setters = accessors.properties.map { p in
+            p.set.map { set in { (object: ObjectBase, value: PropertyValue) throws in try set(object as! T.StrataRoot, value) } }
+        }
+        bind = { object in accessors.bindPropertyIndexes(of: object as! T.StrataRoot) }
+        var byName: [String: Int] = [:]
+        for (i, p) in schema.properties.enumerated() { byName[p.name] = i }
+        propertyIndexByName = byName
+    }
+
+    var className: String { schema.className }
+    var primaryKeyIndex: Int? { schema.properties.firstIndex(where: \.isPrimaryKey) }
+}
+
+/// The object store's column for a generated schema property.
+func coreColumn(for p: Property) -> CoreColumn {
+    let type: ColumnType = switch p.type {
+    case .int: .int
+    case .bool: .bool
+    case .float: .float
+    case .double: .double
+    case .string: .string
+    case .data: .data
+    case .date: .timestamp
+    case .decimal128: .decimal128
+    case .objectId: .objectId
+    case .UUID: .uuid
+    case .any: .mixed
+    case .object: .link
+    case .linkingObjects: .linkingObjects
+    }
+    let collection: CollectionKind = switch p.collection {
+    case .none: .none
+    case .list: .list
+    case .set: .set
+    case .map: .map
+    }
+    return CoreColumn(name: p.name, type: type, collection: collection,
+                      isNullable: p.isOptional || (p.type == .object && p.collection == .none),
+                      isPrimaryKey: p.isPrimaryKey, isIndexed: p.isIndexed || p.isPrimaryKey,
+                      targetTable: p.objectClassName, originProperty: p.linkOriginPropertyName)
+}
+
+// MARK: Managed property access (called by @Persisted)
+
+extension _Persistable where Self: _PropertyValueConvertible {
+    /// Reads property `index` of a managed object.
+    @inlinable
+    public static func _strataManagedGet(_ state: ManagedObjectState, _ index: Int) -> Self {
+        let value = state.realm.propertyValue(state, index)
+        guard let decoded = Self._strataFromPropertyValue(value) else {
+            return Realm.violation("the stored value of '\(state.realm.className(state)).\(state.realm.propertyName(state, index))' (\(value.kindName)) does not fit \(Self.self); the file's schema does not match the model", fallback: Self._strataDefaultValue())
+        }
+        return decoded
+    }
+
+    /// Writes property `index` of a managed object.
+    @inlinable
+    public static func _strataManagedSet(_ state: ManagedObjectState, _ index: Int, _ newValue: Self) {
+        state.realm.setPropertyValue(state, index, newValue._strataPropertyValue)
+    }
+}
+
+extension Int {
+    /// Fast path: reads the column without building a `PropertyValue`.
+    @inlinable
+    public static func _strataManagedGet(_ state: ManagedObjectState, _ index: Int) -> Int {
+        Int(state.realm.intValue(state, index) ?? 0)
+    }
+}
+
+extension String {
+    /// Fast path: reads the column without building a `PropertyValue`.
+    @inlinable
+    public static func _strataManagedGet(_ state: ManagedObjectState, _ index: Int) -> String {
+        state.realm.stringValue(state, index) ?? ""
+    }
+}
+
+extension Double {
+    /// Fast path: reads the column without building a `PropertyValue`.
+    @inlinable
+    public static func _strataManagedGet(_ state: ManagedObjectState, _ index: Int) -> Double {
+        state.realm.doubleValue(state, index) ?? 0
+    }
+}

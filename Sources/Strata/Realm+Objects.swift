@@ -1,0 +1,420 @@
+import Foundation
+import StrataCore
+
+// Object access: managed property reads and writes, add, create, delete and lookups.
+
+extension Realm {
+    // MARK: Managed property access (called through @Persisted)
+
+    func currentRow(_ binding: TableBinding, _ key: Int64) -> RowReader? {
+        do {
+            return try current().row(binding.table, key: key)
+        } catch {
+            return Realm.violation("cannot read '\(binding.className)' object \(key) from '\(file.path)': \(error)", fallback: nil)
+        }
+    }
+
+    func objectExists(_ state: ManagedObjectState) -> Bool {
+        state.row() != nil
+    }
+
+    /// The name of the object's class (for messages).
+    public func className(_ state: ManagedObjectState) -> String { state.binding.className }
+
+    /// The name of property `index` of the object's class (for messages).
+    public func propertyName(_ state: ManagedObjectState, _ index: Int) -> String {
+        state.binding.schema.properties[index].name
+    }
+
+    @inline(__always)
+    func liveRow(_ state: ManagedObjectState) -> RowReader? {
+        if let r = state.row() { return r }
+        return Realm.violation("Object has been deleted or invalidated. ('\(state.binding.className)' object \(state.key))", fallback: nil)
+    }
+
+    /// The `Int` value of property `index`, read in place.
+    @inlinable
+    public func intValue(_ state: ManagedObjectState, _ index: Int) -> Int64? {
+        guard let r = liveRowPublic(state) else { return nil }
+        return r.int(state.columnIndex(index))
+    }
+
+    /// The `Double` value of property `index`, read in place.
+    @inlinable
+    public func doubleValue(_ state: ManagedObjectState, _ index: Int) -> Double? {
+        guard let r = liveRowPublic(state) else { return nil }
+        return r.double(state.columnIndex(index))
+    }
+
+    /// The `String` value of property `index`.
+    @inlinable
+    public func stringValue(_ state: ManagedObjectState, _ index: Int) -> String? {
+        guard let r = liveRowPublic(state) else { return nil }
+        return r.string(state.columnIndex(index))
+    }
+
+    /// The row of a managed object, or nil (after reporting the violation) when it was deleted.
+    public func liveRowPublic(_ state: ManagedObjectState) -> RowReader? { liveRow(state) }
+
+    /// The value of property `index` of a managed object.
+    public func propertyValue(_ state: ManagedObjectState, _ index: Int) -> PropertyValue {
+        guard let r = liveRow(state) else { return .null }
+        let property = state.binding.schema.properties[index]
+        let value = r.value(state.binding.columns[index])
+        return propertyValue(value, property: property)
+    }
+
+    /// Converts a stored value of `property` to the API's form, making objects for links.
+    func propertyValue(_ value: CoreValue, property: Property) -> PropertyValue {
+        switch value {
+        case .link(let k):
+            guard let target = property.objectClassName, let b = binding(named: target) else { return .null }
+            return .object(object(b, key: k))
+        case .typedLink(let t, let k):
+            guard let b = binding(named: t) else { return .null }
+            return .object(object(b, key: k))
+        case .list(let elements):
+            let converted = elements.map { propertyValue($0, property: property) }
+            return property.collection == .set ? .set(converted) : .list(converted)
+        case .map(let entries):
+            return .map(entries.mapValues { propertyValue($0, property: property) })
+        default:
+            return propertyScalar(value) ?? .null
+        }
+    }
+
+    /// A managed object for `key` of `binding`'s class.
+    func object(_ binding: TableBinding, key: Int64) -> ObjectBase {
+        let o = binding.make()
+        binding.bind(o)
+        o._strataManaged = ManagedObjectState(realm: self, binding: binding, key: key)
+        return o
+    }
+
+    /// Writes property `index` of a managed object (inside a write transaction).
+    public func setPropertyValue(_ state: ManagedObjectState, _ index: Int, _ value: PropertyValue) {
+        guard let txn = writeTxn else {
+            return Realm.violation("Cannot modify managed objects outside of a write transaction.", fallback: ())
+        }
+        let binding = state.binding
+        let property = binding.schema.properties[index]
+        if property.isPrimaryKey {
+            if let r = state.row(), propertyValue(r.value(binding.columns[index]), property: property).sameScalar(as: value) { return }
+            fail(Realm.Error(.invalidValue, "Primary key can't be changed after an object is inserted ('\(binding.className).\(property.name)'). Create a new object and delete the old one instead."))
+            return
+        }
+        do {
+            let core = try coreValue(value, property: property, update: .error)
+            try txn.set(binding.table, key: state.key, column: binding.columns[index], to: core)
+            stamp &+= 1
+        } catch let e as Realm.Error {
+            fail(e)
+        } catch {
+            fail(translate(error, className: binding.className))
+        }
+    }
+
+    // MARK: Values into the store
+
+    /// The store's form of `value` for `property`, adding unmanaged objects it links to.
+    func coreValue(_ value: PropertyValue, property: Property, update: UpdatePolicy) throws -> CoreValue {
+        switch value {
+        case .object(let o):
+            if property.type == .any {
+                let key = try addForLink(o, update: update)
+                return .typedLink(table: type(of: o).className(), key: key)
+            }
+            return .link(try addForLink(o, update: update))
+        case .list(let elements), .set(let elements):
+            var out: [CoreValue] = []
+            out.reserveCapacity(elements.count)
+            for e in elements {
+                let c = try coreValue(e, property: property, update: update)
+                if property.collection == .set, out.contains(c) { continue }
+                out.append(c)
+            }
+            return .list(out)
+        case .map(let entries):
+            var out: [String: CoreValue] = [:]
+            for (k, v) in entries { out[k] = try coreValue(v, property: property, update: update) }
+            return .map(out)
+        case .linkingObjects:
+            return .null
+        default:
+            return coreScalar(value) ?? .null
+        }
+    }
+
+    /// The key of `o` in this realm: itself if managed here, else added (embedded objects are
+    /// always copied into a new object).
+    func addForLink(_ o: ObjectBase, update: UpdatePolicy) throws -> Int64 {
+        if let state = o._strataManaged {
+            if state.realm === self || state.realm.file === file, !(o is EmbeddedObject) { return state.key }
+            if state.realm.file !== file {
+                throw Realm.Error(.objectManagedByAnotherRealm, "Object is already managed by another Realm. Use create instead to copy it into this Realm.")
+            }
+        }
+        return try addObject(o, update: update)
+    }
+
+    /// Adds (or upserts) an unmanaged object, making it managed. Returns its key.
+    @discardableResult
+    func addObject(_ o: ObjectBase, update: UpdatePolicy) throws -> Int64 {
+        guard let txn = writeTxn else {
+            throw Realm.Error(.notInWriteTransaction, "Cannot modify managed objects outside of a write transaction. Call add inside realm.write { }.")
+        }
+        guard let binding = binding(for: type(of: o)) else {
+            throw pendingError ?? Realm.Error(.fail, "\(type(of: o)) could not be bound to a table")
+        }
+        if let state = o._strataManaged {
+            if state.realm.file === file { return state.key }
+            throw Realm.Error(.objectManagedByAnotherRealm, "Object is already managed by another Realm. Use create instead to copy it into this Realm.")
+        }
+        let props = binding.schema.properties
+        var values = [CoreValue](repeating: .null, count: binding.table.columns.count)
+        var deferred: [(Int, PropertyValue)] = []
+        for (i, p) in props.enumerated() where p.type != .linkingObjects {
+            let v = binding.getters[i](o)
+            if p.type == .object || p.type == .any || p.collection != .none {
+                if case .object = v { deferred.append((i, v)); values[binding.columns[i]] = binding.table.columns[binding.columns[i]].defaultValue; continue }
+                if p.type == .object || p.type == .any, case .list = v { deferred.append((i, v)); values[binding.columns[i]] = .list([]); continue }
+                if p.type == .object || p.type == .any, case .set = v { deferred.append((i, v)); values[binding.columns[i]] = .list([]); continue }
+                if p.type == .object || p.type == .any, case .map = v { deferred.append((i, v)); values[binding.columns[i]] = .map([:]); continue }
+            }
+            values[binding.columns[i]] = try coreValue(v, property: p, update: update)
+        }
+        // Columns the models do not know (kept by an additive schema change) keep their defaults.
+        for c in binding.table.columns.indices where !binding.columns.contains(c) {
+            values[c] = binding.table.columns[c].defaultValue
+        }
+        let key: Int64
+        if update != .error, let pk = binding.primaryKeyIndex,
+           let existing = try txn.objectKey(binding.table, primaryKey: values[binding.columns[pk]]) {
+            key = existing
+            for (i, p) in props.enumerated() where p.type != .linkingObjects && !p.isPrimaryKey {
+                if deferred.contains(where: { $0.0 == i }) { continue }
+                let c = binding.columns[i]
+                try txn.set(binding.table, key: key, column: c, to: values[c])
+            }
+        } else {
+            do {
+                key = try txn.insert(into: binding.table, values: values)
+            } catch let e as CoreError {
+                throw translate(e, className: binding.className, object: o, binding: binding)
+            }
+        }
+        binding.bind(o)
+        o._strataManaged = ManagedObjectState(realm: self, binding: binding, key: key)
+        stamp &+= 1
+        for (i, v) in deferred {
+            let c = binding.columns[i]
+            let core = try coreValue(v, property: props[i], update: update)
+            try txn.set(binding.table, key: key, column: c, to: core)
+        }
+        if !deferred.isEmpty { stamp &+= 1 }
+        return key
+    }
+
+    func translate(_ error: Swift.Error, className: String, object: ObjectBase? = nil, binding: TableBinding? = nil) -> Realm.Error {
+        if let e = error as? Realm.Error { return e }
+        guard let e = error as? CoreError else { return Realm.Error(storage: error, path: file.path) }
+        switch e {
+        case .duplicatePrimaryKey(let table, let column, let value):
+            var shown = value
+            if let object, let binding, let pk = binding.primaryKeyIndex {
+                shown = binding.getters[pk](object).displayString
+            }
+            return Realm.Error(.primaryKeyExists, "Attempting to create an object of type '\(table)' with an existing primary key value '\(shown)' (property '\(column)'). Use add(_:update: .modified) or create(_:value:update: .modified) to update the existing object, or give the new object another primary key.")
+        case .nullNotAllowed(let table, let column):
+            return Realm.Error(.missingValue, "Property '\(table).\(column)' cannot be nil; give it a value.")
+        case .typeMismatch:
+            return Realm.Error(.invalidValue, e.description)
+        case .objectMissing(let table, _):
+            return Realm.Error(.invalidatedObject, "Object of type '\(table)' has been deleted or invalidated.")
+        default:
+            return Realm.Error(.fail, e.description)
+        }
+    }
+
+    // MARK: Public API
+
+    /// Adds an unmanaged object (and the unmanaged objects it links to) to the realm; the object
+    /// becomes managed. Must be called inside a write transaction.
+    ///
+    /// With `.error` (the default) an object whose primary key exists makes the write fail; with
+    /// `.modified` or `.all` the existing object is updated instead.
+    ///
+    /// Not `throws`, as in RealmSwift: a failure marks the write transaction as failed, and
+    /// `write`/`commitWrite` cancels it and throws the error (nothing of it is written).
+    public func add(_ object: Object, update: UpdatePolicy = .error) {
+        guard pendingError == nil else { return }
+        guard isInWriteTransaction else {
+            return Realm.violation("Cannot modify managed objects outside of a write transaction.", fallback: ())
+        }
+        if let state = object._strataManaged, state.realm.file !== file {
+            fail(Realm.Error(.objectManagedByAnotherRealm, "Object is already managed by another Realm. Use create instead to copy it into this Realm."))
+            return
+        }
+        do {
+            try addObject(object, update: update)
+        } catch {
+            fail(translate(error, className: type(of: object).className()))
+        }
+    }
+
+    /// Adds each object of `objects` (see `add(_:update:)`).
+    public func add<S: Sequence>(_ objects: S, update: UpdatePolicy = .error) where S.Element: Object {
+        for o in objects {
+            add(o, update: update)
+            if pendingError != nil { return }
+        }
+    }
+
+    /// Deletes `object` from the realm: links to it are removed (to-one links become nil, list
+    /// entries disappear), embedded objects it owns are deleted, and the object becomes invalid.
+    public func delete(_ object: ObjectBase) {
+        guard let txn = writeTxn else {
+            return Realm.violation("Cannot modify managed objects outside of a write transaction.", fallback: ())
+        }
+        guard let state = object._strataManaged, state.realm.file === file else {
+            return Realm.violation("Can only delete an object from the Realm it belongs to.", fallback: ())
+        }
+        do {
+            guard try txn.delete(state.binding.table, key: state.key) else {
+                return Realm.violation("Object has been deleted or invalidated.", fallback: ())
+            }
+            stamp &+= 1
+        } catch {
+            fail(translate(error, className: state.binding.className))
+        }
+    }
+
+    /// Deletes every object of `objects`.
+    public func delete<S: Sequence>(_ objects: S) where S.Element: ObjectBase {
+        for o in Array(objects) { delete(o) }
+    }
+
+    /// Deletes every object of every class.
+    public func deleteAll() {
+        guard let txn = writeTxn else {
+            return Realm.violation("Cannot modify managed objects outside of a write transaction.", fallback: ())
+        }
+        do {
+            for table in txn.tables.values where !table.isEmbedded { try txn.deleteAll(table) }
+            for table in txn.tables.values where table.isEmbedded { try txn.deleteAll(table) }
+            stamp &+= 1
+        } catch {
+            fail(translate(error, className: ""))
+        }
+    }
+
+    /// All objects of `type`, as live, lazily evaluated results.
+    public func objects<Element: Object>(_ type: Element.Type) -> Results<Element> {
+        _ = binding(for: type)
+        return Results(realm: self, query: CoreQuery())
+    }
+
+    /// The object of `type` whose primary key is `key`, or nil.
+    public func object<Element: Object, KeyType>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
+        guard let binding = binding(for: type) else { return nil }
+        guard let pk = binding.primaryKeyIndex else {
+            return Realm.violation("'\(binding.className)' does not have a primary key; declare one with @Persisted(primaryKey: true) or query with where/filter.", fallback: nil)
+        }
+        guard let pv = primaryKeyValue(key), let core = coreScalar(pv) else { return nil }
+        let column = binding.columns[pk]
+        do {
+            let txn = current()
+            if binding.table.primaryKeyIsObjectKey {
+                guard case .int(let k) = core, let row = try txn.row(binding.table, key: k) else { return nil }
+                let o = object(binding, key: k) as! Element
+                o._strataManaged!.cachedRow = row
+                o._strataManaged!.cachedStamp = stamp
+                return o
+            }
+            _ = column
+            guard let k = try txn.objectKey(binding.table, primaryKey: core) else { return nil }
+            return (object(binding, key: k) as! Element)
+        } catch {
+            return Realm.violation("cannot read '\(binding.className)' from '\(file.path)': \(error)", fallback: nil)
+        }
+    }
+
+    func primaryKeyValue(_ key: Any) -> PropertyValue? {
+        switch key {
+        case let v as Int: .int(Int64(v))
+        case let v as Int64: .int(v)
+        case let v as Int32: .int(Int64(v))
+        case let v as Int16: .int(Int64(v))
+        case let v as Int8: .int(Int64(v))
+        case let v as String: .string(v)
+        case let v as ObjectId: .objectId(v)
+        case let v as UUID: .uuid(v)
+        case let v as PropertyValue: v
+        case let v as _PropertyValueEncodable: v._strataPropertyValue
+        default: nil
+        }
+    }
+}
+
+extension ManagedObjectState {
+    /// The stored column of schema property `index`.
+    @inlinable
+    public func columnIndex(_ index: Int) -> Int { columnsPublic[index] }
+
+    /// The stored column of each schema property.
+    public var columnsPublic: [Int] { binding.columns }
+}
+
+extension PropertyValue {
+    /// The value as a user reads it in messages.
+    var displayString: String {
+        switch self {
+        case .null: "nil"
+        case .bool(let b): "\(b)"
+        case .int(let i): "\(i)"
+        case .float(let f): "\(f)"
+        case .double(let d): "\(d)"
+        case .string(let s): s
+        case .data(let d): "\(d.count) bytes"
+        case .date(let d): "\(d)"
+        case .decimal128(let d): "\(d)"
+        case .objectId(let o): o.stringValue
+        case .uuid(let u): u.uuidString
+        default: kindName
+        }
+    }
+
+    /// Whether two scalar values are equal.
+    func sameScalar(as other: PropertyValue) -> Bool {
+        guard let a = coreScalar(self), let b = coreScalar(other) else { return false }
+        return a == b
+    }
+}
+
+extension Realm {
+    /// Schema property `index` of the object's class.
+    public func schemaProperty(_ state: ManagedObjectState, _ index: Int) -> Property {
+        state.binding.schema.properties[index]
+    }
+
+    /// The objects whose link property (the `LinkingObjects` property `index`'s origin) links to
+    /// the object, in key order.
+    public func linkingObjects(_ state: ManagedObjectState, _ index: Int) -> [ObjectBase] {
+        let property = state.binding.schema.properties[index]
+        guard let origin = property.objectClassName, let column = property.linkOriginPropertyName,
+              let originBinding = binding(named: origin) ?? bindingForName(origin, from: state.binding) else { return [] }
+        do {
+            let keys = try current().backlinks(to: state.binding.table, key: state.key, from: origin, column: column)
+            return keys.map { object(originBinding, key: $0) }
+        } catch {
+            return Realm.violation("cannot read the links to '\(state.binding.className)' object \(state.key): \(error)", fallback: [])
+        }
+    }
+
+    /// Binds the class named `name` from the module of `binding`'s class.
+    func bindingForName(_ name: String, from binding: TableBinding) -> TableBinding? {
+        guard let t = binding.type as? any ObjectSchemaProviding.Type,
+              let target = t.strataModuleSchema.objectTypes.first(where: { $0.strataObjectSchema.className == name }) else { return nil }
+        return self.binding(for: target)
+    }
+}

@@ -1,0 +1,329 @@
+import Foundation
+import StrataCore
+
+/// A database of objects: an instance of a Strata file, with RealmSwift's API.
+///
+/// ```swift
+/// let realm = try Realm()
+/// try realm.write {
+///     realm.add(Dog(value: ["name": "Rex", "age": 3]))
+/// }
+/// let puppies = realm.objects(Dog.self).where { $0.age < 2 }
+/// ```
+///
+/// A realm shows one committed version of the file. `write` (or `beginWrite`) moves it to the
+/// newest version; `refresh()` does so outside a write.
+///
+/// ## Concurrency
+/// Not `Sendable`: a realm, its live objects and its live results belong to the thread (or queue,
+/// or actor) that opened them.
+public final class Realm {
+    /// How a realm is opened: its file, schema and migration.
+    ///
+    /// ## Concurrency
+    /// `Sendable`: the migration block must be `@Sendable`.
+    public struct Configuration: @unchecked Sendable {
+        /// The file, by default `default.realm` in the current directory.
+        public var fileURL: URL?
+        /// Names an in-memory realm: its data lives as long as a realm instance with this
+        /// identifier is open in this process (it is kept in a temporary file that is deleted then).
+        /// Setting it clears `fileURL`.
+        public var inMemoryIdentifier: String? {
+            didSet { if inMemoryIdentifier != nil { fileURL = nil } }
+        }
+        /// Open the file read-only: no writes, no schema changes.
+        public var readOnly = false
+        /// The version of the schema; raise it when a change needs a migration.
+        public var schemaVersion: UInt64 = 0
+        /// Called to migrate objects when the file's schema version is lower than `schemaVersion`.
+        public var migrationBlock: MigrationBlock?
+        /// Delete the file instead of migrating when the schema changed incompatibly.
+        public var deleteRealmIfMigrationNeeded = false
+        /// The model classes this realm stores; nil for every class of the modules whose classes
+        /// it is used with.
+        public var objectTypes: [ObjectBase.Type]?
+        /// The most versions this file may pin at once in this process (frozen objects, open
+        /// realms); 0 for no limit.
+        public var maximumNumberOfActiveVersions: UInt = 0
+
+        /// A configuration; every argument has RealmSwift's default.
+        public init(fileURL: URL? = nil, inMemoryIdentifier: String? = nil, readOnly: Bool = false,
+                    schemaVersion: UInt64 = 0, migrationBlock: MigrationBlock? = nil,
+                    deleteRealmIfMigrationNeeded: Bool = false, objectTypes: [ObjectBase.Type]? = nil,
+                    maximumNumberOfActiveVersions: UInt = 0) {
+            self.fileURL = inMemoryIdentifier == nil ? (fileURL ?? Self.defaultFileURL) : nil
+            self.inMemoryIdentifier = inMemoryIdentifier
+            self.readOnly = readOnly
+            self.schemaVersion = schemaVersion
+            self.migrationBlock = migrationBlock
+            self.deleteRealmIfMigrationNeeded = deleteRealmIfMigrationNeeded
+            self.objectTypes = objectTypes
+            self.maximumNumberOfActiveVersions = maximumNumberOfActiveVersions
+        }
+
+        /// `default.realm` in the current directory.
+        public static var defaultFileURL: URL {
+            URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("default.realm")
+        }
+
+        private static let defaultLock = NSLock()
+        private nonisolated(unsafe) static var defaultStorage = Configuration()
+
+        /// The configuration `Realm()` uses.
+        public static var defaultConfiguration: Configuration {
+            get { defaultLock.lock(); defer { defaultLock.unlock() }; return defaultStorage }
+            set { defaultLock.lock(); defer { defaultLock.unlock() }; defaultStorage = newValue }
+        }
+
+        /// The path of the file this configuration opens.
+        var path: String {
+            if let id = inMemoryIdentifier {
+                let safe = id.map { $0.isLetter || $0.isNumber ? $0 : "_" }
+                return NSTemporaryDirectory() + "/strata-inmemory-\(getpid())-\(String(safe)).realm"
+            }
+            return (fileURL ?? Self.defaultFileURL).path
+        }
+    }
+
+    /// How `add` and `create` treat an object whose primary key already exists.
+    public enum UpdatePolicy: Sendable {
+        /// A duplicate primary key is an error (the default).
+        case error
+        /// Update the existing object, writing only the properties whose values differ.
+        case modified
+        /// Update the existing object, writing every property.
+        case all
+    }
+
+    /// The configuration this realm was opened with.
+    public let configuration: Configuration
+    let file: RealmFile
+    var readTxn: StoreTransaction?
+    var writeTxn: StoreTransaction?
+    /// Changes whenever the data this realm shows may have changed (cached rows compare it).
+    public internal(set) var stamp: UInt64 = 0
+    /// The first error of the current write, reported by `commitWrite`/`write`.
+    var pendingError: Realm.Error?
+
+    /// Opens the default realm (`Configuration.defaultConfiguration`).
+    public convenience init() throws {
+        try self.init(configuration: .defaultConfiguration)
+    }
+
+    /// Opens the realm `configuration` describes, creating the file and its tables as needed and
+    /// running migrations.
+    /// - Throws: `Realm.Error` naming the file, or the type and property whose schema differs.
+    public init(configuration: Configuration) throws {
+        self.configuration = configuration
+        let path = configuration.path
+        if !configuration.readOnly {
+            let dir = (path as NSString).deletingLastPathComponent
+            if !dir.isEmpty { try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+        } else if !FileManager.default.fileExists(atPath: path) {
+            throw Realm.Error(.fileNotFound, "Unable to open a realm at path '\(path)': the file does not exist, and a read-only realm cannot create it.", path: path)
+        }
+        do {
+            file = try RealmFile.shared(path: path, readOnly: configuration.readOnly, isInMemory: configuration.inMemoryIdentifier != nil)
+        } catch {
+            throw Realm.Error(storage: error, path: path)
+        }
+        if let types = configuration.objectTypes {
+            try prepareSchema(types.compactMap { $0 as? any ObjectSchemaProviding.Type })
+        } else {
+            try prepareSchema([])
+        }
+    }
+
+    /// Realms are equal when they are the same instance.
+    deinit {
+        writeTxn?.write?.abort()
+        readTxn?.read?.end()
+    }
+
+    // MARK: Transactions
+
+    /// Whether this realm is inside a write transaction.
+    public var isInWriteTransaction: Bool { writeTxn != nil }
+
+    /// Whether this realm was opened read-only.
+    public var isReadOnly: Bool { configuration.readOnly }
+
+    /// Runs `block` in a write transaction and commits it, returning the block's result. If the
+    /// block throws, or an `add`/`create` inside it failed, the transaction is cancelled and the
+    /// error is rethrown: nothing of it is written.
+    /// - Throws: `Realm.Error` (`.alreadyInWriteTransaction`, a failed add/create, a storage
+    ///   error), or what `block` throws.
+    @discardableResult
+    public func write<Result>(withoutNotifying tokens: [NotificationToken] = [], _ block: () throws -> Result) throws -> Result {
+        try beginWrite()
+        let result: Result
+        do {
+            result = try block()
+        } catch {
+            if isInWriteTransaction { cancelWrite() }
+            throw error
+        }
+        if isInWriteTransaction { try commitWrite(withoutNotifying: tokens) }
+        return result
+    }
+
+    /// Starts a write transaction, waiting for other writers (threads or processes) to finish, and
+    /// moves the realm to the newest version.
+    /// - Throws: `Realm.Error.alreadyInWriteTransaction` inside a write; `.readOnly` for a
+    ///   read-only realm.
+    public func beginWrite() throws {
+        guard writeTxn == nil else {
+            throw Realm.Error(.alreadyInWriteTransaction, "The Realm is already in a write transaction. Commit or cancel it before starting another, and do not call write inside a write block.")
+        }
+        guard !configuration.readOnly else {
+            throw Realm.Error(.readOnly, "Can't perform transactions on read-only Realms (\(file.path)). Open it without readOnly to write.", path: file.path)
+        }
+        endRead()
+        do {
+            let w = try file.db.beginWrite()
+            let txn = StoreTransaction(write: w)
+            txn.tables = file.tablesSnapshot()
+            writeTxn = txn
+        } catch {
+            throw Realm.Error(storage: error, path: file.path)
+        }
+        pendingError = nil
+        stamp &+= 1
+    }
+
+    /// Commits the write transaction, durably: when it returns, the changes survive a crash.
+    /// - Throws: the first error an `add`/`create`/property write of this transaction hit (the
+    ///   transaction is then cancelled), or a storage error.
+    public func commitWrite(withoutNotifying tokens: [NotificationToken] = []) throws {
+        guard let txn = writeTxn else {
+            throw Realm.Error(.notInWriteTransaction, "Can't commit a non-existing write transaction. Call beginWrite() first.")
+        }
+        if let error = pendingError {
+            cancelWrite()
+            throw error
+        }
+        do {
+            try txn.commit()
+        } catch {
+            writeTxn = nil
+            stamp &+= 1
+            throw Realm.Error(storage: error, path: file.path)
+        }
+        writeTxn = nil
+        stamp &+= 1
+        notifyAfterCommit(skipping: tokens)
+    }
+
+    /// Rolls back every change of the current write transaction. Objects added in it become
+    /// invalid.
+    public func cancelWrite() {
+        guard let txn = writeTxn else { return }
+        txn.write?.abort()
+        writeTxn = nil
+        pendingError = nil
+        stamp &+= 1
+    }
+
+    /// Moves the realm to the newest committed version. Returns whether anything changed.
+    @discardableResult
+    public func refresh() -> Bool {
+        guard writeTxn == nil else { return false }
+        guard let r = readTxn?.read else { return false }
+        if r.version == file.db.latestVersion { return false }
+        endRead()
+        stamp &+= 1
+        return true
+    }
+
+    /// Whether the realm moves to newer versions by itself. On Linux there is no run loop to do
+    /// it at: a realm moves forward when a write begins or `refresh()` is called.
+    public var autorefresh = true
+
+    func endRead() {
+        if let r = readTxn { r.read?.end(); readTxn = nil }
+    }
+
+    /// The transaction reads go through: the write transaction, else the current snapshot.
+    func current() -> StoreTransaction {
+        if let w = writeTxn { return w }
+        if let r = readTxn { return r }
+        do {
+            let txn = StoreTransaction(read: try file.db.beginRead())
+            txn.tables = file.tablesSnapshot()
+            readTxn = txn
+            return txn
+        } catch {
+            fatalError("Strata cannot read '\(file.path)': \(error)")
+        }
+    }
+
+    // MARK: Errors inside writes
+
+    /// Records the first error of this write transaction; `write`/`commitWrite` throws it.
+    func fail(_ error: Realm.Error) {
+        if pendingError == nil { pendingError = error }
+    }
+
+    /// Handles misuse that RealmSwift reports by raising an exception (a write outside a
+    /// transaction, access to a deleted object): by default the process stops with `message`,
+    /// as RealmSwift's exception does. Tests (and hosts that prefer to log) can install a handler
+    /// that returns instead; the operation is then skipped and `fallback` is returned.
+    public nonisolated(unsafe) static var violationHandler: ((String) -> Void)?
+
+    @usableFromInline
+    static func violation<T>(_ message: String, fallback: T) -> T {
+        if let handler = violationHandler {
+            handler(message)
+            return fallback
+        }
+        fatalError(message)
+    }
+
+    // MARK: Notifications (delivered synchronously after commits; see Notifications.swift)
+
+    var observers: [ObjectIdentifier: NotificationToken] = [:]
+
+    func notifyAfterCommit(skipping tokens: [NotificationToken]) {
+        let skip = Set(tokens.map { ObjectIdentifier($0) })
+        for (id, token) in observers where !skip.contains(id) {
+            token.fire()
+        }
+    }
+}
+
+/// A registration for change notifications; call `invalidate()` to stop them.
+///
+/// ## Concurrency
+/// Not `Sendable`; confined with the realm it observes.
+public final class NotificationToken {
+    weak var realm: Realm?
+    let block: () -> Void
+
+    init(realm: Realm, block: @escaping () -> Void) {
+        self.realm = realm
+        self.block = block
+    }
+
+    func fire() { block() }
+
+    /// Stops the notifications.
+    public func invalidate() {
+        realm?.observers[ObjectIdentifier(self)] = nil
+    }
+}
+
+extension Realm {
+    /// Calls `block` after each commit made through this realm, except commits that pass the
+    /// returned token in `withoutNotifying` (interface-driven writes).
+    public func observe(_ block: @escaping (Realm) -> Void) -> NotificationToken {
+        var token: NotificationToken!
+        token = NotificationToken(realm: self) { [weak self] in
+            if let self { block(self) }
+        }
+        observers[ObjectIdentifier(token)] = token
+        return token
+    }
+}
+
+/// Called to migrate a file from `oldSchemaVersion` to the configuration's schema version.
+public typealias MigrationBlock = @Sendable (_ migration: Migration, _ oldSchemaVersion: UInt64) -> Void

@@ -1,0 +1,94 @@
+import Foundation
+import StrataCore
+
+/// One open database file shared by every `Realm` instance of the same path in this process:
+/// the storage handle and the table bindings of the model classes used with it.
+///
+/// ## Concurrency
+/// Thread-safe: bindings are created under `lock`; the storage `Database` is thread-safe.
+final class RealmFile: @unchecked Sendable {
+    let path: String
+    let db: Database
+    let isInMemory: Bool
+    let lock = NSLock()
+    /// Stored tables (the file's schema catalog, as of the last schema change).
+    var tables: [String: CoreTable] = [:]
+    private var bindings: [ObjectIdentifier: TableBinding] = [:]
+    private var bindingsByName: [String: TableBinding] = [:]
+
+    private nonisolated(unsafe) static var open: [String: Weak] = [:]
+    private static let openLock = NSLock()
+
+    private final class Weak {
+        weak var file: RealmFile?
+        init(_ file: RealmFile) { self.file = file }
+    }
+
+    private init(path: String, db: Database, isInMemory: Bool) {
+        self.path = path
+        self.db = db
+        self.isInMemory = isInMemory
+    }
+
+    deinit {
+        db.close()
+        if isInMemory {
+            try? FileManager.default.removeItem(atPath: path)
+            try? FileManager.default.removeItem(atPath: path + ".lock")
+        }
+    }
+
+    /// The shared file for `path`, opening it if no realm of this process has it open.
+    static func shared(path: String, readOnly: Bool, isInMemory: Bool) throws -> RealmFile {
+        openLock.lock()
+        defer { openLock.unlock() }
+        if let f = open[path]?.file { return f }
+        var options = Database.Options()
+        options.pageSize = 16384
+        options.readOnly = readOnly
+        options.create = !readOnly
+        let db = try Database(path: path, options: options)
+        let file = RealmFile(path: path, db: db, isInMemory: isInMemory)
+        open[path] = Weak(file)
+        return file
+    }
+
+    /// Whether any realm in this process has `path` open.
+    static func isOpen(_ path: String) -> Bool {
+        openLock.lock()
+        defer { openLock.unlock() }
+        return open[path]?.file != nil
+    }
+
+    func binding(for type: ObjectBase.Type) -> TableBinding? {
+        lock.lock()
+        defer { lock.unlock() }
+        return bindings[ObjectIdentifier(type)]
+    }
+
+    func binding(named name: String) -> TableBinding? {
+        lock.lock()
+        defer { lock.unlock() }
+        return bindingsByName[name]
+    }
+
+    func allBindings() -> [TableBinding] {
+        lock.lock()
+        defer { lock.unlock() }
+        return Array(bindingsByName.values)
+    }
+
+    func install(_ binding: TableBinding) {
+        lock.lock()
+        defer { lock.unlock() }
+        bindings[ObjectIdentifier(binding.type)] = binding
+        bindingsByName[binding.className] = binding
+        tables[binding.table.name] = binding.table
+    }
+
+    func tablesSnapshot() -> [String: CoreTable] {
+        lock.lock()
+        defer { lock.unlock() }
+        return tables
+    }
+}

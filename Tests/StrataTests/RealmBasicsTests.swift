@@ -1,0 +1,87 @@
+import Foundation
+import Strata
+import XCTest
+
+final class RealmBasicsTests: XCTestCase {
+    var dir = ""
+
+    override func setUp() {
+        dir = NSTemporaryDirectory() + "/strata-realm-\(UUID().uuidString)"
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    func config(_ name: String = "test.realm") -> Realm.Configuration {
+        Realm.Configuration(fileURL: URL(fileURLWithPath: dir + "/" + name))
+    }
+
+    func testAddReadUpdateDeleteAndReopen() throws {
+        do {
+            let realm = try Realm(configuration: config())
+            let dog = Dog()
+            dog.name = "Rex"
+            dog.age = 10
+            try realm.write { realm.add(dog) }
+            XCTAssertNotNil(dog.realm)
+            XCTAssertEqual(dog.name, "Rex")
+            try realm.write { dog.age = 11 }
+            XCTAssertEqual(dog.age, 11)
+            XCTAssertEqual(realm.objects(Dog.self).count, 1)
+        }
+        let realm = try Realm(configuration: config())
+        let dogs = realm.objects(Dog.self)
+        XCTAssertEqual(dogs.count, 1)
+        XCTAssertEqual(dogs.first?.name, "Rex")
+        XCTAssertEqual(dogs.first?.age, 11)
+        let d = dogs[0]
+        try realm.write { realm.delete(d) }
+        XCTAssertTrue(d.isInvalidated)
+        XCTAssertEqual(realm.objects(Dog.self).count, 0)
+    }
+
+    func testPrimaryKeyLookupUpsertAndDuplicate() throws {
+        let realm = try Realm(configuration: config())
+        try realm.write {
+            let person1 = Person(value: ["id": 1234, "name": "Jones"])
+            realm.add(person1, update: .modified)
+            let person2 = Person(value: ["id": 1234, "name": "Bowie"])
+            realm.add(person2, update: .modified)
+        }
+        XCTAssertEqual(realm.objects(Person.self).count, 1)
+        XCTAssertEqual(realm.object(ofType: Person.self, forPrimaryKey: 1234)?.name, "Bowie")
+        XCTAssertThrowsError(try realm.write { realm.add(Person(value: ["id": 1234, "name": "Dup"])) }) { error in
+            XCTAssertEqual((error as? Realm.Error)?.code, .primaryKeyExists)
+            XCTAssertTrue("\(error)".contains("1234"), "\(error)")
+        }
+        XCTAssertEqual(realm.object(ofType: Person.self, forPrimaryKey: 1234)?.name, "Bowie")
+    }
+
+    func testLinksListsAndBacklinks() throws {
+        let realm = try Realm(configuration: config())
+        try realm.write {
+            realm.create(Person.self, value: ["id": 123, "dogs": [["Buster", 5, nil, nil]]], update: .modified)
+        }
+        let p = realm.object(ofType: Person.self, forPrimaryKey: 123)!
+        XCTAssertEqual(p.dogs.count, 1)
+        XCTAssertEqual(p.dogs[0].name, "Buster")
+        XCTAssertEqual(p.dogs[0].age, 5)
+        XCTAssertEqual(p.dogs[0].owners.count, 1)
+        XCTAssertEqual(p.dogs[0].owners.first?.id, 123)
+        let buster = p.dogs[0]
+        try realm.write { realm.delete(buster) }
+        XCTAssertEqual(p.dogs.count, 0)
+    }
+
+    func testJSONCreate() throws {
+        let data = "{\"name\": \"Tennis ball\", \"unknown\": 3}".data(using: .utf8)!
+        let realm = try Realm(configuration: config())
+        try realm.write {
+            let json = try! JSONSerialization.jsonObject(with: data, options: [])
+            realm.create(DogToy.self, value: json)
+        }
+        XCTAssertEqual(realm.objects(DogToy.self).first?.name, "Tennis ball")
+    }
+}
