@@ -149,6 +149,7 @@ extension Realm {
     func install(_ t: any ObjectSchemaProviding.Type, table: CoreTable) {
         func make<T: ObjectSchemaProviding>(_ type: T.Type) -> TableBinding { TableBinding(type, table: table) }
         file.install(make(t))
+        bindingCache.removeAll()
     }
 
     /// The stored tables and schema version, read from the newest version.
@@ -206,7 +207,12 @@ extension Realm {
     /// The binding of `type`, binding it first if this file has not seen it. Misuse (a class
     /// without generated schema, a schema change that needs a migration) goes to `violation`.
     func binding(for type: ObjectBase.Type) -> TableBinding? {
-        if let b = file.binding(for: type) { return b }
+        let id = ObjectIdentifier(type)
+        if let b = bindingCache[id] { return b }
+        if let b = file.binding(for: type) {
+            bindingCache[id] = b
+            return b
+        }
         guard let t = type as? any ObjectSchemaProviding.Type else {
             return Realm.violation("\(type) has no generated schema: add the StrataPlugin build plugin to the target that declares it (see README).", fallback: nil)
         }

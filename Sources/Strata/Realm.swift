@@ -104,6 +104,8 @@ public final class Realm {
     public internal(set) var stamp: UInt64 = 0
     /// The first error of the current write, reported by `commitWrite`/`write`.
     var pendingError: Realm.Error?
+    /// Bindings this realm has used, without the file's lock.
+    var bindingCache: [ObjectIdentifier: TableBinding] = [:]
 
     /// Opens the default realm (`Configuration.defaultConfiguration`).
     public convenience init() throws {
