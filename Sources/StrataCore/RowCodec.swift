@@ -380,6 +380,7 @@ public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case typeMismatch(table: String, column: String, expected: String, found: String)
     case nullNotAllowed(table: String, column: String)
     case duplicatePrimaryKey(table: String, column: String, value: String)
+    case primaryKeyChanged(table: String, column: String)
     case noSuchTable(String)
     case objectMissing(table: String, key: Int64)
     case corruptRow(table: String, key: Int64)
@@ -393,6 +394,8 @@ public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
             "'\(t).\(c)' is not optional; give it a value (or declare it optional)."
         case .duplicatePrimaryKey(let t, let c, let v):
             "Attempting to create an object of type '\(t)' with an existing primary key value '\(v)' (property '\(c)'). Use add(_:update: .modified) or create(_:value:update: .modified) to update the existing object."
+        case .primaryKeyChanged(let t, let c):
+            "Primary key can't be changed after an object is inserted ('\(t).\(c)'). Delete the object and create a new one instead."
         case .noSuchTable(let t):
             "the file has no table '\(t)'; add the type to the configuration's objectTypes"
         case .objectMissing(let t, let k):

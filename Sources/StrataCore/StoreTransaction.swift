@@ -141,6 +141,7 @@ public final class StoreTransaction {
         if let h = try writeTree(Self.schemaTree, create: false) { _ = try w.delete(Array(name.utf8), in: h) }
         if let h = try writeTree(Self.counterTree, create: false) { _ = try w.delete(Array(name.utf8), in: h) }
         tables[name] = nil
+        nextKeys[name] = nil  // or `flush` would write the dropped table's counter back
         resetTreeCache()
         changeCount &+= 1
     }
@@ -323,7 +324,7 @@ public final class StoreTransaction {
     /// Sets column `column` of object `key` to `value`, keeping indexes and backlinks current.
     /// Rewrites the value in place when it is fixed-width; returns the value it replaced.
     /// - Throws: `CoreError.objectMissing` when the object was deleted, `.typeMismatch`,
-    ///   `.nullNotAllowed`.
+    ///   `.nullNotAllowed`, `.primaryKeyChanged`.
     @discardableResult
     public func set(_ table: CoreTable, key: Int64, column: Int, to value: CoreValue) throws -> CoreValue {
         let w = requireWrite()
@@ -331,6 +332,8 @@ public final class StoreTransaction {
         guard let old = try row(table, key: key) else { throw CoreError.objectMissing(table: table.name, key: key) }
         let oldValue = old.value(column)
         if oldValue == value { return oldValue }
+        // Realm's primary keys never change; the `p:` tree (or the object key) still holds the old one.
+        if col.isPrimaryKey { throw CoreError.primaryKeyChanged(table: table.name, column: col.name) }
         if value.isNull, !col.isNullable, col.type != .mixed, col.collection == .none {
             throw CoreError.nullNotAllowed(table: table.name, column: col.name)
         }
