@@ -331,7 +331,9 @@ public final class StoreTransaction {
         let col = table.columns[column]
         guard let old = try row(table, key: key) else { throw CoreError.objectMissing(table: table.name, key: key) }
         let oldValue = old.value(column)
-        if oldValue == value { return oldValue }
+        // -0.0 == 0.0, but the sign of a zero is part of the value: write it.
+        let zero = switch value { case .double(let d): d == 0; case .float(let f): f == 0; default: false }
+        if oldValue == value, !zero { return oldValue }
         // Realm's primary keys never change; the `p:` tree (or the object key) still holds the old one.
         if col.isPrimaryKey { throw CoreError.primaryKeyChanged(table: table.name, column: col.name) }
         if value.isNull, !col.isNullable, col.type != .mixed, col.collection == .none {
