@@ -371,7 +371,7 @@ final class LinkTests: CoreTestCase {
         }
 
         var ops = 0, cascades = 0
-        for n in 0..<80 {
+        for n in 0..<150 {
             let txn = try beginWrite(Self.tables)
             var working = model
             func some(_ table: CoreTable) -> Int64? { working[table.name].flatMap { $0.keys.randomElement(using: &rng) } }

@@ -123,11 +123,11 @@ final class StoreTransactionModelTests: CoreTestCase {
     }
 
     func testRandomInsertsUpdatesAndDeletesMatchADictionaryModel() throws {
-        try runModel(seed: 7, transactions: 120)
+        try runModel(seed: 7, transactions: 200)
     }
 
     func testRandomWorkloadSecondSeedSurvivesReopen() throws {
-        try runModel(seed: 99, transactions: 60)
+        try runModel(seed: 99, transactions: 80)
     }
 
     func runModel(seed: UInt64, transactions: Int) throws {

@@ -172,6 +172,35 @@ final class StoreTransactionTests: CoreTestCase {
         try verifyDatabase()
     }
 
+    /// A read `StoreTransaction` keeps showing its version (rows, primary keys, indexes) while a
+    /// writer changes and commits.
+    func testReadTransactionKeepsItsSnapshotWhileAWriterCommits() throws {
+        try write(Self.all) { txn in
+            try txn.insert(into: Self.byString, values: [.string("k"), .int(1)])
+            try txn.insert(into: Self.plain, values: [.string("a"), .int(1), .data([1])])
+        }
+        let old = try db.beginRead()
+        defer { old.end() }
+        let r = StoreTransaction(read: old)
+        try write(Self.all) { txn in
+            try txn.set(Self.plain, key: 0, column: 1, to: .int(2))
+            try txn.set(Self.plain, key: 0, column: 0, to: .string("b"))
+            try txn.delete(Self.byString, key: 0)
+            try txn.insert(into: Self.byString, values: [.string("m"), .int(1)])
+        }
+        XCTAssertEqual(try r.row(Self.plain, key: 0)?.values(), [.string("a"), .int(1), .data([1])])
+        XCTAssertEqual(try r.indexLookup(Self.plain, column: 1, equals: .int(1)), [0])
+        XCTAssertEqual(try r.indexLookup(Self.plain, column: 0, equals: .string("b")), [])
+        XCTAssertEqual(try r.objectKey(Self.byString, primaryKey: .string("k")), 0)
+        XCTAssertNil(try r.objectKey(Self.byString, primaryKey: .string("m")))
+        XCTAssertEqual(try r.count(Self.byString), 1)
+        try read(Self.all) { now in
+            XCTAssertEqual(try now.row(Self.plain, key: 0)?.values(), [.string("b"), .int(2), .data([1])])
+            XCTAssertNil(try now.objectKey(Self.byString, primaryKey: .string("k")))
+            XCTAssertEqual(try now.objectKey(Self.byString, primaryKey: .string("m")), 1)
+        }
+    }
+
     // MARK: Object keys
 
     func testObjectKeysAreNeverReusedAcrossTransactionsAfterDeletes() throws {
@@ -222,6 +251,27 @@ final class StoreTransactionTests: CoreTestCase {
             XCTAssertEqual(try r.indexLookup(Self.plain, column: 0, equals: .string("b")), [key])
             XCTAssertEqual(try r.indexLookup(Self.plain, column: 1, equals: .int(1)), [])
             XCTAssertEqual(try r.indexLookup(Self.plain, column: 1, equals: .int(2)), [key])
+        }
+    }
+
+    /// -0.0 == 0.0 in Swift, but the sign of a zero is data: setting it is not a no-op.
+    func testSettingNegativeZeroOverZeroIsStored() throws {
+        let t = CoreTable(name: "Z", columns: [
+            CoreColumn(name: "d", type: .double, isIndexed: true), CoreColumn(name: "f", type: .float),
+        ])
+        try write([t]) { txn in try txn.insert(into: t, values: [.double(0), .float(0)]) }
+        try write([t]) { txn in
+            try txn.set(t, key: 0, column: 0, to: .double(-0.0))
+            try txn.set(t, key: 0, column: 1, to: .float(-0.0))
+        }
+        try read([t]) { r in
+            let values = try XCTUnwrap(r.row(t, key: 0)).values()
+            guard case .double(let d) = values[0], case .float(let f) = values[1] else { return XCTFail("\(values)") }
+            XCTAssertEqual(d.sign, .minus)
+            XCTAssertEqual(f.sign, .minus)
+            // Index entries fold -0.0 into 0.0, so the object is found either way, once.
+            XCTAssertEqual(try r.indexLookup(t, column: 0, equals: .double(0)), [0])
+            XCTAssertEqual(try r.count(tree: t.indexTree(0)), 1)
         }
     }
 
