@@ -99,9 +99,9 @@ public struct CoreColumn: Sendable, Hashable {
 /// | tree | key | value |
 /// |---|---|---|
 /// | `o:<Table>` | object key (8 bytes, big-endian, sign bit flipped) | the object's row |
-/// | `p:<Table>` | primary key as an `IndexKey` (String, ObjectId, UUID keys) | object key |
+/// | `p:<Table>` | primary key as an `IndexKey` (String, ObjectId, UUID keys) | object key (u64 little-endian) |
 /// | `i:<Table>:<column>` | `IndexKey(value) ‖ object key` | empty |
-/// | `b:<Table>` | `target key ‖ origin table ‖ 00 00 ‖ origin column ‖ origin key` | u32 link count |
+/// | `b:<Table>` | `target key ‖ origin table ‖ 00 ‖ origin column ‖ 00 ‖ origin key` | u32 link count |
 ///
 /// ## Concurrency
 /// Immutable after creation; `Sendable`.

@@ -185,7 +185,12 @@ enum RowEncoder {
                 case (.none, .string, .string(let str)): out.append(contentsOf: str.utf8)
                 case (.none, .data, .data(let d)): out.append(contentsOf: d)
                 case (.none, .mixed, _): ValueCodec.write(value, &out)
-                case (.list, _, .list), (.set, _, .list), (.map, _, .map): ValueCodec.write(value, &out)
+                case (.list, _, .list(let elements)), (.set, _, .list(let elements)):
+                    for e in elements { try checkElement(e, column, table) }
+                    ValueCodec.write(value, &out)
+                case (.map, _, .map(let entries)):
+                    for e in entries.values { try checkElement(e, column, table) }
+                    ValueCodec.write(value, &out)
                 default: throw .typeMismatch(table: table.name, column: column.name, expected: "\(column.type)", found: value.kindName)
                 }
                 store(UInt32(start), at: s, &out)
@@ -210,6 +215,25 @@ enum RowEncoder {
         return out
     }
 
+    /// Checks that `element` fits the element type of collection column `column`: a value of its
+    /// type, or null where elements are optional (and as a map value of links, which deleting the
+    /// target leaves behind). `AnyRealmValue` elements take anything.
+    static func checkElement(_ element: CoreValue, _ column: CoreColumn, _ table: CoreTable) throws(CoreError) {
+        switch (column.type, element) {
+        case (.mixed, _): return
+        case (_, .null):
+            if column.isNullable || (column.type == .link && column.collection == .map) { return }
+            throw .nullNotAllowed(table: table.name, column: column.name)
+        case (.int, .int), (.bool, .bool), (.float, .float), (.double, .double), (.string, .string),
+             (.data, .data), (.timestamp, .timestamp), (.link, .link): return
+        case (.objectId, .objectId(let b)) where b.count == 12: return
+        case (.uuid, .uuid(let b)) where b.count == 16: return
+        case (.decimal128, .decimal128(let b)) where b.count == 16: return
+        default:
+            throw .typeMismatch(table: table.name, column: column.name, expected: "\(column.type)", found: element.kindName)
+        }
+    }
+
     @inline(__always)
     static func store<T: FixedWidthInteger>(_ v: T, at offset: Int, _ out: inout [UInt8]) {
         withUnsafeBytes(of: v.littleEndian) { raw in
@@ -229,6 +253,8 @@ enum RowEncoder {
         if value.isNull {
             guard table.columns[c].isNullable else { return false }
             bytes[2 + c >> 3] |= bit
+            // A null column's slot is zero, as `encode` writes it: no stale value stays behind.
+            for i in s..<s + layout.slotSizes[c] { bytes[i] = 0 }
             return true
         }
         switch (layout.types[c], value) {
@@ -354,6 +380,7 @@ public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case typeMismatch(table: String, column: String, expected: String, found: String)
     case nullNotAllowed(table: String, column: String)
     case duplicatePrimaryKey(table: String, column: String, value: String)
+    case primaryKeyChanged(table: String, column: String)
     case noSuchTable(String)
     case objectMissing(table: String, key: Int64)
     case corruptRow(table: String, key: Int64)
@@ -367,6 +394,8 @@ public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
             "'\(t).\(c)' is not optional; give it a value (or declare it optional)."
         case .duplicatePrimaryKey(let t, let c, let v):
             "Attempting to create an object of type '\(t)' with an existing primary key value '\(v)' (property '\(c)'). Use add(_:update: .modified) or create(_:value:update: .modified) to update the existing object."
+        case .primaryKeyChanged(let t, let c):
+            "Primary key can't be changed after an object is inserted ('\(t).\(c)'). Delete the object and create a new one instead."
         case .noSuchTable(let t):
             "the file has no table '\(t)'; add the type to the configuration's objectTypes"
         case .objectMissing(let t, let k):

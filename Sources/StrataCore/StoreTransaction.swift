@@ -141,6 +141,7 @@ public final class StoreTransaction {
         if let h = try writeTree(Self.schemaTree, create: false) { _ = try w.delete(Array(name.utf8), in: h) }
         if let h = try writeTree(Self.counterTree, create: false) { _ = try w.delete(Array(name.utf8), in: h) }
         tables[name] = nil
+        nextKeys[name] = nil  // or `flush` would write the dropped table's counter back
         resetTreeCache()
         changeCount &+= 1
     }
@@ -323,14 +324,18 @@ public final class StoreTransaction {
     /// Sets column `column` of object `key` to `value`, keeping indexes and backlinks current.
     /// Rewrites the value in place when it is fixed-width; returns the value it replaced.
     /// - Throws: `CoreError.objectMissing` when the object was deleted, `.typeMismatch`,
-    ///   `.nullNotAllowed`.
+    ///   `.nullNotAllowed`, `.primaryKeyChanged`.
     @discardableResult
     public func set(_ table: CoreTable, key: Int64, column: Int, to value: CoreValue) throws -> CoreValue {
         let w = requireWrite()
         let col = table.columns[column]
         guard let old = try row(table, key: key) else { throw CoreError.objectMissing(table: table.name, key: key) }
         let oldValue = old.value(column)
-        if oldValue == value { return oldValue }
+        // -0.0 == 0.0, but the sign of a zero is part of the value: write it.
+        let zero = switch value { case .double(let d): d == 0; case .float(let f): f == 0; default: false }
+        if oldValue == value, !zero { return oldValue }
+        // Realm's primary keys never change; the `p:` tree (or the object key) still holds the old one.
+        if col.isPrimaryKey { throw CoreError.primaryKeyChanged(table: table.name, column: col.name) }
         if value.isNull, !col.isNullable, col.type != .mixed, col.collection == .none {
             throw CoreError.nullNotAllowed(table: table.name, column: col.name)
         }
