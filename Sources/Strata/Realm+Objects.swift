@@ -227,7 +227,7 @@ extension Realm {
             return Realm.Error(.primaryKeyExists, "Attempting to create an object of type '\(table)' with an existing primary key value '\(shown)' (property '\(column)'). Use add(_:update: .modified) or create(_:value:update: .modified) to update the existing object, or give the new object another primary key.")
         case .nullNotAllowed(let table, let column):
             return Realm.Error(.missingValue, "Property '\(table).\(column)' cannot be nil; give it a value.")
-        case .typeMismatch:
+        case .typeMismatch, .valueTooLongForIndex:
             return Realm.Error(.invalidValue, e.description)
         case .objectMissing(let table, _):
             return Realm.Error(.invalidatedObject, "Object of type '\(table)' has been deleted or invalidated.")

@@ -385,6 +385,7 @@ public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case objectMissing(table: String, key: Int64)
     case corruptRow(table: String, key: Int64)
     case storage(String)
+    case valueTooLongForIndex(table: String, column: String, size: Int, limit: Int)
 
     public var description: String {
         switch self {
@@ -404,6 +405,8 @@ public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
             "the stored row of object \(k) of '\(t)' is corrupt; run Database.verify() and restore from a backup"
         case .storage(let message):
             message
+        case .valueTooLongForIndex(let t, let c, let size, let limit):
+            "the value of '\(t).\(c)' is \(size) bytes long, but an indexed or primary-key property holds at most \(limit) bytes in this file; shorten the value, or remove the index from the property"
         }
     }
 }

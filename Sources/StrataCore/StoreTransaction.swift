@@ -283,6 +283,9 @@ public final class StoreTransaction {
     @discardableResult
     public func insert(into table: CoreTable, values: [CoreValue]) throws -> Int64 {
         let w = requireWrite()
+        for c in table.columns.indices where table.columns[c].hasIndexTree || (table.columns[c].isPrimaryKey && !table.primaryKeyIsObjectKey) {
+            try checkIndexable(table, column: c, values[c])
+        }
         let key: Int64
         if let pk = table.primaryKeyColumn {
             let pkValue = values[pk]
@@ -339,6 +342,7 @@ public final class StoreTransaction {
         if value.isNull, !col.isNullable, col.type != .mixed, col.collection == .none {
             throw CoreError.nullNotAllowed(table: table.name, column: col.name)
         }
+        if col.hasIndexTree { try checkIndexable(table, column: column, value) }
         let h = try writeTree(table.objectTree, create: true)!
         var kb = objectKeyBytes(key)
         var patched = false
@@ -434,6 +438,20 @@ public final class StoreTransaction {
     }
 
     // MARK: Index and link maintenance
+
+    /// Throws before anything is written when `value` is too long to be an index key.
+    private func checkIndexable(_ table: CoreTable, column: Int, _ value: CoreValue) throws {
+        switch value {
+        case .string, .data:
+            let size = IndexKey.encode(value).count + 8
+            let limit = requireWrite().maxKeySize
+            if size > limit {
+                throw CoreError.valueTooLongForIndex(table: table.name, column: table.columns[column].name, size: size - 8, limit: limit - 8)
+            }
+        default:
+            return
+        }
+    }
 
     private func addIndexEntry(_ table: CoreTable, column: Int, value: CoreValue, key: Int64) throws {
         let h = try writeTree(table.indexTree(column), create: true)!

@@ -60,7 +60,8 @@ public final class Database: @unchecked Sendable {
     let fd: FileDescriptor
     let lockFile: LockFile
     let options: Options
-    let maxKeySize: Int
+    /// The longest key a tree of this file accepts, in bytes (about a quarter of a page).
+    public let maxKeySize: Int
     let maxInlineCell: Int
 
     // Guarded by `stateLock`.

@@ -34,6 +34,9 @@ public final class WriteTransaction: @unchecked Sendable {
     }
 
     let db: Database
+
+    /// The longest key a tree accepts, in bytes.
+    public var maxKeySize: Int { db.maxKeySize }
     let pageSize: Int
     /// The version this transaction creates.
     public let version: VersionID

@@ -84,4 +84,19 @@ final class RealmBasicsTests: XCTestCase {
         }
         XCTAssertEqual(realm.objects(DogToy.self).first?.name, "Tennis ball")
     }
+
+    func testOverlongIndexedStringFailsTheWholeWrite() throws {
+        let realm = try Realm(configuration: config())
+        let long = String(repeating: "x", count: 20_000)
+        XCTAssertThrowsError(try realm.write {
+            realm.add(Item(value: ["status": "open", "title": "first"]))
+            realm.add(Item(value: ["status": long, "title": "second"]))
+        }) { error in
+            XCTAssertEqual((error as? Realm.Error)?.code, .invalidValue)
+            XCTAssertTrue("\(error)".contains("Item.status"), "\(error)")
+        }
+        XCTAssertEqual(realm.objects(Item.self).count, 0)
+        try realm.write { realm.add(Item(value: ["status": "open", "title": "ok"])) }
+        XCTAssertEqual(realm.objects(Item.self).count, 1)
+    }
 }
