@@ -1,23 +1,103 @@
-// DoggoDB: prints the schema StrataPlugin generated for the seeds' models, then writes and reads
-// an unmanaged Dog through the generated accessors (the path the object layer will use).
+// DoggoDB: the seeds' models in a realm file. Creates, upserts, looks up, updates and deletes
+// Dogs, Persons and DogToys in a temporary directory, printing each step. Deterministic: fixed
+// primary keys, no random values printed.
+import Foundation
 import Strata
 
-print(Schema.generated)
-print()
+let dir = FileManager.default.temporaryDirectory.appendingPathComponent("DoggoDB-\(getpid())")
+try? FileManager.default.removeItem(at: dir)
+try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: dir) }
+let config = Realm.Configuration(fileURL: dir.appendingPathComponent("doggo.realm"))
 
-let toy = DogToy()
-toy.name = "Wubba"
-let dog = Dog.strataAccessors.make()
-do {
-    try Dog.strataAccessors.setValue(.string("Maui"), forProperty: "name", of: dog)
-    try Dog.strataAccessors.setValue(.object(toy), forProperty: "favoriteToy", of: dog)
-} catch {
-    print("error: \(error)")
+let dacharyId = try ObjectId(string: "000000000000000000000001")
+let wubbaId = try ObjectId(string: "0000000000000000000000a1")
+let ballId = try ObjectId(string: "0000000000000000000000a2")
+
+func describe(_ dog: Dog) -> String {
+    "\(dog.name) (\(dog.breed), \(dog.weight) kg, toy: \(dog.favoriteToy?.name ?? "none"))"
 }
-let person = Person()
-person.firstName = "Dachary"
-person.dogs.append(dog)
-print("dog.name via accessor: \(Dog.strataAccessors.value(ofProperty: "name", of: dog).map { "\($0)" } ?? "none")")
-print("dog.favoriteToy?.name: \(dog.favoriteToy?.name ?? "none")")
-print("\(person.firstName) has \(person.dogs.count) dog(s): \(person.dogs.map(\.name))")
-print("key path \\Dog.weight is property #\(Dog.strataPropertyIndex(for: \Dog.weight).map(String.init) ?? "none")")
+
+func show(_ realm: Realm) {
+    for person in realm.objects(Person.self) {
+        print("  \(person.firstName) \(person.lastName): \(person.dogs.map(\.name).joined(separator: ", "))")
+    }
+    for dog in realm.objects(Dog.self) {
+        let owners = dog.owners.map(\.firstName)
+        print("  dog \(describe(dog)), owners: \(owners.isEmpty ? "none" : owners.joined(separator: ", "))")
+    }
+    print("  toys: \(realm.objects(DogToy.self).map(\.name).joined(separator: ", "))")
+}
+
+do {
+    let realm = try Realm(configuration: config)
+
+    print("1. Create: Dachary with Maui and Lita, the toys Wubba and Ball")
+    try realm.write {
+        let wubba = DogToy(value: ["_id": wubbaId, "name": "Wubba"])
+        realm.add(DogToy(value: ["_id": ballId, "name": "Ball"]))
+        let person = Person(value: ["_id": dacharyId, "firstName": "Dachary", "lastName": "Pereira"])
+        person.dogs.append(Dog(value: ["name": "Maui", "breed": "Poodle", "weight": 8, "favoriteToy": wubba]))
+        person.dogs.append(Dog(value: ["name": "Lita", "breed": "Beagle", "weight": 12]))
+        realm.add(person)
+    }
+    show(realm)
+
+    print("2. Create with update: .modified (seed 002): Ben, whose favorite toy is the stored Ball")
+    try realm.write {
+        let ball = realm.object(ofType: DogToy.self, forPrimaryKey: ballId)!
+        realm.create(Dog.self, value: ["name": "Ben", "breed": "Collie", "weight": 20, "favoriteToy": ball], update: .modified)
+    }
+    show(realm)
+
+    print("3. Upsert: Person \(dacharyId) again with lastName Smith (add(_:update: .modified))")
+    try realm.write {
+        let existing = realm.object(ofType: Person.self, forPrimaryKey: dacharyId)!
+        let again = Person(value: ["_id": dacharyId, "firstName": "Dachary", "lastName": "Smith"])
+        again.dogs.append(objectsIn: existing.dogs)
+        realm.add(again, update: .modified)
+    }
+    print("  people: \(realm.objects(Person.self).count), lastName: \(realm.object(ofType: Person.self, forPrimaryKey: dacharyId)!.lastName)")
+
+    print("4. Queries")
+    print("  by primary key \(wubbaId): \(realm.object(ofType: DogToy.self, forPrimaryKey: wubbaId)?.name ?? "none")")
+    // With the query engine merged, this is `realm.objects(Dog.self).where { $0.weight > 10 }`.
+    let heavy = realm.objects(Dog.self).filter { $0.weight > 10 }.map(\.name)
+    print("  dogs over 10 kg: \(heavy.joined(separator: ", "))")
+    // And this `realm.objects(Dog.self).filter("breed == %@", "Poodle")`.
+    let poodles = realm.objects(Dog.self).filter { $0.breed == "Poodle" }.map(\.name)
+    print("  poodles: \(poodles.joined(separator: ", "))")
+
+    print("5. Update: Lita weighs 13 kg, Maui's toy becomes Ball")
+    try realm.write {
+        let lita = realm.objects(Dog.self).first { $0.name == "Lita" }!
+        lita.weight = 13
+        let maui = realm.objects(Dog.self).first { $0.name == "Maui" }!
+        maui.favoriteToy = realm.object(ofType: DogToy.self, forPrimaryKey: ballId)
+    }
+    show(realm)
+
+    print("6. Delete: the toy Ball (links to it become nil), then the dog Lita (leaves Dachary's list)")
+    try realm.write {
+        realm.delete(realm.object(ofType: DogToy.self, forPrimaryKey: ballId)!)
+    }
+    try realm.write {
+        realm.delete(realm.objects(Dog.self).first { $0.name == "Lita" }!)
+    }
+    show(realm)
+
+    print("7. A failed write stores nothing: a duplicate DogToy primary key")
+    do {
+        try realm.write {
+            realm.add(DogToy(value: ["name": "Frisbee"]))
+            realm.add(DogToy(value: ["_id": wubbaId, "name": "Second Wubba"]))
+        }
+    } catch let error as Realm.Error {
+        print("  error (\(error.code)): \(error.message.prefix(60))...")
+    }
+    print("  toys: \(realm.objects(DogToy.self).map(\.name).joined(separator: ", "))")
+}
+
+print("8. Reopen the file and read it back")
+let reopened = try Realm(configuration: config)
+show(reopened)

@@ -1,0 +1,54 @@
+import Foundation
+import Strata
+import XCTest
+
+/// Base of the seed tests: a fresh temporary directory per test, configurations for files in it,
+/// and `Realm.violationHandler` installed so misuse is recorded (and asserted on) instead of
+/// stopping the test process.
+class SeedTestCase: XCTestCase {
+    var dir = ""
+    /// Violations reported through `Realm.violationHandler` during the test. A test that expects
+    /// some asserts on them and calls `takeViolations()`; any left at the end fail the test.
+    var violations: [String] = []
+    private var savedDefault: Realm.Configuration?
+
+    override func setUp() {
+        super.setUp()
+        dir = NSTemporaryDirectory() + "/strata-seed-\(UUID().uuidString)"
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        violations = []
+        Realm.violationHandler = { [unowned self] message in self.violations.append(message) }
+        savedDefault = Realm.Configuration.defaultConfiguration
+    }
+
+    override func tearDown() {
+        XCTAssertEqual(violations, [], "unexpected violations reported through Realm.violationHandler")
+        Realm.violationHandler = nil
+        if let savedDefault { Realm.Configuration.defaultConfiguration = savedDefault }
+        try? FileManager.default.removeItem(atPath: dir)
+        super.tearDown()
+    }
+
+    /// The violations so far, cleared.
+    func takeViolations() -> [String] {
+        defer { violations = [] }
+        return violations
+    }
+
+    func url(_ name: String = "test.realm") -> URL {
+        URL(fileURLWithPath: dir + "/" + name)
+    }
+
+    func config(_ name: String = "test.realm") -> Realm.Configuration {
+        Realm.Configuration(fileURL: url(name))
+    }
+
+    /// Opens a new realm on `name`. Callers keep no other realm, object or results of the file
+    /// alive across a "reopen", so the file is really closed and opened again.
+    func open(_ name: String = "test.realm") throws -> Realm {
+        try Realm(configuration: config(name))
+    }
+}
+
+/// An error a write block throws to cancel its transaction.
+struct SeedAbort: Error, Equatable {}
