@@ -23,6 +23,9 @@ extension Realm {
             return Realm.violation("Cannot modify managed objects outside of a write transaction.", fallback: T())
         }
         guard pendingError == nil, let binding = binding(for: type) else { return T() }
+        if update != .error {
+            do { try Realm.requirePrimaryKey(binding) } catch { fail(translate(error, className: binding.className)); return T() }
+        }
         return (createObject(binding, value: value, update: update) as? T) ?? T()
     }
 
@@ -114,7 +117,7 @@ extension Realm {
     /// array) to the `PropertyValue` for property `p`.
     static func propertyValue(fromAny any: Any?, property p: Property, realm: Realm?, module: TableBinding?) throws -> PropertyValue {
         guard let any, !(any is NSNull), !((any as? _StrataOptional)?.strataIsNone ?? false) else { return .null }
-        if let pv = any as? PropertyValue { return pv }
+        if let pv = any as? PropertyValue { return realm.map { $0.detachingForeign(pv) } ?? pv }
         if p.collection != .none && !(any is _PropertyValueEncodable && !(any is [Any])) {
             var element = p
             element = Property(name: p.name, type: p.type, swiftType: p.swiftType, isOptional: p.isOptional,
@@ -134,7 +137,8 @@ extension Realm {
             return p.collection == .set ? .set(values) : .list(values)
         }
         if let e = any as? _PropertyValueEncodable {
-            let v = e._strataPropertyValue
+            var v = e._strataPropertyValue
+            if let realm { v = realm.detachingForeign(v) }
             return try coerce(v, to: p)
         }
         if p.type == .object, let target = p.objectClassName {
@@ -219,4 +223,73 @@ protocol _StrataOptional {
 
 extension Optional: _StrataOptional {
     var strataIsNone: Bool { self == nil }
+}
+
+extension Realm {
+    /// `value` with every object managed by another file replaced by an unmanaged deep copy, so
+    /// `create` copies object graphs between realms.
+    func detachingForeign(_ value: PropertyValue) -> PropertyValue {
+        var copies: [ObjectIdentifier: ObjectBase] = [:]
+        return detachingForeign(value, &copies)
+    }
+
+    private func detachingForeign(_ value: PropertyValue, _ copies: inout [ObjectIdentifier: ObjectBase]) -> PropertyValue {
+        switch value {
+        case .object(let o):
+            guard let state = o._strataManaged, state.realm.file !== file else { return value }
+            return .object(ObjectBase.detachedCopy(of: o, &copies))
+        case .list(let l): return .list(l.map { detachingForeign($0, &copies) })
+        case .set(let l): return .set(l.map { detachingForeign($0, &copies) })
+        case .map(let m): return .map(m.mapValues { detachingForeign($0, &copies) })
+        default: return value
+        }
+    }
+}
+
+extension ObjectBase {
+    /// An unmanaged deep copy of `o` (links and collections copied too; shared objects stay
+    /// shared, cycles are kept).
+    static func detachedCopy(of o: ObjectBase, _ copies: inout [ObjectIdentifier: ObjectBase]) -> ObjectBase {
+        if let done = copies[ObjectIdentifier(o)] { return done }
+        guard let t = type(of: o) as? any ObjectSchemaProviding.Type else { return o }
+        let binding = o._strataManaged?.binding ?? Realm.unboundBinding(t)
+        let copy = binding.make()
+        copies[ObjectIdentifier(o)] = copy
+        for (i, p) in binding.schema.properties.enumerated() where p.type != .linkingObjects {
+            guard let set = binding.setters[i] else { continue }
+            let v = detach(binding.getters[i](o), &copies)
+            try? set(copy, v)
+        }
+        return copy
+    }
+
+    private static func detach(_ value: PropertyValue, _ copies: inout [ObjectIdentifier: ObjectBase]) -> PropertyValue {
+        switch value {
+        case .object(let o): return .object(o._strataManaged == nil ? o : detachedCopy(of: o, &copies))
+        case .list(let l): return .list(l.map { detach($0, &copies) })
+        case .set(let l): return .set(l.map { detach($0, &copies) })
+        case .map(let m): return .map(m.mapValues { detach($0, &copies) })
+        default: return value
+        }
+    }
+}
+
+extension Object {
+    /// An unmanaged deep copy of this object: its properties, the objects it links to and its
+    /// collections, read from its realm's current version. Use it to keep values after the realm
+    /// is gone, or to edit a copy outside a write transaction. (RealmSwift has no such method.)
+    /// An unmanaged object returns a copy of itself.
+    public func detached() -> Self {
+        var copies: [ObjectIdentifier: ObjectBase] = [:]
+        if _strataManaged == nil {
+            guard let t = type(of: self) as? any ObjectSchemaProviding.Type else { return self }
+            let binding = Realm.unboundBinding(t)
+            let copy = binding.make()
+            for (i, p) in binding.schema.properties.enumerated() where p.type != .linkingObjects {
+                try? binding.setters[i]?(copy, binding.getters[i](self))
+            }
+            return copy as! Self
+        }
+        return ObjectBase.detachedCopy(of: self, &copies) as! Self
+    }
 }

@@ -256,6 +256,7 @@ extension Realm {
             return
         }
         do {
+            if update != .error, let b = binding(for: type(of: object)) { try Realm.requirePrimaryKey(b) }
             try addObject(object, update: update)
         } catch {
             fail(translate(error, className: type(of: object).className()))
@@ -416,5 +417,14 @@ extension Realm {
         guard let t = binding.type as? any ObjectSchemaProviding.Type,
               let target = t.strataModuleSchema.objectTypes.first(where: { $0.strataObjectSchema.className == name }) else { return nil }
         return self.binding(for: target)
+    }
+}
+
+extension Realm {
+    /// Upserts need a primary key to find the existing object.
+    static func requirePrimaryKey(_ binding: TableBinding) throws {
+        if binding.primaryKeyIndex == nil {
+            throw Realm.Error(.invalidValue, "'\(binding.className)' does not have a primary key and can not be updated. Use add(_:)/create(_:value:) without update, or declare a primary key with @Persisted(primaryKey: true).")
+        }
     }
 }

@@ -38,7 +38,9 @@ extension Realm {
         if let storedVersion, storedVersion > configuration.schemaVersion, !requested.isEmpty || configuration.objectTypes != nil {
             throw Realm.Error(.schemaMismatch, "Provided schema version \(configuration.schemaVersion) is less than last set version \(storedVersion) of '\(file.path)'. Set Realm.Configuration.schemaVersion to \(storedVersion) or higher.", path: file.path)
         }
-        guard !unbound.isEmpty else { return }
+        // A raised schema version runs the migration block once, when the classes are known.
+        let versionBump = !types.isEmpty && storedVersion.map { configuration.schemaVersion > $0 } ?? false
+        guard !unbound.isEmpty || versionBump else { return }
         var plans: [(any ObjectSchemaProviding.Type, CoreTable, SchemaChange)] = []
         var mismatches: [String] = []
         for t in unbound {
@@ -47,7 +49,7 @@ extension Realm {
             if case .incompatible(let reasons) = change { mismatches += reasons }
             plans.append((t, desired, change))
         }
-        if plans.allSatisfy({ if case .same = $0.2 { true } else { false } }) {
+        if !versionBump, plans.allSatisfy({ if case .same = $0.2 { true } else { false } }) {
             for (t, _, _) in plans { install(t, table: stored[t.strataObjectSchema.className]!) }
             return
         }
@@ -85,8 +87,8 @@ extension Realm {
             if needsMigration {
                 let migrating = plans.filter { if case .incompatible = $0.2 { true } else { false } }
                 try runMigration(txn, stored: stored, migrating: migrating.map { ($0.0, $0.1) }, oldVersion: storedVersion ?? 0)
-            } else if let migrationBlock = configuration.migrationBlock, let storedVersion, configuration.schemaVersion > storedVersion {
-                try runMigration(txn, stored: stored, migrating: [], oldVersion: storedVersion, block: migrationBlock)
+            } else if versionBump, configuration.migrationBlock != nil {
+                try runMigration(txn, stored: stored, migrating: [], oldVersion: storedVersion ?? 0)
             }
             try txn.setSchemaVersion(configuration.schemaVersion)
         }
