@@ -104,7 +104,10 @@ final class QueryCompiler {
     // MARK: Operands
 
     func argument(_ index: Int) throws(CoreQueryError) -> CoreValue {
-        guard index >= 0, index < arguments.count else {
+        guard index >= 0 else {
+            throw .unsupported("Placeholder index \(index) is negative; number arguments from $0.")
+        }
+        guard index < arguments.count else {
             throw .wrongArgumentCount(expected: index + 1, given: arguments.count)
         }
         return arguments[index]
