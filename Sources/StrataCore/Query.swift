@@ -213,7 +213,7 @@ public struct CoreQuery: Sendable {
     /// ```swift
     /// let plan = try CoreQuery("name == 'Rex' AND age > 3").explain(in: txn, table: dogs)
     /// // plan.access == .index(columns: ["name"], lookups: 1)
-    /// print(plan)  // index lookup on Dog.name (1 value), then 1 fast and 1 general comparison per candidate
+    /// print(plan)  // index lookup on Dog.name (1 value), then 2 fast and 0 general comparisons per candidate
     /// ```
     ///
     /// - Throws: ``CoreQueryError`` as for ``evaluate(in:table:)``.

@@ -12,7 +12,7 @@ import StrataQuery
 /// do {
 ///     _ = try CoreQuery("age BEGINSWITH 'x'").evaluate(in: txn, table: people)
 /// } catch let error as CoreQueryError {
-///     print(error)   // 'age' is an int property; BEGINSWITH works only on string and data ...
+///     print(error)   // Operator 'BEGINSWITH' cannot be used with 'age', which holds int values; ...
 /// }
 /// ```
 ///
@@ -49,8 +49,9 @@ public enum CoreQueryError: Error, Sendable, Equatable, CustomStringConvertible 
     /// `op` (an operator such as `BEGINSWITH`, or a modifier such as `[c]`) does not apply to
     /// `keyPath`, whose values have type `type`.
     case invalidOperator(keyPath: String, type: String, operator: String)
-    /// `source` ("argument 0", "the constant") has type `found`, which cannot be compared with
-    /// `keyPath` of type `type`.
+    /// `source` ("argument 0", "the constant 'x'", "'otherProperty'") has type `found` (`"null"`
+    /// for nil with an ordering or string operator), which cannot be compared with `keyPath` of
+    /// type `type`.
     case typeMismatch(keyPath: String, type: String, found: String, source: String)
     /// `nil` is compared with `keyPath`, whose type `type` is not optional.
     case nullNotAllowed(keyPath: String, type: String)
@@ -83,11 +84,14 @@ public enum CoreQueryError: Error, Sendable, Equatable, CustomStringConvertible 
         case .invalidOperator(let keyPath, let type, let op):
             return "Operator '\(op)' cannot be used with '\(keyPath)', which holds \(type) values; \(Self.advice(operator: op, type: type))"
         case .typeMismatch(let keyPath, let type, let found, let source):
-            return "Cannot compare '\(keyPath)' (\(type)) with \(source), which is a \(found) value; pass a value of the property's type."
+            if found == "null" {
+                return "Cannot compare '\(keyPath)' (\(type)) with nil (\(source)) by an ordering or string operator; only == and != compare with nil."
+            }
+            return "Cannot compare '\(keyPath)' (\(type)) with \(source) of type \(found); pass a value of the property's type."
         case .nullNotAllowed(let keyPath, let type):
             return "'\(keyPath)' is a non-optional \(type) property and is never nil; remove the nil comparison, or declare the property optional."
         case .invalidArgument(let index, let expected, let found):
-            return "Argument \(index) is a \(found) value, but the query needs \(expected) there; pass \(expected)."
+            return "Argument \(index) is \(Self.withArticle(found)), but the query needs \(expected) there."
         case .invalidQuantifier(let keyPath, let quantifier, let reason):
             return "\(quantifier) cannot be used with '\(keyPath)': \(reason)."
         case .invalidAggregate(let keyPath, let aggregate, let reason):
@@ -97,6 +101,13 @@ public enum CoreQueryError: Error, Sendable, Equatable, CustomStringConvertible 
         case .unsupported(let message):
             return message
         }
+    }
+
+    /// "an int", "a string that is not a key path", "a UUID".
+    private static func withArticle(_ noun: String) -> String {
+        guard let first = noun.first else { return noun }
+        let vowel = "aeio".contains(first) || (first == "u" && !noun.hasPrefix("uuid"))
+        return (vowel ? "an " : "a ") + noun
     }
 
     private static func advice(operator op: String, type: String) -> String {

@@ -277,6 +277,47 @@ final class QueryEngineTests: QueryTestCase {
         XCTAssertEqual(try plan(CoreQuery("age > 50"), dogs).description, "scan of Dog, then 1 fast and 0 general comparison per row")
     }
 
+    func testAnyRealmValueComparesByTheKindOfEachValue() throws {
+        let things = CoreTable(name: "Thing", columns: [CoreColumn(name: "m", type: .mixed)])
+        try create(things)
+        let t = try insert(things, [[.int(3)], [.double(3)], [.string("abc")], [.null], [.bool(true)],
+                                    [.typedLink(table: "Dog", key: k[1])], [.double(2.5)], [.string("ABD")]])
+        XCTAssertEqual(try keys(things, "m == 3"), [t[0], t[1]], "int and double compare numerically")
+        XCTAssertEqual(try keys(things, "m > 2"), [t[0], t[1], t[6]], "values of other kinds are not ordered against numbers")
+        XCTAssertEqual(try keys(things, "m != 3"), [t[2], t[3], t[4], t[5], t[6], t[7]])
+        XCTAssertEqual(try keys(things, "m BEGINSWITH 'ab'"), [t[2]])
+        XCTAssertEqual(try keys(things, "m BEGINSWITH[c] 'ab'"), [t[2], t[7]])
+        XCTAssertEqual(try keys(things, "m ==[c] 'abd'"), [t[7]])
+        XCTAssertEqual(try keys(things, "m == nil"), [t[3]])
+        XCTAssertEqual(try keys(things, "m == true"), [t[4]])
+        XCTAssertEqual(try keys(things, "m == %@", [.typedLink(table: "Dog", key: k[1])]), [t[5]])
+        XCTAssertEqual(try keys(things, "m IN {3, 'abc'}"), [t[0], t[1], t[2]])
+        XCTAssertEqual(try keys(things, "m < 'abd'"), [t[2], t[7]])
+        XCTAssertEqual(try queryError(CoreQuery("m BEGINSWITH 3"), things),
+                       .typeMismatch(keyPath: "m", type: "AnyRealmValue", found: "int", source: "the constant 3"))
+    }
+
+    func testObjectIdUUIDAndDecimal128() throws {
+        let ids = CoreTable(name: "Ids", columns: [
+            CoreColumn(name: "oid", type: .objectId),
+            CoreColumn(name: "uuid", type: .uuid, isNullable: true),
+            CoreColumn(name: "dec", type: .decimal128),
+        ])
+        try create(ids)
+        func bytes(_ n: Int, _ b: UInt8) -> [UInt8] { [UInt8](repeating: 0, count: n - 1) + [b] }
+        let t = try insert(ids, [
+            [.objectId(bytes(12, 1)), .uuid(bytes(16, 9)), .decimal128(bytes(16, 1))],
+            [.objectId(bytes(12, 2)), .null, .decimal128(bytes(16, 2))],
+            [.objectId(bytes(12, 3)), .uuid(bytes(16, 7)), .decimal128(bytes(16, 1))],
+        ])
+        XCTAssertEqual(try keys(ids, "oid == %@", [.objectId(bytes(12, 2))]), [t[1]])
+        XCTAssertEqual(try keys(ids, "oid > %@", [.objectId(bytes(12, 1))]), [t[1], t[2]])
+        XCTAssertEqual(try keys(ids, "uuid IN %@", [.list([.uuid(bytes(16, 7)), .null])]), [t[1], t[2]])
+        XCTAssertEqual(try keys(ids, "uuid < %@", [.uuid(bytes(16, 8))]), [t[2]])
+        XCTAssertEqual(try keys(ids, "dec == %@", [.decimal128(bytes(16, 1))]), [t[0], t[2]])
+        XCTAssertEqual(try keys(ids, "dec != %@", [.decimal128(bytes(16, 1))]), [t[1]])
+    }
+
     /// Rows written before a column was added read as the column's default, in the fast path and
     /// in the general one alike.
     func testRowsWrittenBeforeAColumnWasAddedReadAsTheDefault() throws {

@@ -90,7 +90,13 @@ final class QueryErrorTests: QueryTestCase {
         XCTAssertEqual(try error("%K == 1", [.string("toys.@bogus")]),
                        .invalidArgument(index: 0, expected: "a key path string such as \"owner.name\" for %K", found: "string that is not a key path"))
         XCTAssertEqual(try error("%K == 1", [.string("owner..name")])?.description,
-                       "Argument 0 is a string that is not a key path value, but the query needs a key path string such as \"owner.name\" for %K there; pass a key path string such as \"owner.name\" for %K.")
+                       "Argument 0 is a string that is not a key path, but the query needs a key path string such as \"owner.name\" for %K there.")
+        XCTAssertEqual(try error("age IN %@", [.int(3)])?.description,
+                       "Argument 0 is an int, but the query needs a list of values for IN there.")
+        XCTAssertEqual(try error("age == 'x'")?.description,
+                       "Cannot compare 'age' (int) with the constant 'x' of type string; pass a value of the property's type.")
+        XCTAssertEqual(try error("age > %@", [.null])?.description,
+                       "Cannot compare 'age' (int) with nil (argument 0) by an ordering or string operator; only == and != compare with nil.")
         let predicate = try ParsedQuery.parse("age > %@ AND name == %@").predicate
         XCTAssertEqual(try queryError(CoreQuery(predicate: predicate, arguments: [.int(1)]), dogs), .wrongArgumentCount(expected: 2, given: 1))
         XCTAssertEqual(try queryError(CoreQuery(predicate: predicate, arguments: [.int(1), .string("a"), .null]), dogs),
