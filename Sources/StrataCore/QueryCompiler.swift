@@ -220,16 +220,16 @@ final class QueryCompiler {
         let op = comparison.op
         let options = comparison.options
         let quantifier = comparison.quantifier
+        // ANY, ALL and NONE need a left side with many values.
         if let quantifier {
-            let keyPath: String
+            let single: String?
             switch left {
-            case .path(let p) where p.isMulti: keyPath = ""
-            case .path(let p): keyPath = p.text
-            case .constant(_, let source, _): keyPath = source
-            case .list: keyPath = "{...}"
+            case .path(let p): single = p.isMulti ? nil : p.text
+            case .constant(_, let source, _): single = source
+            case .list: single = "{...}"
             }
-            if !keyPath.isEmpty {
-                throw .invalidQuantifier(keyPath: keyPath, quantifier: quantifier.rawValue,
+            if let single {
+                throw .invalidQuantifier(keyPath: single, quantifier: quantifier.rawValue,
                                          reason: "the key path after \(quantifier.rawValue) must go through a list, set, map or LinkingObjects property; remove \(quantifier.rawValue) to compare a single value")
             }
         }
@@ -237,7 +237,7 @@ final class QueryCompiler {
         case .in:
             return try compileIn(left, right, quantifier: quantifier ?? .any)
         case .between:
-            return try compileBetween(left, right, quantifier: quantifier ?? .any, operand: comparison.right)
+            return try compileBetween(left, right, quantifier: quantifier ?? .any)
         default:
             return try compileBinary(left, op, options, right, quantifier: quantifier ?? .any)
         }
@@ -357,8 +357,7 @@ final class QueryCompiler {
     }
 
     /// `BETWEEN {low, high}`: `low <= value && value <= high`.
-    private func compileBetween(_ left: BoundOperand, _ right: BoundOperand, quantifier: QueryQuantifier,
-                                operand: QueryOperand) throws(CoreQueryError) -> CompiledPredicate {
+    private func compileBetween(_ left: BoundOperand, _ right: BoundOperand, quantifier: QueryQuantifier) throws(CoreQueryError) -> CompiledPredicate {
         var bounds: [(value: CoreValue, source: String)]
         switch right {
         case .list(let values):

@@ -8,6 +8,12 @@ import StrataQuery
 //
 // The results are exactly those of the general path (QueryValues): a null value satisfies only
 // `!=` against a non-null constant; NaN satisfies only `!=`.
+//
+// Measured (x86_64 Linux, 2 cores, release build, 1M rows of 4 columns, malloc calls counted with
+// an LD_PRELOAD shim): `age > 50` takes 38 ms and 25 allocations in all (compiling the query and
+// growing the result array), against 33 ms for a bare `forEachRow` loop reading the same column;
+// `name == 'name7'` 37 ms, `age > 50 AND score < 0.5` 53 ms. The general path (`name ==[c] ...`)
+// takes 126 ms.
 
 /// A comparison operator as a type, for specialisation.
 protocol QueryComparisonOperator {
@@ -295,6 +301,15 @@ extension QueryCompiler {
             case (_, .null): matchesNull = true
             default: return nil
             }
+        }
+        // A few values: a linear scan of a small array beats hashing (1M rows, `age IN {1, 2, 3}`:
+        // 55 ms with a Set, 35 ms with an array; x86_64 Linux, release build).
+        if keys.count <= 8 {
+            let few = Array(keys)
+            if column.type == .link {
+                return { row in row.queryLink(c).map { few.contains($0) } ?? matchesNull }
+            }
+            return { row in row.int(c).map { few.contains($0) } ?? matchesNull }
         }
         if column.type == .link {
             return { row in row.queryLink(c).map { keys.contains($0) } ?? matchesNull }

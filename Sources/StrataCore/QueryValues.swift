@@ -30,7 +30,9 @@ enum QueryValueClass: Equatable {
         case .objectId: self = .objectId
         case .uuid: self = .uuid
         case .decimal128: self = .decimal
-        case .link, .linkingObjects, .mixed: self = .link  // .mixed is handled before this is asked
+        // AnyRealmValue has no single class; QueryPath.valueClass answers nil for it and never
+        // asks here.
+        case .link, .linkingObjects, .mixed: self = .link
         }
     }
 
