@@ -49,7 +49,7 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
 
     /// The number of matching objects.
     public var count: Int {
-        if query.isUnfiltered, let realm, let binding {
+        if query.predicate == nil, query.distinctKeyPaths.isEmpty, let realm, let binding {
             return (try? realm.current().count(binding.table)) ?? 0
         }
         return keys().count
