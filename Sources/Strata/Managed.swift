@@ -14,6 +14,9 @@ public final class ManagedObjectState {
     public let key: Int64
     var cachedRow: RowReader?
     var cachedStamp: UInt64 = .max
+    /// Decoded values of collection properties (`_CollectionCache`), by property index; each
+    /// carries the realm stamp it was read at (see ManagedCollection.swift).
+    var collectionCaches: [Int: AnyObject] = [:]
 
     init(realm: Realm, binding: TableBinding, key: Int64) {
         self.realm = realm

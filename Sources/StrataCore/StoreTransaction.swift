@@ -364,8 +364,7 @@ public final class StoreTransaction {
             try addIndexEntry(table, column: column, value: value, key: key)
         }
         if col.type == .link {
-            try removeLinks(table, column: column, key: key, value: oldValue)
-            try addLinks(table, column: column, key: key, value: value)
+            try updateLinks(table, column: column, key: key, old: oldValue, new: value)
             try deleteOrphanedEmbedded(col, old: oldValue, new: value)
         }
         changeCount &+= 1
@@ -501,6 +500,30 @@ public final class StoreTransaction {
                 _ = try write!.delete(bk, in: h)
             } else {
                 _ = try write!.put(bk, withUnsafeBytes(of: (count - 1).littleEndian) { Array($0) }, in: h)
+            }
+        }
+    }
+
+    /// Moves the backlinks of object `key`'s link column from `old` to `new`, touching only the
+    /// targets whose link count changed: appending to a list of n links updates one backlink
+    /// entry instead of removing and re-adding n (which made n appends in one write quadratic in
+    /// B-tree operations).
+    private func updateLinks(_ table: CoreTable, column: Int, key: Int64, old: CoreValue, new: CoreValue) throws {
+        guard let target = table.columns[column].targetTable else { return }
+        var delta: [Int64: Int] = [:]
+        for t in linkTargets(old) { delta[t, default: 0] -= 1 }
+        for t in linkTargets(new) { delta[t, default: 0] += 1 }
+        let changed = delta.filter { $0.value != 0 }.sorted { $0.key < $1.key }
+        guard !changed.isEmpty,
+              let h = try writeTree("b:" + target, create: changed.contains { $0.value > 0 }) else { return }
+        for (t, d) in changed {
+            let bk = backlinkKey(target: t, originTable: table.name, column: table.columns[column].name, origin: key)
+            let stored = try write!.get(bk, in: h).map { Int(UInt32(littleEndian: $0.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) })) } ?? 0
+            let count = stored + d
+            if count <= 0 {
+                if stored > 0 { _ = try write!.delete(bk, in: h) }
+            } else {
+                _ = try write!.put(bk, withUnsafeBytes(of: UInt32(count).littleEndian) { Array($0) }, in: h)
             }
         }
     }
