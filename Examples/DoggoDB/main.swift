@@ -61,11 +61,9 @@ do {
 
     print("4. Queries")
     print("  by primary key \(wubbaId): \(realm.object(ofType: DogToy.self, forPrimaryKey: wubbaId)?.name ?? "none")")
-    // With the query engine merged, this is `realm.objects(Dog.self).where { $0.weight > 10 }`.
-    let heavy = realm.objects(Dog.self).filter { $0.weight > 10 }.map(\.name)
+    let heavy = realm.objects(Dog.self).where { $0.weight > 10 }.sorted(byKeyPath: "name").map(\.name)
     print("  dogs over 10 kg: \(heavy.joined(separator: ", "))")
-    // And this `realm.objects(Dog.self).filter("breed == %@", "Poodle")`.
-    let poodles = realm.objects(Dog.self).filter { $0.breed == "Poodle" }.map(\.name)
+    let poodles = realm.objects(Dog.self).filter("breed == %@", "Poodle").map(\.name)
     print("  poodles: \(poodles.joined(separator: ", "))")
 
     print("5. Update: Lita weighs 13 kg, Maui's toy becomes Ball")
