@@ -28,6 +28,9 @@ public final class ManagedObjectState {
     /// the object was deleted.
     @inline(__always)
     func row() -> RowReader? {
+        guard realm.core.isOnOwner || realm.checkThread() else { return nil }
+        // Frozen objects may be read from several threads at once: no per-object cache.
+        if realm.core.isFrozen { return realm.currentRow(binding, key) }
         if cachedStamp == realm.stamp, let r = cachedRow { return r }
         let r = realm.currentRow(binding, key)
         cachedRow = r

@@ -39,7 +39,9 @@ struct _CollectionOwner {
     /// stored value does not fit the model.
     func read<Value>(_ kind: String, as _: Value.Type, decode: (PropertyValue) -> Value?) -> Value? {
         let stamp = state.realm.stamp
-        if let box = state.collectionCaches[index] as? _CollectionCache<Value>, box.stamp == stamp {
+        // Frozen objects may be read from several threads at once: no per-object cache.
+        let frozen = state.realm.isFrozen
+        if !frozen, let box = state.collectionCaches[index] as? _CollectionCache<Value>, box.stamp == stamp {
             return box.value
         }
         guard state.row() != nil else {
@@ -49,7 +51,7 @@ struct _CollectionOwner {
         guard let decoded = decode(stored) else {
             return Realm.violation("the stored value of '\(propertyPath)' (\(stored.kindName)) does not fit \(kind); the file's schema does not match the model", fallback: nil)
         }
-        state.collectionCaches[index] = _CollectionCache(stamp: stamp, value: decoded)
+        if !frozen { state.collectionCaches[index] = _CollectionCache(stamp: stamp, value: decoded) }
         return decoded
     }
 
@@ -89,7 +91,7 @@ struct _CollectionOwner {
     private static func readsBackUnchanged(_ value: PropertyValue, in realm: Realm) -> Bool {
         switch value {
         case .date: false
-        case .object(let object): object._strataManaged?.realm === realm
+        case .object(let object): object._strataManaged?.realm.core === realm.core
         case .list(let values), .set(let values): values.allSatisfy { readsBackUnchanged($0, in: realm) }
         case .map(let entries): entries.values.allSatisfy { readsBackUnchanged($0, in: realm) }
         default: true

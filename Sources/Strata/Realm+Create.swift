@@ -19,6 +19,7 @@ extension Realm {
     /// `write`/`commitWrite` then cancels and throws.
     @discardableResult
     public func create<T: Object>(_ type: T.Type, value: Any = [String: Any](), update: UpdatePolicy = .error) -> T {
+        guard checkThread() else { return T() }
         guard isInWriteTransaction else {
             return Realm.violation("Cannot modify managed objects outside of a write transaction.", fallback: T())
         }

@@ -93,6 +93,7 @@ extension Realm {
 
     /// Writes property `index` of a managed object (inside a write transaction).
     public func setPropertyValue(_ state: ManagedObjectState, _ index: Int, _ value: PropertyValue) {
+        guard checkThread() else { return }
         guard let txn = writeTxn else {
             return Realm.violation("Cannot modify managed objects outside of a write transaction.", fallback: ())
         }
@@ -149,7 +150,7 @@ extension Realm {
     /// always copied into a new object).
     func addForLink(_ o: ObjectBase, update: UpdatePolicy) throws -> Int64 {
         if let state = o._strataManaged {
-            if state.realm === self || state.realm.file === file, !(o is EmbeddedObject) { return state.key }
+            if state.realm.core === core || state.realm.file === file, !(o is EmbeddedObject) { return state.key }
             if state.realm.file !== file {
                 throw Realm.Error(.objectManagedByAnotherRealm, "Object is already managed by another Realm. Use create instead to copy it into this Realm.")
             }
@@ -247,6 +248,7 @@ extension Realm {
     /// Not `throws`, as in RealmSwift: a failure marks the write transaction as failed, and
     /// `write`/`commitWrite` cancels it and throws the error (nothing of it is written).
     public func add(_ object: Object, update: UpdatePolicy = .error) {
+        guard checkThread() else { return }
         guard pendingError == nil else { return }
         guard isInWriteTransaction else {
             return Realm.violation("Cannot modify managed objects outside of a write transaction.", fallback: ())
@@ -274,6 +276,7 @@ extension Realm {
     /// Deletes `object` from the realm: links to it are removed (to-one links become nil, list
     /// entries disappear), embedded objects it owns are deleted, and the object becomes invalid.
     public func delete(_ object: ObjectBase) {
+        guard checkThread() else { return }
         guard let txn = writeTxn else {
             return Realm.violation("Cannot modify managed objects outside of a write transaction.", fallback: ())
         }
@@ -297,6 +300,7 @@ extension Realm {
 
     /// Deletes every object of every class.
     public func deleteAll() {
+        guard checkThread() else { return }
         guard let txn = writeTxn else {
             return Realm.violation("Cannot modify managed objects outside of a write transaction.", fallback: ())
         }

@@ -15,9 +15,12 @@ import StrataCore
 /// newest version; `refresh()` does so outside a write.
 ///
 /// ## Concurrency
-/// Not `Sendable`: a realm, its live objects and its live results belong to the thread (or queue,
-/// or actor) that opened them.
-public final class Realm {
+/// Not `Sendable`: a realm, its live objects and its live results belong to the thread (or serial
+/// queue) that opened them; using them elsewhere stops with "Realm accessed from incorrect
+/// thread." (through `Realm.violationHandler`). `Realm()` on one thread returns the same realm
+/// (equal values sharing one state) for the same configuration. A frozen realm (`freeze()`) may
+/// be read from any thread.
+public struct Realm: Equatable {
     /// How a realm is opened: its file, schema and migration.
     ///
     /// ## Concurrency
@@ -95,28 +98,74 @@ public final class Realm {
         case all
     }
 
+    /// The shared state of this realm (one per thread, queue or frozen version).
+    let core: RealmCore
+
     /// The configuration this realm was opened with.
-    public let configuration: Configuration
-    let file: RealmFile
-    var readTxn: StoreTransaction?
-    var writeTxn: StoreTransaction?
+    public var configuration: Configuration { core.configuration }
+    var file: RealmFile { core.file }
+    var readTxn: StoreTransaction? {
+        get { core.readTxn }
+        nonmutating set { core.readTxn = newValue }
+    }
+    var writeTxn: StoreTransaction? {
+        get { core.writeTxn }
+        nonmutating set { core.writeTxn = newValue }
+    }
     /// Changes whenever the data this realm shows may have changed (cached rows compare it).
-    public internal(set) var stamp: UInt64 = 0
+    public var stamp: UInt64 {
+        get { core.stamp }
+        nonmutating set { core.stamp = newValue }
+    }
     /// The first error of the current write, reported by `commitWrite`/`write`.
-    var pendingError: Realm.Error?
+    var pendingError: Realm.Error? {
+        get { core.pendingError }
+        nonmutating set { core.pendingError = newValue }
+    }
     /// Bindings this realm has used, without the file's lock.
-    var bindingCache: [ObjectIdentifier: TableBinding] = [:]
+    var bindingCache: [ObjectIdentifier: TableBinding] {
+        get { core.bindingCache }
+        nonmutating set { core.bindingCache = newValue }
+    }
+    var observers: [ObjectIdentifier: NotificationToken] {
+        get { core.observers }
+        nonmutating set { core.observers = newValue }
+    }
+
+    init(core: RealmCore) {
+        self.core = core
+    }
+
+    /// Realms are equal when they share one state: the same file, opened on the same thread or
+    /// queue (or the same frozen version).
+    public static func == (a: Realm, b: Realm) -> Bool { a.core === b.core }
 
     /// Opens the default realm (`Configuration.defaultConfiguration`).
-    public convenience init() throws {
+    public init() throws {
         try self.init(configuration: .defaultConfiguration)
     }
 
     /// Opens the realm `configuration` describes, creating the file and its tables as needed and
-    /// running migrations.
+    /// running migrations. On a thread that already has this file open, returns that realm.
     /// - Throws: `Realm.Error` naming the file, or the type and property whose schema differs.
     public init(configuration: Configuration) throws {
-        self.configuration = configuration
+        try self.init(configuration: configuration, confinement: .thread(pthread_self()))
+    }
+
+    /// Opens a realm confined to the serial `queue`: use it (and its objects) only from blocks
+    /// running on that queue.
+    public init(configuration: Configuration = .defaultConfiguration, queue: DispatchQueue) throws {
+        try self.init(configuration: configuration, confinement: .queue(QueueIdentity.of(queue)))
+    }
+
+    init(configuration: Configuration, confinement: Confinement) throws {
+        let cacheKey = RealmCore.cacheKey(path: configuration.path, confinement: confinement)
+        if let cached = RealmCore.cached(cacheKey), cached.configuration.schemaVersion == configuration.schemaVersion,
+           cached.configuration.readOnly == configuration.readOnly {
+            self.core = cached
+            try prepareSchema(configuration.objectTypes?.compactMap { $0 as? any ObjectSchemaProviding.Type } ?? [])
+            return
+        }
         let path = configuration.path
         if !configuration.readOnly {
             let dir = (path as NSString).deletingLastPathComponent
@@ -124,11 +173,14 @@ public final class Realm {
         } else if !FileManager.default.fileExists(atPath: path) {
             throw Realm.Error(.fileNotFound, "Unable to open a realm at path '\(path)': the file does not exist, and a read-only realm cannot create it.", path: path)
         }
+        let file: RealmFile
         do {
             file = try RealmFile.shared(path: path, readOnly: configuration.readOnly, isInMemory: configuration.inMemoryIdentifier != nil)
         } catch {
             throw Realm.Error(storage: error, path: path)
         }
+        self.core = RealmCore(configuration: configuration, file: file, confinement: confinement)
+        RealmCore.remember(core, cacheKey)
         if let types = configuration.objectTypes {
             try prepareSchema(types.compactMap { $0 as? any ObjectSchemaProviding.Type })
         } else {
@@ -136,11 +188,6 @@ public final class Realm {
         }
     }
 
-    /// Realms are equal when they are the same instance.
-    deinit {
-        writeTxn?.write?.abort()
-        readTxn?.read?.end()
-    }
 
     // MARK: Transactions
 
@@ -174,6 +221,10 @@ public final class Realm {
     /// - Throws: `Realm.Error.alreadyInWriteTransaction` inside a write; `.readOnly` for a
     ///   read-only realm.
     public func beginWrite() throws {
+        try requireThread()
+        guard !isFrozen else {
+            throw Realm.Error(.frozen, "Can't perform transactions on a frozen Realm ('\(file.path)'). Call thaw() to get the live realm, and write there.", path: file.path)
+        }
         guard writeTxn == nil else {
             throw Realm.Error(.alreadyInWriteTransaction, "The Realm is already in a write transaction. Commit or cancel it before starting another, and do not call write inside a write block.")
         }
@@ -197,6 +248,7 @@ public final class Realm {
     /// - Throws: the first error an `add`/`create`/property write of this transaction hit (the
     ///   transaction is then cancelled), or a storage error.
     public func commitWrite(withoutNotifying tokens: [NotificationToken] = []) throws {
+        try requireThread()
         guard let txn = writeTxn else {
             throw Realm.Error(.notInWriteTransaction, "Can't commit a non-existing write transaction. Call beginWrite() first.")
         }
@@ -219,6 +271,7 @@ public final class Realm {
     /// Rolls back every change of the current write transaction. Objects added in it become
     /// invalid.
     public func cancelWrite() {
+        guard checkThread() else { return }
         guard let txn = writeTxn else { return }
         txn.write?.abort()
         writeTxn = nil
@@ -229,8 +282,9 @@ public final class Realm {
     /// Moves the realm to the newest committed version. Returns whether anything changed.
     @discardableResult
     public func refresh() -> Bool {
+        guard checkThread() else { return false }
         guard writeTxn == nil else { return false }
-        guard let r = readTxn?.read else { return false }
+        guard !isFrozen, let r = readTxn?.read else { return false }
         if r.version == file.db.latestVersion { return false }
         endRead()
         stamp &+= 1
@@ -242,17 +296,22 @@ public final class Realm {
     public var autorefresh = true
 
     func endRead() {
-        if let r = readTxn { r.read?.end(); readTxn = nil }
+        // Dropping the snapshot ends the read transaction once no frozen realm shares it.
+        readTxn = nil
+        core.snapshot = nil
     }
 
     /// The transaction reads go through: the write transaction, else the current snapshot.
     func current() -> StoreTransaction {
+        _ = checkThread()
         if let w = writeTxn { return w }
         if let r = readTxn { return r }
         do {
-            let txn = StoreTransaction(read: try file.db.beginRead())
+            let snapshot = PinnedSnapshot(read: try file.db.beginRead(), file: file)
+            let txn = StoreTransaction(read: snapshot.read)
             txn.tables = file.tablesSnapshot()
             readTxn = txn
+            core.snapshot = snapshot
             return txn
         } catch {
             fatalError("Strata cannot read '\(file.path)': \(error)")
@@ -283,8 +342,6 @@ public final class Realm {
 
     // MARK: Notifications (delivered synchronously after commits; see Notifications.swift)
 
-    var observers: [ObjectIdentifier: NotificationToken] = [:]
-
     func notifyAfterCommit(skipping tokens: [NotificationToken]) {
         let skip = Set(tokens.map { ObjectIdentifier($0) })
         for (id, token) in observers where !skip.contains(id) {
@@ -298,11 +355,11 @@ public final class Realm {
 /// ## Concurrency
 /// Not `Sendable`; confined with the realm it observes.
 public final class NotificationToken {
-    weak var realm: Realm?
+    weak var core: RealmCore?
     let block: () -> Void
 
     init(realm: Realm, block: @escaping () -> Void) {
-        self.realm = realm
+        self.core = realm.core
         self.block = block
     }
 
@@ -310,7 +367,7 @@ public final class NotificationToken {
 
     /// Stops the notifications.
     public func invalidate() {
-        realm?.observers[ObjectIdentifier(self)] = nil
+        core?.observers[ObjectIdentifier(self)] = nil
     }
 }
 
@@ -319,8 +376,8 @@ extension Realm {
     /// returned token in `withoutNotifying` (interface-driven writes).
     public func observe(_ block: @escaping (Realm) -> Void) -> NotificationToken {
         var token: NotificationToken!
-        token = NotificationToken(realm: self) { [weak self] in
-            if let self { block(self) }
+        token = NotificationToken(realm: self) { [weak core] in
+            if let core { block(Realm(core: core)) }
         }
         observers[ObjectIdentifier(token)] = token
         return token

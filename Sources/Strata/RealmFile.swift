@@ -13,6 +13,8 @@ final class RealmFile: @unchecked Sendable {
     let lock = NSLock()
     /// Stored tables (the file's schema catalog, as of the last schema change).
     var tables: [String: CoreTable] = [:]
+    /// Versions pinned by realms of this process: version -> number of snapshots.
+    var pinned: [UInt64: Int] = [:]
     private var bindings: [ObjectIdentifier: TableBinding] = [:]
     private var bindingsByName: [String: TableBinding] = [:]
 

@@ -30,6 +30,8 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
     /// The matching object keys, evaluated once per realm version.
     func keys() -> [Int64] {
         guard let realm, let binding else { return [] }
+        cache.lock.lock()
+        defer { cache.lock.unlock() }
         if cache.stamp == realm.stamp, let keys = cache.keys { return keys }
         let keys: [Int64]
         do {
@@ -161,6 +163,8 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
 
 /// Memoized keys of one `Results` value.
 final class ResultsCache {
+    /// Frozen results may be read from several threads at once.
+    let lock = NSLock()
     var stamp: UInt64 = .max
     var keys: [Int64]?
 }

@@ -55,7 +55,19 @@ public final class StoreTransaction {
 
     // MARK: Trees
 
+    /// Set for a snapshot read from several threads at once (a frozen realm): guards the tree cache.
+    public var sharedLock: NSLock?
+
     private func readTree(_ name: String) throws -> Tree? {
+        if let lock = sharedLock {
+            lock.lock()
+            defer { lock.unlock() }
+            return try readTreeUnlocked(name)
+        }
+        return try readTreeUnlocked(name)
+    }
+
+    private func readTreeUnlocked(_ name: String) throws -> Tree? {
         if let cached = readTrees[name] { return cached }
         let t = try read!.tree(named: name)
         readTrees[name] = t

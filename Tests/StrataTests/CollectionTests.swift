@@ -217,7 +217,7 @@ final class CollectionTests: XCTestCase {
         try realm.write { realm.add(Person(value: ["id": 1, "dogs": [["name": "A"]]])) }
         let person = realm.object(ofType: Person.self, forPrimaryKey: 1)!
         let dogs = person.dogs
-        XCTAssertTrue(dogs.realm === realm)
+        XCTAssertTrue(dogs.realm == realm)
         XCTAssertFalse(dogs.isInvalidated)
         // One realm version: the list is decoded once, so reads return the same instances.
         XCTAssertTrue(person.dogs[0] === person.dogs[0])

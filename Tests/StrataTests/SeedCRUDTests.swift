@@ -23,7 +23,7 @@ final class SeedCRUDTests: SeedTestCase {
                 // Add the instance to the realm.
                 realm.add(dog)
             }
-            XCTAssertTrue(dog.realm === realm, "the added instance becomes managed by the realm")
+            XCTAssertTrue(dog.realm == realm, "the added instance becomes managed by the realm")
             XCTAssertFalse(dog.isInvalidated)
             XCTAssertEqual(dog.name, "Rex")
             XCTAssertEqual(dog.age, 10)
@@ -322,7 +322,7 @@ final class SeedCRUDTests: SeedTestCase {
             XCTAssertEqual((error as? Realm.Error)?.message, "Object is already managed by another Realm. Use create instead to copy it into this Realm.")
         }
         XCTAssertEqual(realmB.objects(SeedDoggoToy.self).count, 0)
-        XCTAssertTrue(toy.realm === realmA)
+        XCTAssertTrue(toy.realm == realmA)
     }
 
     /// Seed 002's case: a new, unmanaged Dog whose favoriteToy is managed by another realm.
@@ -350,11 +350,11 @@ final class SeedCRUDTests: SeedTestCase {
             let wubba = SeedDoggoToy(value: ["_id": toyId, "name": "Wubba"])
             try realmA.write { realmA.add(wubba) }
             let copy = try realmB.write { realmB.create(SeedDoggoToy.self, value: wubba) }
-            XCTAssertTrue(copy.realm === realmB)
+            XCTAssertTrue(copy.realm == realmB)
             XCTAssertFalse(copy === wubba)
             XCTAssertEqual(copy._id, toyId)
             XCTAssertEqual(copy.name, "Wubba")
-            XCTAssertTrue(wubba.realm === realmA, "the source stays in its realm")
+            XCTAssertTrue(wubba.realm == realmA, "the source stays in its realm")
             // Copying again with .modified updates the copy instead of failing.
             try realmA.write { wubba.name = "Wubba 2" }
             try realmB.write { realmB.create(SeedDoggoToy.self, value: wubba, update: .modified) }
@@ -373,11 +373,11 @@ final class SeedCRUDTests: SeedTestCase {
         let realmB = try open("b.realm")
         let dog = SeedDoggoDog(value: ["name": "Maui", "favoriteToy": ["name": "Wubba"]])
         try realmA.write { realmA.add(dog) }
-        XCTAssertEqual(dog.favoriteToy?.realm.map { $0 === realmA }, true)
+        XCTAssertEqual(dog.favoriteToy?.realm.map { $0 == realmA }, true)
         let copy = try realmB.write { realmB.create(SeedDoggoDog.self, value: dog) }
         XCTAssertEqual(copy._id, dog._id)
         XCTAssertEqual(copy.favoriteToy?.name, "Wubba")
-        XCTAssertTrue(copy.favoriteToy?.realm === realmB)
+        XCTAssertTrue(copy.favoriteToy?.realm == realmB)
         XCTAssertEqual(realmB.objects(SeedDoggoToy.self).count, 1)
         XCTAssertEqual(realmA.objects(SeedDoggoToy.self).count, 1)
     }
@@ -400,7 +400,7 @@ final class SeedCRUDTests: SeedTestCase {
             }
             XCTAssertEqual(dog.name, "Maui")
             XCTAssertEqual(dog.favoriteToy?.name, "Wubba")
-            XCTAssertTrue(dog.favoriteToy?.realm === realm, "the toy was copied into the dog's realm")
+            XCTAssertTrue(dog.favoriteToy?.realm == realm, "the toy was copied into the dog's realm")
             XCTAssertEqual(realm.objects(SeedDoggoToy.self).count, 1)
         }
         let realm = try open("dogs.realm")

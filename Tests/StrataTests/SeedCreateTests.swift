@@ -281,7 +281,7 @@ final class SeedCreateTests: SeedTestCase {
         do {
             let realm = try open()
             try realm.write { realm.add([aPerson, anotherPerson]) }
-            XCTAssertTrue(aDog.realm === realm, "linked unmanaged objects are added with their owner")
+            XCTAssertTrue(aDog.realm == realm, "linked unmanaged objects are added with their owner")
         }
         let realm = try open()
         XCTAssertEqual(realm.objects(SeedDog.self).count, 4)

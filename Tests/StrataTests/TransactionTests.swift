@@ -61,7 +61,7 @@ final class TransactionTests: SeedTestCase {
             realm.add(d)
             return d
         }
-        XCTAssertEqual(dog.realm.map { $0 === realm }, true)
+        XCTAssertEqual(dog.realm.map { $0 == realm }, true)
         XCTAssertEqual(dog.name, "Rex")
     }
 

@@ -1,0 +1,149 @@
+import Foundation
+import StrataCore
+
+// Frozen realms, objects and results: immutable snapshots of one version, readable from any
+// thread; `thaw()` returns the live counterpart on the calling thread.
+
+/// A read snapshot pinned by one or more realms; counted per file for
+/// `maximumNumberOfActiveVersions`, released when the last realm using it lets go.
+final class PinnedSnapshot: @unchecked Sendable {
+    let read: ReadTransaction
+    let file: RealmFile
+
+    init(read: ReadTransaction, file: RealmFile) {
+        self.read = read
+        self.file = file
+        file.pin(read.version.rawValue)
+    }
+
+    deinit {
+        file.unpin(read.version.rawValue)
+        read.end()
+    }
+}
+
+extension RealmFile {
+    func pin(_ version: UInt64) {
+        lock.lock()
+        defer { lock.unlock() }
+        pinned[version, default: 0] += 1
+    }
+
+    func unpin(_ version: UInt64) {
+        lock.lock()
+        defer { lock.unlock() }
+        if let n = pinned[version] { pinned[version] = n > 1 ? n - 1 : nil }
+    }
+
+    /// Versions pinned by realms of this process, counting `extra` as pinned too.
+    func activeVersions(adding extra: UInt64?) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        var n = pinned.count
+        if let extra, pinned[extra] == nil { n += 1 }
+        return n
+    }
+}
+
+extension Realm {
+    /// A frozen copy of this realm: the version it shows now, immutable, readable from any thread
+    /// (also concurrently). Writes to it fail with an error. Frozen realms pin their version: its
+    /// pages are not reused until every frozen realm, object and result of it is released.
+    public func freeze() -> Realm {
+        if isFrozen { return self }
+        guard checkThread() else { return self }
+        guard !isInWriteTransaction else {
+            return Realm.violation("Cannot freeze a Realm inside a write transaction; commit it first.", fallback: self)
+        }
+        let snapshot = currentSnapshot()
+        let limit = configuration.maximumNumberOfActiveVersions
+        if limit > 0, file.activeVersions(adding: snapshot.read.version.rawValue) > Int(limit) {
+            return Realm.violation("Number of active versions (\(file.activeVersions(adding: snapshot.read.version.rawValue))) in the Realm '\(file.path)' exceeded the limit of \(limit) (maximumNumberOfActiveVersions). Release frozen objects and results you no longer need.", fallback: self)
+        }
+        let frozen = RealmCore(configuration: configuration, file: file, confinement: .frozen)
+        let txn = StoreTransaction(read: snapshot.read)
+        txn.tables = file.tablesSnapshot()
+        txn.sharedLock = frozen.frozenLock
+        frozen.readTxn = txn
+        frozen.snapshot = snapshot
+        frozen.bindingCache = bindingCache
+        return Realm(core: frozen)
+    }
+
+    /// The live realm of this file on the calling thread (itself if not frozen).
+    public func thaw() -> Realm {
+        guard isFrozen else { return self }
+        var config = configuration
+        config.objectTypes = configuration.objectTypes
+        do {
+            return try Realm(configuration: config)
+        } catch {
+            return Realm.violation("Cannot thaw '\(file.path)': \(error)", fallback: self)
+        }
+    }
+
+    /// The pinned snapshot of the current version (creating the read transaction if needed).
+    func currentSnapshot() -> PinnedSnapshot {
+        _ = current()
+        return core.snapshot!
+    }
+}
+
+extension Object {
+    /// Whether the object belongs to a frozen realm (always false for unmanaged objects).
+    public var isFrozen: Bool { _strataManaged?.realm.isFrozen ?? false }
+
+    /// A frozen copy of this managed object: the values of its realm's current version, readable
+    /// from any thread. An unmanaged object cannot be frozen (the process stops with a message).
+    public func freeze() -> Self {
+        guard let state = _strataManaged else {
+            return Realm.violation("Unmanaged objects cannot be frozen. Add the object to a realm first.", fallback: self)
+        }
+        if state.realm.isFrozen { return self }
+        guard state.row() != nil else {
+            return Realm.violation("Object has been deleted or invalidated.", fallback: self)
+        }
+        let frozen = state.realm.freeze()
+        guard frozen.isFrozen else { return self }
+        return frozen.object(state.binding, key: state.key) as! Self
+    }
+
+    /// The live object for this frozen object in the calling thread's realm of the same file, or
+    /// nil if it was deleted since. A live object returns itself.
+    public func thaw() -> Self? {
+        guard let state = _strataManaged else { return self }
+        guard state.realm.isFrozen else { return self }
+        let live = state.realm.thaw()
+        guard !live.isFrozen else { return nil }
+        live.refresh()
+        guard let row = live.currentRow(state.binding, state.key) else { return nil }
+        let o = live.object(state.binding, key: state.key) as! Self
+        o._strataManaged?.cachedRow = row
+        o._strataManaged?.cachedStamp = live.stamp
+        return o
+    }
+}
+
+extension Results {
+    /// Whether the results belong to a frozen realm.
+    public var isFrozen: Bool { realm?.isFrozen ?? false }
+
+    /// Frozen results: the objects matching the query in the realm's current version, readable
+    /// from any thread.
+    public func freeze() -> Results<Element> {
+        guard let realm, !realm.isFrozen else { return self }
+        let frozen = realm.freeze()
+        guard frozen.isFrozen else { return self }
+        return Results(realm: frozen, query: query)
+    }
+
+    /// The live results of the same query in the calling thread's realm.
+    public func thaw() -> Results<Element>? {
+        guard let realm else { return nil }
+        guard realm.isFrozen else { return self }
+        let live = realm.thaw()
+        guard !live.isFrozen else { return nil }
+        live.refresh()
+        return Results(realm: live, query: query)
+    }
+}

@@ -1,0 +1,135 @@
+import Dispatch
+import Foundation
+import StrataCore
+
+/// Where a realm may be used.
+enum Confinement {
+    /// The thread that opened it.
+    case thread(pthread_t)
+    /// Blocks running on one serial dispatch queue.
+    case queue(QueueIdentity)
+    /// Anywhere, read-only: a frozen realm.
+    case frozen
+}
+
+/// Identifies a dispatch queue from inside its blocks (`DispatchQueue.getSpecific`).
+final class QueueIdentity: @unchecked Sendable {
+    static let key = DispatchSpecificKey<QueueIdentity>()
+    private static let lock = NSLock()
+
+    /// The identity of `queue`, tagging the queue on first use.
+    static func of(_ queue: DispatchQueue) -> QueueIdentity {
+        lock.lock()
+        defer { lock.unlock() }
+        if let existing = queue.getSpecific(key: key) { return existing }
+        let id = QueueIdentity()
+        queue.setSpecific(key: key, value: id)
+        return id
+    }
+
+    /// The identity of the queue running the current block, if it was tagged.
+    static var current: QueueIdentity? { DispatchQueue.getSpecific(key: key) }
+}
+
+/// The state one `Realm` value shares with its copies: the file, the current snapshot or write
+/// transaction, and where it may be used.
+///
+/// ## Concurrency
+/// Confined as its `confinement` says; a frozen core is immutable after creation except for
+/// caches guarded by `frozenLock`.
+final class RealmCore {
+    let configuration: Realm.Configuration
+    let file: RealmFile
+    let confinement: Confinement
+    var readTxn: StoreTransaction?
+    /// The pinned version `readTxn` reads (shared with realms frozen from it).
+    var snapshot: PinnedSnapshot?
+    var writeTxn: StoreTransaction?
+    var stamp: UInt64 = 0
+    var pendingError: Realm.Error?
+    var bindingCache: [ObjectIdentifier: TableBinding] = [:]
+    var observers: [ObjectIdentifier: NotificationToken] = [:]
+    /// Guards the lazily filled caches of a frozen realm read from several threads.
+    let frozenLock = NSLock()
+
+    init(configuration: Realm.Configuration, file: RealmFile, confinement: Confinement) {
+        self.configuration = configuration
+        self.file = file
+        self.confinement = confinement
+    }
+
+    deinit {
+        writeTxn?.write?.abort()
+    }
+
+    var isFrozen: Bool {
+        if case .frozen = confinement { return true }
+        return false
+    }
+
+    /// Whether the calling thread may use this realm.
+    @inline(__always)
+    var isOnOwner: Bool {
+        switch confinement {
+        case .thread(let t): return pthread_equal(t, pthread_self()) != 0
+        case .queue(let q): return QueueIdentity.current === q
+        case .frozen: return true
+        }
+    }
+
+    // MARK: Per-thread cache
+
+    private final class Weak {
+        weak var core: RealmCore?
+        init(_ core: RealmCore) { self.core = core }
+    }
+
+    static func cacheKey(path: String, confinement: Confinement) -> String {
+        switch confinement {
+        case .thread: return path
+        case .queue(let q): return path + "#queue-\(ObjectIdentifier(q).hashValue)"
+        case .frozen: return path + "#frozen"
+        }
+    }
+
+    private static let threadKey = "io.strata.realms"
+
+    /// The realm this thread (or queue) already has open under `key`.
+    static func cached(_ key: String) -> RealmCore? {
+        guard let box = Thread.current.threadDictionary[threadKey] as? CacheBox else { return nil }
+        return box.entries[key]?.core
+    }
+
+    static func remember(_ core: RealmCore, _ key: String) {
+        if case .frozen = core.confinement { return }
+        let dict = Thread.current.threadDictionary
+        let box = (dict[threadKey] as? CacheBox) ?? CacheBox()
+        box.entries = box.entries.filter { $0.value.core != nil }
+        box.entries[key] = Weak(core)
+        dict[threadKey] = box
+    }
+
+    private final class CacheBox: NSObject {
+        var entries: [String: Weak] = [:]
+    }
+}
+
+extension Realm {
+    /// Whether this realm is frozen: an immutable snapshot readable from any thread.
+    public var isFrozen: Bool { core.isFrozen }
+
+    /// Stops with "Realm accessed from incorrect thread." (through `violationHandler`) when the
+    /// calling thread may not use this realm. Returns whether the access may go on.
+    @inline(__always)
+    func checkThread() -> Bool {
+        if core.isOnOwner { return true }
+        return Realm.violation("Realm accessed from incorrect thread. ('\(file.path)' belongs to another thread or queue; pass a ThreadSafeReference or a frozen object instead.)", fallback: false)
+    }
+
+    /// Throws `.wrongThread` when the calling thread may not use this realm.
+    func requireThread() throws {
+        guard core.isOnOwner else {
+            throw Realm.Error(.wrongThread, "Realm accessed from incorrect thread. ('\(file.path)' belongs to another thread or queue; open a realm on this thread, or pass a ThreadSafeReference.)", path: file.path)
+        }
+    }
+}
