@@ -1,0 +1,185 @@
+import Foundation
+import StrataCore
+
+/// Objects that a `ThreadSafeReference` can carry: `Object` subclasses and `Results`.
+public protocol ThreadConfined {
+    /// The realm the value belongs to, nil when unmanaged.
+    var realm: Realm? { get }
+    /// Whether the value was deleted or its realm invalidated.
+    var isInvalidated: Bool { get }
+}
+
+extension Object: ThreadConfined {}
+
+extension Results: ThreadConfined {
+    /// Results are never invalidated by deletes (they just lose the deleted objects).
+    public var isInvalidated: Bool { false }
+}
+
+/// Hands a live object or results to another thread, queue or task:
+///
+/// ```swift
+/// let ref = ThreadSafeReference(to: dog)
+/// DispatchQueue.global().async {
+///     let realm = try! Realm()
+///     guard let dog = realm.resolve(ref) else { return }   // nil if deleted meanwhile
+///     try! realm.write { dog.age += 1 }
+/// }
+/// ```
+///
+/// A reference resolves once; it remembers the version it was made at, and resolving moves the
+/// target realm forward to at least that version.
+///
+/// ## Concurrency
+/// `Sendable`: it holds only the file's path, the class, the object key or query and a version.
+public final class ThreadSafeReference<Confined: ThreadConfined>: @unchecked Sendable {
+    let path: String
+    let version: UInt64
+    let className: String
+    let key: Int64?
+    let query: CoreQuery?
+    private let lock = NSLock()
+    private var resolved = false
+
+    /// A reference to `value`, a managed object or results of a live realm.
+    ///
+    /// An unmanaged or invalidated object cannot be referenced: the process stops with a message
+    /// (through `Realm.violationHandler`), as RealmSwift does.
+    public init(to value: Confined) {
+        let realm = value.realm
+        var className = ""
+        var key: Int64?
+        var query: CoreQuery?
+        if let object = value as? ObjectBase {
+            if let state = object._strataManaged {
+                className = state.binding.className
+                key = state.key
+            }
+        } else if let results = value as? _AnyResults {
+            className = results.elementClassName
+            query = results.coreQuery
+        }
+        if realm == nil || (value as? ObjectBase).map({ $0._strataManaged == nil }) == true {
+            Realm.violation("Cannot construct a reference to an unmanaged object, which can be passed across threads directly.", fallback: ())
+        } else if value.isInvalidated {
+            Realm.violation("Cannot construct a reference to an invalidated object.", fallback: ())
+        }
+        self.path = realm?.file.path ?? ""
+        self.version = realm?.currentVersion ?? 0
+        self.className = className
+        self.key = key
+        self.query = query
+    }
+
+    /// Marks the reference used; false if it was resolved before.
+    func take() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if resolved { return false }
+        resolved = true
+        return true
+    }
+}
+
+/// Type-erased access to `Results` for references.
+protocol _AnyResults {
+    var elementClassName: String { get }
+    var coreQuery: CoreQuery { get }
+}
+
+extension Results: _AnyResults {
+    var elementClassName: String { Element.className() }
+    var coreQuery: CoreQuery { query }
+}
+
+extension Realm {
+    /// The version this realm shows.
+    var currentVersion: UInt64 {
+        if let w = writeTxn?.write { return w.version.rawValue }
+        return current().read?.version.rawValue ?? 0
+    }
+
+    /// The object `reference` points to, in this realm, or nil if it was deleted. A reference
+    /// resolves once; resolving inside a write transaction is an error.
+    public func resolve<Confined: Object>(_ reference: ThreadSafeReference<Confined>) -> Confined? {
+        guard prepareToResolve(reference) else { return nil }
+        guard let key = reference.key, let binding = binding(for: Confined.self) else { return nil }
+        guard currentRow(binding, key) != nil else { return nil }
+        return object(binding, key: key) as? Confined
+    }
+
+    /// The results `reference` points to, re-run in this realm.
+    public func resolve<Element: Object>(_ reference: ThreadSafeReference<Results<Element>>) -> Results<Element>? {
+        guard prepareToResolve(reference), let query = reference.query else { return nil }
+        _ = binding(for: Element.self)
+        return Results(realm: self, query: query)
+    }
+
+    private func prepareToResolve<C>(_ reference: ThreadSafeReference<C>) -> Bool {
+        guard checkThread() else { return false }
+        guard !isInWriteTransaction else {
+            return Realm.violation("Cannot resolve a thread safe reference inside a write transaction; resolve it before beginWrite.", fallback: false)
+        }
+        guard reference.path == file.path else {
+            return Realm.violation("Cannot resolve a thread safe reference from '\(reference.path)' in a realm of '\(file.path)'.", fallback: false)
+        }
+        guard reference.take() else {
+            return Realm.violation("Can only resolve a thread safe reference once.", fallback: false)
+        }
+        if currentVersion < reference.version { refresh() }
+        return true
+    }
+}
+
+/// A property wrapper that keeps a live object across threads and actors by storing a
+/// `ThreadSafeReference` and resolving it on each read in the reading thread's realm:
+///
+/// ```swift
+/// @ThreadSafe var dog = realm.objects(Dog.self).first
+/// DispatchQueue.global().async { print(dog?.name ?? "deleted") }
+/// ```
+///
+/// ## Concurrency
+/// `Sendable`; the value it returns is live on the reading thread.
+@propertyWrapper
+public final class ThreadSafe<T: Object>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var configuration: Realm.Configuration?
+    private var className = ""
+    private var key: Int64?
+
+    /// Wraps `wrappedValue`, which must be managed (or nil).
+    public init(wrappedValue: T?) {
+        set(wrappedValue)
+    }
+
+    /// The object, resolved in the calling thread's realm; nil if unset or deleted.
+    public var wrappedValue: T? {
+        get {
+            lock.lock()
+            let (config, key) = (configuration, self.key)
+            lock.unlock()
+            guard let config, let key, let realm = try? Realm(configuration: config) else { return nil }
+            realm.refresh()
+            guard let binding = realm.binding(for: T.self), realm.currentRow(binding, key) != nil else { return nil }
+            return realm.object(binding, key: key) as? T
+        }
+        set { set(newValue) }
+    }
+
+    private func set(_ value: T?) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let value, let state = value._strataManaged else {
+            configuration = nil
+            key = nil
+            if value != nil {
+                Realm.violation("@ThreadSafe holds only managed objects; add the object to a realm first.", fallback: ())
+            }
+            return
+        }
+        configuration = state.realm.configuration
+        className = state.binding.className
+        key = state.key
+    }
+}
