@@ -113,51 +113,90 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
 
     // MARK: Aggregates
 
-    private func numbers(_ property: String) -> [Double] {
-        guard let realm, let binding, let i = binding.propertyIndexByName[property] else { return [] }
-        let c = binding.columns[i]
-        let txn = realm.current()
-        var out: [Double] = []
-        for k in keys() {
-            guard let r = try? txn.row(binding.table, key: k) else { continue }
-            switch r.value(c) {
-            case .int(let v): out.append(Double(v))
-            case .double(let v): out.append(v)
-            case .float(let v): out.append(Double(v))
-            default: continue
-            }
+    /// One pass over the matching rows (no object is created): the values of `property`, folded.
+    private func fold(_ property: String, _ body: @escaping (CoreValue) -> Void) {
+        guard let realm, let binding else { return }
+        guard let i = binding.propertyIndexByName[property] else {
+            return Realm.violation("Invalid property name '\(property)' for class '\(binding.className)'.", fallback: ())
         }
-        return out
+        let c = binding.columns[i]
+        let column = binding.table.columns[c]
+        do {
+            let mode = column.collection == .none ? column.type : .mixed
+            let body2 = { (row: RowReader) in
+                switch mode {
+                case .int: if let v = row.int(c) { body(.int(v)) }
+                case .double: if let v = row.double(c) { body(.double(v)) }
+                default: let v = row.value(c); if !v.isNull { body(v) }
+                }
+            }
+            if query.distinctKeyPaths.isEmpty {
+                try query.forEachMatch(in: realm.current(), table: binding.table, body2)
+            } else {
+                let txn = realm.current()
+                for k in keys() { if let row = try txn.row(binding.table, key: k) { body2(row) } }
+            }
+        } catch {
+            Realm.violation("Invalid query on '\(binding.className)': \(error)", fallback: ())
+        }
     }
 
-    private func values(_ property: String) -> [PropertyValue] {
-        guard let realm, let binding, let i = binding.propertyIndexByName[property] else { return [] }
-        let c = binding.columns[i]
-        let txn = realm.current()
-        return keys().compactMap { k in
-            (try? txn.row(binding.table, key: k)).flatMap { $0 }.map { realm.propertyValue($0.value(c), property: binding.schema.properties[i]) }
-        }.filter { if case .null = $0 { false } else { true } }
+    private func extreme<T: _PropertyValueConvertible>(_ property: String, larger: Bool) -> T? {
+        var best: CoreValue?
+        var bestKey: [UInt8] = []
+        fold(property) { v in
+            let k = IndexKey.encode(v)
+            if best == nil || (larger ? bestKey.lexicographicallyPrecedes(k) : k.lexicographicallyPrecedes(bestKey)) {
+                best = v
+                bestKey = k
+            }
+        }
+        return best.flatMap(propertyScalar).flatMap { T._strataFromPropertyValue($0) }
     }
 
     /// The smallest value of `property` among the objects, nil when there are none.
     public func min<T: _PropertyValueConvertible & Comparable>(ofProperty property: String) -> T? {
-        values(property).compactMap { T._strataFromPropertyValue($0) }.min()
+        extreme(property, larger: false)
     }
 
     /// The largest value of `property` among the objects, nil when there are none.
     public func max<T: _PropertyValueConvertible & Comparable>(ofProperty property: String) -> T? {
-        values(property).compactMap { T._strataFromPropertyValue($0) }.max()
+        extreme(property, larger: true)
     }
 
-    /// The sum of `property` (an Int, Float or Double property) over the objects.
+    /// The sum of `property` (an Int, Float, Double or Decimal128 property) over the objects.
     public func sum<T: _PropertyValueConvertible & AdditiveArithmetic>(ofProperty property: String) -> T {
-        values(property).compactMap { T._strataFromPropertyValue($0) }.reduce(.zero, +)
+        var ints: Int64 = 0
+        var doubles = 0.0
+        var isInt = true
+        fold(property) { v in
+            switch v {
+            case .int(let i): ints &+= i
+            case .double(let d): doubles += d; isInt = false
+            case .float(let f): doubles += Double(f); isInt = false
+            default: break
+            }
+        }
+        let value: PropertyValue = isInt ? .int(ints) : .double(doubles)
+        if let t = T._strataFromPropertyValue(value) { return t }
+        if case .int(let i) = value, let t = T._strataFromPropertyValue(.double(Double(i))) { return t }
+        if case .double(let d) = value, let t = T._strataFromPropertyValue(.float(Float(d))) { return t }
+        return .zero
     }
 
     /// The average of `property` over the objects, nil when there are none.
     public func average<T: BinaryFloatingPoint>(ofProperty property: String) -> T? {
-        let n = numbers(property)
-        return n.isEmpty ? nil : T(n.reduce(0, +) / Double(n.count))
+        var total = 0.0
+        var n = 0
+        fold(property) { v in
+            switch v {
+            case .int(let i): total += Double(i); n += 1
+            case .double(let d): total += d; n += 1
+            case .float(let f): total += Double(f); n += 1
+            default: break
+            }
+        }
+        return n == 0 ? nil : T(total / Double(n))
     }
 }
 

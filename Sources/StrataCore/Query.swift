@@ -206,6 +206,14 @@ public struct CoreQuery: Sendable {
         try prepare(txn, table).run()
     }
 
+    /// Calls `body` with the row of each matching object, in key order, without collecting keys:
+    /// for aggregates (count, sum, min, max, average). Sort descriptors and distinct key paths
+    /// are ignored; use ``evaluate(in:table:)`` when they matter.
+    /// - Throws: as ``evaluate(in:table:)``, and what `body` throws.
+    public func forEachMatch(in txn: StoreTransaction, table: CoreTable, _ body: (RowReader) throws -> Void) throws {
+        try prepare(txn, table).forEachMatch(body)
+    }
+
     /// How ``evaluate(in:table:)`` would find the objects: by index or by scan, and how many
     /// comparisons run on the fixed-width fast path. Binds the query (so it throws the same
     /// errors) but reads no rows.

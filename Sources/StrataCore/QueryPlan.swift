@@ -252,6 +252,32 @@ struct PreparedQuery {
         return order.map { keys[$0] }
     }
 
+    /// Calls `body` with each matching row, in key order (sorting and distinct do not apply).
+    func forEachMatch(_ body: (RowReader) throws -> Void) throws {
+        let test: QueryRowTest?
+        switch predicate {
+        case .constant(false): return
+        case .constant(true): test = nil
+        case .test(let t): test = t
+        }
+        if let probes {
+            for key in try candidates(probes) {
+                guard let row = try txn.row(table, key: key) else { continue }
+                if try test?(row) ?? true { try body(row) }
+            }
+        } else if let test {
+            try txn.forEachRow(table) { row in
+                if try test(row) { try body(row) }
+                return true
+            }
+        } else {
+            try txn.forEachRow(table) { row in
+                try body(row)
+                return true
+            }
+        }
+    }
+
     /// The union of the probes' lookups, in key order.
     private func candidates(_ probes: [IndexProbe]) throws -> [Int64] {
         var keys: [Int64] = []

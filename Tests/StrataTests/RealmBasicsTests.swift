@@ -99,4 +99,32 @@ final class RealmBasicsTests: XCTestCase {
         try realm.write { realm.add(Item(value: ["status": "open", "title": "ok"])) }
         XCTAssertEqual(realm.objects(Item.self).count, 1)
     }
+
+    func testAggregatesMatchABruteForceFold() throws {
+        let realm = try Realm(configuration: config())
+        var rng = SystemRandomNumberGenerator()
+        var model: [(priority: Int, score: Double)] = []
+        try realm.write {
+            for i in 0..<500 {
+                let p = Int.random(in: -50...50, using: &rng)
+                let s = Double.random(in: -10...10, using: &rng)
+                model.append((p, s))
+                realm.add(Item(value: ["status": i % 3 == 0 ? "open" : "done", "priority": p, "score": s]))
+            }
+        }
+        let all = realm.objects(Item.self)
+        XCTAssertEqual(all.sum(ofProperty: "priority") as Int, model.map(\.priority).reduce(0, +))
+        XCTAssertEqual(all.sum(ofProperty: "score") as Double, model.map(\.score).reduce(0, +), accuracy: 1e-9)
+        XCTAssertEqual(all.min(ofProperty: "priority") as Int?, model.map(\.priority).min())
+        XCTAssertEqual(all.max(ofProperty: "score") as Double?, model.map(\.score).max())
+        let positive = all.filter("priority > 0")
+        let expected = model.filter { $0.priority > 0 }
+        XCTAssertEqual(positive.count, expected.count)
+        XCTAssertEqual(positive.sum(ofProperty: "score") as Double, expected.map(\.score).reduce(0, +), accuracy: 1e-9)
+        XCTAssertEqual(positive.average(ofProperty: "priority") as Double?, Double(expected.map(\.priority).reduce(0, +)) / Double(expected.count))
+        XCTAssertEqual(positive.min(ofProperty: "priority") as Int?, expected.map(\.priority).min())
+        let open = all.where { $0.status == "open" }
+        XCTAssertEqual(open.count, 167)
+        XCTAssertNil(all.filter("priority > 1000").average(ofProperty: "score") as Double?)
+    }
 }
