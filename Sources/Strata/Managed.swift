@@ -149,3 +149,11 @@ extension Double {
         state.realm.doubleValue(state, index) ?? 0
     }
 }
+
+extension Int64 {
+    /// Fast path: reads the column without building a `PropertyValue`.
+    @inlinable
+    public static func _strataManagedGet(_ state: ManagedObjectState, _ index: Int) -> Int64 {
+        state.realm.intValue(state, index) ?? 0
+    }
+}
