@@ -70,6 +70,7 @@ final class RealmCore {
     /// Whether the calling thread may use this realm.
     @inline(__always)
     var isOnOwner: Bool {
+        if !Realm._strataConfinementChecks { return true }
         switch confinement {
         case .thread(let t): return pthread_equal(t, pthread_self()) != 0
         case .queue(let q): return QueueIdentity.current === q
@@ -115,6 +116,10 @@ final class RealmCore {
 }
 
 extension Realm {
+    /// Turns the thread-confinement check off (true by default). Only for measuring what the check
+    /// costs (`strata-bench concurrency`); never turn it off in an application.
+    public nonisolated(unsafe) static var _strataConfinementChecks = true
+
     /// Whether this realm is frozen: an immutable snapshot readable from any thread.
     public var isFrozen: Bool { core.isFrozen }
 
