@@ -221,6 +221,30 @@ final class ConcurrencyTests: SeedTestCase {
         XCTAssertEqual(takeViolations(), [])
     }
 
+    /// A realm whose thread has exited stays confined to that thread: later threads (which glibc
+    /// may give the same `pthread_t`, reusing the exited thread's descriptor) are refused too.
+    func testRealmOfAnExitedThreadIsRefusedOnLaterThreads() throws {
+        let configuration = config()
+        let opened = onNewThread { () -> Unchecked<(Realm, pthread_t)> in
+            let realm = try! Realm(configuration: configuration)
+            try! realm.write { realm.add(Dog(value: ["name": "Rex"])) }
+            return Unchecked((realm, pthread_self()))
+        }
+        var sameID = 0
+        for attempt in 0..<5 {
+            usleep(50_000)  // let the previous thread finish exiting
+            let reusedID = onNewThread { () -> Bool in
+                _ = opened.value.0.objects(Dog.self).count
+                return pthread_equal(pthread_self(), opened.value.1) != 0
+            }
+            if reusedID { sameID += 1 }
+            let reports = takeViolations()
+            XCTAssertTrue(reports.contains { $0.hasPrefix(Self.wrongThread) },
+                          "attempt \(attempt): not reported (this thread has the exited thread's pthread_t: \(reusedID))")
+        }
+        print("ConcurrencyTests: \(sameID) of 5 later threads had the exited thread's pthread_t")
+    }
+
     /// A realm opened on a thread other than the test's works there without reports, and its
     /// commits are seen by the other threads' realms.
     func testARealmWorksOnItsOwnThread() throws {
