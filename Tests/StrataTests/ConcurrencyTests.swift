@@ -382,6 +382,7 @@ final class ConcurrencyTests: SeedTestCase {
         let commits = 30
         let failures = Locked<[String]>([])
         let iterations = Locked([Int](repeating: 0, count: 8))
+        let roundsDuringWrites = Locked(0)
         func fail(_ s: String) { failures.mutate { if $0.count < 20 { $0.append(s) } } }
 
         onThreadsAtOnce(9) { i in
@@ -402,6 +403,7 @@ final class ConcurrencyTests: SeedTestCase {
             var round = 0
             while round < 5 || !writerDone.value {
                 round += 1
+                if !writerDone.value { roundsDuringWrites.mutate { $0 += 1 } }
                 if fResults.count != n { fail("reader \(i): frozen results count \(fResults.count)") }
                 let sum: Int = fResults.sum(ofProperty: "age")
                 if sum != expectedSum { fail("reader \(i): sum(ofProperty:) \(sum)") }
@@ -420,6 +422,8 @@ final class ConcurrencyTests: SeedTestCase {
 
         XCTAssertEqual(failures.value, [])
         XCTAssertTrue(iterations.value.allSatisfy { $0 >= 5 }, "\(iterations.value)")
+        XCTAssertGreaterThan(roundsDuringWrites.value, 8, "the readers ran while the writer committed")
+        print("ConcurrencyTests: reader rounds \(iterations.value), \(roundsDuringWrites.value) of them during the writes")
         XCTAssertEqual(takeViolations(), [], "frozen values are readable from any thread")
         // The live realm moves on to the writer's version.
         realm.refresh()
