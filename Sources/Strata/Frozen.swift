@@ -66,7 +66,9 @@ extension Realm {
         txn.sharedLock = frozen.frozenLock
         frozen.readTxn = txn
         frozen.snapshot = snapshot
-        frozen.bindingCache = bindingCache
+        var bindings = bindingCache
+        for b in file.allBindings() { bindings[ObjectIdentifier(b.type)] = b }
+        frozen.bindingCache = bindings
         return Realm(core: frozen)
     }
 

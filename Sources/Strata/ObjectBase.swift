@@ -21,7 +21,7 @@ open class ObjectBase: Hashable {
     /// Whether the object was deleted from its realm (or its realm was invalidated); always false
     /// for unmanaged objects.
     public var isInvalidated: Bool {
-        guard let state = _strataManaged else { return false }
+        guard let state = _strataManaged, state.realm.checkThread() else { return false }
         return !state.realm.objectExists(state)
     }
 

@@ -20,6 +20,7 @@ extension Realm {
     @discardableResult
     public func create<T: Object>(_ type: T.Type, value: Any = [String: Any](), update: UpdatePolicy = .error) -> T {
         guard checkThread() else { return T() }
+        guard !isFrozen else { return Realm.violation("Attempting to modify a frozen object - call thaw on the Object instance first.", fallback: T()) }
         guard isInWriteTransaction else {
             return Realm.violation("Cannot modify managed objects outside of a write transaction.", fallback: T())
         }

@@ -28,6 +28,7 @@ extension Realm {
 
     @inline(__always)
     func liveRow(_ state: ManagedObjectState) -> RowReader? {
+        guard state.realm.checkThread() else { return nil }
         if let r = state.row() { return r }
         return Realm.violation("Object has been deleted or invalidated. ('\(state.binding.className)' object \(state.key))", fallback: nil)
     }
@@ -94,6 +95,7 @@ extension Realm {
     /// Writes property `index` of a managed object (inside a write transaction).
     public func setPropertyValue(_ state: ManagedObjectState, _ index: Int, _ value: PropertyValue) {
         guard checkThread() else { return }
+        guard !isFrozen else { return Realm.violation("Attempting to modify a frozen object - call thaw on the Object instance first.", fallback: ()) }
         guard let txn = writeTxn else {
             return Realm.violation("Cannot modify managed objects outside of a write transaction.", fallback: ())
         }
@@ -249,6 +251,7 @@ extension Realm {
     /// `write`/`commitWrite` cancels it and throws the error (nothing of it is written).
     public func add(_ object: Object, update: UpdatePolicy = .error) {
         guard checkThread() else { return }
+        guard !isFrozen else { return Realm.violation("Attempting to modify a frozen object - call thaw on the Object instance first.", fallback: ()) }
         guard pendingError == nil else { return }
         guard isInWriteTransaction else {
             return Realm.violation("Cannot modify managed objects outside of a write transaction.", fallback: ())
@@ -277,6 +280,7 @@ extension Realm {
     /// entries disappear), embedded objects it owns are deleted, and the object becomes invalid.
     public func delete(_ object: ObjectBase) {
         guard checkThread() else { return }
+        guard !isFrozen else { return Realm.violation("Attempting to modify a frozen object - call thaw on the Object instance first.", fallback: ()) }
         guard let txn = writeTxn else {
             return Realm.violation("Cannot modify managed objects outside of a write transaction.", fallback: ())
         }
@@ -301,6 +305,7 @@ extension Realm {
     /// Deletes every object of every class.
     public func deleteAll() {
         guard checkThread() else { return }
+        guard !isFrozen else { return Realm.violation("Attempting to modify a frozen object - call thaw on the Object instance first.", fallback: ()) }
         guard let txn = writeTxn else {
             return Realm.violation("Cannot modify managed objects outside of a write transaction.", fallback: ())
         }
@@ -315,12 +320,14 @@ extension Realm {
 
     /// All objects of `type`, as live, lazily evaluated results.
     public func objects<Element: Object>(_ type: Element.Type) -> Results<Element> {
+        guard checkThread() else { return Results(realm: self, query: CoreQuery().filtered(by: .falsePredicate)) }
         _ = binding(for: type)
         return Results(realm: self, query: CoreQuery())
     }
 
     /// The object of `type` whose primary key is `key`, or nil.
     public func object<Element: Object, KeyType>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
+        guard checkThread() else { return nil }
         guard let binding = binding(for: type) else { return nil }
         guard let pk = binding.primaryKeyIndex else {
             return Realm.violation("'\(binding.className)' does not have a primary key; declare one with @Persisted(primaryKey: true) or query with where/filter.", fallback: nil)

@@ -211,6 +211,11 @@ extension Realm {
     func binding(for type: ObjectBase.Type) -> TableBinding? {
         let id = ObjectIdentifier(type)
         if let b = bindingCache[id] { return b }
+        if isFrozen {
+            // Read from several threads: no cache writes, no schema changes.
+            if let b = file.binding(for: type) { return b }
+            return Realm.violation("\(type) has no table in this frozen version of '\(file.path)'; open a live realm to use it.", fallback: nil)
+        }
         if let b = file.binding(for: type) {
             bindingCache[id] = b
             return b

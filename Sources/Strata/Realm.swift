@@ -149,7 +149,7 @@ public struct Realm: Equatable {
     /// running migrations. On a thread that already has this file open, returns that realm.
     /// - Throws: `Realm.Error` naming the file, or the type and property whose schema differs.
     public init(configuration: Configuration) throws {
-        try self.init(configuration: configuration, confinement: .thread(pthread_self()))
+        try self.init(configuration: configuration, confinement: .thread(ThreadID.current))
     }
 
     /// Opens a realm confined to the serial `queue`: use it (and its objects) only from blocks
@@ -159,8 +159,7 @@ public struct Realm: Equatable {
     }
 
     init(configuration: Configuration, confinement: Confinement) throws {
-        let cacheKey = RealmCore.cacheKey(path: configuration.path, confinement: confinement)
-        if let cached = RealmCore.cached(cacheKey), cached.configuration.schemaVersion == configuration.schemaVersion,
+        if let cached = RealmCore.cached(path: configuration.path, confinement: confinement), cached.configuration.schemaVersion == configuration.schemaVersion,
            cached.configuration.readOnly == configuration.readOnly {
             self.core = cached
             try prepareSchema(configuration.objectTypes?.compactMap { $0 as? any ObjectSchemaProviding.Type } ?? [])
@@ -180,7 +179,7 @@ public struct Realm: Equatable {
             throw Realm.Error(storage: error, path: path)
         }
         self.core = RealmCore(configuration: configuration, file: file, confinement: confinement)
-        RealmCore.remember(core, cacheKey)
+        RealmCore.remember(core, path: path)
         if let types = configuration.objectTypes {
             try prepareSchema(types.compactMap { $0 as? any ObjectSchemaProviding.Type })
         } else {
@@ -303,7 +302,14 @@ public struct Realm: Equatable {
 
     /// The transaction reads go through: the write transaction, else the current snapshot.
     func current() -> StoreTransaction {
-        _ = checkThread()
+        guard checkThread() else {
+            // Reported already (a handler is installed): answer from a snapshot of our own, so the
+            // owner's transaction is never touched from this thread.
+            guard let read = try? file.db.beginRead() else { fatalError("Strata cannot read '\(file.path)'") }
+            let txn = StoreTransaction(read: read)
+            txn.tables = file.tablesSnapshot()
+            return txn
+        }
         if let w = writeTxn { return w }
         if let r = readTxn { return r }
         do {

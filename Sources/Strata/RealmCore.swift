@@ -4,16 +4,62 @@ import StrataCore
 
 /// Where a realm may be used.
 enum Confinement {
-    /// The thread that opened it.
-    case thread(pthread_t)
+    /// The thread that opened it (a process-unique id: pthread ids are reused after a thread exits).
+    case thread(UInt64)
     /// Blocks running on one serial dispatch queue.
     case queue(QueueIdentity)
     /// Anywhere, read-only: a frozen realm.
     case frozen
 }
 
+/// A process-unique id of the calling thread, kept in thread-specific storage (a few
+/// nanoseconds per read; `pthread_self()` values are reused once a thread exits).
+enum ThreadID {
+    private static let key: pthread_key_t = {
+        var k = pthread_key_t()
+        pthread_key_create(&k, nil)
+        return k
+    }()
+    private static let counter = Counter()
+
+    private final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var next: UInt64 = 1
+        func take() -> UInt64 { lock.lock(); defer { lock.unlock() }; next += 1; return next - 1 }
+    }
+
+    @inline(__always)
+    static var current: UInt64 {
+        if let p = pthread_getspecific(key) { return UInt64(UInt(bitPattern: p)) }
+        let id = counter.take()
+        pthread_setspecific(key, UnsafeRawPointer(bitPattern: UInt(id)))
+        return id
+    }
+}
+
 /// Identifies a dispatch queue from inside its blocks (`DispatchQueue.getSpecific`).
 final class QueueIdentity: @unchecked Sendable {
+    /// Realms confined to this queue, by file path (weak).
+    private var realms: [String: WeakCore] = [:]
+
+    final class WeakCore {
+        weak var core: RealmCore?
+        init(_ core: RealmCore) { self.core = core }
+    }
+
+    func cached(_ path: String) -> RealmCore? {
+        Self.lock.lock()
+        defer { Self.lock.unlock() }
+        return realms[path]?.core
+    }
+
+    func remember(_ core: RealmCore, _ path: String) {
+        Self.lock.lock()
+        defer { Self.lock.unlock() }
+        realms = realms.filter { $0.value.core != nil }
+        realms[path] = WeakCore(core)
+    }
+
     static let key = DispatchSpecificKey<QueueIdentity>()
     private static let lock = NSLock()
 
@@ -72,7 +118,7 @@ final class RealmCore {
     var isOnOwner: Bool {
         if !Realm._strataConfinementChecks { return true }
         switch confinement {
-        case .thread(let t): return pthread_equal(t, pthread_self()) != 0
+        case .thread(let t): return t == ThreadID.current
         case .queue(let q): return QueueIdentity.current === q
         case .frozen: return true
         }
@@ -95,7 +141,24 @@ final class RealmCore {
 
     private static let threadKey = "io.strata.realms"
 
-    /// The realm this thread (or queue) already has open under `key`.
+    /// The realm this thread (or queue) already has open for `path`.
+    static func cached(path: String, confinement: Confinement) -> RealmCore? {
+        switch confinement {
+        case .queue(let q): return q.cached(path)
+        case .frozen: return nil
+        case .thread: return cached(cacheKey(path: path, confinement: confinement))
+        }
+    }
+
+    static func remember(_ core: RealmCore, path: String) {
+        switch core.confinement {
+        case .queue(let q): q.remember(core, path)
+        case .frozen: return
+        case .thread: remember(core, cacheKey(path: path, confinement: core.confinement))
+        }
+    }
+
+    /// The realm this thread already has open under `key`.
     static func cached(_ key: String) -> RealmCore? {
         guard let box = Thread.current.threadDictionary[threadKey] as? CacheBox else { return nil }
         return box.entries[key]?.core

@@ -29,7 +29,7 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
 
     /// The matching object keys, evaluated once per realm version.
     func keys() -> [Int64] {
-        guard let realm, let binding else { return [] }
+        guard let realm, realm.checkThread(), let binding else { return [] }
         cache.lock.lock()
         defer { cache.lock.unlock() }
         if cache.stamp == realm.stamp, let keys = cache.keys { return keys }
@@ -51,6 +51,7 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
 
     /// The number of matching objects.
     public var count: Int {
+        guard realm?.checkThread() ?? true else { return 0 }
         if query.predicate == nil, query.distinctKeyPaths.isEmpty, let realm, let binding {
             return (try? realm.current().count(binding.table)) ?? 0
         }
