@@ -19,8 +19,11 @@ let package = Package(
             name: "strata-bench",
             dependencies: [
                 .product(name: "StrataStorage", package: "Strata"),
+                .product(name: "Strata", package: "Strata"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ]
+            ],
+            // Generates the schema and accessors of the `strata` engine's model (W1Models.swift).
+            plugins: [.plugin(name: "StrataPlugin", package: "Strata")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -2,7 +2,7 @@ import Foundation
 
 // The standard workload W1 (shared/WORKLOAD.md), one fresh child process per step.
 //
-//   strata-bench w1 [--n N] [--engine strata-kv|grdb|all|a,b] [--dir DIR] [--rounds R] [--no-strace]
+//   strata-bench w1 [--n N] [--engine strata|strata-kv|grdb|all|a,b] [--dir DIR] [--rounds R] [--no-strace]
 //                   [--gets G] [--small-txns K] [--updates U] [--keep]
 //
 // --rounds R repeats the whole sequence on fresh files; ratios use the median per step. The disk
@@ -71,7 +71,7 @@ protocol W1Engine: AnyObject {
 }
 
 /// The engines `--engine all` runs, in this order. Add new engines here.
-var w1Engines: [any W1Engine.Type] { [GRDBEngine.self, StrataKVEngine.self] }
+var w1Engines: [any W1Engine.Type] { [GRDBEngine.self, StrataKVEngine.self, StrataEngine.self] }
 
 // MARK: - The model and the inputs
 
@@ -166,7 +166,7 @@ struct W1Args {
 }
 
 let w1Usage = """
-usage: strata-bench w1 [--n N] [--engine all|grdb|strata-kv|a,b] [--dir DIR] [--rounds R] [--no-strace] [--keep]
+usage: strata-bench w1 [--n N] [--engine all|grdb|strata-kv|strata|a,b] [--dir DIR] [--rounds R] [--no-strace] [--keep]
                        [--gets G] [--small-txns K] [--updates U]
        strata-bench w1-step --engine E --step S --path P --n N [--gets G] [--small-txns K] [--updates U]
                        (internal: one step in this process)

@@ -1,0 +1,113 @@
+import Foundation
+import Strata
+
+/// W1 on Strata's object layer (`import Strata`), through the public, RealmSwift-style API only:
+/// `Realm(configuration:)`, `realm.write { }`, `realm.add(_:)`, `object(ofType:forPrimaryKey:)`,
+/// `objects(_:)` and `@Persisted` property access on the `W1Person` model (W1Models.swift).
+/// Written the way a Realm user writes it; no reach below the public API.
+final class StrataEngine: W1Engine {
+    static let name = "strata"
+    static let durability = "object layer on the copy-on-write B+tree; each realm.write commits with Durability.full (one fdatasync per commit)"
+    static let fileExtension = "realm"
+    static func files(at path: String) -> [String] { [path, path + ".lock"] }
+
+    let path: String
+    /// Released by `close()`; the file closes when its last realm goes away.
+    private var realmStorage: Realm?
+    private var realm: Realm { realmStorage! }
+
+    init(path: String) throws {
+        self.path = path
+        let config = Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [W1Person.self])
+        realmStorage = try Realm(configuration: config)
+    }
+
+    /// An unmanaged W1Person holding `p`'s values.
+    @inline(__always)
+    static func makePerson(_ p: Person) -> W1Person {
+        let o = W1Person()
+        o.id = p.id
+        o.name = p.name
+        o.age = p.age
+        o.score = p.score
+        return o
+    }
+
+    func bulkInsert(_ people: [Person]) throws {
+        let realm = self.realm
+        try realm.write {
+            for p in people { realm.add(Self.makePerson(p)) }
+        }
+    }
+
+    func insertOne(_ p: Person) throws {
+        let realm = self.realm
+        try realm.write {
+            realm.add(Self.makePerson(p))
+        }
+    }
+
+    func pointGets(_ ids: [Int64], into checksum: inout W1Checksum) throws {
+        let realm = self.realm
+        var c = checksum
+        for id in ids {
+            guard let o = realm.object(ofType: W1Person.self, forPrimaryKey: id) else { throw W1Error.missing("id \(id) missing") }
+            c.add(name: o.name, age: o.age)
+        }
+        checksum = c
+    }
+
+    func scanFilter() throws -> (count: Int, scoreSum: Double) {
+        // Query support (`filter("age > 50")`, `where { $0.age > 50 }`) is being built; until then
+        // the filter runs in Swift over all objects. Switching is this one line:
+        //   let matches = realm.objects(W1Person.self).filter("age > 50")
+        let matches = realm.objects(W1Person.self).lazy.filter { $0.age > 50 }
+        var count = 0
+        var sum = 0.0
+        for o in matches {
+            count += 1
+            sum += o.score
+        }
+        return (count, sum)
+    }
+
+    func updateAges(_ ids: [Int64]) throws {
+        let realm = self.realm
+        try realm.write {
+            for id in ids {
+                guard let o = realm.object(ofType: W1Person.self, forPrimaryKey: id) else { throw W1Error.missing("id \(id) missing") }
+                o.age += 1
+            }
+        }
+    }
+
+    func readOne(_ id: Int64, into checksum: inout W1Checksum) throws -> Bool {
+        guard let o = realm.object(ofType: W1Person.self, forPrimaryKey: id) else { return false }
+        checksum.add(name: o.name, age: o.age)
+        return true
+    }
+
+    func notes(for step: W1Step) -> [String: Any] {
+        let model = "final class W1Person: Object { @Persisted(primaryKey: true) var id: Int64; @Persisted var name: String; @Persisted var age: Int64; @Persisted var score: Double }"
+        var n: [String: Any] = ["api": "import Strata (object layer, public API only)", "model": model]
+        switch step {
+        case .bulkInsert: n["how"] = "one realm.write { for p in people { realm.add(W1Person(...)) } }, shuffled id order; each object built unmanaged (4 @Persisted sets) then added"
+        case .smallTxn: n["how"] = "realm.write { realm.add(W1Person(...)) } per object"
+        case .pointGet: n["how"] = "realm.object(ofType: W1Person.self, forPrimaryKey: id) per id, reading o.name (String) and o.age; no explicit transaction (the realm's read snapshot)"
+        case .scanFilter: n["how"] = "realm.objects(W1Person.self).lazy.filter { $0.age > 50 }, summing o.score in Swift (string/where queries not available yet; to switch: .filter(\"age > 50\"))"
+        case .update: n["how"] = "one realm.write { for id in ids { realm.object(ofType:forPrimaryKey:)!.age += 1 } }"
+        case .openFirstRead: n["how"] = "try Realm(configuration: .init(fileURL:, objectTypes: [W1Person.self])) + object(ofType:forPrimaryKey:) reading name and age"
+        }
+        return n
+    }
+
+    func afterStep() throws -> [String: Any] { [:] }
+
+    func fileBytes() -> (bytes: Int64, what: String) {
+        (w1FileSize(path), "data file; .lock not counted")
+    }
+
+    func close() throws {
+        realmStorage = nil
+    }
+}
