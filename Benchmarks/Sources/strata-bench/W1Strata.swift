@@ -58,17 +58,10 @@ final class StrataEngine: W1Engine {
     }
 
     func scanFilter() throws -> (count: Int, scoreSum: Double) {
-        // Query support (`filter("age > 50")`, `where { $0.age > 50 }`) is being built; until then
-        // the filter runs in Swift over all objects. Switching is this one line:
-        //   let matches = realm.objects(W1Person.self).filter("age > 50")
-        let matches = realm.objects(W1Person.self).lazy.filter { $0.age > 50 }
-        var count = 0
-        var sum = 0.0
-        for o in matches {
-            count += 1
-            sum += o.score
-        }
-        return (count, sum)
+        // The Realm way: a typed query, then the count and the sum, each one pass over the rows
+        // (no objects are created).
+        let matches = realm.objects(W1Person.self).where { $0.age > 50 }
+        return (matches.count, matches.sum(ofProperty: "score"))
     }
 
     func updateAges(_ ids: [Int64]) throws {
@@ -94,7 +87,7 @@ final class StrataEngine: W1Engine {
         case .bulkInsert: n["how"] = "one realm.write { for p in people { realm.add(W1Person(...)) } }, shuffled id order; each object built unmanaged (4 @Persisted sets) then added"
         case .smallTxn: n["how"] = "realm.write { realm.add(W1Person(...)) } per object"
         case .pointGet: n["how"] = "realm.object(ofType: W1Person.self, forPrimaryKey: id) per id, reading o.name (String) and o.age; no explicit transaction (the realm's read snapshot)"
-        case .scanFilter: n["how"] = "realm.objects(W1Person.self).lazy.filter { $0.age > 50 }, summing o.score in Swift (string/where queries not available yet; to switch: .filter(\"age > 50\"))"
+        case .scanFilter: n["how"] = "let r = realm.objects(W1Person.self).where { $0.age > 50 }; r.count; r.sum(ofProperty: \"score\") (two passes over the rows, no objects created)"
         case .update: n["how"] = "one realm.write { for id in ids { realm.object(ofType:forPrimaryKey:)!.age += 1 } }"
         case .openFirstRead: n["how"] = "try Realm(configuration: .init(fileURL:, objectTypes: [W1Person.self])) + object(ofType:forPrimaryKey:) reading name and age"
         }

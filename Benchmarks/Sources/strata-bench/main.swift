@@ -8,6 +8,7 @@ import StrataStorage
 
 let usage = """
 usage: strata-bench storage [--n N] [--dir DIR] [--small-commits K] [--group G] [--steps a,b,...]
+       strata-bench concurrency [--n N] [--dir DIR]  (issue #5: freeze, frozen reads on 2 threads, confinement check cost)
        strata-bench open-probe --path P --key K     (internal: time an open in a fresh process)
        strata-bench w1 ...                          (the standard workload W1: see below)
 """
@@ -237,6 +238,7 @@ do {
         let args = parseArgs()
         switch args.command {
         case "storage": try runStorage(args)
+        case "concurrency": try runConcurrency(n: args.n, dir: args.dir)
         case "open-probe": try openProbe(args)
         default: print(usage); print(w1Usage); exit(2)
         }
