@@ -71,10 +71,11 @@ final class TableBinding: @unchecked Sendable {
         var byName: [String: Int] = [:]
         for (i, p) in schema.properties.enumerated() { byName[p.name] = i }
         propertyIndexByName = byName
+        primaryKeyIndex = schema.properties.firstIndex(where: \.isPrimaryKey)
     }
 
     var className: String { schema.className }
-    var primaryKeyIndex: Int? { schema.properties.firstIndex(where: \.isPrimaryKey) }
+    let primaryKeyIndex: Int?
 }
 
 /// The object store's column for a generated schema property.

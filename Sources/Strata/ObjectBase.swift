@@ -13,7 +13,7 @@ open class ObjectBase: Hashable {
     public required init() {}
 
     /// Where a managed object lives (realm, table, object key); nil while unmanaged. Not API.
-    public internal(set) var _strataManaged: ManagedObjectState?
+    public internal(set) final var _strataManaged: ManagedObjectState?
 
     /// The realm managing this object, or nil when it is unmanaged.
     public var realm: Realm? { _strataManaged?.realm }

@@ -70,7 +70,7 @@ public struct Persisted<Value: _Persistable> {
     /// Kept `@inlinable` and free of `wrappedKeyPath`: measured on this project's machine, a getter
     /// that mentions `wrappedKeyPath` costs ~30 ns (a key-path instantiation per access) and a
     /// non-inlinable one 3-4x the ~5-8 ns of a plain stored property.
-    @inlinable
+    @inlinable @inline(__always)
     public static subscript<EnclosingSelf: ObjectBase>(
         _enclosingInstance object: EnclosingSelf,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,

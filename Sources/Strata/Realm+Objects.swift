@@ -60,9 +60,13 @@ extension Realm {
     /// The value of property `index` of a managed object.
     public func propertyValue(_ state: ManagedObjectState, _ index: Int) -> PropertyValue {
         guard let r = liveRow(state) else { return .null }
-        let property = state.binding.schema.properties[index]
         let value = r.value(state.binding.columns[index])
-        return propertyValue(value, property: property)
+        switch value {
+        case .link, .typedLink, .list, .map:
+            return propertyValue(value, property: state.binding.schema.properties[index])
+        default:
+            return propertyScalar(value) ?? .null
+        }
     }
 
     /// Converts a stored value of `property` to the API's form, making objects for links.
@@ -327,13 +331,17 @@ extension Realm {
 
     /// The object of `type` whose primary key is `key`, or nil.
     public func object<Element: Object, KeyType>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
+        guard let pv = primaryKeyValue(key) else { return nil }
+        return object(ofType: type, primaryKeyValue: pv)
+    }
+
+    func object<Element: Object>(ofType type: Element.Type, primaryKeyValue pv: PropertyValue) -> Element? {
         guard checkThread() else { return nil }
         guard let binding = binding(for: type) else { return nil }
-        guard let pk = binding.primaryKeyIndex else {
+        guard binding.primaryKeyIndex != nil else {
             return Realm.violation("'\(binding.className)' does not have a primary key; declare one with @Persisted(primaryKey: true) or query with where/filter.", fallback: nil)
         }
-        guard let pv = primaryKeyValue(key), let core = coreScalar(pv) else { return nil }
-        let column = binding.columns[pk]
+        guard let core = coreScalar(pv) else { return nil }
         do {
             let txn = current()
             if binding.table.primaryKeyIsObjectKey {
@@ -343,12 +351,17 @@ extension Realm {
                 o._strataManaged!.cachedStamp = stamp
                 return o
             }
-            _ = column
             guard let k = try txn.objectKey(binding.table, primaryKey: core) else { return nil }
             return (object(binding, key: k) as! Element)
         } catch {
             return Realm.violation("cannot read '\(binding.className)' from '\(file.path)': \(error)", fallback: nil)
         }
+    }
+
+    /// The object of `type` whose primary key is `key`, or nil (the overload for typed keys:
+    /// no `Any` boxing).
+    public func object<Element: Object, KeyType: _PropertyValueEncodable>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
+        object(ofType: type, primaryKeyValue: key._strataPropertyValue)
     }
 
     func primaryKeyValue(_ key: Any) -> PropertyValue? {

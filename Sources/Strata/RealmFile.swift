@@ -46,7 +46,7 @@ final class RealmFile: @unchecked Sendable {
         defer { openLock.unlock() }
         if let f = open[path]?.file { return f }
         var options = Database.Options()
-        options.pageSize = 16384
+        options.pageSize = 4096
         options.readOnly = readOnly
         options.create = !readOnly
         let db = try Database(path: path, options: options)

@@ -58,6 +58,11 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
         return keys().count
     }
 
+    /// Iterates the objects matching now (the keys are evaluated once).
+    public func makeIterator() -> ResultsIterator<Element> {
+        ResultsIterator(realm: realm, binding: binding, keys: keys())
+    }
+
     /// The object at `position`.
     public subscript(position: Int) -> Element {
         let k = keys()
@@ -249,5 +254,23 @@ extension Realm {
         default:
             throw Realm.Error(.invalidQuery, "a \(type(of: arg)) cannot be a query argument; pass a value of a property type or a managed object")
         }
+    }
+}
+
+/// Iterates a `Results` value over the keys that matched when iteration began.
+///
+/// ## Concurrency
+/// Not `Sendable`: confined with its realm.
+public struct ResultsIterator<Element: Object>: IteratorProtocol {
+    let realm: Realm?
+    let binding: TableBinding?
+    let keys: [Int64]
+    var position = 0
+
+    /// The next object, or nil at the end.
+    public mutating func next() -> Element? {
+        guard position < keys.count, let realm, let binding else { return nil }
+        defer { position += 1 }
+        return realm.object(binding, key: keys[position]) as? Element
     }
 }

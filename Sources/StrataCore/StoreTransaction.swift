@@ -30,6 +30,8 @@ public final class StoreTransaction {
     public let read: ReadTransaction?
     public let write: WriteTransaction?
     private var readTrees: [String: Tree?] = [:]
+    /// The tree read last: most reads hit one table's tree many times in a row.
+    private var lastReadTree: (name: String, tree: Tree?)?
     private var writeTrees: [String: TreeHandle] = [:]
     /// Next object key per table, for tables without an `Int` primary key (flushed at commit).
     private var nextKeys: [String: Int64] = [:]
@@ -68,7 +70,11 @@ public final class StoreTransaction {
     }
 
     private func readTreeUnlocked(_ name: String) throws -> Tree? {
-        if let cached = readTrees[name] { return cached }
+        if let last = lastReadTree, last.name == name { return last.tree }
+        if let cached = readTrees[name] {
+            lastReadTree = (name, cached)
+            return cached
+        }
         let t = try read!.tree(named: name)
         readTrees[name] = t
         return t
@@ -87,6 +93,7 @@ public final class StoreTransaction {
     public func resetTreeCache() {
         writeTrees.removeAll()
         readTrees.removeAll()
+        lastReadTree = nil
     }
 
     /// The value under `key` in tree `name`.

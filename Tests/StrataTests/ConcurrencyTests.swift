@@ -650,9 +650,9 @@ final class ConcurrencyTests: SeedTestCase {
     func testReleasedFrozenVersionsAreReclaimedAndTheFileStopsGrowing() throws {
         let realm = try open()
         let path = url().path
-        let padding = String(repeating: "x", count: 150)
+        let padding = String(repeating: "x", count: 300)
         try realm.write {
-            for i in 0..<400 { realm.add(Dog(value: ["name": "dog \(i) \(padding)", "age": i])) }
+            for i in 0..<1000 { realm.add(Dog(value: ["name": "dog \(i) \(padding)", "age": i])) }
         }
         let seeded = fileSize(path)
 
@@ -692,9 +692,9 @@ final class ConcurrencyTests: SeedTestCase {
     func testPinnedFrozenVersionsKeepTheirPages() throws {
         let realm = try open()
         let path = url().path
-        let padding = String(repeating: "x", count: 150)
+        let padding = String(repeating: "x", count: 300)
         try realm.write {
-            for i in 0..<400 { realm.add(Dog(value: ["name": "dog \(i) \(padding)", "age": i])) }
+            for i in 0..<1000 { realm.add(Dog(value: ["name": "dog \(i) \(padding)", "age": i])) }
         }
         var pinned: [Realm] = []
         func round() throws {
@@ -710,7 +710,7 @@ final class ConcurrencyTests: SeedTestCase {
         try round()
         let afterSecond = fileSize(path)
         XCTAssertGreaterThan(afterSecond, afterFirst + afterFirst / 2, "held versions keep their pages")
-        XCTAssertEqual(pinned.first?.objects(Dog.self).sum(ofProperty: "age") as Int?, 400 * 399 / 2)
+        XCTAssertEqual(pinned.first?.objects(Dog.self).sum(ofProperty: "age") as Int?, 1000 * 999 / 2)
         XCTAssertEqual(takeViolations(), [])
     }
 
