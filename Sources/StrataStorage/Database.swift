@@ -432,6 +432,36 @@ public final class Database: @unchecked Sendable {
         }
     }
 
+    /// Begins the write transaction if the writer lock is free right now; returns nil, without
+    /// waiting, when another thread or process holds it. Asynchronous writes use this to keep
+    /// going on the caller's thread when nobody else is writing, and fall back to waiting for the
+    /// lock on a background thread otherwise.
+    public func tryBeginWrite() throws -> WriteTransaction? {
+        if isReadOnly { throw StorageError.readOnly(path: path) }
+        if let cause = poisonedBy { throw StorageError.needsReopen(path: path, cause: cause) }
+        guard writerGate.tryAcquire() else { return nil }
+        if stateLock.withLock({ closed }) {
+            writerGate.release()
+            throw StorageError.databaseClosed(path: path)
+        }
+        do {
+            guard try lockFile.tryLockWriter() else {
+                writerGate.release()
+                return nil
+            }
+        } catch {
+            writerGate.release()
+            throw error
+        }
+        do {
+            try adoptUnpublishedCommit()
+            return try WriteTransaction(database: self)
+        } catch {
+            releaseWriter()
+            throw error
+        }
+    }
+
     /// Runs `body` in a write transaction and commits it, or aborts if `body` throws.
     /// - Returns: what `body` returned.
     @discardableResult

@@ -219,6 +219,11 @@ final class LockFile: @unchecked Sendable {
         try StorageError.wrap { try System.lock(fd, byte: Self.writerLockByte, kind: .exclusive) }
     }
 
+    /// Takes the writer byte lock if no other process (or handle) holds it; never waits.
+    func tryLockWriter() throws -> Bool {
+        try StorageError.wrap { try System.tryLock(fd, byte: Self.writerLockByte, kind: .exclusive) }
+    }
+
     func unlockWriter() {
         try? System.unlock(fd, byte: Self.writerLockByte)
     }

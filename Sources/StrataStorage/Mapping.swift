@@ -59,6 +59,14 @@ final class WriterGate: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// Takes the gate if no other thread holds it; never waits.
+    func tryAcquire() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if taken { return false }
+        taken = true
+        return true
+    }
 
     func release() {
         lock.lock()

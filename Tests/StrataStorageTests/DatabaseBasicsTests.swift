@@ -168,6 +168,27 @@ final class DatabaseLifecycleTests: StorageTestCase {
         XCTAssertEqual(try a.verify().leakedPages, [])
     }
 
+    func testTryBeginWriteReturnsNilWhileAnotherWriterHoldsTheLock() throws {
+        let a = try open()
+        let b = try open()
+        try a.write { txn in _ = try txn.openTree("t", create: true) }
+        // Held by another thread of this handle: the in-process gate says no.
+        let held = try a.beginWrite()
+        XCTAssertNil(try a.tryBeginWrite())
+        // Held through another handle (another open file description): the byte lock says no.
+        held.abort()
+        let other = try b.beginWrite()
+        XCTAssertNil(try a.tryBeginWrite())
+        other.abort()
+        // Free: it begins a transaction that commits like any other.
+        let txn = try XCTUnwrap(try a.tryBeginWrite())
+        try txn.put(bytes("k"), bytes("v"), in: try txn.openTree("t"))
+        try txn.commit()
+        try b.read { r in XCTAssertEqual(try r.get(bytes("k"), in: try r.tree(named: "t")!), bytes("v")) }
+        a.close()
+        XCTAssertThrowsError(try a.tryBeginWrite()) { XCTAssertEqual($0 as? StorageError, .databaseClosed(path: self.path())) }
+    }
+
     func testWritersOnManyThreadsAreSerialised() throws {
         let db = try open()
         try db.write { txn in _ = try txn.openTree("t", create: true) }
