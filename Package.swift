@@ -84,7 +84,7 @@ let package = Package(
         // The Realm-style API end to end: models compiled with StrataPlugin, stored in real files.
         .testTarget(
             name: "StrataTests",
-            dependencies: ["Strata"],
+            dependencies: ["Strata", "StrataPOSIX"],
             plugins: [.plugin(name: "StrataPlugin")]
         ),
     ],

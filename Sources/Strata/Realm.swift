@@ -156,6 +156,7 @@ public struct Realm: Equatable {
     /// running on that queue.
     public init(configuration: Configuration = .defaultConfiguration, queue: DispatchQueue) throws {
         try self.init(configuration: configuration, confinement: .queue(QueueIdentity.of(queue)))
+        core.queue = queue
     }
 
     init(configuration: Configuration, confinement: Confinement) throws {
@@ -227,20 +228,19 @@ public struct Realm: Equatable {
         guard writeTxn == nil else {
             throw Realm.Error(.alreadyInWriteTransaction, "The Realm is already in a write transaction. Commit or cancel it before starting another, and do not call write inside a write block.")
         }
-        guard !configuration.readOnly else {
-            throw Realm.Error(.readOnly, "Can't perform transactions on read-only Realms (\(file.path)). Open it without readOnly to write.", path: file.path)
+        try checkCanBeginWrite()
+        let asyncWrites = core.asyncWrites
+        if asyncWrites?.inCompletion == true {
+            throw Realm.Error(.alreadyInWriteTransaction, "Can't begin a write transaction from inside a commit completion callback. Queue it with writeAsync or beginAsyncWrite instead.")
         }
         endRead()
         do {
-            let w = try file.db.beginWrite()
-            let txn = StoreTransaction(write: w)
-            txn.tables = file.tablesSnapshot()
-            writeTxn = txn
+            // A transaction parked for this realm's asynchronous writes is used here: waiting
+            // for the lock instead would wait for ourselves.
+            install(try asyncWrites?.takeForSynchronousWrite() ?? file.db.beginWrite())
         } catch {
             throw Realm.Error(storage: error, path: file.path)
         }
-        pendingError = nil
-        stamp &+= 1
     }
 
     /// Commits the write transaction, durably: when it returns, the changes survive a crash.
@@ -265,6 +265,9 @@ public struct Realm: Equatable {
         writeTxn = nil
         stamp &+= 1
         notifyAfterCommit(skipping: tokens)
+        // This durable commit made earlier asynchronous commits durable too: their completions
+        // run, and queued asynchronous writes go on.
+        core.asyncWrites?.afterWrite()
     }
 
     /// Rolls back every change of the current write transaction. Objects added in it become
@@ -276,6 +279,7 @@ public struct Realm: Equatable {
         writeTxn = nil
         pendingError = nil
         stamp &+= 1
+        core.asyncWrites?.afterWrite()
     }
 
     /// Moves the realm to the newest committed version. Returns whether anything changed.

@@ -8,8 +8,48 @@ enum Confinement {
     case thread(UInt64)
     /// Blocks running on one serial dispatch queue.
     case queue(QueueIdentity)
+    /// Code isolated to one actor (`Realm(configuration:actor:)`).
+    case actor(ActorBinding)
     /// Anywhere, read-only: a frozen realm.
     case frozen
+}
+
+/// The actor a realm is confined to: its executor (to check isolation) and a weak reference (to
+/// run asynchronous write blocks and completions on it; the actor usually owns the realm).
+final class ActorBinding: @unchecked Sendable {
+    weak var actor: (any Actor)?
+    let executor: UnownedSerialExecutor
+    let id: ObjectIdentifier
+
+    init(_ actor: any Actor) {
+        self.actor = actor
+        self.executor = actor.unownedExecutor
+        self.id = ObjectIdentifier(actor)
+    }
+
+    /// Whether the calling code runs on this actor's executor.
+    var isCurrent: Bool { ActorIsolation.isCurrent(executor) }
+}
+
+/// Asks the Swift runtime whether code runs on an executor.
+///
+/// Swift has no public query that answers with a Bool (`Actor.preconditionIsolated()` stops the
+/// process instead), so this calls the runtime's `swift_task_isCurrentExecutorWithFlags` with no
+/// flags (answer, never trap), looked up once with `dlsym`. Its C ABI takes the executor's two
+/// words and the flags. If a future runtime lacks the symbol, actor confinement is not checked
+/// (the answer is always true) rather than refusing every access.
+enum ActorIsolation {
+    private typealias Query = @convention(c) (UnsafeRawPointer?, UInt, UInt64) -> Bool
+    private static let query: Query? = {
+        guard let symbol = dlsym(nil, "swift_task_isCurrentExecutorWithFlags") else { return nil }
+        return unsafeBitCast(symbol, to: Query.self)
+    }()
+
+    static func isCurrent(_ executor: UnownedSerialExecutor) -> Bool {
+        guard let query else { return true }
+        let words = unsafeBitCast(executor, to: (UnsafeRawPointer?, UInt).self)
+        return query(words.0, words.1, 0)
+    }
 }
 
 /// A process-unique id of the calling thread, kept in thread-specific storage (a few
@@ -95,6 +135,10 @@ final class RealmCore {
     var pendingError: Realm.Error?
     var bindingCache: [ObjectIdentifier: TableBinding] = [:]
     var observers: [ObjectIdentifier: NotificationToken] = [:]
+    /// The serial queue of a queue-confined realm (where its asynchronous writes run).
+    var queue: DispatchQueue?
+    /// Asynchronous writes of this realm (created on first use).
+    var asyncWrites: AsyncWriteQueue?
     /// Guards the lazily filled caches of a frozen realm read from several threads.
     let frozenLock = NSLock()
 
@@ -120,6 +164,7 @@ final class RealmCore {
         switch confinement {
         case .thread(let t): return t == ThreadID.current
         case .queue(let q): return QueueIdentity.current === q
+        case .actor(let a): return a.isCurrent
         case .frozen: return true
         }
     }
@@ -135,6 +180,7 @@ final class RealmCore {
         switch confinement {
         case .thread: return path
         case .queue(let q): return path + "#queue-\(ObjectIdentifier(q).hashValue)"
+        case .actor(let a): return path + "#actor-\(a.id.hashValue)"
         case .frozen: return path + "#frozen"
         }
     }
@@ -147,6 +193,12 @@ final class RealmCore {
         case .queue(let q): return q.cached(path)
         case .frozen: return nil
         case .thread: return cached(cacheKey(path: path, confinement: confinement))
+        case .actor(let a):
+            actorLock.lock()
+            defer { actorLock.unlock() }
+            guard let core = actorRealms[cacheKey(path: path, confinement: confinement)]?.core,
+                  case .actor(let b) = core.confinement, b.actor != nil, b.actor === a.actor else { return nil }
+            return core
         }
     }
 
@@ -155,8 +207,16 @@ final class RealmCore {
         case .queue(let q): q.remember(core, path)
         case .frozen: return
         case .thread: remember(core, cacheKey(path: path, confinement: core.confinement))
+        case .actor:
+            actorLock.lock()
+            defer { actorLock.unlock() }
+            actorRealms = actorRealms.filter { $0.value.core != nil }
+            actorRealms[cacheKey(path: path, confinement: core.confinement)] = Weak(core)
         }
     }
+
+    private static let actorLock = NSLock()
+    private nonisolated(unsafe) static var actorRealms: [String: Weak] = [:]
 
     /// The realm this thread already has open under `key`.
     static func cached(_ key: String) -> RealmCore? {

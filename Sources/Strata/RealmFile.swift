@@ -11,6 +11,8 @@ final class RealmFile: @unchecked Sendable {
     let db: Database
     let isInMemory: Bool
     let lock = NSLock()
+    /// Makes asynchronous commits durable (`Database.sync()`), one at a time, off the realms' threads.
+    let syncQueue = DispatchQueue(label: "io.strata.sync", qos: .userInitiated)
     /// Stored tables (the file's schema catalog, as of the last schema change).
     var tables: [String: CoreTable] = [:]
     /// Versions pinned by realms of this process: version -> number of snapshots.
