@@ -66,6 +66,8 @@ let package = Package(
         // The crash workload, shared by the stress writer and the crash tests.
         .target(name: "StrataStressWorkload", path: "Sources/StrataStressWorkload"),
         .executableTarget(name: "strata-storage-stress", dependencies: ["StrataStorage", "StrataStressWorkload"]),
+        // A process making grouped asynchronous commits through the Realm API, killed by the crash tests.
+        .executableTarget(name: "strata-async-stress", dependencies: ["Strata"], plugins: [.plugin(name: "StrataPlugin")]),
 
         // MARK: Tests
         .testTarget(name: "StrataPOSIXTests", dependencies: ["StrataPOSIX"]),

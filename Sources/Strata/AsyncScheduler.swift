@@ -26,8 +26,9 @@ enum AsyncScheduler: @unchecked Sendable {
     /// The scheduler of the calling context for a realm confined as `confinement`, or nil.
     static func current(for core: RealmCore) -> AsyncScheduler? {
         switch core.confinement {
+        case .main:
+            return .main
         case .thread:
-            if Thread.isMainThread { return .main }
             // `currentMode` is set only while the run loop runs (we are inside one of its callouts).
             if RunLoop.current.currentMode != nil { return .runLoop(RunLoop.current) }
             return nil

@@ -208,7 +208,7 @@ extension Realm {
     /// ```
     /// - Throws: `Realm.Error` as `Realm(configuration:)` does.
     public init<A: Actor>(configuration: Configuration = .defaultConfiguration, actor: isolated A) async throws {
-        if (actor as AnyObject) === MainActor.shared, Thread.isMainThread {
+        if (actor as AnyObject) === MainActor.shared {
             try self.init(configuration: configuration)
         } else {
             try self.init(configuration: configuration, confinement: .actor(ActorBinding(actor)))
@@ -224,7 +224,7 @@ extension Realm {
         guard let isolation else {
             throw Realm.Error(.wrongThread, "Realm.open needs an actor to confine the realm to: call it from an actor (or the main actor), or open the realm with Realm(configuration:actor:) or Realm(configuration:queue:).")
         }
-        if (isolation as AnyObject) === MainActor.shared, Thread.isMainThread {
+        if (isolation as AnyObject) === MainActor.shared {
             return try Realm(configuration: configuration)
         }
         return try Realm(configuration: configuration, confinement: .actor(ActorBinding(isolation)))

@@ -149,7 +149,9 @@ public struct Realm: Equatable {
     /// running migrations. On a thread that already has this file open, returns that realm.
     /// - Throws: `Realm.Error` naming the file, or the type and property whose schema differs.
     public init(configuration: Configuration) throws {
-        try self.init(configuration: configuration, confinement: .thread(ThreadID.current))
+        // The main thread and the main queue are one context (the queue's blocks run on another
+        // thread after dispatchMain()), so a realm opened there belongs to both.
+        try self.init(configuration: configuration, confinement: QueueIdentity.isMainContext ? .main : .thread(ThreadID.current))
     }
 
     /// Opens a realm confined to the serial `queue`: use it (and its objects) only from blocks

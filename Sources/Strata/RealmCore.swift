@@ -6,6 +6,9 @@ import StrataCore
 enum Confinement {
     /// The thread that opened it (a process-unique id: pthread ids are reused after a thread exits).
     case thread(UInt64)
+    /// The main thread, and blocks of the main queue (which run on another thread once the
+    /// program called `dispatchMain()`).
+    case main
     /// Blocks running on one serial dispatch queue.
     case queue(QueueIdentity)
     /// Code isolated to one actor (`Realm(configuration:actor:)`).
@@ -115,6 +118,20 @@ final class QueueIdentity: @unchecked Sendable {
 
     /// The identity of the queue running the current block, if it was tagged.
     static var current: QueueIdentity? { DispatchQueue.getSpecific(key: key) }
+
+    /// The main queue's identity (tagging the main queue on first use).
+    static let main = QueueIdentity.of(DispatchQueue.main)
+
+    /// Whether the caller runs on the main thread or in a block of the main queue.
+    static var isMainContext: Bool {
+        if Thread.isMainThread {
+            // Tag the main queue before any realm of the main context exists, so that blocks of
+            // the main queue running on another thread (after dispatchMain()) are recognised.
+            _ = main
+            return true
+        }
+        return current === main
+    }
 }
 
 /// The state one `Realm` value shares with its copies: the file, the current snapshot or write
@@ -163,6 +180,7 @@ final class RealmCore {
         if !Realm._strataConfinementChecks { return true }
         switch confinement {
         case .thread(let t): return t == ThreadID.current
+        case .main: return QueueIdentity.isMainContext
         case .queue(let q): return QueueIdentity.current === q
         case .actor(let a): return a.isCurrent
         case .frozen: return true
@@ -179,6 +197,7 @@ final class RealmCore {
     static func cacheKey(path: String, confinement: Confinement) -> String {
         switch confinement {
         case .thread: return path
+        case .main: return path + "#main"
         case .queue(let q): return path + "#queue-\(ObjectIdentifier(q).hashValue)"
         case .actor(let a): return path + "#actor-\(a.id.hashValue)"
         case .frozen: return path + "#frozen"
@@ -193,6 +212,10 @@ final class RealmCore {
         case .queue(let q): return q.cached(path)
         case .frozen: return nil
         case .thread: return cached(cacheKey(path: path, confinement: confinement))
+        case .main:
+            actorLock.lock()
+            defer { actorLock.unlock() }
+            return actorRealms[cacheKey(path: path, confinement: confinement)]?.core
         case .actor(let a):
             actorLock.lock()
             defer { actorLock.unlock() }
@@ -207,7 +230,7 @@ final class RealmCore {
         case .queue(let q): q.remember(core, path)
         case .frozen: return
         case .thread: remember(core, cacheKey(path: path, confinement: core.confinement))
-        case .actor:
+        case .main, .actor:
             actorLock.lock()
             defer { actorLock.unlock() }
             actorRealms = actorRealms.filter { $0.value.core != nil }
@@ -215,6 +238,7 @@ final class RealmCore {
         }
     }
 
+    /// Realms of the main context and of actors, by cache key (weak).
     private static let actorLock = NSLock()
     private nonisolated(unsafe) static var actorRealms: [String: Weak] = [:]
 

@@ -70,7 +70,7 @@ extension ReadTransaction {
 enum StressExecutable {
     static let name = "strata-storage-stress"
 
-    static func candidates() -> [String] {
+    static func candidates(_ name: String = name) -> [String] {
         var dirs: [String] = []
         if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
             dirs.append((exe as NSString).deletingLastPathComponent)
@@ -88,8 +88,8 @@ enum StressExecutable {
         return out
     }
 
-    static func path() throws -> String {
-        let tried = candidates()
+    static func path(_ name: String = name) throws -> String {
+        let tried = candidates(name)
         if let found = tried.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) { return found }
         struct Missing: Error, CustomStringConvertible { var description: String }
         throw Missing(description: """
@@ -116,8 +116,11 @@ final class StressChild {
     /// Every line read so far.
     private(set) var lines: [String] = []
 
-    init(_ arguments: [String]) throws {
-        let executable = try StressExecutable.path()
+    let executableName: String
+
+    init(_ arguments: [String], executable name: String = StressExecutable.name) throws {
+        let executable = try StressExecutable.path(name)
+        self.executableName = name
         self.arguments = arguments
         var outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0], inPipe: [Int32] = [0, 0]
         // pipe2(O_CLOEXEC) is not exported to Swift; the tests spawn from one thread at a time, so
@@ -230,6 +233,6 @@ final class StressChild {
 
     /// A one-line account of the child for failure messages.
     func summary() -> String {
-        "strata-storage-stress \(arguments.joined(separator: " ")) -> \(waitForExit()); stdout \(lines.suffix(5)); stderr: \(stderrText())"
+        "\(executableName) \(arguments.joined(separator: " ")) -> \(waitForExit()); stdout \(lines.suffix(5)); stderr: \(stderrText())"
     }
 }

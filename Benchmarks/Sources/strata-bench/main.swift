@@ -9,6 +9,7 @@ import StrataStorage
 let usage = """
 usage: strata-bench storage [--n N] [--dir DIR] [--small-commits K] [--group G] [--steps a,b,...]
        strata-bench concurrency [--n N] [--dir DIR]  (issue #5: freeze, frozen reads on 2 threads, confinement check cost)
+       strata-bench async [--n N] [--dir DIR] [--steps a,b]  (issue #6: async commits vs small_txn and the disk, N = 10,000 by default)
        strata-bench open-probe --path P --key K     (internal: time an open in a fresh process)
        strata-bench w1 ...                          (the standard workload W1: see below)
 """
@@ -239,6 +240,9 @@ do {
         switch args.command {
         case "storage": try runStorage(args)
         case "concurrency": try runConcurrency(n: args.n, dir: args.dir)
+        case "async":
+            let n = CommandLine.arguments.contains("--n") ? args.n : 10_000
+            try runAsyncBlocking(n: n, dir: args.dir, steps: args.steps)
         case "open-probe": try openProbe(args)
         default: print(usage); print(w1Usage); exit(2)
         }

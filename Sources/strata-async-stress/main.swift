@@ -1,0 +1,78 @@
+import Foundation
+import Strata
+
+// strata-async-stress: the writer process the async-commit crash tests kill with SIGKILL.
+//
+//   strata-async-stress write <path> <first-id>
+//       Opens the realm on the main thread and keeps 64 asynchronous writes in flight: each
+//       inserts the next id with beginAsyncWrite + commitAsyncWrite(allowGrouping: true) (every
+//       tenth without grouping) and, in its completion, prints "durable <id>" and queues the next.
+//       Runs until killed.
+//   strata-async-stress verify <path>
+//       Prints "ids <count> <min> <max>" for the ids in the file and "holes <n>" for the ids missing
+//       between min and max, then exits.
+
+/// One committed write of the stress loop.
+final class StressEntry: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var payload = ""
+}
+
+/// Writes `line` and a newline to stdout with one write(2): no buffering, so a line the test
+/// reads was printed before the process died.
+func say(_ line: String) {
+    var bytes = Array((line + "\n").utf8)
+    _ = bytes.withUnsafeMutableBytes { write(1, $0.baseAddress, $0.count) }
+}
+
+let args = CommandLine.arguments
+guard args.count >= 3 else {
+    FileHandle.standardError.write(Data("usage: strata-async-stress write <path> <first-id> | verify <path>\n".utf8))
+    exit(2)
+}
+let config = Realm.Configuration(fileURL: URL(fileURLWithPath: args[2]), objectTypes: [StressEntry.self])
+
+switch args[1] {
+case "verify":
+    do {
+        let realm = try Realm(configuration: config)
+        let ids = realm.objects(StressEntry.self).map(\.id).sorted()
+        let lo = ids.first ?? 0, hi = ids.last ?? -1
+        say("ids \(ids.count) \(lo) \(hi)")
+        say("holes \(ids.isEmpty ? 0 : (hi - lo + 1) - ids.count)")
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("verify failed: \(error)\n".utf8))
+        exit(1)
+    }
+case "write":
+    guard args.count >= 4, let first = Int(args[3]) else { exit(2) }
+    let realm: Realm
+    do {
+        realm = try Realm(configuration: config)
+    } catch {
+        FileHandle.standardError.write(Data("open failed: \(error)\n".utf8))
+        exit(1)
+    }
+    var next = first
+    func queueNext() {
+        let id = next
+        next += 1
+        realm.beginAsyncWrite {
+            realm.add(StressEntry(value: ["id": id, "payload": String(repeating: "x", count: id % 200)]))
+            realm.commitAsyncWrite(allowGrouping: id % 10 != 0) { error in
+                if let error {
+                    FileHandle.standardError.write(Data("commit \(id) failed: \(error)\n".utf8))
+                    exit(1)
+                }
+                say("durable \(id)")
+                queueNext()
+            }
+        }
+    }
+    say("ready")
+    for _ in 0..<64 { queueNext() }
+    dispatchMain()
+default:
+    exit(2)
+}
