@@ -99,3 +99,51 @@ do {
 print("8. Reopen the file and read it back")
 let reopened = try Realm(configuration: config)
 show(reopened)
+
+print("9. Background write (seed 000): writeAsync appends two dogs; onComplete runs after the commit is on disk")
+do {
+    let realm = try Realm(configuration: config)
+    let thisPerson = realm.objects(Person.self).where { $0.firstName == "Dachary" }.first
+    var finished = false
+    realm.writeAsync {
+        thisPerson?.dogs.append(objectsIn: [
+            Dog(value: ["name": "Ben", "breed": "Collie", "weight": 20]),
+            Dog(value: ["name": "Lita", "breed": "Beagle", "weight": 12]),
+        ])
+    } onComplete: { error in
+        print("  onComplete: error \(error.map { "\($0)" } ?? "nil"), Dachary's dogs: \(thisPerson!.dogs.map(\.name).joined(separator: ", "))")
+        finished = true
+    }
+    print("  writeAsync returned; isPerformingAsynchronousWriteOperations = \(realm.isPerformingAsynchronousWriteOperations)")
+    // The block and its completion run on this (main) thread's run loop.
+    while !finished { _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.05)) }
+    print("  after the completion: isPerformingAsynchronousWriteOperations = \(realm.isPerformingAsynchronousWriteOperations)")
+}
+
+print("10. An actor-isolated realm (seed 000, RealmActor): asyncWrite creates a Todo; await actor.count")
+/// The seeds' RealmActor: a realm confined to the actor, written with asyncWrite.
+actor RealmActor {
+    var realm: Realm!
+    init(configuration: Realm.Configuration) async throws {
+        realm = try await Realm(configuration: configuration, actor: self)
+    }
+    var count: Int { realm.objects(Todo.self).count }
+    func createTodo(name: String, owner: String, status: String) async throws {
+        try await realm.asyncWrite {
+            realm.create(Todo.self, value: ["_id": ObjectId.generate(), "name": name, "owner": owner, "status": status])
+        }
+    }
+}
+let actorDone = DispatchSemaphore(value: 0)
+Task.detached {
+    do {
+        let actor = try await RealmActor(configuration: config)
+        try await actor.createTodo(name: "Take the ring to Mount Doom", owner: "Frodo", status: "In Progress")
+        let taskCount = await actor.count
+        print("  The actor currently has \(taskCount) tasks")
+    } catch {
+        print("  actor write failed: \(error)")
+    }
+    actorDone.signal()
+}
+actorDone.wait()

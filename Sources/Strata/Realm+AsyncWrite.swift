@@ -140,6 +140,10 @@ extension Realm {
     public func asyncWrite<Result>(_ block: () throws -> Result, isolation: isolated (any Actor)? = #isolation) async throws -> Result {
         try requireThread()
         try checkCanBeginWrite()
+        guard !isInWriteTransaction else {
+            // Waiting here for our own lock would never end.
+            throw Realm.Error(.alreadyInWriteTransaction, "asyncWrite was called inside a write transaction of this realm. Commit or cancel it first.", path: file.path)
+        }
         guard let queue = asyncQueue(beginning: true) else {
             throw Realm.Error(.wrongThread, Self.noSchedulerMessage, path: file.path)
         }
