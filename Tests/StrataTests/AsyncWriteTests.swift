@@ -527,6 +527,27 @@ final class AsyncWriteTests: SeedTestCase {
         XCTAssertEqual(realm.objects(Person.self).count, 5)
     }
 
+    /// "Async writes block closing": the realm stays open until its queued writes are done,
+    /// even when the caller drops every reference to it.
+    func testReleasingTheRealmKeepsItOpenUntilAsyncWritesFinish() throws {
+        var completed = 0
+        do {
+            let realm = try open()
+            for i in 1...3 {
+                realm.writeAsync {
+                    realm.add(Person(value: ["id": i]))
+                } onComplete: { error in
+                    XCTAssertNil(error)
+                    completed += 1
+                }
+            }
+        }
+        spin(until: { completed == 3 })
+        let v = try versions()
+        XCTAssertEqual(v.durable, v.latest)
+        XCTAssertEqual(try open().objects(Person.self).count, 3)
+    }
+
     // MARK: Schedulers
 
     func testWriteAsyncOnAPlainThreadSaysItNeedsARunLoop() throws {
