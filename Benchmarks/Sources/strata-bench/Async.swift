@@ -13,6 +13,9 @@ import Strata
 //                     task on an actor-confined realm
 //   async_await_tasks the same from 16 tasks at once on that actor
 //
+// The steps run in rounds (default 5): each round runs a fdatasync probe, then N/rounds commits of
+// every step, in an order that rotates, so the disk's swings reach every step alike.
+//
 // "Blocked" is what the caller's thread spends off the CPU inside Strata's calls and the write
 // blocks Strata runs on it (wall time minus the thread's CPU time, per call): waiting for the
 // write lock, for fdatasync, or for I/O. "Busy" is the wall time inside those calls. Both are
@@ -108,127 +111,170 @@ actor AsyncBenchActor {
     func count() -> Int { realm.objects(W1Person.self).count }
 }
 
-func runAsync(n: Int, dir: String?, steps: Set<String>?) async throws {
+func runAsync(n: Int, rounds: Int, dir: String?, steps: Set<String>?) async throws {
     let base = dir ?? NSTemporaryDirectory() + "/strata-async-\(getpid())"
     try? FileManager.default.removeItem(atPath: base)
     try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: base) }
-    func wants(_ s: String) -> Bool { steps?.contains(s) ?? true }
-
-    let fsyncRate = try fsyncProbe(dir: base, count: 2000)
+    let all = ["small_txn", "async_grouped", "async_ungrouped", "async_await", "async_await_tasks"]
+    let chosen = all.filter { steps?.contains($0) ?? true }
     let seed = 10_000
+    let perRound = max(1, n / rounds)
 
-    /// A fresh file seeded with `seed` objects, opened on a serial queue.
-    func prepare(_ name: String) throws -> (Realm.Configuration, String) {
-        let path = base + "/\(name).realm"
-        let config = Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [W1Person.self])
-        let realm = try Realm(configuration: config)
-        try realm.write { for i in 0..<seed { realm.add(asyncPerson(1_000_000 + i)) } }
-        return (config, path)
-    }
-
-    func emitStep(_ step: String, seconds: Double, path: String, smallRate: Double?, extra: [String: Any]) {
-        var fields = extra
-        fields["vs_fsync_probe"] = round3(Double(n) / seconds / fsyncRate)
-        if let smallRate { fields["vs_small_txn"] = round3(Double(n) / seconds / smallRate) }
-        emit(step, n: n, seconds: seconds, fileBytes: fileBytes(path), extra: fields)
-    }
-
-    // small_txn: the synchronous baseline, on a serial queue like the async steps.
-    var smallRate: Double? = nil
-    if wants("small_txn") {
-        let (config, path) = try prepare("small_txn")
-        let queue = DispatchQueue(label: "strata-bench.small_txn")
+    // Each step has its own file, seeded with `seed` objects, and its own realm: a serial queue's
+    // for the completion-handler steps, an actor's for asyncWrite.
+    final class Step: @unchecked Sendable {
+        let name: String
+        let path: String
+        let config: Realm.Configuration
+        let queue: DispatchQueue
+        var realm: Realm?
+        var actor: AsyncBenchActor?
         let clock = CallerClock()
-        let (seconds, count) = try queue.sync { () throws -> (Double, Int) in
-            let realm = try Realm(configuration: config, queue: queue)
-            let t0 = now()
-            for i in 0..<n {
-                try clock.measure { try realm.write { realm.add(asyncPerson(i)) } }
-            }
-            return (now() - t0, realm.objects(W1Person.self).count)
+        var seconds = 0.0
+        var commits = 0
+        var errors: [String] = []
+        init(name: String, base: String) {
+            self.name = name
+            path = base + "/\(name).realm"
+            config = Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [W1Person.self])
+            queue = DispatchQueue(label: "strata-bench.\(name)")
         }
-        smallRate = Double(n) / seconds
-        var extra = clock.fields(wall: seconds)
-        extra["durability"] = "write { } per object: one fdatasync per commit"
-        extra["objects_in_file"] = count
-        emitStep("small_txn", seconds: seconds, path: path, smallRate: nil, extra: extra)
+    }
+    var stepsByName: [String: Step] = [:]
+    for name in chosen {
+        let step = Step(name: name, base: base)
+        let seeder = try Realm(configuration: step.config)
+        try seeder.write { for i in 0..<seed { seeder.add(asyncPerson(1_000_000 + i)) } }
+        if name.hasPrefix("async_await") {
+            step.actor = try await AsyncBenchActor(configuration: step.config)
+        } else {
+            try step.queue.sync { step.realm = try Realm(configuration: step.config, queue: step.queue) }
+        }
+        stepsByName[name] = step
     }
 
-    // async_grouped / async_ungrouped: every commit queued at once on the realm's queue.
-    for (step, grouping) in [("async_grouped", true), ("async_ungrouped", false)] where wants(step) {
-        let (config, path) = try prepare(step)
-        let queue = DispatchQueue(label: "strata-bench.\(step)")
-        let clock = CallerClock()
-        let done = DispatchSemaphore(value: 0)
-        let state = AsyncStepState()
-        let t0 = now()
-        queue.async {
-            let realm = try! Realm(configuration: config, queue: queue)
-            state.realm = realm
-            for i in 0..<n {
-                clock.measure {
-                    _ = realm.beginAsyncWrite {
-                        clock.measure {
-                            realm.add(asyncPerson(i))
-                            _ = realm.commitAsyncWrite(allowGrouping: grouping) { error in
-                                if let error { state.errors.append("\(error)") }
-                                state.completed += 1
-                                if state.completed == n { done.signal() }
+    /// Runs `count` commits of `step` with ids from `first`; returns the wall time.
+    func runChunk(_ step: Step, first: Int, count: Int) async throws -> Double {
+        let ids = first..<(first + count)
+        switch step.name {
+        case "small_txn":
+            return try step.queue.sync { () throws -> Double in
+                let realm = step.realm!
+                let t0 = now()
+                for i in ids {
+                    try step.clock.measure { try realm.write { realm.add(asyncPerson(i)) } }
+                }
+                return now() - t0
+            }
+        case "async_grouped", "async_ungrouped":
+            let grouping = step.name == "async_grouped"
+            let done = DispatchSemaphore(value: 0)
+            let t0 = now()
+            step.queue.async {
+                let realm = step.realm!
+                var completed = 0
+                for i in ids {
+                    step.clock.measure {
+                        _ = realm.beginAsyncWrite {
+                            step.clock.measure {
+                                realm.add(asyncPerson(i))
+                                _ = realm.commitAsyncWrite(allowGrouping: grouping) { error in
+                                    if let error { step.errors.append("\(error)") }
+                                    completed += 1
+                                    if completed == count { done.signal() }
+                                }
                             }
                         }
                     }
                 }
             }
-        }
-        done.wait()
-        let seconds = now() - t0
-        let (count, busy) = queue.sync { (state.realm!.objects(W1Person.self).count, state.realm!.isPerformingAsynchronousWriteOperations) }
-        var extra = clock.fields(wall: seconds)
-        extra["durability"] = grouping ? "commitAsyncWrite(allowGrouping: true): up to 256 commits per fdatasync, completions after it"
-                                       : "commitAsyncWrite(allowGrouping: false): one fdatasync per commit, completions after it"
-        extra["objects_in_file"] = count
-        extra["errors"] = state.errors.count
-        extra["still_performing"] = busy
-        emitStep(step, seconds: seconds, path: path, smallRate: smallRate, extra: extra)
-        queue.sync { state.realm = nil }
-    }
-
-    // async_await: asyncWrite from a task on an actor.
-    if wants("async_await") {
-        let (config, path) = try prepare("async_await")
-        let actor = try await AsyncBenchActor(configuration: config)
-        let t0 = now()
-        try await actor.insertSequentially(0..<n)
-        let seconds = now() - t0
-        let count = await actor.count()
-        emitStep("async_await", seconds: seconds, path: path, smallRate: smallRate,
-                 extra: ["durability": "asyncWrite per object, awaited one after another: one fdatasync each",
-                         "objects_in_file": count, "caller": "one task; suspends while waiting, never blocks its thread"])
-    }
-    if wants("async_await_tasks") {
-        let (config, path) = try prepare("async_await_tasks")
-        let actor = try await AsyncBenchActor(configuration: config)
-        let tasks = 16
-        let t0 = now()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for t in 0..<tasks {
-                group.addTask {
-                    var id = t
-                    while id < n {
-                        try await actor.insert(id)
-                        id += tasks
+            await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+                DispatchQueue.global().async { done.wait(); c.resume() }
+            }
+            return now() - t0
+        case "async_await":
+            let t0 = now()
+            try await step.actor!.insertSequentially(ids)
+            return now() - t0
+        default: // async_await_tasks
+            let tasks = 16
+            let actor = step.actor!
+            let t0 = now()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for t in 0..<tasks {
+                    group.addTask {
+                        var id = first + t
+                        while id < first + count {
+                            try await actor.insert(id)
+                            id += tasks
+                        }
                     }
                 }
+                try await group.waitForAll()
             }
-            try await group.waitForAll()
+            return now() - t0
         }
-        let seconds = now() - t0
-        let count = await actor.count()
-        emitStep("async_await_tasks", seconds: seconds, path: path, smallRate: smallRate,
-                 extra: ["durability": "asyncWrite from 16 tasks at once: commits queued together share a fdatasync",
-                         "objects_in_file": count, "tasks": tasks])
     }
+
+    // Rounds: the disk's fdatasync rate swings by 10x within minutes here, so every step runs a
+    // share of its commits in every round, beside a short fdatasync probe, in a rotating order.
+    var probeSeconds = 0.0
+    var probeCount = 0
+    for round in 0..<rounds {
+        let probe = 400
+        probeSeconds += try fsyncLoopSeconds(dir: base, count: probe)
+        probeCount += probe
+        let order = (0..<chosen.count).map { chosen[($0 + round) % chosen.count] }
+        for name in order {
+            let step = stepsByName[name]!
+            step.seconds += try await runChunk(step, first: round * perRound, count: perRound)
+            step.commits += perRound
+        }
+    }
+
+    let fsyncRate = Double(probeCount) / probeSeconds
+    emit("fsync_probe", n: probeCount, seconds: probeSeconds, fileBytes: 0,
+         extra: ["what": "4 KiB append + fdatasync loop, \(rounds) runs of 400 between the rounds of the steps"])
+    let smallRate = stepsByName["small_txn"].map { Double($0.commits) / $0.seconds }
+    for name in chosen {
+        let step = stepsByName[name]!
+        var fields: [String: Any] = ["rounds": rounds, "vs_fsync_probe": round3(Double(step.commits) / step.seconds / fsyncRate)]
+        if let smallRate, name != "small_txn" { fields["vs_small_txn"] = round3(Double(step.commits) / step.seconds / smallRate) }
+        if step.clock.calls > 0 { for (k, v) in step.clock.fields(wall: step.seconds) { fields[k] = v } }
+        switch name {
+        case "small_txn": fields["durability"] = "write { } per object: one fdatasync per commit"
+        case "async_grouped": fields["durability"] = "beginAsyncWrite + commitAsyncWrite(allowGrouping: true), all queued at once: up to 256 commits per fdatasync, completions after it"
+        case "async_ungrouped": fields["durability"] = "beginAsyncWrite + commitAsyncWrite(allowGrouping: false), all queued at once: one fdatasync per commit, completions after it"
+        case "async_await": fields["durability"] = "try await asyncWrite per object from one task, one after another: one fdatasync each"
+        default: fields["durability"] = "try await asyncWrite from 16 tasks at once on one actor: queued commits share a fdatasync"
+        }
+        if let realm = step.realm {
+            let (count, busy) = step.queue.sync { (realm.objects(W1Person.self).count, realm.isPerformingAsynchronousWriteOperations) }
+            fields["objects_in_file"] = count
+            fields["still_performing"] = busy
+        } else if let actor = step.actor {
+            fields["objects_in_file"] = await actor.count()
+        }
+        fields["errors"] = step.errors.count
+        emit(name, n: step.commits, seconds: step.seconds, fileBytes: fileBytes(step.path), extra: fields)
+    }
+    for step in stepsByName.values { step.queue.sync { step.realm = nil } }
+}
+
+/// Seconds for `count` rounds of 4 KiB append + fdatasync (the disk's limit), printing nothing.
+func fsyncLoopSeconds(dir: String, count: Int) throws -> Double {
+    let path = dir + "/fsync-probe-\(UUID().uuidString).bin"
+    let fd = open(path, O_CREAT | O_RDWR | O_TRUNC, 0o644)
+    guard fd >= 0 else { throw AsyncBenchError(message: "cannot create \(path): errno \(errno)") }
+    defer { close(fd); unlink(path) }
+    var page = [UInt8](repeating: 0x5A, count: 4096)
+    let t0 = now()
+    for i in 0..<count {
+        _ = page.withUnsafeMutableBytes { pwrite(fd, $0.baseAddress, 4096, off_t(i) * 4096) }
+        fdatasync(fd)
+    }
+    return now() - t0
 }
 
 /// State of one async step, touched only on the realm's queue (and read after it finished).
@@ -239,11 +285,11 @@ final class AsyncStepState: @unchecked Sendable {
 }
 
 /// Runs the async steps from the synchronous command dispatch (the main thread only waits).
-func runAsyncBlocking(n: Int, dir: String?, steps: Set<String>?) throws {
+func runAsyncBlocking(n: Int, rounds: Int, dir: String?, steps: Set<String>?) throws {
     let done = DispatchSemaphore(value: 0)
     let failure = AsyncStepState()
     Task.detached {
-        do { try await runAsync(n: n, dir: dir, steps: steps) } catch { failure.errors.append("\(error)") }
+        do { try await runAsync(n: n, rounds: rounds, dir: dir, steps: steps) } catch { failure.errors.append("\(error)") }
         done.signal()
     }
     done.wait()

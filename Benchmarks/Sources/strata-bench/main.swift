@@ -9,7 +9,7 @@ import StrataStorage
 let usage = """
 usage: strata-bench storage [--n N] [--dir DIR] [--small-commits K] [--group G] [--steps a,b,...]
        strata-bench concurrency [--n N] [--dir DIR]  (issue #5: freeze, frozen reads on 2 threads, confinement check cost)
-       strata-bench async [--n N] [--dir DIR] [--steps a,b]  (issue #6: async commits vs small_txn and the disk, N = 10,000 by default)
+       strata-bench async [--n N] [--rounds R] [--dir DIR] [--steps a,b]  (issue #6: async commits vs small_txn and the disk, N = 10,000 by default)
        strata-bench open-probe --path P --key K     (internal: time an open in a fresh process)
        strata-bench w1 ...                          (the standard workload W1: see below)
 """
@@ -20,6 +20,7 @@ struct Args {
     var dir: String? = nil
     var smallCommits = 10_000
     var group = 100
+    var rounds = 5
     var path = ""
     var key = 0
     var steps: Set<String>? = nil
@@ -38,6 +39,7 @@ func parseArgs() -> Args {
         case "--dir": a.dir = value
         case "--small-commits": a.smallCommits = Int(value) ?? a.smallCommits
         case "--group": a.group = Int(value) ?? a.group
+        case "--rounds": a.rounds = max(1, Int(value) ?? a.rounds)
         case "--path": a.path = value
         case "--key": a.key = Int(value) ?? 0
         case "--steps": a.steps = Set(value.split(separator: ",").map(String.init))
@@ -242,7 +244,7 @@ do {
         case "concurrency": try runConcurrency(n: args.n, dir: args.dir)
         case "async":
             let n = CommandLine.arguments.contains("--n") ? args.n : 10_000
-            try runAsyncBlocking(n: n, dir: args.dir, steps: args.steps)
+            try runAsyncBlocking(n: n, rounds: args.rounds, dir: args.dir, steps: args.steps)
         case "open-probe": try openProbe(args)
         default: print(usage); print(w1Usage); exit(2)
         }
