@@ -420,16 +420,7 @@ public final class Database: @unchecked Sendable {
 
     /// Begins the write transaction, waiting for the writer lock (held by another thread or process).
     public func beginWrite() throws -> WriteTransaction {
-        if isReadOnly { throw StorageError.readOnly(path: path) }
-        if let cause = poisonedBy { throw StorageError.needsReopen(path: path, cause: cause) }
-        try acquireWriter()
-        do {
-            try adoptUnpublishedCommit()
-            return try WriteTransaction(database: self)
-        } catch {
-            releaseWriter()
-            throw error
-        }
+        try beginWrite(waiting: true)!
     }
 
     /// Begins the write transaction if the writer lock is free right now; returns nil, without
@@ -437,22 +428,13 @@ public final class Database: @unchecked Sendable {
     /// going on the caller's thread when nobody else is writing, and fall back to waiting for the
     /// lock on a background thread otherwise.
     public func tryBeginWrite() throws -> WriteTransaction? {
+        try beginWrite(waiting: false)
+    }
+
+    private func beginWrite(waiting: Bool) throws -> WriteTransaction? {
         if isReadOnly { throw StorageError.readOnly(path: path) }
         if let cause = poisonedBy { throw StorageError.needsReopen(path: path, cause: cause) }
-        guard writerGate.tryAcquire() else { return nil }
-        if stateLock.withLock({ closed }) {
-            writerGate.release()
-            throw StorageError.databaseClosed(path: path)
-        }
-        do {
-            guard try lockFile.tryLockWriter() else {
-                writerGate.release()
-                return nil
-            }
-        } catch {
-            writerGate.release()
-            throw error
-        }
+        guard try acquireWriter(waiting: waiting) else { return nil }
         do {
             try adoptUnpublishedCommit()
             return try WriteTransaction(database: self)
@@ -479,18 +461,30 @@ public final class Database: @unchecked Sendable {
 
     /// Takes the writer lock (the in-process gate, then the lock file's writer byte), refusing
     /// if the handle was closed meanwhile (close takes the gate too, so the check is race-free).
-    func acquireWriter() throws {
-        writerGate.acquire()
+    /// Without `waiting`, returns false at once when another thread or process holds either.
+    @discardableResult
+    func acquireWriter(waiting: Bool = true) throws -> Bool {
+        if waiting {
+            writerGate.acquire()
+        } else if !writerGate.tryAcquire() {
+            return false
+        }
         if stateLock.withLock({ closed }) {
             writerGate.release()
             throw StorageError.databaseClosed(path: path)
         }
         do {
-            try lockFile.lockWriter()
+            if waiting {
+                try lockFile.lockWriter()
+            } else if try !lockFile.tryLockWriter() {
+                writerGate.release()
+                return false
+            }
         } catch {
             writerGate.release()
             throw error
         }
+        return true
     }
 
     func releaseWriter() {
