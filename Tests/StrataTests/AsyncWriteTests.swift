@@ -414,6 +414,26 @@ final class AsyncWriteTests: SeedTestCase {
         XCTAssertEqual(realm.objects(Person.self).count, 6)
     }
 
+    /// An fdatasync that fails in the background reaches the completions of the commits it was
+    /// for as an error; the handle then refuses writes with an error that says to reopen.
+    func testAFailedSyncReachesTheCompletionAsAnError() throws {
+        let realm = try open()
+        try realm.write { realm.add(Person(value: ["id": 1])) }
+        FaultInjector.arm(.fdatasync, kind: .error(EIO), pathContaining: dir)
+        defer { FaultInjector.disarmAll() }
+        var result: Error?? = .none
+        realm.writeAsync {
+            realm.add(Person(value: ["id": 2]))
+        } onComplete: { result = .some($0) }
+        spin(until: { result != nil })
+        let error = try XCTUnwrap(result!)
+        XCTAssertTrue("\(error)".contains("fdatasync"), "the error names the failed call: \(error)")
+        XCTAssertFalse(realm.isPerformingAsynchronousWriteOperations)
+        let next = thrown { try realm.write { realm.add(Person(value: ["id": 3])) } }
+        XCTAssertNotNil(next, "writes after a failed sync are refused")
+        XCTAssertTrue("\(next!)".lowercased().contains("reopen"), "\(next!)")
+    }
+
     // MARK: cancelAsyncWrite
 
     func testCancelAsyncWriteDropsAQueuedBlock() throws {
