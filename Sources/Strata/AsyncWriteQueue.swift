@@ -253,6 +253,7 @@ final class AsyncWriteQueue {
         drainScheduled = false
         fireDurableCompletions(upTo: db.durableVersion.rawValue, error: nil)
         var ran = 0
+        var yielded = false
         loop: while head < requests.count {
             if core.writeTxn != nil || running != nil || reservation != nil || syncBarrier { break }
             let request = requests[head]
@@ -286,14 +287,16 @@ final class AsyncWriteQueue {
             ran += 1
             if ran >= Self.maximumBlocksPerDrain && head < requests.count {
                 scheduleDrain()
+                yielded = true
                 break
             }
         }
         if head >= requests.count || syncBarrier, reservation == nil {
             releaseParked()
         }
-        // End of a group: nothing more can join it right now.
-        if groupSize > 0, core.writeTxn == nil, running == nil, reservation == nil, !syncBarrier {
+        // End of a group: nothing more can join it right now (after yielding the thread, the
+        // queued writes join it on the next drain).
+        if groupSize > 0, !yielded, core.writeTxn == nil, running == nil, reservation == nil, !syncBarrier {
             requestSync()
         }
     }
