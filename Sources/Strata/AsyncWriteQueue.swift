@@ -73,9 +73,10 @@ final class AsyncWriteQueue {
     private var pending: [PendingCommit] = []
     private var groupSize = 0
     private var syncsInFlight = 0
-    /// Set while the sync of an ungrouped commit (or of a full group) runs: no new write of
-    /// this realm starts before it, so that commit is not grouped with the ones after it.
-    private var syncBarrier = false
+    /// The version of an ungrouped commit (or of a group's last commit) whose sync runs: no new
+    /// write of this realm starts before that version is durable, so it is not grouped with the
+    /// commits after it.
+    private var barrier: UInt64?
     private var drainScheduled = false
     /// True while commit completions run: beginning or committing a write there is an error.
     private(set) var inCompletion = false
@@ -255,7 +256,7 @@ final class AsyncWriteQueue {
         var ran = 0
         var yielded = false
         loop: while head < requests.count {
-            if core.writeTxn != nil || running != nil || reservation != nil || syncBarrier { break }
+            if core.writeTxn != nil || running != nil || reservation != nil || barrier != nil { break }
             let request = requests[head]
             if case .task(let ticket) = request.work, ticket.isCancelled {
                 popFirst()
@@ -291,12 +292,12 @@ final class AsyncWriteQueue {
                 break
             }
         }
-        if head >= requests.count || syncBarrier, reservation == nil {
+        if head >= requests.count || barrier != nil, reservation == nil {
             releaseParked()
         }
         // End of a group: nothing more can join it right now (after yielding the thread, the
         // queued writes join it on the next drain).
-        if groupSize > 0, !yielded, core.writeTxn == nil, running == nil, reservation == nil, !syncBarrier {
+        if groupSize > 0, !yielded, core.writeTxn == nil, running == nil, reservation == nil, barrier == nil {
             requestSync()
         }
     }
@@ -365,7 +366,7 @@ final class AsyncWriteQueue {
         groupSize += 1
         if !allowGrouping || groupSize >= Self.maximumGroupSize {
             requestSync()
-            syncBarrier = true
+            barrier = version
         }
         afterWrite()
         return id
@@ -391,10 +392,6 @@ final class AsyncWriteQueue {
 
     private func syncFinished(_ result: Result<UInt64, Swift.Error>) {
         syncsInFlight -= 1
-        if syncBarrier {
-            syncBarrier = false
-            scheduleDrain()
-        }
         switch result {
         case .success(let durable):
             fireDurableCompletions(upTo: durable, error: nil)
@@ -405,17 +402,16 @@ final class AsyncWriteQueue {
 
     /// Runs, in commit order, the completions of commits at or below `version`.
     private func fireDurableCompletions(upTo version: UInt64, error: Swift.Error?) {
+        if let b = barrier, b <= version {
+            barrier = nil
+            scheduleDrain()
+        }
         guard let first = pending.first, first.version <= version else { return }
         var done = 0
         while done < pending.count && pending[done].version <= version { done += 1 }
         let finished = pending[0..<done]
         pending.removeFirst(done)
         if groupSize > pending.count { groupSize = pending.count }
-        if pending.isEmpty && syncBarrier {
-            // The commits the barrier waited for are durable already.
-            syncBarrier = false
-            scheduleDrain()
-        }
         inCompletion = true
         for commit in finished { commit.onComplete?(error) }
         inCompletion = false
@@ -523,7 +519,7 @@ final class AsyncWriteQueue {
             }
         }
         groupSize = 0
-        syncBarrier = false
+        barrier = nil
     }
 }
 
