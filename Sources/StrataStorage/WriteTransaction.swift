@@ -410,7 +410,7 @@ public final class WriteTransaction: @unchecked Sendable {
                 clNeeded = want
             }
         }
-        let poolBefore = free.pool.count
+        let poolBefore = free.poolPages
         var clPages: [UInt32] = []
         for _ in 0..<clNeeded { clPages.append(try allocPage(.commitList).0) }
         var flPages: [UInt32] = []
@@ -418,7 +418,7 @@ public final class WriteTransaction: @unchecked Sendable {
 
         // 3. Write the free list: reusable pages, pending pages, and what this commit freed.
         // Allocations from the pool changed the free list (pages from the end of the file did not).
-        if free.pool.count != poolBefore { extents = free.extents(extra: (v, freedNow)) }
+        if free.poolPages != poolBefore { extents = free.extents(extra: (v, freedNow)) }
         precondition(freeInline ? MetaLayout.fitsInline(pages: inlineOK ? carried.count + dirty.count : 0, extents: extents.count, pageSize: pageSize)
                                 : extents.count <= flPages.count * flCap, "free list outgrew its pages")
         for (k, n) in flPages.enumerated() {
@@ -503,9 +503,14 @@ public final class WriteTransaction: @unchecked Sendable {
         // 8. Publish to readers in every process, and remember the free list for the next commit.
         db.lockFile.publish(PublishedState(version: v, catalogRoot: catalog.root, pageCount: pageCount, latestSlot: UInt32(slot),
                                            durableVersion: durable, durableSlot: durableSlot))
-        var nextFree = free
-        nextFree.addPending(v, sorted: freedNow)
-        db.writerCache = WriterState(version: v, free: nextFree, freeListChain: flPages, ownListPages: clPages, meta: meta)
+        // The cache still shares the free list's buffers with `free`: drop it first, so that the
+        // append below changes them in place instead of copying every pending group (a copy per
+        // commit made commits in a deferred group slower as the group grew), and hand the
+        // buffers over rather than keeping a second reference in this transaction.
+        db.writerCache = nil
+        free.addPending(v, sorted: freedNow)
+        db.writerCache = WriterState(version: v, free: free, freeListChain: flPages, ownListPages: clPages, meta: meta)
+        free = FreeSpace()
         return version
     }
 
