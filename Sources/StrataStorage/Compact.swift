@@ -80,7 +80,8 @@ extension WriteTransaction {
             trimmed = true
         }
         if trimmed {
-            access = PageAccess(base: access.base, pageSize: pageSize, pageCount: pageCount, path: db.path)
+            access = PageAccess(base: access.base, pageSize: pageSize, pageCount: pageCount, path: db.path,
+                                shadow: shadow, shadowGeneration: access.shadowGeneration)
         }
     }
 }

@@ -77,6 +77,9 @@ public final class Database: @unchecked Sendable {
     var writerCache: WriterState?
     var poisonedBy: String?
     private var writerScratch: UnsafeMutableRawPointer?
+    private var writerShadowTable: UnsafeMutablePointer<ShadowTable>?
+    /// Stamps each write transaction's use of the shadow table (see `ShadowTable`).
+    var shadowGeneration: UInt64 = 0
 
     /// Four pages of scratch memory for the write transaction, allocated once. Called with the
     /// writer lock held.
@@ -85,6 +88,15 @@ public final class Database: @unchecked Sendable {
         let b = UnsafeMutableRawPointer.allocate(byteCount: 4 * pageSize, alignment: 4096)
         writerScratch = b
         return b
+    }
+
+    /// The private page buffers of the write transaction (`ShadowTable`), allocated once: 64
+    /// pages, enough for the small commits they are for. Called with the writer lock held.
+    func writerShadow() -> UnsafeMutablePointer<ShadowTable> {
+        if let t = writerShadowTable { return t }
+        let t = ShadowTable.allocate(capacity: 64, pageSize: pageSize)
+        writerShadowTable = t
+        return t
     }
 
     /// Opens (or creates) the database at `path`.
@@ -151,6 +163,7 @@ public final class Database: @unchecked Sendable {
     deinit {
         close()
         writerScratch?.deallocate()
+        if let t = writerShadowTable { ShadowTable.deallocate(t) }
     }
 
     static func mapLength(forFileSize size: Int64, reserve: Int) -> Int {

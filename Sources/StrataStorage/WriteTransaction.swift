@@ -45,6 +45,7 @@ public final class WriteTransaction: @unchecked Sendable {
     let baseMeta: MetaRecord
     var mappings: [Mapping]
     var access: PageAccess
+    let shadow: UnsafeMutablePointer<ShadowTable>
     var pageCount: UInt32
     var fileCapacity: Int64
     var catalog: TreeState
@@ -71,7 +72,13 @@ public final class WriteTransaction: @unchecked Sendable {
         let mapping = try db.stateLock.withLock { try db.ensureMapping(pages: st.pageCount) }
         self.mappings = [mapping]
         self.pageCount = st.pageCount
-        self.access = PageAccess(base: mapping.base, pageSize: db.pageSize, pageCount: st.pageCount, path: db.path)
+        // Pages this transaction allocates go to private buffers first (`ShadowTable`).
+        let shadow = db.writerShadow()
+        db.shadowGeneration += 1
+        shadow.pointee.reset(generation: db.shadowGeneration)
+        self.shadow = shadow
+        self.access = PageAccess(base: mapping.base, pageSize: db.pageSize, pageCount: st.pageCount, path: db.path,
+                                 shadow: shadow, shadowGeneration: db.shadowGeneration)
         self.fileCapacity = try StorageError.wrap { try System.fileSize(db.fd) }
         // A meta record at or past the version this transaction creates belongs to a commit that
         // never became current: recovery found it torn and fell back, or its writer died before
@@ -181,7 +188,8 @@ public final class WriteTransaction: @unchecked Sendable {
 
     // MARK: Reads (see the transaction's own changes)
 
-    /// The value under `key`, pointing into the map; valid until the tree is next changed.
+    /// The value under `key`, pointing into the map or the transaction's private pages; valid until
+    /// the tree is next changed or the transaction ends.
     public func get(_ key: UnsafeRawBufferPointer, in tree: TreeHandle) throws -> UnsafeRawBufferPointer? {
         try checkOpen()
         return try access.get(root: trees[tree.index].root, key)
@@ -264,7 +272,8 @@ public final class WriteTransaction: @unchecked Sendable {
             mappings.append(m)
         }
         if access.base != mappings.last!.base || access.pageCount != pages {
-            access = PageAccess(base: mappings.last!.base, pageSize: pageSize, pageCount: pages, path: db.path)
+            access = PageAccess(base: mappings.last!.base, pageSize: pageSize, pageCount: pages, path: db.path,
+                                shadow: shadow, shadowGeneration: access.shadowGeneration)
         }
     }
 
@@ -279,7 +288,8 @@ public final class WriteTransaction: @unchecked Sendable {
             pageCount += 1
             try ensureCapacity(pageCount)
         }
-        let p = access.base + Int(n) * pageSize
+        // In private memory while there is room (written with `pwritev` at commit), else in the map.
+        let p = shadow.pointee.insert(n) ?? access.base + Int(n) * pageSize
         zeroBytes(p, PageHeader.size)
         p.setU32(PageHeader.pageNumber, n)
         p.setU8(PageHeader.type, type.rawValue)
@@ -314,9 +324,10 @@ public final class WriteTransaction: @unchecked Sendable {
     /// Releases page `n` (or the run starting there): straight back to the pool if this
     /// transaction wrote it, else pending until no snapshot can reach it.
     func freePage(_ n: UInt32, run: Int = 1) {
-        let p = access.base + Int(n) * pageSize
+        let p = access.pointer(n)
         if p.u64(PageHeader.version) == v && dirty.contains(n) {
             dirty.remove(n)
+            shadow.pointee.remove(n)
             free.addToPool(n, count: run)
         } else {
             for k in 0..<UInt32(run) { freedNow.append(n + k) }
@@ -422,7 +433,7 @@ public final class WriteTransaction: @unchecked Sendable {
         precondition(freeInline ? MetaLayout.fitsInline(pages: inlineOK ? carried.count + dirty.count : 0, extents: extents.count, pageSize: pageSize)
                                 : extents.count <= flPages.count * flCap, "free list outgrew its pages")
         for (k, n) in flPages.enumerated() {
-            let p = access.base + Int(n) * pageSize
+            let p = access.pointer(n)
             let lo = k * flCap
             let hi = min(lo + flCap, extents.count)
             let count = max(0, hi - lo)
@@ -447,7 +458,7 @@ public final class WriteTransaction: @unchecked Sendable {
         } else if !clPages.isEmpty {
             listHead = clPages[0]
             for (k, n) in clPages.enumerated() {
-                let p = access.base + Int(n) * pageSize
+                let p = access.pointer(n)
                 let lo = k * clCap
                 let hi = min(lo + clCap, written.count)
                 let count = max(0, hi - lo)
@@ -460,10 +471,16 @@ public final class WriteTransaction: @unchecked Sendable {
         // 5. Checksums, last, once every page's contents are final: only the pages this commit
         //    wrote (carried entries belong to earlier, committed versions and must not be touched).
         for n in dirty {
-            let p = access.base + Int(n) * pageSize
+            let p = access.pointer(n)
             let length = p.u8(PageHeader.type) == PageType.overflow.rawValue ? Int(p.u32(PageHeader.runPages)) * pageSize : pageSize
             p.setU64(PageHeader.checksum, Checksum.ofPage(p, length: length))
         }
+
+        // 5b. Pages held in private memory go to the file, one `pwritev` per run of consecutive
+        //     pages (the others were written through the map). Before the meta record, like
+        //     every data page. A failure leaves only free pages changed: nothing refers to them,
+        //     so the previous version stays current and the handle usable.
+        try writeShadowPages()
 
         // 6. The meta record goes to the slot that does not hold the durable version, so a crash
         //    at any point leaves that version intact.
@@ -519,9 +536,36 @@ public final class WriteTransaction: @unchecked Sendable {
         finish()
     }
 
+    /// Writes the pages in the shadow table to their places in the file.
+    func writeShadowPages() throws {
+        let table = shadow.pointee
+        guard table.count > 0 else { return }
+        var entries: [(page: UInt32, index: Int)] = []
+        entries.reserveCapacity(table.count)
+        for i in 0..<table.count where table.pages[i] != 0 { entries.append((table.pages[i], i)) }
+        entries.sort { $0.page < $1.page }
+        var buffers: [UnsafeRawPointer] = []
+        buffers.reserveCapacity(entries.count)
+        var k = 0
+        while k < entries.count {
+            let first = entries[k].page
+            buffers.removeAll(keepingCapacity: true)
+            var j = k
+            while j < entries.count && entries[j].page == first + UInt32(j - k) {
+                assert(dirty.contains(entries[j].page), "a page in the shadow table is not dirty")
+                buffers.append(UnsafeRawPointer(table.buffers + entries[j].index * pageSize))
+                j += 1
+            }
+            try StorageError.wrap { try System.pwritev(db.fd, buffers: buffers, size: pageSize, offset: Int64(first) * Int64(pageSize)) }
+            k = j
+        }
+    }
+
     private func finish() {
         guard !ended else { return }
         ended = true
+        // The table no longer belongs to this transaction: a stale cursor reads the map.
+        shadow.pointee.generation = 0
         db.releaseWriter()
     }
 }
