@@ -10,7 +10,9 @@
 ///
 /// The first `capacity` pages a transaction allocates live here; later ones (and overflow runs)
 /// are written through the map as before, so a large transaction needs no more memory than a
-/// small one. A page's place is fixed when it is allocated; `PageAccess.pointer` finds it.
+/// small one. `PageAccess.pointer` finds a page here before the map. When the table is full, the
+/// transaction's next change copies these pages into the map and stops using the table
+/// (`WriteTransaction.beginChange`), so a bulk load does not pay for a lookup on every access.
 ///
 /// The table is owned by the database and reused by each write transaction (one at a time: the
 /// writer lock is held). A `generation` stamps the transaction that owns it: a `PageAccess` of an

@@ -160,7 +160,7 @@ public final class WriteTransaction: @unchecked Sendable {
 
     /// Deletes the tree named `name` and frees its pages. Does nothing if it does not exist.
     public func dropTree(_ name: String) throws {
-        try checkOpen()
+        try beginChange()
         guard try treeExists(name) else { return }
         let h = try openTree(name)
         try freeSubtree(trees[h.index].root)
@@ -223,7 +223,7 @@ public final class WriteTransaction: @unchecked Sendable {
     /// - Returns: true if the key was new.
     @discardableResult
     public func put(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, in tree: TreeHandle) throws -> Bool {
-        try checkOpen()
+        try beginChange()
         let inserted = try put(key, value, &trees[tree.index])
         trees[tree.index].dirty = true
         return inserted
@@ -238,7 +238,7 @@ public final class WriteTransaction: @unchecked Sendable {
     /// Removes `key`. - Returns: true if it was present.
     @discardableResult
     public func delete(_ key: UnsafeRawBufferPointer, in tree: TreeHandle) throws -> Bool {
-        try checkOpen()
+        try beginChange()
         let removed = try delete(key, &trees[tree.index])
         if removed { trees[tree.index].dirty = true }
         return removed
@@ -252,6 +252,30 @@ public final class WriteTransaction: @unchecked Sendable {
 
     func checkOpen() throws {
         if ended { throw StorageError.transactionEnded }
+    }
+
+    /// `checkOpen` at the start of every change. A transaction that filled the shadow table
+    /// (a large one) moves those pages into the map here, between operations, when nothing is
+    /// writing through a pointer into them, and continues in the map: from then on its page
+    /// lookups skip the table (measured: the lookup added ~200 instructions to each put of a
+    /// bulk insert, ~17% of the put).
+    @inline(__always)
+    func beginChange() throws {
+        try checkOpen()
+        if shadow.pointee.count >= shadow.pointee.capacity && shadow.pointee.generation == access.shadowGeneration {
+            spillShadow()
+        }
+    }
+
+    @inline(never)
+    func spillShadow() {
+        let t = shadow.pointee
+        for i in 0..<t.count where t.pages[i] != 0 {
+            moveBytes(access.base + Int(t.pages[i]) * pageSize, t.buffers + i * pageSize, pageSize)
+        }
+        // Pointers handed out earlier still point at the buffers, whose contents stay as they
+        // are until the transaction ends; `get`'s contract already ends them at the next change.
+        shadow.pointee.generation = 0
     }
 
     // MARK: Page allocation
@@ -539,7 +563,8 @@ public final class WriteTransaction: @unchecked Sendable {
     /// Writes the pages in the shadow table to their places in the file.
     func writeShadowPages() throws {
         let table = shadow.pointee
-        guard table.count > 0 else { return }
+        // Nothing to write when the table is empty, or spilled into the map.
+        guard table.count > 0, table.generation == access.shadowGeneration else { return }
         var entries: [(page: UInt32, index: Int)] = []
         entries.reserveCapacity(table.count)
         for i in 0..<table.count where table.pages[i] != 0 { entries.append((table.pages[i], i)) }
