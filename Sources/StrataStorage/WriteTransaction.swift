@@ -53,7 +53,9 @@ public final class WriteTransaction: @unchecked Sendable {
     var treeIndex: [String: Int] = [:]
     var free: FreeSpace
     var freedNow: [UInt32] = []
-    var dirty = Set<UInt32>()
+    /// Pages this transaction wrote. Sized for a small commit up front: growing from empty
+    /// rehashed it three times per commit (measured: ~1.7k of a deferred commit's ~64k instructions).
+    var dirty = Set<UInt32>(minimumCapacity: 32)
     var pathBuffer: [(page: UInt32, ptr: UnsafeMutableRawPointer, index: Int)] = []
     var ended = false
     // Scratch buffers: one page for rebuilding nodes, one cell, one separator cell.
