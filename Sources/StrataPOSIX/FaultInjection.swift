@@ -11,9 +11,11 @@ import Synchronization
 ///
 /// Each wrapper in ``System`` consults the injector before it calls the operating system; when a
 /// fault is armed for that call site it fails the way the real call could (an `errno`, or a short
-/// transfer for `pwrite`). The check costs one atomic-free read of a flag when nothing is armed.
+/// transfer for `pwrite` and `pwritev`). The check costs one atomic-free read of a flag when nothing is armed.
 public enum FaultPoint: String, Sendable, CaseIterable {
-    case open, close, pread, pwrite, fsync, fdatasync, ftruncate, fallocate, mmap, msync, fcntlLock, rename, unlink, fstat
+    /// `pwritev` is the commit's write of data pages (`pwrite`: meta records and the rest), so a test
+    /// can fail one without the other.
+    case open, close, pread, pwrite, pwritev, fsync, fdatasync, ftruncate, fallocate, mmap, msync, fcntlLock, rename, unlink, fstat
 }
 
 /// How an armed fault fails.

@@ -132,6 +132,43 @@ public enum System {
         }
     }
 
+    /// Writes `buffers.count` buffers of `size` bytes each to consecutive positions of the file,
+    /// starting at `offset`, in one call when it can (at most 1024 buffers per call). The
+    /// corresponding C function is `pwritev(2)`.
+    public static func pwritev(_ fd: FileDescriptor, buffers: [UnsafeRawPointer], size: Int, offset: Int64) throws {
+        let total = buffers.count * size
+        var limit = total
+        if let fault = FaultInjector.check(.pwritev, path: fd.path) {
+            switch fault {
+            case .error(let err): throw SystemError(call: "pwritev", errno: err, path: fd.path)
+            case .shortWrite(let n): limit = min(n, total)
+            }
+        }
+        var iov: [iovec] = []
+        iov.reserveCapacity(min(buffers.count, 1024))
+        var done = 0
+        while done < limit {
+            // The vector for bytes [done, limit): after a short write it starts inside a buffer.
+            iov.removeAll(keepingCapacity: true)
+            var pos = done
+            while pos < limit && iov.count < 1024 {
+                let within = pos % size
+                let length = min(size - within, limit - pos)
+                iov.append(iovec(iov_base: UnsafeMutableRawPointer(mutating: buffers[pos / size] + within), iov_len: length))
+                pos += length
+            }
+            let n = iov.withUnsafeBufferPointer { Glibc_pwritev(fd.rawValue, $0.baseAddress!, Int32($0.count), off_t(offset + Int64(done))) }
+            if n >= 0 { done += n; continue }
+            let err = errno
+            if err == EINTR { continue }
+            throw fail("pwritev", err, fd.path)
+        }
+        if limit < total {
+            // An injected short write: the device accepted part of the data, then ran out of space.
+            throw SystemError(call: "pwritev", errno: ENOSPC, path: fd.path)
+        }
+    }
+
     /// Flushes file data and the metadata needed to read it back. The corresponding C function is
     /// `fdatasync(2)` (`fcntl(F_FULLFSYNC)` on Apple platforms, where `fsync` does not reach the platter).
     public static func fdatasync(_ fd: FileDescriptor) throws {
@@ -348,6 +385,7 @@ public enum System {
 @inline(__always) private func Glibc_close(_ fd: Int32) -> Int32 { close(fd) }
 @inline(__always) private func Glibc_pread(_ fd: Int32, _ b: UnsafeMutableRawPointer, _ n: Int, _ o: off_t) -> Int { pread(fd, b, n, o) }
 @inline(__always) private func Glibc_pwrite(_ fd: Int32, _ b: UnsafeRawPointer, _ n: Int, _ o: off_t) -> Int { pwrite(fd, b, n, o) }
+@inline(__always) private func Glibc_pwritev(_ fd: Int32, _ v: UnsafePointer<iovec>, _ n: Int32, _ o: off_t) -> Int { pwritev(fd, v, n, o) }
 @inline(__always) private func Glibc_fsync(_ fd: Int32) -> Int32 { fsync(fd) }
 #if !canImport(Darwin)
 @inline(__always) private func Glibc_fdatasync(_ fd: Int32) -> Int32 { fdatasync(fd) }

@@ -64,7 +64,7 @@ extension WriteTransaction {
     @discardableResult
     public func modify(_ key: UnsafeRawBufferPointer, in tree: TreeHandle,
                        _ body: (UnsafeRawBufferPointer?, UnsafeMutableRawBufferPointer) throws -> Int?) throws -> Int? {
-        try checkOpen()
+        try beginChange()
         guard key.count <= db.maxKeySize else { throw StorageError.keyTooLarge(size: key.count, limit: db.maxKeySize) }
         let capacity = inlineValueCapacity(keyLength: key.count)
         let buffer = UnsafeMutableRawBufferPointer(start: valueBuf, count: capacity)
@@ -108,7 +108,7 @@ extension WriteTransaction {
     /// - Returns: false if the key is absent (then `body` is not called).
     @discardableResult
     public func mutateInPlace(_ key: UnsafeRawBufferPointer, in tree: TreeHandle, _ body: (UnsafeMutableRawBufferPointer) throws -> Void) throws -> Bool {
-        try checkOpen()
+        try beginChange()
         var t = trees[tree.index]
         defer { trees[tree.index] = t }
         guard t.root != 0, try access.get(root: t.root, key) != nil else { return false }

@@ -11,10 +11,22 @@ struct PageAccess {
     let pageSize: Int
     let pageCount: UInt32
     let path: String
+    /// A write transaction's private pages (nil for readers), valid while the table carries
+    /// `shadowGeneration`.
+    var shadow: UnsafeMutablePointer<ShadowTable>? = nil
+    var shadowGeneration: UInt64 = 0
 
     @inline(__always)
     func page(_ n: UInt32) throws -> UnsafeMutableRawPointer {
         guard n >= 2 && n < pageCount else { throw corrupt(n, "reference to page \(n) outside the file's \(pageCount) pages") }
+        return pointer(n)
+    }
+
+    /// Where page `n` is: in the write transaction's private memory if it wrote the page there,
+    /// else in the map. `n` must be in range.
+    @inline(__always)
+    func pointer(_ n: UInt32) -> UnsafeMutableRawPointer {
+        if let s = shadow, s.pointee.generation == shadowGeneration, let b = s.pointee.lookup(n) { return b }
         return base + Int(n) * pageSize
     }
 

@@ -72,13 +72,16 @@ extension WriteTransaction {
 
     /// Drops reusable pages at the end of the file from the free list and lowers the page count.
     func trimTail() {
-        free.sortPool()
-        var k = 0
-        while k < free.pool.count && free.pool[k] == pageCount - 1 - UInt32(k) { k += 1 }
-        if k > 0 {
-            free.pool.removeFirst(k)
-            pageCount -= UInt32(k)
-            access = PageAccess(base: access.base, pageSize: pageSize, pageCount: pageCount, path: db.path)
+        var trimmed = false
+        while true {
+            let k = free.takeTail(endingAt: pageCount)
+            if k == 0 { break }
+            pageCount -= k
+            trimmed = true
+        }
+        if trimmed {
+            access = PageAccess(base: access.base, pageSize: pageSize, pageCount: pageCount, path: db.path,
+                                shadow: shadow, shadowGeneration: access.shadowGeneration)
         }
     }
 }
@@ -96,7 +99,7 @@ extension Database {
         try write { _ in }
         try write { _ in }
         let moved = try write { txn -> Int in
-            let inUse = txn.pageCount - UInt32(txn.free.pool.count)
+            let inUse = txn.pageCount - UInt32(txn.free.poolPages)
             return try txn.relocateAll(below: inUse)
         }
         // Release the pages the relocation freed; each commit trims the free tail.

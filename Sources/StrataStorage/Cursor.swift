@@ -2,7 +2,8 @@
 ///
 /// A cursor keeps the path from the root to its current leaf cell. Keys and values it returns
 /// point into the database mapping and stay valid for as long as the transaction that created the
-/// cursor is alive (for a write transaction: until the next change to the tree).
+/// cursor is alive (for a write transaction: until the next change to the tree, or until it
+/// commits or aborts).
 ///
 /// ```swift
 /// var cursor = try txn.cursor(over: tree)

@@ -45,6 +45,7 @@ public final class WriteTransaction: @unchecked Sendable {
     let baseMeta: MetaRecord
     var mappings: [Mapping]
     var access: PageAccess
+    let shadow: UnsafeMutablePointer<ShadowTable>
     var pageCount: UInt32
     var fileCapacity: Int64
     var catalog: TreeState
@@ -52,7 +53,9 @@ public final class WriteTransaction: @unchecked Sendable {
     var treeIndex: [String: Int] = [:]
     var free: FreeSpace
     var freedNow: [UInt32] = []
-    var dirty = Set<UInt32>()
+    /// Pages this transaction wrote. Sized for a small commit up front: growing from empty
+    /// rehashed it three times per commit (measured: ~1.7k of a deferred commit's ~64k instructions).
+    var dirty = Set<UInt32>(minimumCapacity: 32)
     var pathBuffer: [(page: UInt32, ptr: UnsafeMutableRawPointer, index: Int)] = []
     var ended = false
     // Scratch buffers: one page for rebuilding nodes, one cell, one separator cell.
@@ -71,7 +74,13 @@ public final class WriteTransaction: @unchecked Sendable {
         let mapping = try db.stateLock.withLock { try db.ensureMapping(pages: st.pageCount) }
         self.mappings = [mapping]
         self.pageCount = st.pageCount
-        self.access = PageAccess(base: mapping.base, pageSize: db.pageSize, pageCount: st.pageCount, path: db.path)
+        // Pages this transaction allocates go to private buffers first (`ShadowTable`).
+        let shadow = db.writerShadow()
+        db.shadowGeneration += 1
+        shadow.pointee.reset(generation: db.shadowGeneration)
+        self.shadow = shadow
+        self.access = PageAccess(base: mapping.base, pageSize: db.pageSize, pageCount: st.pageCount, path: db.path,
+                                 shadow: shadow, shadowGeneration: db.shadowGeneration)
         self.fileCapacity = try StorageError.wrap { try System.fileSize(db.fd) }
         // A meta record at or past the version this transaction creates belongs to a commit that
         // never became current: recovery found it torn and fell back, or its writer died before
@@ -153,7 +162,7 @@ public final class WriteTransaction: @unchecked Sendable {
 
     /// Deletes the tree named `name` and frees its pages. Does nothing if it does not exist.
     public func dropTree(_ name: String) throws {
-        try checkOpen()
+        try beginChange()
         guard try treeExists(name) else { return }
         let h = try openTree(name)
         try freeSubtree(trees[h.index].root)
@@ -181,7 +190,8 @@ public final class WriteTransaction: @unchecked Sendable {
 
     // MARK: Reads (see the transaction's own changes)
 
-    /// The value under `key`, pointing into the map; valid until the tree is next changed.
+    /// The value under `key`, pointing into the map or the transaction's private pages; valid until
+    /// the tree is next changed or the transaction ends.
     public func get(_ key: UnsafeRawBufferPointer, in tree: TreeHandle) throws -> UnsafeRawBufferPointer? {
         try checkOpen()
         return try access.get(root: trees[tree.index].root, key)
@@ -215,7 +225,7 @@ public final class WriteTransaction: @unchecked Sendable {
     /// - Returns: true if the key was new.
     @discardableResult
     public func put(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, in tree: TreeHandle) throws -> Bool {
-        try checkOpen()
+        try beginChange()
         let inserted = try put(key, value, &trees[tree.index])
         trees[tree.index].dirty = true
         return inserted
@@ -230,7 +240,7 @@ public final class WriteTransaction: @unchecked Sendable {
     /// Removes `key`. - Returns: true if it was present.
     @discardableResult
     public func delete(_ key: UnsafeRawBufferPointer, in tree: TreeHandle) throws -> Bool {
-        try checkOpen()
+        try beginChange()
         let removed = try delete(key, &trees[tree.index])
         if removed { trees[tree.index].dirty = true }
         return removed
@@ -244,6 +254,30 @@ public final class WriteTransaction: @unchecked Sendable {
 
     func checkOpen() throws {
         if ended { throw StorageError.transactionEnded }
+    }
+
+    /// `checkOpen` at the start of every change. A transaction that filled the shadow table
+    /// (a large one) moves those pages into the map here, between operations, when nothing is
+    /// writing through a pointer into them, and continues in the map: from then on its page
+    /// lookups skip the table (measured: the lookup added ~200 instructions to each put of a
+    /// bulk insert, ~17% of the put).
+    @inline(__always)
+    func beginChange() throws {
+        try checkOpen()
+        if shadow.pointee.count >= shadow.pointee.capacity && shadow.pointee.generation == access.shadowGeneration {
+            spillShadow()
+        }
+    }
+
+    @inline(never)
+    func spillShadow() {
+        let t = shadow.pointee
+        for i in 0..<t.count where t.pages[i] != 0 {
+            moveBytes(access.base + Int(t.pages[i]) * pageSize, t.buffers + i * pageSize, pageSize)
+        }
+        // Pointers handed out earlier still point at the buffers, whose contents stay as they
+        // are until the transaction ends; `get`'s contract already ends them at the next change.
+        shadow.pointee.generation = 0
     }
 
     // MARK: Page allocation
@@ -264,7 +298,8 @@ public final class WriteTransaction: @unchecked Sendable {
             mappings.append(m)
         }
         if access.base != mappings.last!.base || access.pageCount != pages {
-            access = PageAccess(base: mappings.last!.base, pageSize: pageSize, pageCount: pages, path: db.path)
+            access = PageAccess(base: mappings.last!.base, pageSize: pageSize, pageCount: pages, path: db.path,
+                                shadow: shadow, shadowGeneration: access.shadowGeneration)
         }
     }
 
@@ -279,7 +314,8 @@ public final class WriteTransaction: @unchecked Sendable {
             pageCount += 1
             try ensureCapacity(pageCount)
         }
-        let p = access.base + Int(n) * pageSize
+        // In private memory while there is room (written with `pwritev` at commit), else in the map.
+        let p = shadow.pointee.insert(n) ?? access.base + Int(n) * pageSize
         zeroBytes(p, PageHeader.size)
         p.setU32(PageHeader.pageNumber, n)
         p.setU8(PageHeader.type, type.rawValue)
@@ -314,9 +350,10 @@ public final class WriteTransaction: @unchecked Sendable {
     /// Releases page `n` (or the run starting there): straight back to the pool if this
     /// transaction wrote it, else pending until no snapshot can reach it.
     func freePage(_ n: UInt32, run: Int = 1) {
-        let p = access.base + Int(n) * pageSize
+        let p = access.pointer(n)
         if p.u64(PageHeader.version) == v && dirty.contains(n) {
             dirty.remove(n)
+            shadow.pointee.remove(n)
             free.addToPool(n, count: run)
         } else {
             for k in 0..<UInt32(run) { freedNow.append(n + k) }
@@ -410,7 +447,7 @@ public final class WriteTransaction: @unchecked Sendable {
                 clNeeded = want
             }
         }
-        let poolBefore = free.pool.count
+        let poolBefore = free.poolPages
         var clPages: [UInt32] = []
         for _ in 0..<clNeeded { clPages.append(try allocPage(.commitList).0) }
         var flPages: [UInt32] = []
@@ -418,11 +455,11 @@ public final class WriteTransaction: @unchecked Sendable {
 
         // 3. Write the free list: reusable pages, pending pages, and what this commit freed.
         // Allocations from the pool changed the free list (pages from the end of the file did not).
-        if free.pool.count != poolBefore { extents = free.extents(extra: (v, freedNow)) }
+        if free.poolPages != poolBefore { extents = free.extents(extra: (v, freedNow)) }
         precondition(freeInline ? MetaLayout.fitsInline(pages: inlineOK ? carried.count + dirty.count : 0, extents: extents.count, pageSize: pageSize)
                                 : extents.count <= flPages.count * flCap, "free list outgrew its pages")
         for (k, n) in flPages.enumerated() {
-            let p = access.base + Int(n) * pageSize
+            let p = access.pointer(n)
             let lo = k * flCap
             let hi = min(lo + flCap, extents.count)
             let count = max(0, hi - lo)
@@ -447,7 +484,7 @@ public final class WriteTransaction: @unchecked Sendable {
         } else if !clPages.isEmpty {
             listHead = clPages[0]
             for (k, n) in clPages.enumerated() {
-                let p = access.base + Int(n) * pageSize
+                let p = access.pointer(n)
                 let lo = k * clCap
                 let hi = min(lo + clCap, written.count)
                 let count = max(0, hi - lo)
@@ -460,10 +497,16 @@ public final class WriteTransaction: @unchecked Sendable {
         // 5. Checksums, last, once every page's contents are final: only the pages this commit
         //    wrote (carried entries belong to earlier, committed versions and must not be touched).
         for n in dirty {
-            let p = access.base + Int(n) * pageSize
+            let p = access.pointer(n)
             let length = p.u8(PageHeader.type) == PageType.overflow.rawValue ? Int(p.u32(PageHeader.runPages)) * pageSize : pageSize
             p.setU64(PageHeader.checksum, Checksum.ofPage(p, length: length))
         }
+
+        // 5b. Pages held in private memory go to the file, one `pwritev` per run of consecutive
+        //     pages (the others were written through the map). Before the meta record, like
+        //     every data page. A failure leaves only free pages changed: nothing refers to them,
+        //     so the previous version stays current and the handle usable.
+        try writeShadowPages()
 
         // 6. The meta record goes to the slot that does not hold the durable version, so a crash
         //    at any point leaves that version intact.
@@ -503,9 +546,14 @@ public final class WriteTransaction: @unchecked Sendable {
         // 8. Publish to readers in every process, and remember the free list for the next commit.
         db.lockFile.publish(PublishedState(version: v, catalogRoot: catalog.root, pageCount: pageCount, latestSlot: UInt32(slot),
                                            durableVersion: durable, durableSlot: durableSlot))
-        var nextFree = free
-        nextFree.addPending(v, sorted: freedNow)
-        db.writerCache = WriterState(version: v, free: nextFree, freeListChain: flPages, ownListPages: clPages, meta: meta)
+        // The cache still shares the free list's buffers with `free`: drop it first, so that the
+        // append below changes them in place instead of copying every pending group (a copy per
+        // commit made commits in a deferred group slower as the group grew), and hand the
+        // buffers over rather than keeping a second reference in this transaction.
+        db.writerCache = nil
+        free.addPending(v, sorted: freedNow)
+        db.writerCache = WriterState(version: v, free: free, freeListChain: flPages, ownListPages: clPages, meta: meta)
+        free = FreeSpace()
         return version
     }
 
@@ -514,9 +562,37 @@ public final class WriteTransaction: @unchecked Sendable {
         finish()
     }
 
+    /// Writes the pages in the shadow table to their places in the file.
+    func writeShadowPages() throws {
+        let table = shadow.pointee
+        // Nothing to write when the table is empty, or spilled into the map.
+        guard table.count > 0, table.generation == access.shadowGeneration else { return }
+        var entries: [(page: UInt32, index: Int)] = []
+        entries.reserveCapacity(table.count)
+        for i in 0..<table.count where table.pages[i] != 0 { entries.append((table.pages[i], i)) }
+        entries.sort { $0.page < $1.page }
+        var buffers: [UnsafeRawPointer] = []
+        buffers.reserveCapacity(entries.count)
+        var k = 0
+        while k < entries.count {
+            let first = entries[k].page
+            buffers.removeAll(keepingCapacity: true)
+            var j = k
+            while j < entries.count && entries[j].page == first + UInt32(j - k) {
+                assert(dirty.contains(entries[j].page), "a page in the shadow table is not dirty")
+                buffers.append(UnsafeRawPointer(table.buffers + entries[j].index * pageSize))
+                j += 1
+            }
+            try StorageError.wrap { try System.pwritev(db.fd, buffers: buffers, size: pageSize, offset: Int64(first) * Int64(pageSize)) }
+            k = j
+        }
+    }
+
     private func finish() {
         guard !ended else { return }
         ended = true
+        // The table no longer belongs to this transaction: a stale cursor reads the map.
+        shadow.pointee.generation = 0
         db.releaseWriter()
     }
 }

@@ -29,6 +29,49 @@ final class DatabaseBasicsTests: StorageTestCase {
         XCTAssertEqual(report.trees, ["people": 2])
     }
 
+    /// A commit's first 64 new pages live in private memory until the commit writes them; a
+    /// transaction that allocates more moves them into the map at its next change and goes on
+    /// there. Small and large transactions, durable and deferred, read their own writes and
+    /// commit whole.
+    func testPrivatePagesSmallAndLargeTransactionsReadTheirWritesAndCommitWhole() throws {
+        let db = try open()
+        var model: [[UInt8]: [UInt8]] = [:]
+        for (round, count) in [(0, 3), (1, 4000), (2, 5), (3, 8000)] {
+            let durability: Durability = round % 2 == 0 ? .deferred : .full
+            let txn = try db.beginWrite()
+            let t = try txn.openTree("t", create: true)
+            for i in 0..<count {
+                let k = bytes("k\(round)-\(i)"), v = bytes("v\(round)-\(i)-" + String(repeating: "x", count: i % 50))
+                try txn.put(k, v, in: t)
+                model[k] = v
+                if i % 97 == 0 {
+                    // Read back something written earlier in this transaction and something older.
+                    let j = i / 2
+                    let kj = bytes("k\(round)-\(j)")
+                    XCTAssertEqual(try txn.get(kj, in: t), model[kj])
+                    if let (ok, ov) = model.first { XCTAssertEqual(try txn.get(ok, in: t), ov) }
+                }
+            }
+            if count > 1000 {
+                XCTAssertEqual(txn.shadow.pointee.generation, 0, "a large transaction continues in the map")
+            }
+            try txn.commit(durability: durability)
+            let report = try db.verify()
+            XCTAssertEqual(report.leakedPages, [])
+            XCTAssertEqual(report.trees["t"].map { Int($0) }, model.count)
+        }
+        try db.sync()
+        db.close()
+        let reopened = try open()
+        defer { reopened.close() }
+        try reopened.read { r in
+            let t = try XCTUnwrap(try r.tree(named: "t"))
+            let entries = try r.allEntries(t)
+            XCTAssertEqual(entries.count, model.count)
+            for (k, v) in entries { XCTAssertEqual(model[k], v) }
+        }
+    }
+
     func testAbortLeavesNoTrace() throws {
         let db = try open()
         try db.write { txn in

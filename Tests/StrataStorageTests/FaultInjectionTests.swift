@@ -109,6 +109,31 @@ final class FaultInjectionTests: StorageTestCase {
         }
     }
 
+    /// A commit writes the pages it holds in private memory with `pwritev` before its meta
+    /// record. When that fails, only free pages changed: the previous version stays current (with
+    /// or without a deferred commit before it) and the handle keeps working.
+    func testDataPageWriteFailureKeepsLastCommitAndHandleStaysUsable() throws {
+        for deferred in [false, true] {
+            for (label, kind, errno) in Self.writeKinds {
+                let name = "data-\(deferred ? "deferred-" : "")\(label).strata"
+                let db = try open(name)
+                try writeRound(db, 1)
+                if deferred { try writeRound(db, 2, durability: .deferred) }
+                let committed = db.latestVersion
+                FaultInjector.arm(.pwritev, kind: kind, pathContaining: path(name))
+                XCTAssertThrowsError(try writeRound(db, 3), label) { assertSystemError($0, call: "pwritev", path: path(name), errno: errno) }
+                FaultInjector.disarmAll()
+                XCTAssertEqual(db.latestVersion, committed, label)
+                try assertIntact(db, round: deferred ? 2 : 1)
+                try writeRound(db, 4)
+                db.close()
+                let reopened = try open(name)
+                try assertIntact(reopened, round: 4)
+                reopened.close()
+            }
+        }
+    }
+
     func testMetaPageWriteFailureAfterDeferredCommitRequiresReopen() throws {
         for (label, kind, errno) in Self.writeKinds {
             let name = "meta-deferred-\(label).strata"
