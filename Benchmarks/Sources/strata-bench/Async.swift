@@ -35,8 +35,13 @@ final class CallerClock: @unchecked Sendable {
     var calls = 0
     var blockingCalls = 0
 
+    /// Off (STRATA_BENCH_NO_CALLER_CLOCK=1) for a run that measures throughput without the four
+    /// system calls each measured call costs.
+    static let enabled = ProcessInfo.processInfo.environment["STRATA_BENCH_NO_CALLER_CLOCK"] == nil
+
     @inline(__always)
     func measure<T>(_ body: () throws -> T) rethrows -> T {
+        guard Self.enabled else { return try body() }
         let s0 = switches()
         let w0 = now()
         let c0 = threadCPU()
