@@ -146,6 +146,12 @@ final class AsyncWriteQueue {
         return id
     }
 
+    /// Whether the next queued request is a write block (which the drain runs next).
+    private var nextIsBlock: Bool {
+        guard head < requests.count, case .block = requests[head].work else { return false }
+        return true
+    }
+
     private func popFirst() {
         head += 1
         if head == requests.count {
@@ -292,7 +298,7 @@ final class AsyncWriteQueue {
                 break
             }
         }
-        if head >= requests.count || barrier != nil, reservation == nil {
+        if head >= requests.count || barrier != nil || yielded, reservation == nil {
             releaseParked()
         }
         // End of a group: nothing more can join it right now (after yielding the thread, the
@@ -348,9 +354,18 @@ final class AsyncWriteQueue {
             afterWrite()
             return id
         }
+        // Inside a drain, with another queued block to join this group, keep the write lock for
+        // it: the next transaction begins without unlocking and locking again.
+        let continues = allowGrouping && running != nil && groupSize + 1 < Self.maximumGroupSize && nextIsBlock
         let version: UInt64
         do {
-            version = try txn.commit(durability: .deferred).rawValue
+            if continues {
+                let (v, next) = try txn.commitAndContinue(durability: .deferred)
+                version = v.rawValue
+                park(next)
+            } else {
+                version = try txn.commit(durability: .deferred).rawValue
+            }
         } catch {
             core.writeTxn = nil
             core.stamp &+= 1

@@ -455,6 +455,13 @@ public final class StoreTransaction {
         return try requireWrite().commit(durability: durability)
     }
 
+    /// Commits, and begins the next storage write transaction without releasing the writer lock
+    /// (`WriteTransaction.commitAndContinue`).
+    public func commitAndContinue(durability: Durability = .full) throws -> (VersionID, WriteTransaction) {
+        try flush()
+        return try requireWrite().commitAndContinue(durability: durability)
+    }
+
     // MARK: Index and link maintenance
 
     /// Throws before anything is written when `value` is too long to be an index key.

@@ -64,7 +64,9 @@ public final class WriteTransaction: @unchecked Sendable {
     let sepBuf: UnsafeMutableRawPointer
     let valueBuf: UnsafeMutableRawPointer
 
-    init(database db: Database) throws {
+    /// A new write transaction; the caller holds the writer lock. `fileCapacity` is the file's
+    /// length when the caller knows it (it held the lock since it last looked).
+    init(database db: Database, fileCapacity knownCapacity: Int64? = nil) throws {
         self.db = db
         self.pageSize = db.pageSize
         let st = db.lockFile.readState()
@@ -81,7 +83,11 @@ public final class WriteTransaction: @unchecked Sendable {
         self.shadow = shadow
         self.access = PageAccess(base: mapping.base, pageSize: db.pageSize, pageCount: st.pageCount, path: db.path,
                                  shadow: shadow, shadowGeneration: db.shadowGeneration)
-        self.fileCapacity = try StorageError.wrap { try System.fileSize(db.fd) }
+        if let knownCapacity {
+            self.fileCapacity = knownCapacity
+        } else {
+            self.fileCapacity = try StorageError.wrap { try System.fileSize(db.fd) }
+        }
         // A meta record at or past the version this transaction creates belongs to a commit that
         // never became current: recovery found it torn and fell back, or its writer died before
         // publishing it. This transaction reuses its version number and (doing similar changes)
@@ -402,6 +408,38 @@ public final class WriteTransaction: @unchecked Sendable {
     public func commit(durability: Durability = .full) throws -> VersionID {
         try checkOpen()
         defer { finish() }
+        return try commitChanges(durability: durability)
+    }
+
+    /// Commits like ``commit(durability:)``, then begins the next write transaction without
+    /// releasing the writer lock in between: no other writer can come first, and the next
+    /// transaction skips the lock's system calls and the checks a newly taken lock needs.
+    /// Asynchronous writes use it to run a group of queued writes back to back.
+    /// - Returns: the committed version and the next transaction (which holds the lock).
+    /// - Throws: as ``commit(durability:)``; the lock is released on any error.
+    public func commitAndContinue(durability: Durability = .full) throws -> (VersionID, WriteTransaction) {
+        try checkOpen()
+        let version: VersionID
+        do {
+            version = try commitChanges(durability: durability)
+        } catch {
+            finish()
+            throw error
+        }
+        // This transaction is over; the lock passes to the next one.
+        ended = true
+        shadow.pointee.generation = 0
+        do {
+            // The file cannot have changed length: shrinking it (compact) needs the writer lock.
+            return (version, try WriteTransaction(database: db, fileCapacity: fileCapacity))
+        } catch {
+            db.releaseWriter()
+            throw error
+        }
+    }
+
+    /// The commit steps; the caller ends the transaction.
+    private func commitChanges(durability: Durability) throws -> VersionID {
 
         // 1. Record changed trees in the catalog (copy-on-write like any tree).
         for i in trees.indices where trees[i].dirty {

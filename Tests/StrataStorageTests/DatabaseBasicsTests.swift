@@ -211,6 +211,29 @@ final class DatabaseLifecycleTests: StorageTestCase {
         XCTAssertEqual(try a.verify().leakedPages, [])
     }
 
+    func testCommitAndContinueKeepsTheLockAndPublishesEachCommit() throws {
+        let a = try open()
+        let b = try open()
+        try a.write { txn in _ = try txn.openTree("t", create: true) }
+        var txn = try a.beginWrite()
+        for i in 0..<20 {
+            try txn.put(bytes("k\(i)"), bytes("v\(i)"), in: try txn.openTree("t"))
+            let (version, next) = try txn.commitAndContinue(durability: i % 5 == 4 ? .full : .deferred)
+            txn = next
+            // Published: a reader sees commit i at once; the writer lock never came free.
+            XCTAssertEqual(b.latestVersion, version)
+            try b.read { r in XCTAssertEqual(try r.get(bytes("k\(i)"), in: try r.tree(named: "t")!), bytes("v\(i)")) }
+            XCTAssertNil(try b.tryBeginWrite())
+            XCTAssertEqual(txn.version.rawValue, version.rawValue + 1)
+        }
+        txn.abort()
+        XCTAssertNotNil(try b.tryBeginWrite().map { $0.abort() })
+        try a.sync()
+        XCTAssertEqual(a.durableVersion, a.latestVersion)
+        try b.read { r in XCTAssertEqual(try r.tree(named: "t")!.count, 20) }
+        XCTAssertEqual(try a.verify().leakedPages, [])
+    }
+
     func testTryBeginWriteReturnsNilWhileAnotherWriterHoldsTheLock() throws {
         let a = try open()
         let b = try open()
