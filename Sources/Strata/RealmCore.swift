@@ -81,8 +81,8 @@ final class QueueIdentity: @unchecked Sendable {
 /// transaction, and where it may be used.
 ///
 /// ## Concurrency
-/// Confined as its `confinement` says; a frozen core is immutable after creation except for
-/// caches guarded by `frozenLock`.
+/// Confined as its `confinement` says; a frozen core is immutable once `freeze()` returns, so
+/// threads read it at once without a lock.
 final class RealmCore {
     let configuration: Realm.Configuration
     let file: RealmFile
@@ -95,8 +95,6 @@ final class RealmCore {
     var pendingError: Realm.Error?
     var bindingCache: [ObjectIdentifier: TableBinding] = [:]
     var observers: [ObjectIdentifier: NotificationToken] = [:]
-    /// Guards the lazily filled caches of a frozen realm read from several threads.
-    let frozenLock = NSLock()
 
     init(configuration: Realm.Configuration, file: RealmFile, confinement: Confinement) {
         self.configuration = configuration

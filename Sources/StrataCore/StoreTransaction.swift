@@ -43,11 +43,27 @@ public final class StoreTransaction {
     public init(read: ReadTransaction) {
         self.read = read
         self.write = nil
+        self.sharedTrees = nil
     }
 
     public init(write: WriteTransaction) {
         self.read = nil
         self.write = write
+        self.sharedTrees = nil
+    }
+
+    /// A read transaction that several threads may use at once (a frozen realm). It looks up
+    /// every tree of the snapshot now, so that later reads share immutable handles and take no
+    /// lock; set `tables` before the transaction is shared.
+    /// - Throws: `StorageError` when the snapshot's catalog cannot be read.
+    public init(sharedRead read: ReadTransaction) throws {
+        self.read = read
+        self.write = nil
+        var trees: [String: Tree] = [:]
+        for name in try read.treeNames() {
+            if let t = try read.tree(named: name) { trees[name] = t }
+        }
+        self.sharedTrees = trees
     }
 
     /// The tree holding the schema catalog: table name -> `CoreTable.encoded()`.
@@ -57,19 +73,17 @@ public final class StoreTransaction {
 
     // MARK: Trees
 
-    /// Set for a snapshot read from several threads at once (a frozen realm): guards the tree cache.
-    public var sharedLock: NSLock?
+    /// Every tree of a snapshot shared by several threads (`init(sharedRead:)`), resolved once;
+    /// nil for a transaction of one thread, which looks trees up as it needs them.
+    private let sharedTrees: [String: Tree]?
 
+    @inline(__always)
     private func readTree(_ name: String) throws -> Tree? {
-        if let lock = sharedLock {
-            lock.lock()
-            defer { lock.unlock() }
-            return try readTreeUnlocked(name)
-        }
-        return try readTreeUnlocked(name)
+        if let sharedTrees { return sharedTrees[name] }
+        return try cachedReadTree(name)
     }
 
-    private func readTreeUnlocked(_ name: String) throws -> Tree? {
+    private func cachedReadTree(_ name: String) throws -> Tree? {
         if let last = lastReadTree, last.name == name { return last.tree }
         if let cached = readTrees[name] {
             lastReadTree = (name, cached)
