@@ -62,12 +62,12 @@ final class TableBinding: @unchecked Sendable {
         self.table = table
         columns = schema.properties.map { table.columnIndex[$0.name]! }
         let accessors = T.strataAccessors
-        make = { accessors.make() }
+        make = accessors.erasedMake
         getters = accessors.properties.map { p in { object in p.get(object as! T.StrataRoot) } }
         setters = accessors.properties.map { p in
             p.set.map { set in { (object: ObjectBase, value: PropertyValue) throws in try set(object as! T.StrataRoot, value) } }
         }
-        bind = { object in accessors.bindPropertyIndexes(of: object as! T.StrataRoot) }
+        bind = accessors.erasedBind
         var byName: [String: Int] = [:]
         for (i, p) in schema.properties.enumerated() { byName[p.name] = i }
         propertyIndexByName = byName
