@@ -55,7 +55,7 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
     private func frozenKeys(_ realm: Realm) -> Unmanaged<FrozenKeys> {
         cache.frozen(or: {
             let binding = realm.binding(for: Element.self)
-            return FrozenKeys(binding: binding, keys: binding.map { evaluate(realm, $0) } ?? [])
+            return FrozenKeys(binding: binding, keys: binding.map { evaluate(realm, $0) } ?? [], txn: realm.current())
         })
     }
 
@@ -91,7 +91,8 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
     private func frozenElement(_ position: Int) -> Element {
         frozenKeys(realm!)._withUnsafeGuaranteedRef { f in
             precondition(position >= 0 && position < f.keys.count, "Index \(position) is out of bounds (must be less than \(f.keys.count)).")
-            return realm!.object(f.binding!, key: f.keys[position]) as! Element
+            let key = f.keys[position]
+            return realm!.object(f.binding!, key: key, frozenRow: f.row(key)) as! Element
         }
     }
 
@@ -267,14 +268,28 @@ final class ResultsCache {
     }
 }
 
-/// The evaluated keys of frozen results and their class's binding; immutable.
+/// The evaluated keys of frozen results, their class's binding and the frozen realm's
+/// transaction; immutable.
 final class FrozenKeys {
     let binding: TableBinding?
     let keys: [Int64]
+    let txn: StoreTransaction
 
-    init(binding: TableBinding?, keys: [Int64]) {
+    init(binding: TableBinding?, keys: [Int64], txn: StoreTransaction) {
         self.binding = binding
         self.keys = keys
+        self.txn = txn
+    }
+
+    /// The row of object `key` (nil if absent or unreadable, as `Realm.currentRow` reports).
+    @inline(__always)
+    func row(_ key: Int64) -> UnsafeRawBufferPointer? {
+        do {
+            // `flatMap` borrows the binding; `guard let` copied it, retaining it and its table.
+            return try binding.flatMap { try txn.rowBytes($0.table, key: key) }
+        } catch {
+            return Realm.violation("cannot read '\(binding?.className ?? "?")' object \(key): \(error)", fallback: nil)
+        }
     }
 }
 

@@ -191,9 +191,15 @@ public final class StoreTransaction {
     /// The row of object `key`, or nil if there is none.
     @inline(__always)
     public func row(_ table: CoreTable, key: Int64) throws -> RowReader? {
+        try rowBytes(table, key: key).map { RowReader(bytes: $0, table: table, key: key) }
+    }
+
+    /// The stored bytes of object `key`'s row (valid as long as the transaction's version is
+    /// pinned), or nil if there is none.
+    @inline(__always)
+    public func rowBytes(_ table: CoreTable, key: Int64) throws -> UnsafeRawBufferPointer? {
         var k = objectKeyBytes(key)
-        let bytes = try withUnsafeBytes(of: &k) { try get($0, tree: table.objectTree) }
-        return bytes.map { RowReader(bytes: $0, table: table, key: key) }
+        return try withUnsafeBytes(of: &k) { try get($0, tree: table.objectTree) }
     }
 
     /// Whether object `key` exists.
