@@ -285,7 +285,8 @@ final class FrozenKeys {
     @inline(__always)
     func row(_ key: Int64) -> UnsafeRawBufferPointer? {
         do {
-            // `flatMap` borrows the binding; `guard let` copied it, retaining it and its table.
+            // `flatMap`, not `guard let`: with `guard let` the optimizer retained and released
+            // both the binding and its table here, objects that every reading thread shares.
             return try binding.flatMap { try txn.rowBytes($0.table, key: key) }
         } catch {
             return Realm.violation("cannot read '\(binding?.className ?? "?")' object \(key): \(error)", fallback: nil)

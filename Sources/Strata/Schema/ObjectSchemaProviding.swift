@@ -92,7 +92,7 @@ public struct ObjectAccessors<Root: ObjectBase>: @unchecked Sendable {
         self.keyPathIndex = keyPathIndex
         self.nameIndex = nameIndex
         erasedMake = make
-        erasedBind = { object in bindPropertyIndexes(unsafeDowncast(object, to: Root.self)) }
+        erasedBind = { object in bindPropertyIndexes(object as! Root) }
     }
 
     /// A new unmanaged instance with its declared defaults.
