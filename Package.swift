@@ -29,7 +29,10 @@ let package = Package(
         ),
         // The object store (tables, clusters, indexes): being built for issue 4; not yet used by Strata.
         .target(name: "StrataCore", dependencies: ["StrataStorage", "StrataQuery"]),
-        .target(name: "Strata", dependencies: ["StrataStorage", "StrataCore"]),
+        .target(
+            name: "Strata",
+            dependencies: ["StrataStorage", "StrataCore", .product(name: "Atomics", package: "swift-atomics")]
+        ),
         // Parser for Realm's string query language (`filter("age > %@", 3)`); no dependencies.
         .target(name: "StrataQuery"),
 

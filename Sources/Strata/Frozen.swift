@@ -61,9 +61,15 @@ extension Realm {
             return Realm.violation("Number of active versions (\(file.activeVersions(adding: snapshot.read.version.rawValue))) in the Realm '\(file.path)' exceeded the limit of \(limit) (maximumNumberOfActiveVersions). Release frozen objects and results you no longer need.", fallback: self)
         }
         let frozen = RealmCore(configuration: configuration, file: file, confinement: .frozen)
-        let txn = StoreTransaction(read: snapshot.read)
+        // Threads read the frozen realm at once: its transaction resolves every tree now and is
+        // immutable from here on, so reads share it without a lock.
+        let txn: StoreTransaction
+        do {
+            txn = try StoreTransaction(sharedRead: snapshot.read)
+        } catch {
+            return Realm.violation("Cannot freeze '\(file.path)': \(error)", fallback: self)
+        }
         txn.tables = file.tablesSnapshot()
-        txn.sharedLock = frozen.frozenLock
         frozen.readTxn = txn
         frozen.snapshot = snapshot
         var bindings = bindingCache

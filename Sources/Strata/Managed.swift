@@ -5,20 +5,36 @@ import StrataCore
 /// API; reached through `ObjectBase._strataManaged` by `@Persisted` accessors.
 ///
 /// ## Concurrency
-/// Not `Sendable`: confined with its realm.
+/// Not `Sendable`: confined with its realm. The state of a frozen object is immutable once
+/// made, so several threads may read the object at once.
 public final class ManagedObjectState {
     /// The realm that manages the object.
     public let realm: Realm
     let binding: TableBinding
     /// The object's key in its table.
     public let key: Int64
+    /// The row read at `cachedStamp` (live objects only).
     var cachedRow: RowReader?
     var cachedStamp: UInt64 = .max
+    /// A frozen object's row, found once when the state is made (its version never changes);
+    /// nil when the object is live or absent from that version. Kept whole in a `let`, so that
+    /// reads borrow it: a copy, or a reader made from the bytes per read, retains the row's
+    /// table, a reference count that every thread reading the snapshot changes.
+    let frozenRow: RowReader?
     /// Decoded values of collection properties (`_CollectionCache`), by property index; each
     /// carries the realm stamp it was read at (see ManagedCollection.swift).
     var collectionCaches: [Int: AnyObject] = [:]
 
-    init(realm: Realm, binding: TableBinding, key: Int64) {
+    /// The state of object `key`; `frozenRow` is its row when the realm is frozen and the
+    /// caller has found it already (nil: find it here).
+    init(realm: Realm, binding: TableBinding, key: Int64, frozenRow: UnsafeRawBufferPointer? = nil) {
+        // A frozen object's row never changes: find it once, before any other thread can see
+        // the object, so that its reads need no B-tree lookup and write no shared memory.
+        if realm.core.isFrozen, let frozenRow {
+            self.frozenRow = RowReader(bytes: frozenRow, table: binding.table, key: key)
+        } else {
+            self.frozenRow = realm.core.isFrozen ? realm.currentRow(binding, key) : nil
+        }
         self.realm = realm
         self.binding = binding
         self.key = key
@@ -29,8 +45,8 @@ public final class ManagedObjectState {
     @inline(__always)
     func row() -> RowReader? {
         guard realm.core.isOnOwner || realm.checkThread() else { return nil }
-        // Frozen objects may be read from several threads at once: no per-object cache.
-        if realm.core.isFrozen { return realm.currentRow(binding, key) }
+        // Frozen objects may be read from several threads at once: the row found in `init`.
+        if realm.core.isFrozen { return frozenRow }
         if cachedStamp == realm.stamp, let r = cachedRow { return r }
         let r = realm.currentRow(binding, key)
         cachedRow = r
@@ -62,12 +78,12 @@ final class TableBinding: @unchecked Sendable {
         self.table = table
         columns = schema.properties.map { table.columnIndex[$0.name]! }
         let accessors = T.strataAccessors
-        make = { accessors.make() }
+        make = accessors.erasedMake
         getters = accessors.properties.map { p in { object in p.get(object as! T.StrataRoot) } }
         setters = accessors.properties.map { p in
             p.set.map { set in { (object: ObjectBase, value: PropertyValue) throws in try set(object as! T.StrataRoot, value) } }
         }
-        bind = { object in accessors.bindPropertyIndexes(of: object as! T.StrataRoot) }
+        bind = accessors.erasedBind
         var byName: [String: Int] = [:]
         for (i, p) in schema.properties.enumerated() { byName[p.name] = i }
         propertyIndexByName = byName

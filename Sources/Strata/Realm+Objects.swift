@@ -33,29 +33,32 @@ extension Realm {
         return Realm.violation("Object has been deleted or invalidated. ('\(state.binding.className)' object \(state.key))", fallback: nil)
     }
 
+    // The scalar reads below are not inlinable and read a frozen object's row in place, so that
+    // they retain nothing other threads share (the row's table, the binding's column array):
+    // inlined into the caller, or with the row bound to a local (`if let r = state.frozenRow`),
+    // each read retained and released both, and two threads reading one frozen snapshot were
+    // slower than one (`strata-bench concurrency`, Docs/Performance.md).
+
     /// The `Int` value of property `index`, read in place.
-    @inlinable
     public func intValue(_ state: ManagedObjectState, _ index: Int) -> Int64? {
-        guard let r = liveRowPublic(state) else { return nil }
-        return r.int(state.columnIndex(index))
+        if state.frozenRow != nil { return state.frozenRow?.int(state.binding.columns[index]) }
+        guard let r = liveRow(state) else { return nil }
+        return r.int(state.binding.columns[index])
     }
 
     /// The `Double` value of property `index`, read in place.
-    @inlinable
     public func doubleValue(_ state: ManagedObjectState, _ index: Int) -> Double? {
-        guard let r = liveRowPublic(state) else { return nil }
-        return r.double(state.columnIndex(index))
+        if state.frozenRow != nil { return state.frozenRow?.double(state.binding.columns[index]) }
+        guard let r = liveRow(state) else { return nil }
+        return r.double(state.binding.columns[index])
     }
 
     /// The `String` value of property `index`.
-    @inlinable
     public func stringValue(_ state: ManagedObjectState, _ index: Int) -> String? {
-        guard let r = liveRowPublic(state) else { return nil }
-        return r.string(state.columnIndex(index))
+        if state.frozenRow != nil { return state.frozenRow?.string(state.binding.columns[index]) }
+        guard let r = liveRow(state) else { return nil }
+        return r.string(state.binding.columns[index])
     }
-
-    /// The row of a managed object, or nil (after reporting the violation) when it was deleted.
-    public func liveRowPublic(_ state: ManagedObjectState) -> RowReader? { liveRow(state) }
 
     /// The value of property `index` of a managed object.
     public func propertyValue(_ state: ManagedObjectState, _ index: Int) -> PropertyValue {
@@ -88,11 +91,12 @@ extension Realm {
         }
     }
 
-    /// A managed object for `key` of `binding`'s class.
-    func object(_ binding: TableBinding, key: Int64) -> ObjectBase {
+    /// A managed object for `key` of `binding`'s class; `frozenRow` is its row if this realm is
+    /// frozen and the caller has it (see `ManagedObjectState.frozenRow`).
+    func object(_ binding: TableBinding, key: Int64, frozenRow: UnsafeRawBufferPointer? = nil) -> ObjectBase {
         let o = binding.make()
         binding.bind(o)
-        o._strataManaged = ManagedObjectState(realm: self, binding: binding, key: key)
+        o._strataManaged = ManagedObjectState(realm: self, binding: binding, key: key, frozenRow: frozenRow)
         return o
     }
 
@@ -346,7 +350,7 @@ extension Realm {
             let txn = current()
             if binding.table.primaryKeyIsObjectKey {
                 guard case .int(let k) = core, let row = try txn.row(binding.table, key: k) else { return nil }
-                let o = object(binding, key: k) as! Element
+                let o = object(binding, key: k, frozenRow: row.bytes) as! Element
                 o._strataManaged!.cachedRow = row
                 o._strataManaged!.cachedStamp = stamp
                 return o
@@ -379,15 +383,6 @@ extension Realm {
         default: nil
         }
     }
-}
-
-extension ManagedObjectState {
-    /// The stored column of schema property `index`.
-    @inlinable
-    public func columnIndex(_ index: Int) -> Int { columnsPublic[index] }
-
-    /// The stored column of each schema property.
-    public var columnsPublic: [Int] { binding.columns }
 }
 
 extension PropertyValue {

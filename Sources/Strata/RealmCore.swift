@@ -144,8 +144,8 @@ final class QueueIdentity: @unchecked Sendable {
 /// transaction, and where it may be used.
 ///
 /// ## Concurrency
-/// Confined as its `confinement` says; a frozen core is immutable after creation except for
-/// caches guarded by `frozenLock`.
+/// Confined as its `confinement` says; a frozen core is immutable once `freeze()` returns, so
+/// threads read it at once without a lock.
 final class RealmCore {
     let configuration: Realm.Configuration
     let file: RealmFile
@@ -162,8 +162,6 @@ final class RealmCore {
     var queue: DispatchQueue?
     /// Asynchronous writes of this realm (created on first use).
     var asyncWrites: AsyncWriteQueue?
-    /// Guards the lazily filled caches of a frozen realm read from several threads.
-    let frozenLock = NSLock()
 
     init(configuration: Realm.Configuration, file: RealmFile, confinement: Confinement) {
         self.configuration = configuration

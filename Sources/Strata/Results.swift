@@ -1,3 +1,4 @@
+import Atomics
 import Foundation
 import StrataCore
 import StrataQuery
@@ -12,7 +13,8 @@ import StrataQuery
 /// ```
 ///
 /// ## Concurrency
-/// Not `Sendable`: confined with its realm.
+/// Not `Sendable`: confined with its realm. Frozen results (`freeze()`) may be read from any
+/// thread, also concurrently.
 public struct Results<Element: Object>: RandomAccessCollection, CustomStringConvertible {
     /// The realm the results read from.
     public let realm: Realm?
@@ -29,19 +31,32 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
 
     /// The matching object keys, evaluated once per realm version.
     func keys() -> [Int64] {
-        guard let realm, realm.checkThread(), let binding else { return [] }
-        cache.lock.lock()
-        defer { cache.lock.unlock() }
+        guard let realm else { return [] }
+        if realm.isFrozen { return frozenKeys(realm)._withUnsafeGuaranteedRef { $0.keys } }
+        guard realm.checkThread(), let binding else { return [] }
         if cache.stamp == realm.stamp, let keys = cache.keys { return keys }
-        let keys: [Int64]
-        do {
-            keys = try query.evaluate(in: realm.current(), table: binding.table)
-        } catch {
-            keys = Realm.violation("Invalid query on '\(binding.className)': \(error)", fallback: [])
-        }
+        let keys = evaluate(realm, binding)
         cache.keys = keys
         cache.stamp = realm.stamp
         return keys
+    }
+
+    private func evaluate(_ realm: Realm, _ binding: TableBinding) -> [Int64] {
+        do {
+            return try query.evaluate(in: realm.current(), table: binding.table)
+        } catch {
+            return Realm.violation("Invalid query on '\(binding.className)': \(error)", fallback: [])
+        }
+    }
+
+    /// The keys and binding of frozen results, evaluated by the first reader and shared,
+    /// immutable, by every later one (unretained: `cache` owns them).
+    @inline(__always)
+    private func frozenKeys(_ realm: Realm) -> Unmanaged<FrozenKeys> {
+        cache.frozen(or: {
+            let binding = realm.binding(for: Element.self)
+            return FrozenKeys(binding: binding, keys: binding.map { evaluate(realm, $0) } ?? [], txn: realm.current())
+        })
     }
 
     /// The position of the first object (0).
@@ -65,9 +80,20 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
 
     /// The object at `position`.
     public subscript(position: Int) -> Element {
+        if realm?.isFrozen == true { return frozenElement(position) }
         let k = keys()
         precondition(position >= 0 && position < k.count, "Index \(position) is out of bounds (must be less than \(k.count)).")
         return realm!.object(binding!, key: k[position]) as! Element
+    }
+
+    /// `self[position]` of frozen results, which several threads may read at once: it reads
+    /// only immutable state and retains nothing they share but what the object keeps.
+    private func frozenElement(_ position: Int) -> Element {
+        frozenKeys(realm!)._withUnsafeGuaranteedRef { f in
+            precondition(position >= 0 && position < f.keys.count, "Index \(position) is out of bounds (must be less than \(f.keys.count)).")
+            let key = f.keys[position]
+            return realm!.object(f.binding!, key: key, frozenRow: f.row(key)) as! Element
+        }
     }
 
     /// The first object, or nil when there is none.
@@ -207,11 +233,65 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
 }
 
 /// Memoized keys of one `Results` value.
+///
+/// ## Concurrency
+/// Results of a live realm use `stamp` and `keys` on their realm's thread only. Frozen results
+/// may be read from several threads at once: the first reader evaluates their keys under `lock`
+/// and publishes them; every later read is one atomic load, with no lock and no write to shared
+/// memory (not even a reference count), so readers on different cores do not contend.
 final class ResultsCache {
-    /// Frozen results may be read from several threads at once.
-    let lock = NSLock()
     var stamp: UInt64 = .max
     var keys: [Int64]?
+    private let lock = NSLock()
+    /// The keys of frozen results once evaluated, retained by this cache.
+    private let published = ManagedAtomic<Unmanaged<FrozenKeys>?>(nil)
+
+    deinit {
+        published.load(ordering: .acquiring)?.release()
+    }
+
+    /// The published frozen keys, evaluating them with `make` on first use.
+    @inline(__always)
+    func frozen(or make: () -> FrozenKeys) -> Unmanaged<FrozenKeys> {
+        if let keys = published.load(ordering: .acquiring) { return keys }
+        return publish(make)
+    }
+
+    @inline(never)
+    private func publish(_ make: () -> FrozenKeys) -> Unmanaged<FrozenKeys> {
+        lock.lock()
+        defer { lock.unlock() }
+        if let keys = published.load(ordering: .acquiring) { return keys }
+        let keys = Unmanaged.passRetained(make())
+        published.store(keys, ordering: .releasing)
+        return keys
+    }
+}
+
+/// The evaluated keys of frozen results, their class's binding and the frozen realm's
+/// transaction; immutable.
+final class FrozenKeys {
+    let binding: TableBinding?
+    let keys: [Int64]
+    let txn: StoreTransaction
+
+    init(binding: TableBinding?, keys: [Int64], txn: StoreTransaction) {
+        self.binding = binding
+        self.keys = keys
+        self.txn = txn
+    }
+
+    /// The row of object `key` (nil if absent or unreadable, as `Realm.currentRow` reports).
+    @inline(__always)
+    func row(_ key: Int64) -> UnsafeRawBufferPointer? {
+        do {
+            // `flatMap`, not `guard let`: with `guard let` the optimizer retained and released
+            // both the binding and its table here, objects that every reading thread shares.
+            return try binding.flatMap { try txn.rowBytes($0.table, key: key) }
+        } catch {
+            return Realm.violation("cannot read '\(binding?.className ?? "?")' object \(key): \(error)", fallback: nil)
+        }
+    }
 }
 
 /// A sort key: a property (or a path through to-one links) and a direction.

@@ -43,11 +43,27 @@ public final class StoreTransaction {
     public init(read: ReadTransaction) {
         self.read = read
         self.write = nil
+        self.sharedTrees = nil
     }
 
     public init(write: WriteTransaction) {
         self.read = nil
         self.write = write
+        self.sharedTrees = nil
+    }
+
+    /// A read transaction that several threads may use at once (a frozen realm). It looks up
+    /// every tree of the snapshot now, so that later reads share immutable handles and take no
+    /// lock; set `tables` before the transaction is shared.
+    /// - Throws: `StorageError` when the snapshot's catalog cannot be read.
+    public init(sharedRead read: ReadTransaction) throws {
+        self.read = read
+        self.write = nil
+        var trees: [String: Tree] = [:]
+        for name in try read.treeNames() {
+            if let t = try read.tree(named: name) { trees[name] = t }
+        }
+        self.sharedTrees = trees
     }
 
     /// The tree holding the schema catalog: table name -> `CoreTable.encoded()`.
@@ -57,19 +73,17 @@ public final class StoreTransaction {
 
     // MARK: Trees
 
-    /// Set for a snapshot read from several threads at once (a frozen realm): guards the tree cache.
-    public var sharedLock: NSLock?
+    /// Every tree of a snapshot shared by several threads (`init(sharedRead:)`), resolved once;
+    /// nil for a transaction of one thread, which looks trees up as it needs them.
+    private let sharedTrees: [String: Tree]?
 
+    @inline(__always)
     private func readTree(_ name: String) throws -> Tree? {
-        if let lock = sharedLock {
-            lock.lock()
-            defer { lock.unlock() }
-            return try readTreeUnlocked(name)
-        }
-        return try readTreeUnlocked(name)
+        if let sharedTrees { return sharedTrees[name] }
+        return try cachedReadTree(name)
     }
 
-    private func readTreeUnlocked(_ name: String) throws -> Tree? {
+    private func cachedReadTree(_ name: String) throws -> Tree? {
         if let last = lastReadTree, last.name == name { return last.tree }
         if let cached = readTrees[name] {
             lastReadTree = (name, cached)
@@ -177,9 +191,15 @@ public final class StoreTransaction {
     /// The row of object `key`, or nil if there is none.
     @inline(__always)
     public func row(_ table: CoreTable, key: Int64) throws -> RowReader? {
+        try rowBytes(table, key: key).map { RowReader(bytes: $0, table: table, key: key) }
+    }
+
+    /// The stored bytes of object `key`'s row (valid as long as the transaction's version is
+    /// pinned), or nil if there is none.
+    @inline(__always)
+    public func rowBytes(_ table: CoreTable, key: Int64) throws -> UnsafeRawBufferPointer? {
         var k = objectKeyBytes(key)
-        let bytes = try withUnsafeBytes(of: &k) { try get($0, tree: table.objectTree) }
-        return bytes.map { RowReader(bytes: $0, table: table, key: key) }
+        return try withUnsafeBytes(of: &k) { try get($0, tree: table.objectTree) }
     }
 
     /// Whether object `key` exists.

@@ -359,7 +359,8 @@ final class ConcurrencyTests: SeedTestCase {
 
     /// Eight threads read one frozen version (a frozen realm, frozen results and a frozen object)
     /// at once while another thread commits changes to every object: each reader sees exactly the
-    /// frozen values, every time.
+    /// frozen values, every time. The readers index the frozen results (`results[i]`) and use a
+    /// sorted frozen result for the first time all at once, which evaluates its keys.
     func testFrozenReadsFromEightThreadsWhileAWriterCommits() throws {
         let n = 300
         let realm = try open()
@@ -369,6 +370,7 @@ final class ConcurrencyTests: SeedTestCase {
         let frozenRealm = realm.freeze()
         let frozenResults = realm.objects(Dog.self).freeze()
         let frozenDog = realm.objects(Dog.self).where { $0.name == "d7" }.first!.freeze()
+        let frozenByAge = realm.objects(Dog.self).sorted(byKeyPath: "age", ascending: false).freeze()
         XCTAssertTrue(frozenRealm.isFrozen)
         XCTAssertTrue(frozenResults.isFrozen)
         XCTAssertTrue(frozenDog.isFrozen)
@@ -377,7 +379,7 @@ final class ConcurrencyTests: SeedTestCase {
         let expectedOld = n / 2  // ages >= 150
 
         let configuration = config()
-        let frozen = Unchecked((frozenRealm, frozenResults, frozenDog))
+        let frozen = Unchecked((frozenRealm, frozenResults, frozenDog, frozenByAge))
         let writerDone = Locked(false)
         let commits = 30
         let failures = Locked<[String]>([])
@@ -399,11 +401,20 @@ final class ConcurrencyTests: SeedTestCase {
                 writerDone.value = true
                 return
             }
-            let (fRealm, fResults, fDog) = frozen.value
+            let (fRealm, fResults, fDog, fByAge) = frozen.value
             var round = 0
             while round < 5 || !writerDone.value {
                 round += 1
                 if !writerDone.value { roundsDuringWrites.mutate { $0 += 1 } }
+                // By index, each reader from another position, so threads share objects' rows.
+                for k in 0..<n {
+                    let j = (k + i * 37) % n
+                    let d = fByAge[j]
+                    if d.age != n - 1 - j || d.name != "d\(n - 1 - j)" { fail("reader \(i): sorted[\(j)] is \(d.name) \(d.age)") }
+                    let e = fResults[j]
+                    if e.age != j || e.name != "d\(j)" || !e.isFrozen { fail("reader \(i): results[\(j)] is \(e.name) \(e.age)") }
+                }
+                if fByAge.first?.age != n - 1 || fByAge.last?.age != 0 { fail("reader \(i): sorted first/last") }
                 if fResults.count != n { fail("reader \(i): frozen results count \(fResults.count)") }
                 let sum: Int = fResults.sum(ofProperty: "age")
                 if sum != expectedSum { fail("reader \(i): sum(ofProperty:) \(sum)") }

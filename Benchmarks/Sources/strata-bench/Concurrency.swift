@@ -3,8 +3,10 @@ import Strata
 
 // strata-bench concurrency: what issue #5 asks to measure, as JSON lines.
 //   freeze_results      freeze() of a 1M-object Results (and the first count of the frozen results)
-//   frozen_read_2threads  read every object (name and age) of the frozen results on 2 threads at once
-//   frozen_read_1thread   the same on one thread, for the ratio
+//   frozen_first_access   the first subscript of the frozen results, which evaluates their keys
+//   frozen_read_1thread   read every object (name and age) of the frozen results on one thread
+//   frozen_read_2threads  the same on 2 threads at once, half each (cpu_seconds: the threads' CPU
+//                         time, which shows contention even when other processes share the cores)
 //   point_get_checked     point gets by primary key with the confinement check (the default)
 //   point_get_unchecked   the same with Realm._strataConfinementChecks = false
 
@@ -34,10 +36,20 @@ func runConcurrency(n: Int, dir: String?) throws {
     var t = now() - t0
     emitConcurrency("freeze_results", n: n, seconds: t, extra: ["count": frozenCount, "how": "results.freeze() then .count"])
 
+    // The first access evaluates the results' keys; timed apart so that the read steps below
+    // compare reading alone.
     t0 = now()
+    let firstAge = frozen[0].age
+    t = now() - t0
+    emitConcurrency("frozen_first_access", n: frozenCount, seconds: t, extra: ["how": "frozen[0]: evaluates the keys", "age": firstAge])
+
+    t0 = now()
+    let c0 = threadCPUTime()
     let single = readAll(frozen, 0..<frozenCount)
     t = now() - t0
-    emitConcurrency("frozen_read_1thread", n: frozenCount, seconds: t, extra: ["checksum": single])
+    let cpu = threadCPUTime() - c0
+    emitConcurrency("frozen_read_1thread", n: frozenCount, seconds: t,
+                    extra: ["checksum": single, "cpu_seconds": (cpu * 1e6).rounded() / 1e6])
 
     let half = frozenCount / 2
     let sums = Sums()
@@ -48,14 +60,19 @@ func runConcurrency(n: Int, dir: String?) throws {
     for part in [0..<half, half..<frozenCount] {
         group.enter()
         Thread.detachNewThread {
-            sums.add(readAll(shared.results, part))
+            let c0 = threadCPUTime()
+            let sum = readAll(shared.results, part)
+            sums.add(sum, cpu: threadCPUTime() - c0)
             group.leave()
         }
     }
     group.wait()
     t = now() - t0
+    // cpu_seconds sums the threads' CPU time: equal to the one-thread figure when the threads do
+    // not slow each other down, whatever else the (shared) machine runs.
     emitConcurrency("frozen_read_2threads", n: frozenCount, seconds: t,
-                    extra: ["checksum": sums.total, "matches_single_thread": sums.total == single, "threads": 2])
+                    extra: ["checksum": sums.total, "matches_single_thread": sums.total == single, "threads": 2,
+                            "cpu_seconds": (sums.cpu * 1e6).rounded() / 1e6])
 
     var rng = SplitMix(state: 42)
     let ids = (0..<n).map { _ in Int64(rng.next() % UInt64(n)) }
@@ -95,7 +112,15 @@ final class FrozenBox: @unchecked Sendable {
 final class Sums: @unchecked Sendable {
     private let lock = NSLock()
     private(set) var total: Int64 = 0
-    func add(_ v: Int64) { lock.lock(); total &+= v; lock.unlock() }
+    private(set) var cpu = 0.0
+    func add(_ v: Int64, cpu seconds: Double) { lock.lock(); total &+= v; cpu += seconds; lock.unlock() }
+}
+
+/// The CPU time the calling thread has used, in seconds (`CLOCK_THREAD_CPUTIME_ID`).
+func threadCPUTime() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
 
 func emitConcurrency(_ step: String, n: Int, seconds: Double, extra: [String: Any] = [:]) {
