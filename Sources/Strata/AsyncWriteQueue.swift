@@ -32,13 +32,14 @@ public typealias AsyncTransactionId = UInt32
 /// Confined to the realm's context except `parked`, `acquiring` and `acquireError`, which the
 /// background threads set under `lock`.
 final class AsyncWriteQueue {
-    /// Commits grouped under one `fdatasync` at most. A larger group spreads the sync over more
-    /// commits, but each deferred commit carries the group's page list, and completions wait
-    /// longer.
-    static let maximumGroupSize = 256
+    /// Commits grouped under one `fdatasync` at most. A group's sync holds back the realm's next
+    /// write, so small groups leave the writer idle: `strata-bench async` on a fast disk measured
+    /// 40-51k grouped commits/s with 256 and 50-53k/s with 1,024 (Docs/Performance.md). Larger
+    /// groups make completions wait longer; per-commit storage cost no longer grows with them.
+    static let maximumGroupSize = 1024
     /// Write blocks one drain runs before it yields the thread (re-scheduling itself), so a long
     /// queue does not starve the rest of the realm's thread or queue.
-    static let maximumBlocksPerDrain = 64
+    static let maximumBlocksPerDrain = 128
 
     unowned let core: RealmCore
     let scheduler: AsyncScheduler

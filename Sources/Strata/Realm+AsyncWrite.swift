@@ -70,7 +70,7 @@ extension Realm {
     /// returns; a background thread then makes it durable and `onComplete` runs on this realm's
     /// context, after the data is on disk. With `allowGrouping`, consecutive commits share one
     /// `fdatasync`: while more asynchronous writes are queued, or until the realm's context
-    /// returns to its run loop or queue, commits go on without syncing (up to 256 per sync). A
+    /// returns to its run loop or queue, commits go on without syncing (up to 1,024 per sync). A
     /// crash loses only commits whose completion had not run.
     ///
     /// Calling it outside a write transaction, or inside a commit completion, is an error.

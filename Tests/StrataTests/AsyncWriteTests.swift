@@ -375,33 +375,35 @@ final class AsyncWriteTests: SeedTestCase {
         XCTAssertGreaterThanOrEqual(ungrouped, 20, "each ungrouped commit syncs")
     }
 
-    /// A long queue of grouped commits is synced every 256 commits (and once at its end), not once
-    /// per drain (a drain yields the thread every 64 blocks) and not only at the very end.
-    func testALongRunOfGroupedCommitsIsSyncedEvery256Commits() throws {
+    /// A long queue of grouped commits is synced every `maximumGroupSize` (1,024) commits and once
+    /// at its end; not once per drain (a drain yields the thread every 128 blocks), and not only
+    /// at the very end.
+    func testALongRunOfGroupedCommitsIsSyncedEvery1024Commits() throws {
         let realm = try open()
         try realm.write { realm.add(Person(value: ["id": 0])) }
-        var countAtCompletion300 = 0
+        var countAtCompletion1500 = 0
+        let total = 2_500
         let (_, syncs) = countingSyncs { () -> Void in
             var completed = 0
-            for i in 1...600 {
+            for i in 1...total {
                 realm.beginAsyncWrite {
                     realm.add(Person(value: ["id": i]))
                     realm.commitAsyncWrite(allowGrouping: true) { _ in
                         completed += 1
-                        if i == 300 { countAtCompletion300 = realm.objects(Person.self).count }
+                        if i == 1_500 { countAtCompletion1500 = realm.objects(Person.self).count }
                     }
                 }
             }
-            spin(until: { completed == 600 })
+            spin(until: { completed == total })
         }
-        XCTAssertEqual(realm.objects(Person.self).count, 601)
-        // 256 + 256 + 88: three syncs (a file another test left to close may add one).
+        XCTAssertEqual(realm.objects(Person.self).count, total + 1)
+        // 1,024 + 1,024 + 452: three syncs (a file another test left to close may add one).
         XCTAssertGreaterThanOrEqual(syncs, 3)
         XCTAssertLessThanOrEqual(syncs, 4)
-        // Commit 300's completion ran when the second group (commits 257-512) was synced; a full
-        // group's sync holds back the next write, so no commit of the third group existed yet.
-        XCTAssertGreaterThanOrEqual(countAtCompletion300, 301)
-        XCTAssertLessThanOrEqual(countAtCompletion300, 513)
+        // Commit 1,500's completion ran when the second group (commits 1,025-2,048) was synced; a
+        // full group's sync holds back the next write, so no commit of the third group existed yet.
+        XCTAssertGreaterThanOrEqual(countAtCompletion1500, 1_501)
+        XCTAssertLessThanOrEqual(countAtCompletion1500, 2_049)
     }
 
     /// The loop pattern: beginWrite + commitAsyncWrite(allowGrouping:) on the realm's thread;
