@@ -326,6 +326,8 @@ public final class StoreTransaction {
             try checkIndexable(table, column: c, values[c])
         }
         let key: Int64
+        // An Int primary key is the object key: the row's insert checks for a duplicate itself.
+        var keyIsPrimaryKey = false
         if let pk = table.primaryKeyColumn {
             let pkValue = values[pk]
             if table.primaryKeyIsObjectKey {
@@ -333,9 +335,7 @@ public final class StoreTransaction {
                     throw CoreError.typeMismatch(table: table.name, column: table.columns[pk].name, expected: "int", found: pkValue.kindName)
                 }
                 key = k
-                if try exists(table, key: k) {
-                    throw CoreError.duplicatePrimaryKey(table: table.name, column: table.columns[pk].name, value: String(k))
-                }
+                keyIsPrimaryKey = true
             } else {
                 if try objectKey(table, primaryKey: pkValue) != nil {
                     throw CoreError.duplicatePrimaryKey(table: table.name, column: table.columns[pk].name, value: describe(pkValue))
@@ -348,7 +348,13 @@ public final class StoreTransaction {
         let row = try RowEncoder.encode(values, table: table)
         let h = try writeTree(table.objectTree, create: true)!
         var kb = objectKeyBytes(key)
-        try withUnsafeBytes(of: &kb) { k in try row.withUnsafeBytes { _ = try w.put(k, $0, in: h) } }
+        let inserted = try withUnsafeBytes(of: &kb) { k in try row.withUnsafeBytes { try w.insert(k, $0, in: h) } }
+        if !inserted {
+            // Only possible for a primary key that is the object key (new keys are unused ones).
+            let pk = table.primaryKeyColumn!
+            assert(keyIsPrimaryKey)
+            throw CoreError.duplicatePrimaryKey(table: table.name, column: table.columns[pk].name, value: String(key))
+        }
         if let pk = table.primaryKeyColumn, !table.primaryKeyIsObjectKey {
             let ph = try writeTree(table.primaryKeyTree, create: true)!
             _ = try w.put(IndexKey.encode(values[pk]), withUnsafeBytes(of: UInt64(bitPattern: key).littleEndian) { Array($0) }, in: ph)

@@ -28,7 +28,9 @@ extension WriteTransaction {
 
     static let maxValueSize = 1 << 30
 
-    func put(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, _ t: inout TreeState) throws -> Bool {
+    /// Stores `value` under `key`. With `ifAbsent`, an existing key keeps its value and the call
+    /// returns false. Returns whether the key was new.
+    func put(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, _ t: inout TreeState, ifAbsent: Bool = false) throws -> Bool {
         guard key.count <= db.maxKeySize else { throw StorageError.keyTooLarge(size: key.count, limit: db.maxKeySize) }
         guard value.count <= Self.maxValueSize else { throw StorageError.valueTooLarge(size: value.count, limit: Self.maxValueSize) }
         if t.root == 0 {
@@ -42,6 +44,7 @@ extension WriteTransaction {
         return try withPath { path in
             let (n, p, rightmost) = try descendWritable(key, &t, &path)
             let (i, found) = try access.leafSearch(p, key)
+            if found && ifAbsent { return false }
             if found {
                 let old = try Node.leafValue(p, i, access)
                 if case .inline(let ov) = old, ov.count == value.count,

@@ -237,6 +237,16 @@ public final class WriteTransaction: @unchecked Sendable {
         return inserted
     }
 
+    /// Stores `value` under `key` if the key is not there yet, in one descent (a lookup and a put
+    /// would take two). Returns false, leaving the stored value as it was, if the key exists.
+    public func insert(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, in tree: TreeHandle) throws -> Bool {
+        try beginChange()
+        let inserted = try put(key, value, &trees[tree.index], ifAbsent: true)
+        // The descent copied the path's pages either way: the tree's root may have moved.
+        trees[tree.index].dirty = true
+        return inserted
+    }
+
     /// Stores `value` under `key`, replacing any previous value.
     @discardableResult
     public func put(_ key: [UInt8], _ value: [UInt8], in tree: TreeHandle) throws -> Bool {

@@ -211,6 +211,48 @@ final class DatabaseLifecycleTests: StorageTestCase {
         XCTAssertEqual(try a.verify().leakedPages, [])
     }
 
+    func testInsertStoresOnlyAbsentKeys() throws {
+        let db = try open()
+        func insert(_ txn: WriteTransaction, _ k: String, _ v: String) throws -> Bool {
+            try bytes(k).withUnsafeBytes { kb in try bytes(v).withUnsafeBytes { try txn.insert(kb, $0, in: try txn.openTree("t", create: true)) } }
+        }
+        try db.write { txn in
+            XCTAssertTrue(try insert(txn, "k", "first"))
+            XCTAssertFalse(try insert(txn, "k", "second"), "present in this transaction")
+        }
+        try db.write { txn in
+            XCTAssertFalse(try insert(txn, "k", "third"), "present in the committed version")
+            XCTAssertEqual(try txn.get(bytes("k"), in: try txn.openTree("t")), bytes("first"))
+        }
+        try db.read { r in
+            let t = try r.tree(named: "t")!
+            XCTAssertEqual(t.count, 1)
+            XCTAssertEqual(try r.get(bytes("k"), in: t), bytes("first"))
+        }
+        XCTAssertEqual(try db.verify().leakedPages, [])
+    }
+
+    func testInsertOfAPresentKeyInAFreshTransactionKeepsTheTreeIntact() throws {
+        let db = try open()
+        try db.write { txn in
+            let t = try txn.openTree("t", create: true)
+            for i in 0..<500 { try txn.put(bytes("key-\(i)"), bytes("v\(i)"), in: t) }
+        }
+        // A refused insert still copies the path's pages; the tree must stay whole after commit.
+        try db.write { txn in
+            let t = try txn.openTree("t")
+            XCTAssertFalse(try bytes("key-250").withUnsafeBytes { k in try bytes("x").withUnsafeBytes { try txn.insert(k, $0, in: t) } })
+            XCTAssertTrue(try bytes("new").withUnsafeBytes { k in try bytes("y").withUnsafeBytes { try txn.insert(k, $0, in: t) } })
+        }
+        try db.read { r in
+            let t = try r.tree(named: "t")!
+            XCTAssertEqual(t.count, 501)
+            XCTAssertEqual(try r.get(bytes("key-250"), in: t), bytes("v250"))
+            XCTAssertEqual(try r.get(bytes("new"), in: t), bytes("y"))
+        }
+        XCTAssertEqual(try db.verify().leakedPages, [])
+    }
+
     func testCommitAndContinueKeepsTheLockAndPublishesEachCommit() throws {
         let a = try open()
         let b = try open()
