@@ -155,3 +155,109 @@ extension Results {
         return Results(realm: live, query: query)
     }
 }
+
+// MARK: Collections
+
+extension _CollectionOwner {
+    /// The same property of the owning object's frozen copy (itself if already frozen), or nil
+    /// when the owner was deleted.
+    func frozenOwner(_ kind: String) -> _CollectionOwner? {
+        if realm.isFrozen { return self }
+        guard realm.checkThread() else { return nil }
+        guard state.row() != nil else {
+            return Realm.violation(Self.invalidatedMessage(kind), fallback: nil)
+        }
+        let frozen = realm.freeze()
+        guard frozen.isFrozen, let s = frozen.object(state.binding, key: state.key)._strataManaged else { return nil }
+        return _CollectionOwner(state: s, index: index)
+    }
+
+    /// The same property of the owning object in the calling thread's live realm, or nil when
+    /// the owner was deleted since.
+    func liveOwner() -> _CollectionOwner? {
+        guard realm.isFrozen else { return self }
+        let live = realm.thaw()
+        guard !live.isFrozen else { return nil }
+        live.refresh()
+        guard live.currentRow(state.binding, state.key) != nil,
+              let s = live.object(state.binding, key: state.key)._strataManaged else { return nil }
+        return _CollectionOwner(state: s, index: index)
+    }
+}
+
+extension List {
+    /// Whether the list belongs to a frozen object.
+    public var isFrozen: Bool { owner?.realm.isFrozen ?? false }
+
+    /// A frozen copy of this managed list: its elements in the realm's current version, readable
+    /// from any thread. An unmanaged list cannot be frozen (the process stops with a message).
+    public func freeze() -> List<Element> {
+        guard let owner else { return Realm.violation("Unmanaged lists cannot be frozen. Add the owning object to a realm first.", fallback: self) }
+        return owner.frozenOwner("List").map { List(owner: $0) } ?? self
+    }
+
+    /// The live list of the same object in the calling thread's realm, or nil if the object was
+    /// deleted since. A live list returns itself.
+    public func thaw() -> List<Element>? {
+        guard let owner else { return self }
+        return owner.liveOwner().map { List(owner: $0) }
+    }
+}
+
+extension MutableSet {
+    /// Whether the set belongs to a frozen object.
+    public var isFrozen: Bool { owner?.realm.isFrozen ?? false }
+
+    /// A frozen copy of this managed set, readable from any thread. An unmanaged set cannot be
+    /// frozen (the process stops with a message).
+    public func freeze() -> MutableSet<Element> {
+        guard let owner else { return Realm.violation("Unmanaged sets cannot be frozen. Add the owning object to a realm first.", fallback: self) }
+        return owner.frozenOwner("MutableSet").map { MutableSet(owner: $0) } ?? self
+    }
+
+    /// The live set of the same object in the calling thread's realm, or nil if the object was
+    /// deleted since. A live set returns itself.
+    public func thaw() -> MutableSet<Element>? {
+        guard let owner else { return self }
+        return owner.liveOwner().map { MutableSet(owner: $0) }
+    }
+}
+
+extension Map {
+    /// Whether the map belongs to a frozen object.
+    public var isFrozen: Bool { owner?.realm.isFrozen ?? false }
+
+    /// A frozen copy of this managed map, readable from any thread. An unmanaged map cannot be
+    /// frozen (the process stops with a message).
+    public func freeze() -> Map<Key, Value> {
+        guard let owner else { return Realm.violation("Unmanaged maps cannot be frozen. Add the owning object to a realm first.", fallback: self) }
+        return owner.frozenOwner("Map").map { Map(owner: $0) } ?? self
+    }
+
+    /// The live map of the same object in the calling thread's realm, or nil if the object was
+    /// deleted since. A live map returns itself.
+    public func thaw() -> Map<Key, Value>? {
+        guard let owner else { return self }
+        return owner.liveOwner().map { Map(owner: $0) }
+    }
+}
+
+extension LinkingObjects {
+    /// Whether these backlinks were read from a frozen object.
+    public var isFrozen: Bool { owner?.realm.isFrozen ?? false }
+
+    /// The objects linking to the frozen copy of the owning object, readable from any thread.
+    /// Backlinks of an unmanaged object cannot be frozen (the process stops with a message).
+    public func freeze() -> LinkingObjects<Element> {
+        guard let owner else { return Realm.violation("Unmanaged LinkingObjects cannot be frozen. Add the owning object to a realm first.", fallback: self) }
+        guard let frozen = owner.frozenOwner("LinkingObjects") else { return self }
+        return Self._strataManagedGet(frozen.state, frozen.index)
+    }
+
+    /// The backlinks of the same object in the calling thread's live realm, or nil if the object
+    /// was deleted since. Live backlinks return themselves.
+    public func thaw() -> LinkingObjects<Element>? {
+        guard let owner else { return self }
+        return owner.liveOwner().map { Self._strataManagedGet($0.state, $0.index) }
+    }
+}

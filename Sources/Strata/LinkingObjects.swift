@@ -16,6 +16,8 @@ public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection {
     /// The name of the linking property in `Element`.
     public let propertyName: String
     @usableFromInline internal var objects: [Element] = []
+    /// The managed object whose backlinks these are (nil when unmanaged), for freeze and thaw.
+    internal var owner: _CollectionOwner?
 
     /// Declares the inverse of `Element.propertyName`.
     public init(fromType _: Element.Type, property propertyName: String) {
@@ -56,6 +58,7 @@ extension LinkingObjects: _LinkingObjectsProtocol {
         let property = state.realm.schemaProperty(state, index)
         var result = LinkingObjects(fromType: Element.self, property: property.linkOriginPropertyName ?? "")
         result.objects = state.realm.linkingObjects(state, index).compactMap { $0 as? Element }
+        result.owner = _CollectionOwner(state: state, index: index)
         return result
     }
 
