@@ -1,7 +1,8 @@
 import Foundation
 import StrataCore
 
-/// Objects that a `ThreadSafeReference` can carry: `Object` subclasses and `Results`.
+/// What a `ThreadSafeReference` can carry: `Object` subclasses, `Results`, and the managed
+/// collections `List`, `MutableSet`, `Map` and `LinkingObjects`.
 public protocol ThreadConfined {
     /// The realm the value belongs to, nil when unmanaged.
     var realm: Realm? { get }
@@ -14,6 +15,43 @@ extension Object: ThreadConfined {}
 extension Results: ThreadConfined {
     /// Results are never invalidated by deletes (they just lose the deleted objects).
     public var isInvalidated: Bool { false }
+}
+
+extension List: ThreadConfined {}
+extension MutableSet: ThreadConfined {}
+extension Map: ThreadConfined {}
+extension LinkingObjects: ThreadConfined {
+    /// The realm of the object whose backlinks these are; nil when unmanaged.
+    public var realm: Realm? { owner?.realm }
+    /// Whether the object whose backlinks these are was deleted.
+    public var isInvalidated: Bool { owner.map { !$0.isValid } ?? false }
+}
+
+/// A managed collection: the property of an object it is a view of. A reference to one resolves
+/// to the same property of the same object in another realm.
+protocol _OwnedCollection {
+    var collectionOwner: _CollectionOwner? { get }
+    static func make(_ owner: _CollectionOwner) -> Self
+}
+
+extension List: _OwnedCollection {
+    var collectionOwner: _CollectionOwner? { owner }
+    static func make(_ owner: _CollectionOwner) -> Self { Self(owner: owner) }
+}
+
+extension MutableSet: _OwnedCollection {
+    var collectionOwner: _CollectionOwner? { owner }
+    static func make(_ owner: _CollectionOwner) -> Self { Self(owner: owner) }
+}
+
+extension Map: _OwnedCollection {
+    var collectionOwner: _CollectionOwner? { owner }
+    static func make(_ owner: _CollectionOwner) -> Self { Self(owner: owner) }
+}
+
+extension LinkingObjects: _OwnedCollection {
+    var collectionOwner: _CollectionOwner? { owner }
+    static func make(_ owner: _CollectionOwner) -> Self { _strataManagedGet(owner.state, owner.index) }
 }
 
 /// Hands a live object or results to another thread, queue or task:
@@ -38,6 +76,8 @@ public final class ThreadSafeReference<Confined: ThreadConfined>: @unchecked Sen
     let className: String
     let key: Int64?
     let query: CoreQuery?
+    /// For a collection: the property of the object `key` it is.
+    let propertyIndex: Int?
     private let lock = NSLock()
     private var resolved = false
 
@@ -50,7 +90,14 @@ public final class ThreadSafeReference<Confined: ThreadConfined>: @unchecked Sen
         var className = ""
         var key: Int64?
         var query: CoreQuery?
-        if let object = value as? ObjectBase {
+        var propertyIndex: Int?
+        if let collection = value as? _OwnedCollection {
+            if let owner = collection.collectionOwner {
+                className = owner.state.binding.className
+                key = owner.state.key
+                propertyIndex = owner.index
+            }
+        } else if let object = value as? ObjectBase {
             if let state = object._strataManaged {
                 className = state.binding.className
                 key = state.key
@@ -59,7 +106,8 @@ public final class ThreadSafeReference<Confined: ThreadConfined>: @unchecked Sen
             className = results.elementClassName
             query = results.coreQuery
         }
-        if realm == nil || (value as? ObjectBase).map({ $0._strataManaged == nil }) == true {
+        if realm == nil || (value as? ObjectBase).map({ $0._strataManaged == nil }) == true
+            || (value as? _OwnedCollection).map({ $0.collectionOwner == nil }) == true {
             Realm.violation("Cannot construct a reference to an unmanaged object, which can be passed across threads directly.", fallback: ())
         } else if value.isInvalidated {
             Realm.violation("Cannot construct a reference to an invalidated object.", fallback: ())
@@ -69,6 +117,7 @@ public final class ThreadSafeReference<Confined: ThreadConfined>: @unchecked Sen
         self.className = className
         self.key = key
         self.query = query
+        self.propertyIndex = propertyIndex
     }
 
     /// Marks the reference used; false if it was resolved before.
@@ -113,6 +162,34 @@ extension Realm {
         guard prepareToResolve(reference), let query = reference.query else { return nil }
         _ = binding(for: Element.self)
         return Results(realm: self, query: query)
+    }
+
+    /// The list `reference` points to, on the same object in this realm; nil if the object was deleted.
+    public func resolve<Element>(_ reference: ThreadSafeReference<List<Element>>) -> List<Element>? {
+        resolveCollection(reference)
+    }
+
+    /// The set `reference` points to, on the same object in this realm; nil if the object was deleted.
+    public func resolve<Element>(_ reference: ThreadSafeReference<MutableSet<Element>>) -> MutableSet<Element>? {
+        resolveCollection(reference)
+    }
+
+    /// The map `reference` points to, on the same object in this realm; nil if the object was deleted.
+    public func resolve<Key, Value>(_ reference: ThreadSafeReference<Map<Key, Value>>) -> Map<Key, Value>? {
+        resolveCollection(reference)
+    }
+
+    /// The backlinks `reference` points to, of the same object in this realm; nil if it was deleted.
+    public func resolve<Element>(_ reference: ThreadSafeReference<LinkingObjects<Element>>) -> LinkingObjects<Element>? {
+        resolveCollection(reference)
+    }
+
+    private func resolveCollection<C: _OwnedCollection>(_ reference: ThreadSafeReference<C>) -> C? {
+        guard prepareToResolve(reference) else { return nil }
+        guard let key = reference.key, let index = reference.propertyIndex,
+              let binding = binding(named: reference.className), currentRow(binding, key) != nil,
+              let state = object(binding, key: key)._strataManaged else { return nil }
+        return C.make(_CollectionOwner(state: state, index: index))
     }
 
     private func prepareToResolve<C>(_ reference: ThreadSafeReference<C>) -> Bool {

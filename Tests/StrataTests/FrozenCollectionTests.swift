@@ -73,6 +73,36 @@ final class FrozenCollectionTests: SeedTestCase {
         XCTAssertEqual(frozenDogs.map(\.name), ["Rex", "Fido"], "the frozen copy still reads its version")
     }
 
+    func testThreadSafeReferencesToCollectionsResolveOnAnotherThread() throws {
+        let realm = try open()
+        let (person, item) = try seed(realm)
+        let dogsRef = ThreadSafeReference(to: person.dogs)
+        let tagsRef = ThreadSafeReference(to: item.tags)
+        let labelsRef = ThreadSafeReference(to: item.labels)
+        let ownersRef = ThreadSafeReference(to: person.dogs[0].owners)
+        let path = url()
+        let seen = onNewThread { () -> [String] in
+            let other = try! Realm(configuration: Realm.Configuration(fileURL: path))
+            guard let dogs = other.resolve(dogsRef), let tags = other.resolve(tagsRef),
+                  let labels = other.resolve(labelsRef), let owners = other.resolve(ownersRef) else { return ["unresolved"] }
+            try! other.write { dogs.append(Dog(value: ["name": "FromThread"])) }
+            return [dogs.map(\.name).joined(separator: ","), tags.sorted().joined(separator: ","), labels["k"] ?? "-",
+                    owners.map(\.name).joined(separator: ","), other.resolve(dogsRef) == nil ? "once" : "twice"]
+        }
+        XCTAssertEqual(seen, ["Rex,Fido,FromThread", "a,b", "v", "Ann", "once"])
+        XCTAssertEqual(takeViolations(), ["Can only resolve a thread safe reference once."])
+        realm.refresh()
+        XCTAssertEqual(person.dogs.map(\.name), ["Rex", "Fido", "FromThread"])
+        // A reference to a collection of a deleted object resolves to nil.
+        let ref = ThreadSafeReference(to: item.tags)
+        try realm.write { realm.delete(item) }
+        let resolved = onNewThread { () -> Bool in
+            let other = try! Realm(configuration: Realm.Configuration(fileURL: path))
+            return other.resolve(ref) != nil
+        }
+        XCTAssertFalse(resolved)
+    }
+
     func testUnmanagedCollectionsCannotBeFrozen() {
         let list = List<Int>()
         XCTAssertFalse(list.freeze().isFrozen)
