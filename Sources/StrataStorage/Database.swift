@@ -72,10 +72,18 @@ public final class Database: @unchecked Sendable {
     var pinnedMin: UInt64 = 0
     var closed = false
 
+    /// Why this handle refuses writes (a failed durability step), or nil. Set with the writer lock
+    /// held, but read by any thread before it takes the lock (`beginWrite`, `sync`, `verify`), so
+    /// it is guarded by `stateLock`.
+    var poisonedBy: String? {
+        get { stateLock.withLock { poisonCause } }
+        set { stateLock.withLock { poisonCause = newValue } }
+    }
+    private var poisonCause: String?
+
     // Guarded by the writer lock (`writerGate` + the lock file's writer byte).
     let writerGate = WriterGate()
     var writerCache: WriterState?
-    var poisonedBy: String?
     private var writerScratch: UnsafeMutableRawPointer?
     private var writerShadowTable: UnsafeMutablePointer<ShadowTable>?
     /// Stamps each write transaction's use of the shadow table (see `ShadowTable`).
