@@ -80,11 +80,25 @@ final class AsyncWriteQueue {
     private var barrier: UInt64?
     private var drainScheduled = false
     /// True while commit completions run: beginning or committing a write there is an error.
-    private(set) var inCompletion = false
+    private var completing = false
+    var inCompletion: Bool { confined { completing } }
     /// An `asyncWrite` task that was granted the parked transaction and has not resumed yet.
     private var reservation: WriteTicket?
     /// Set when a synchronous write took the transaction reserved for `reservation`.
     private var reservationStolen = false
+
+    /// Held by every entry point on the realm's context. Only one context uses a realm, so it is
+    /// never contended; it makes the context's own serialisation explicit to ThreadSanitizer,
+    /// which does not see the ordering of an actor's jobs when they run on different threads.
+    /// Recursive: write blocks and completions run under it and call back in.
+    private let confinement = NSRecursiveLock()
+
+    @inline(__always)
+    private func confined<T>(_ body: () throws -> T) rethrows -> T {
+        confinement.lock()
+        defer { confinement.unlock() }
+        return try body()
+    }
 
     // Shared with background threads.
     private let lock = NSCondition()
@@ -112,6 +126,8 @@ final class AsyncWriteQueue {
     /// Whether any asynchronous write of this realm is queued, running, or waiting to become
     /// durable (`isPerformingAsynchronousWriteOperations`).
     var isBusy: Bool {
+        confinement.lock()
+        defer { confinement.unlock() }
         // A sync still in flight after every commit it was for completed (another sync covered
         // them) is not the caller's work any more; it still keeps the realm alive until it ends.
         if head < requests.count || running != nil || reservation != nil || !pending.isEmpty {
@@ -131,6 +147,8 @@ final class AsyncWriteQueue {
     // MARK: Queue
 
     func enqueue(_ work: Work, atFront: Bool = false) -> AsyncTransactionId {
+        confinement.lock()
+        defer { confinement.unlock() }
         let id = makeID()
         let request = Request(id: id, work: work)
         if atFront {
@@ -242,6 +260,8 @@ final class AsyncWriteQueue {
     /// for the background thread that is about to park one), or nil to take the lock directly.
     /// Time spent waiting here is the time any writer waits for the lock.
     func takeForSynchronousWrite() -> WriteTransaction? {
+        confinement.lock()
+        defer { confinement.unlock() }
         lock.lock()
         while acquiring { lock.wait() }
         let p = parked
@@ -258,6 +278,8 @@ final class AsyncWriteQueue {
 
     /// Runs queued requests while the write lock can be had without waiting.
     func drain() {
+        confinement.lock()
+        defer { confinement.unlock() }
         drainScheduled = false
         fireDurableCompletions(upTo: db.durableVersion.rawValue, error: nil)
         var ran = 0
@@ -344,6 +366,8 @@ final class AsyncWriteQueue {
     /// Commits the realm's write transaction without waiting for the disk; `onComplete` runs on
     /// the realm's context once the commit is durable (or failed).
     func commit(allowGrouping: Bool, onComplete: ((Swift.Error?) -> Void)?) -> AsyncTransactionId {
+        confinement.lock()
+        defer { confinement.unlock() }
         let id = makeID()
         let realm = Realm(core: core)
         guard let txn = core.writeTxn else {
@@ -390,6 +414,8 @@ final class AsyncWriteQueue {
 
     /// Called when a write of this realm ends: queued requests may go on, a group may close.
     func afterWrite() {
+        confinement.lock()
+        defer { confinement.unlock() }
         if running == nil { scheduleDrain() }
     }
 
@@ -407,6 +433,8 @@ final class AsyncWriteQueue {
     }
 
     private func syncFinished(_ result: Result<UInt64, Swift.Error>) {
+        confinement.lock()
+        defer { confinement.unlock() }
         syncsInFlight -= 1
         switch result {
         case .success(let durable):
@@ -428,9 +456,9 @@ final class AsyncWriteQueue {
         let finished = pending[0..<done]
         pending.removeFirst(done)
         if groupSize > pending.count { groupSize = pending.count }
-        inCompletion = true
+        completing = true
         for commit in finished { commit.onComplete?(error) }
-        inCompletion = false
+        completing = false
     }
 
     /// Runs `onComplete` soon on the realm's context (never inside the caller's own call).
@@ -439,10 +467,12 @@ final class AsyncWriteQueue {
         let box = UncheckedBox(onComplete)
         let core = self.core
         scheduler.schedule {
-            let queue = core.asyncWrites
-            queue?.inCompletion = true
-            box.value(error)
-            queue?.inCompletion = false
+            guard let queue = core.asyncWrites else { return box.value(error) }
+            queue.confined {
+                queue.completing = true
+                box.value(error)
+                queue.completing = false
+            }
         }
     }
 
@@ -462,6 +492,8 @@ final class AsyncWriteQueue {
     /// Called by a resumed `asyncWrite` task: the transaction granted to `ticket`, or nil if a
     /// synchronous write took it meanwhile (the task then asks again, first in line).
     func claim(_ ticket: WriteTicket) -> WriteTransaction? {
+        confinement.lock()
+        defer { confinement.unlock() }
         guard reservation === ticket else { return nil }
         reservation = nil
         if reservationStolen {
@@ -478,6 +510,8 @@ final class AsyncWriteQueue {
     /// Gives back a grant the task will not use (it was cancelled, or resumed on the wrong
     /// thread); the next request gets the lock.
     func unreserve(_ ticket: WriteTicket) {
+        confinement.lock()
+        defer { confinement.unlock() }
         guard reservation === ticket else { return }
         reservation = nil
         reservationStolen = false
@@ -489,6 +523,8 @@ final class AsyncWriteQueue {
     /// `cancelAsyncWrite`: drops a queued block, rolls back the running one, or forgets a
     /// commit's completion (the commit itself goes on). Unknown ids are ignored.
     func cancel(_ id: AsyncTransactionId) {
+        confinement.lock()
+        defer { confinement.unlock() }
         if let i = requests[head...].firstIndex(where: { $0.id == id }) {
             if case .block = requests[i].work {
                 requests.remove(at: i)
@@ -512,6 +548,8 @@ final class AsyncWriteQueue {
     /// For `invalidate()`: drops queued blocks, gives up the write lock, makes pending commits
     /// durable now (blocking, as `invalidate` is documented to) and runs their completions.
     func finishForInvalidation() {
+        confinement.lock()
+        defer { confinement.unlock() }
         let error = Realm.Error(.fail, "The realm at '\(core.file.path)' was invalidated before this asynchronous write could take the write lock; nothing was written.", path: core.file.path)
         while head < requests.count {
             let request = requests[head]
