@@ -45,15 +45,15 @@ enum AsyncScheduler: @unchecked Sendable {
     /// was deinitialized), in which case `body` never runs.
     @discardableResult
     func schedule(_ body: @escaping () -> Void) -> Bool {
-        let job = Job(body)
+        let job = UncheckedBox(body)
         switch self {
         case .main:
-            DispatchQueue.main.async { job.body() }
+            DispatchQueue.main.async { job.value() }
         case .runLoop(let runLoop):
-            let timer = Timer(timeInterval: 0, repeats: false) { _ in job.body() }
+            let timer = Timer(timeInterval: 0, repeats: false) { _ in job.value() }
             runLoop.add(timer, forMode: .common)
         case .queue(let queue):
-            queue.async { job.body() }
+            queue.async { job.value() }
         case .actor(let binding):
             guard let actor = binding.actor else { return false }
             Task { await AsyncScheduler.run(isolatedTo: actor, job) }
@@ -61,14 +61,9 @@ enum AsyncScheduler: @unchecked Sendable {
         return true
     }
 
-    private static func run(isolatedTo actor: isolated any Actor, _ job: Job) {
-        job.body()
-    }
-
-    /// A closure handed to the scheduler. It touches confined state, which is safe because the
-    /// scheduler runs it in the realm's own context (thread, queue or actor).
-    private final class Job: @unchecked Sendable {
-        let body: () -> Void
-        init(_ body: @escaping () -> Void) { self.body = body }
+    /// Runs `job` isolated to `actor`. The job touches confined state, which is safe because it
+    /// runs in the realm's own context.
+    private static func run(isolatedTo actor: isolated any Actor, _ job: UncheckedBox<() -> Void>) {
+        job.value()
     }
 }

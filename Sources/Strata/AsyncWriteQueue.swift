@@ -556,14 +556,9 @@ final class AsyncWriteQueue {
             popFirst()
             if case .task(let ticket) = request.work { ticket.fail(error) }
         }
-        if reservation != nil { reservationStolen = true }
-        lock.lock()
-        while acquiring { lock.wait() }
-        let p = parked
-        parked = nil
-        acquireError = nil
-        lock.unlock()
-        p?.abort()
+        // Give up the write lock held (or about to be held) for this realm, as a synchronous write
+        // would take it.
+        takeForSynchronousWrite()?.abort()
         if !pending.isEmpty {
             do {
                 let durable = try db.sync().rawValue

@@ -327,7 +327,6 @@ public final class StoreTransaction {
         }
         let key: Int64
         // An Int primary key is the object key: the row's insert checks for a duplicate itself.
-        var keyIsPrimaryKey = false
         if let pk = table.primaryKeyColumn {
             let pkValue = values[pk]
             if table.primaryKeyIsObjectKey {
@@ -335,7 +334,6 @@ public final class StoreTransaction {
                     throw CoreError.typeMismatch(table: table.name, column: table.columns[pk].name, expected: "int", found: pkValue.kindName)
                 }
                 key = k
-                keyIsPrimaryKey = true
             } else {
                 if try objectKey(table, primaryKey: pkValue) != nil {
                     throw CoreError.duplicatePrimaryKey(table: table.name, column: table.columns[pk].name, value: describe(pkValue))
@@ -352,7 +350,7 @@ public final class StoreTransaction {
         if !inserted {
             // Only possible for a primary key that is the object key (new keys are unused ones).
             let pk = table.primaryKeyColumn!
-            assert(keyIsPrimaryKey)
+            assert(table.primaryKeyIsObjectKey)
             throw CoreError.duplicatePrimaryKey(table: table.name, column: table.columns[pk].name, value: String(key))
         }
         if let pk = table.primaryKeyColumn, !table.primaryKeyIsObjectKey {
