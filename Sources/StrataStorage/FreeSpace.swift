@@ -37,6 +37,87 @@ struct FreeSpace {
     /// rebuilt by `release`, so a commit neither re-collects nor re-sorts the pending pages.
     private(set) var mergedPending: [FreeExtent] = []
 
+    // MARK: Young pages
+
+    /// The durable version when the young pages below were freed.
+    private(set) var youngEpoch: UInt64 = 0
+    /// *Young* pages: written by a version newer than the durable version `youngEpoch`, then freed
+    /// by a later version, grouped by that version (ascending). No durable version reaches them
+    /// and no durable meta record lists them, so they may be written again as soon as no snapshot
+    /// can read them, without waiting for a sync. The only meta record that lists them is the
+    /// newest, not yet durable one; overwriting one of its pages only makes a crash fall back to
+    /// the durable version, which deferred commits allow. A group of deferred commits thus cycles
+    /// through a handful of pages instead of allocating new ones until its sync: the page cache
+    /// collapses the rewrites, the sync writes a few pages instead of megabytes, and the file does
+    /// not grow (FORMAT.md, "Free space and reuse").
+    private(set) var youngPending: [PendingGroup] = []
+    /// Young pages that no snapshot can read any more, sorted descending (lowest last).
+    private(set) var youngPool: [UInt32] = []
+
+    /// Pages in `pool` and `youngPool`: a change tells that an allocation took one.
+    var availablePages: Int { poolPages + youngPool.count }
+
+    /// Records young `pages` (sorted ascending) as freed by version `v`.
+    mutating func addYoungPending(_ v: UInt64, sorted pages: [UInt32]) {
+        guard !pages.isEmpty else { return }
+        if let last = youngPending.last, last.version == v {
+            var merged = last.pages + pages
+            merged.sort()
+            youngPending[youngPending.count - 1] = PendingGroup(version: v, pages: merged, extents: [])
+        } else {
+            youngPending.append(PendingGroup(version: v, pages: pages, extents: []))
+        }
+    }
+
+    /// At the start of a write transaction: if the durable version moved since the young pages
+    /// were freed, the newest durable record may list them, so they become ordinary pending pages
+    /// (the pool's young pages tagged `latest`, a later tag than they need, which only delays
+    /// their reuse). Otherwise young pages freed by versions <= `pinned` (no snapshot older than
+    /// their freeing version exists) join the young pool.
+    mutating func releaseYoung(durable: UInt64, pinned: UInt64, latest: UInt64) {
+        if durable != youngEpoch {
+            let groups = youngPending
+            let pooled = youngPool
+            youngPending = []
+            youngPool = []
+            youngEpoch = durable
+            for g in groups { addPending(g.version, sorted: g.pages) }
+            if !pooled.isEmpty { addPending(latest, sorted: pooled.reversed()) }
+            return
+        }
+        var k = 0
+        while k < youngPending.count && youngPending[k].version <= pinned { k += 1 }
+        guard k > 0 else { return }
+        for g in youngPending[0..<k] { youngPool.append(contentsOf: g.pages) }
+        youngPending.removeFirst(k)
+        youngPool.sort(by: >)
+    }
+
+    /// Takes the lowest young page that may be written again.
+    mutating func popYoung() -> UInt32? { youngPool.popLast() }
+
+    /// Returns a page taken with `popYoung` (and freed by the same transaction) to the young pool.
+    mutating func returnYoung(_ n: UInt32) {
+        var lo = 0, hi = youngPool.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if youngPool[mid] > n { lo = mid + 1 } else { hi = mid }
+        }
+        youngPool.insert(n, at: lo)
+    }
+
+    /// The young pages as free-list extents for the file: pending ones tagged with the version
+    /// that freed them, pooled ones with `poolTag` (the committing version). Read back by another
+    /// process or after a reopen, they are ordinary pending pages.
+    func youngExtents(poolTag: UInt64) -> [FreeExtent] {
+        guard !youngPending.isEmpty || !youngPool.isEmpty else { return [] }
+        var out: [FreeExtent] = []
+        for g in youngPending { Self.appendExtents(g.version, g.pages, to: &out) }
+        Self.appendExtents(poolTag, youngPool.reversed(), to: &out)
+        out.sort { $0.first < $1.first }
+        return Self.coalesce(out)
+    }
+
     /// Moves pending pages freed by versions <= `limit` into the pool.
     mutating func release(upTo limit: UInt64) {
         var k = 0
@@ -149,13 +230,15 @@ struct FreeSpace {
         out.reserveCapacity(pool.count + mergedPending.count + 4)
         // The pool is descending: walk it from the end.
         for r in pool.reversed() { out.append(FreeExtent(version: 0, first: r.first, count: r.count)) }
+        var more: [FreeExtent] = []
         if let (v, pages) = extra, !pages.isEmpty {
-            var more: [FreeExtent] = []
             Self.appendExtents(v, pages, to: &more)
-            out.append(contentsOf: Self.mergeSorted(mergedPending, more))
-        } else {
-            out.append(contentsOf: mergedPending)
         }
+        if let (v, _) = extra {
+            let young = youngExtents(poolTag: v)
+            if !young.isEmpty { more = more.isEmpty ? young : Self.mergeSorted(more, young) }
+        }
+        out.append(contentsOf: more.isEmpty ? mergedPending : Self.mergeSorted(mergedPending, more))
         return out
     }
 

@@ -53,6 +53,11 @@ public final class WriteTransaction: @unchecked Sendable {
     var treeIndex: [String: Int] = [:]
     var free: FreeSpace
     var freedNow: [UInt32] = []
+    /// Pages this transaction freed that a version newer than the durable one wrote: young pages
+    /// (`FreeSpace.youngPending`), reusable before the next sync.
+    var freedYoung: [UInt32] = []
+    /// Pages this transaction took from the young pool (few: a small array).
+    var youngTaken: [UInt32] = []
     /// Pages this transaction wrote. Sized for a small commit up front: growing from empty
     /// rehashed it three times per commit (measured: ~1.7k of a deferred commit's ~64k instructions).
     var dirty = Set<UInt32>(minimumCapacity: 32)
@@ -121,21 +126,43 @@ public final class WriteTransaction: @unchecked Sendable {
         sepBuf = buffers + 2 * db.pageSize
         valueBuf = buffers + 3 * db.pageSize
         // Which freed pages may be written again: none that a live snapshot (any process) or the
-        // crash fallback (the durable version) can still reach, and none that the newest meta
-        // record lists for crash verification. That list covers every page written since the
-        // record's durable base, so after `sync()` (or a full commit) ends a group of deferred
-        // commits, pages the group freed stay listed until a newer record is written; a page
-        // freed by version w was written by w - 1 or earlier, so it is unlisted once
-        // w <= durableBase + 1. Full commits are unaffected (durableBase is the version before).
-        let limit = min(db.oldestPinnedVersion() ?? st.version, st.durableVersion, state.meta.durableBase + 1)
-        free.release(upTo: limit)
-        // The previous free-list chain and commit list are replaced by this commit's.
-        freedNow.append(contentsOf: state.freeListChain)
+        // crash fallback (the durable version) can still reach, and none that the durable meta
+        // record lists for crash verification. After a power cut that record may be the newest
+        // one on disk (the newer records were never synced); opening verifies every page it lists
+        // and, if one changed, falls back to the other slot, whose version is older than the
+        // durable one and may already be overwritten. The list covers every page written since
+        // the record's durable base, so after `sync()` ends a group of deferred commits, pages
+        // the group freed stay listed until a newer record is durable; a page freed by version w
+        // was written by w - 1 or earlier, so it is unlisted once w <= durableBase + 1. With full
+        // commits the durable record is the newest, and its base is the version before it.
+        let pinned = db.oldestPinnedVersion() ?? st.version
+        free.release(upTo: min(pinned, st.durableVersion, Self.durableRecordBase(st, newest: state.meta, mapping.base, db.pageSize) + 1))
+        // Pages that versions after the durable one wrote and then freed need not wait for the
+        // sync: see `FreeSpace.youngPending`.
+        free.releaseYoung(durable: st.durableVersion, pinned: pinned, latest: st.version)
+        // The previous free-list chain and commit list are replaced by this commit's. The newest
+        // version wrote its free-list chain, so those pages are young unless it is durable. Its
+        // commit-list pages are not: this commit's list chains to them while it is not durable.
+        if st.version > st.durableVersion {
+            freedYoung.append(contentsOf: state.freeListChain)
+        } else {
+            freedNow.append(contentsOf: state.freeListChain)
+        }
         freedNow.append(contentsOf: state.ownListPages)
     }
 
     deinit {
         if !ended { abort() }
+    }
+
+    /// The durable base recorded in the durable version's meta record: the newest record's when
+    /// that one is durable, else read from the durable slot (the writer never writes that slot,
+    /// so it holds the durable version's record). 0 if it does not, which only delays reuse.
+    static func durableRecordBase(_ st: PublishedState, newest: MetaRecord, _ base: UnsafeMutableRawPointer, _ pageSize: Int) -> UInt64 {
+        if newest.version == st.durableVersion { return newest.durableBase }
+        let page = base + Int(st.durableSlot) * pageSize
+        guard page.u64(MetaLayout.version) == st.durableVersion else { return 0 }
+        return page.u64(MetaLayout.durableBase)
     }
 
     // MARK: Trees
@@ -319,10 +346,15 @@ public final class WriteTransaction: @unchecked Sendable {
         }
     }
 
-    /// Allocates a page (the lowest reusable one, else a new one at the end) with a fresh header.
-    func allocPage(_ type: PageType) throws -> (UInt32, UnsafeMutableRawPointer) {
+    /// Allocates a page (a young one, else the lowest reusable one, else a new one at the end)
+    /// with a fresh header. The commit's own free-list and commit-list pages pass
+    /// `young: false`: taking a young page could split a free-list extent after the list was sized.
+    func allocPage(_ type: PageType, young: Bool = true) throws -> (UInt32, UnsafeMutableRawPointer) {
         let n: UInt32
-        if let p = free.popLowest() {
+        if young, let p = free.popYoung() {
+            n = p
+            youngTaken.append(p)
+        } else if let p = free.popLowest() {
             n = p
             if access.pageCount != pageCount { try ensureCapacity(pageCount) }
         } else {
@@ -367,10 +399,19 @@ public final class WriteTransaction: @unchecked Sendable {
     /// transaction wrote it, else pending until no snapshot can reach it.
     func freePage(_ n: UInt32, run: Int = 1) {
         let p = access.pointer(n)
-        if p.u64(PageHeader.version) == v && dirty.contains(n) {
+        let written = p.u64(PageHeader.version)
+        if written == v && dirty.contains(n) {
             dirty.remove(n)
             shadow.pointee.remove(n)
-            free.addToPool(n, count: run)
+            if run == 1, let i = youngTaken.firstIndex(of: n) {
+                // Still listed by the newest record: back to the young pool, not the pool.
+                youngTaken.remove(at: i)
+                free.returnYoung(n)
+            } else {
+                free.addToPool(n, count: run)
+            }
+        } else if written > base.durableVersion {
+            for k in 0..<UInt32(run) { freedYoung.append(n + k) }
         } else {
             for k in 0..<UInt32(run) { freedNow.append(n + k) }
         }
@@ -474,7 +515,10 @@ public final class WriteTransaction: @unchecked Sendable {
         let flCap = FreeListLayout.capacity(pageSize: pageSize)
         let clCap = CommitListLayout.capacity(pageSize: pageSize)
         freedNow.sort()
-        var extents = free.extents(extra: (v, freedNow))
+        freedYoung.sort()
+        // Everything this commit freed, for the free list in the file.
+        let freedAll = freedYoung.isEmpty ? freedNow : (freedNow + freedYoung).sorted()
+        var extents = free.extents(extra: (v, freedAll))
         // The page list covers every page written since the durable version: when the previous
         // commit was deferred, its inline list is carried into this record (its meta slot is the
         // one this commit overwrites), and its commit-list chain, if any, is chained to.
@@ -495,15 +539,15 @@ public final class WriteTransaction: @unchecked Sendable {
                 clNeeded = want
             }
         }
-        let poolBefore = free.poolPages
+        let poolBefore = free.availablePages
         var clPages: [UInt32] = []
-        for _ in 0..<clNeeded { clPages.append(try allocPage(.commitList).0) }
+        for _ in 0..<clNeeded { clPages.append(try allocPage(.commitList, young: false).0) }
         var flPages: [UInt32] = []
-        for _ in 0..<flNeeded { flPages.append(try allocPage(.freeList).0) }
+        for _ in 0..<flNeeded { flPages.append(try allocPage(.freeList, young: false).0) }
 
         // 3. Write the free list: reusable pages, pending pages, and what this commit freed.
         // Allocations from the pool changed the free list (pages from the end of the file did not).
-        if free.poolPages != poolBefore { extents = free.extents(extra: (v, freedNow)) }
+        if free.availablePages != poolBefore { extents = free.extents(extra: (v, freedAll)) }
         precondition(freeInline ? MetaLayout.fitsInline(pages: inlineOK ? carried.count + dirty.count : 0, extents: extents.count, pageSize: pageSize)
                                 : extents.count <= flPages.count * flCap, "free list outgrew its pages")
         for (k, n) in flPages.enumerated() {
@@ -524,7 +568,15 @@ public final class WriteTransaction: @unchecked Sendable {
 
         // 4. The commit list: every page this commit wrote, so that opening after a crash can
         //    check them all and fall back to the previous version if one is torn.
-        let written = carried + dirty.sorted()
+        // Pages rewritten within a group of deferred commits (young pages) are listed once.
+        var written = dirty.sorted()
+        if !carried.isEmpty {
+            var all = carried
+            all.append(contentsOf: written)
+            all.sort()
+            written.removeAll(keepingCapacity: true)
+            for n in all where n != written.last { written.append(n) }
+        }
         var inline: [UInt32] = []
         var listHead = chainTo
         if inlineOK {
@@ -600,6 +652,7 @@ public final class WriteTransaction: @unchecked Sendable {
         // buffers over rather than keeping a second reference in this transaction.
         db.writerCache = nil
         free.addPending(v, sorted: freedNow)
+        free.addYoungPending(v, sorted: freedYoung)
         db.writerCache = WriterState(version: v, free: free, freeListChain: flPages, ownListPages: clPages, meta: meta)
         free = FreeSpace()
         return version

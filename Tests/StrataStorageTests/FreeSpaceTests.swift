@@ -117,4 +117,36 @@ final class FreeSpaceTests: XCTestCase {
             }
         }
     }
+
+    /// Young pages: released to the young pool once no snapshot can read them while the durable
+    /// version stays put; made ordinary pending pages (never reusable early) when it moves; and
+    /// listed in the file's free list at every step, each page once.
+    func testYoungPagesFollowTheDurableEpoch() {
+        var free = FreeSpace()
+        free.releaseYoung(durable: 10, pinned: 10, latest: 10)
+        free.addYoungPending(11, sorted: [40, 41, 50])
+        free.addYoungPending(12, sorted: [60])
+        func listed(_ f: FreeSpace) -> [UInt32] {
+            f.extents(extra: (13, [])).flatMap { e in (0..<e.count).map { e.first + $0 } }
+        }
+        XCTAssertEqual(listed(free), [40, 41, 50, 60])
+        // A snapshot at version 11 still reads what version 12 freed.
+        free.releaseYoung(durable: 10, pinned: 11, latest: 12)
+        XCTAssertEqual(free.popYoung(), 40)
+        free.returnYoung(40)
+        XCTAssertEqual(free.availablePages, 3)
+        XCTAssertEqual(listed(free), [40, 41, 50, 60], "pooled young pages stay in the file's free list")
+        XCTAssertEqual(free.popYoung(), 40)
+        XCTAssertEqual(listed(free), [41, 50, 60])
+        // A sync: the durable record now lists them, so they wait like any pending page.
+        free.releaseYoung(durable: 12, pinned: 12, latest: 12)
+        XCTAssertNil(free.popYoung())
+        XCTAssertEqual(free.availablePages, 0)
+        XCTAssertEqual(free.pending.map(\.version), [12], "pooled young pages are tagged with the latest version")
+        XCTAssertEqual(listed(free), [41, 50, 60])
+        free.release(upTo: 11)
+        XCTAssertEqual(free.poolPages, 0, "pages tagged 12 must not be released up to 11")
+        free.release(upTo: 12)
+        XCTAssertEqual(free.poolPages, 3)
+    }
 }
