@@ -323,10 +323,19 @@ extension Realm {
         case let a as [Any]:
             return .list(try a.map(queryArgument))
         case let v as Int: return .int(Int64(v))
+        // Before NSNumber: on Linux an Int64 also casts to NSNumber, and `age > 50` then compared
+        // every row's integer with a Double (exact, but the slower mixed comparison).
+        case let v as Int64: return .int(v)
+        case let v as Int32: return .int(Int64(v))
+        case let v as Int16: return .int(Int64(v))
+        case let v as Int8: return .int(Int64(v))
         case let v as Double: return .double(v)
         case let v as Float: return .float(v)
         case let v as Bool: return .bool(v)
-        case let v as NSNumber: return .double(v.doubleValue)
+        case let v as NSNumber:
+            // An integer NSNumber stays an integer (its type code is not "f" or "d").
+            let code = String(cString: v.objCType)
+            return code == "d" || code == "f" ? .double(v.doubleValue) : .int(v.int64Value)
         case let v as _PropertyValueEncodable:
             if let c = coreScalar(v._strataPropertyValue) { return c }
             throw Realm.Error(.invalidQuery, "a \(type(of: arg)) cannot be a query argument")

@@ -38,3 +38,8 @@ class Item: Object {
     @Persisted var labels: Map<String, String>
     @Persisted var extra: AnyRealmValue
 }
+
+/// An `Int64` property, for queries with values a `Double` cannot hold.
+class Counter: Object {
+    @Persisted var total: Int64 = 0
+}

@@ -160,6 +160,22 @@ final class SeedQueryTests: SeedTestCase {
         XCTAssertEqual(Set(puppies.map(\.name)), ["Buster", "Tiny"])
     }
 
+    /// Int64 arguments stay integers: 2^53 + 1 has no Double, and once compared as one it matched
+    /// 2^53 instead (on Linux an Int64 also casts to NSNumber, which was read as a Double).
+    func testInt64QueryArgumentsCompareExactly() throws {
+        let realm = try open()
+        let big: Int64 = 9_007_199_254_740_993
+        try realm.write {
+            realm.add(Counter(value: ["total": big]))
+            realm.add(Counter(value: ["total": big - 1]))
+        }
+        let counters = realm.objects(Counter.self)
+        XCTAssertEqual(counters.where { $0.total == big }.map(\.total), [big])
+        XCTAssertEqual(counters.filter("total == %@", big).map(\.total), [big])
+        XCTAssertEqual(counters.where { $0.total > big - 1 }.map(\.total), [big])
+        XCTAssertEqual(counters.filter("total < %@", big).map(\.total), [big - 1])
+    }
+
     func testSortedAndDistinct() throws {
         let realm = try open()
         try populate(realm)
