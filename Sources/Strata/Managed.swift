@@ -88,7 +88,27 @@ final class TableBinding: @unchecked Sendable {
         for (i, p) in schema.properties.enumerated() { byName[p.name] = i }
         propertyIndexByName = byName
         primaryKeyIndex = schema.properties.firstIndex(where: \.isPrimaryKey)
+        var steps: [AddStep] = []
+        for (i, p) in schema.properties.enumerated() where p.type != .linkingObjects {
+            steps.append(AddStep(property: i, column: columns[i], mayDefer: p.type == .object || p.type == .any || p.collection != .none))
+        }
+        addSteps = steps
+        let mapped = Set(columns)
+        unmappedColumns = table.columns.indices.filter { !mapped.contains($0) }
     }
+
+    /// One stored property as `add` reads it: its index, its column, and whether its value may be
+    /// an object or a collection (then it may be written after the row exists).
+    struct AddStep {
+        let property: Int
+        let column: Int
+        let mayDefer: Bool
+    }
+
+    /// The properties `add` reads, in order (computed once per table).
+    let addSteps: [AddStep]
+    /// Columns no property of the model maps to (kept by an additive schema change).
+    let unmappedColumns: [Int]
 
     var className: String { schema.className }
     let primaryKeyIndex: Int?

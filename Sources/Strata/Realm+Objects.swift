@@ -182,22 +182,35 @@ extension Realm {
             throw Realm.Error(.objectManagedByAnotherRealm, "Object is already managed by another Realm. Use create instead to copy it into this Realm.")
         }
         let props = binding.schema.properties
-        var values = [CoreValue](repeating: .null, count: binding.table.columns.count)
+        // The realm's scratch array (left empty meanwhile, so an add nested in this one, for a
+        // linked object, builds its own).
+        var values = core.valueScratch
+        core.valueScratch = []
+        values.removeAll(keepingCapacity: true)
+        values.append(contentsOf: repeatElement(CoreValue.null, count: binding.table.columns.count))
         var deferred: [(Int, PropertyValue)] = []
-        for (i, p) in props.enumerated() where p.type != .linkingObjects {
+        for step in binding.addSteps {
+            let i = step.property
             let v = binding.getters[i](o)
-            if p.type == .object || p.type == .any || p.collection != .none {
-                if case .object = v { deferred.append((i, v)); values[binding.columns[i]] = binding.table.columns[binding.columns[i]].defaultValue; continue }
-                if p.type == .object || p.type == .any, case .list = v { deferred.append((i, v)); values[binding.columns[i]] = .list([]); continue }
-                if p.type == .object || p.type == .any, case .set = v { deferred.append((i, v)); values[binding.columns[i]] = .list([]); continue }
-                if p.type == .object || p.type == .any, case .map = v { deferred.append((i, v)); values[binding.columns[i]] = .map([:]); continue }
+            guard step.mayDefer else {
+                switch v {
+                case .object, .list, .set, .map: values[step.column] = try coreValue(v, property: props[i], update: update)
+                default: values[step.column] = coreScalar(v) ?? .null
+                }
+                continue
             }
-            values[binding.columns[i]] = try coreValue(v, property: p, update: update)
+            let p = props[i]
+            if case .object = v { deferred.append((i, v)); values[step.column] = binding.table.columns[step.column].defaultValue; continue }
+            if p.type == .object || p.type == .any, case .list = v { deferred.append((i, v)); values[step.column] = .list([]); continue }
+            if p.type == .object || p.type == .any, case .set = v { deferred.append((i, v)); values[step.column] = .list([]); continue }
+            if p.type == .object || p.type == .any, case .map = v { deferred.append((i, v)); values[step.column] = .map([:]); continue }
+            values[step.column] = try coreValue(v, property: p, update: update)
         }
         // Columns the models do not know (kept by an additive schema change) keep their defaults.
-        for c in binding.table.columns.indices where !binding.columns.contains(c) {
+        for c in binding.unmappedColumns {
             values[c] = binding.table.columns[c].defaultValue
         }
+        defer { core.valueScratch = values }
         let key: Int64
         if update != .error, let pk = binding.primaryKeyIndex,
            let existing = try txn.objectKey(binding.table, primaryKey: values[binding.columns[pk]]) {

@@ -155,6 +155,9 @@ final class RealmCore {
     var snapshot: PinnedSnapshot?
     var writeTxn: StoreTransaction?
     var stamp: UInt64 = 0
+    /// `add` builds each row's values here, reused from object to object (an array allocated per
+    /// object cost a generic metadata lookup each time). Empty while in use.
+    var valueScratch: [CoreValue] = []
     var pendingError: Realm.Error?
     var bindingCache: [ObjectIdentifier: TableBinding] = [:]
     var observers: [ObjectIdentifier: NotificationToken] = [:]

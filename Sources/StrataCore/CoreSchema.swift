@@ -119,6 +119,14 @@ public final class CoreTable: Sendable {
     public let objectTree: String
     public let primaryKeyTree: String
     public let backlinkTree: String
+    /// Columns with a secondary index tree, in order (computed once: an insert walks these
+    /// instead of copying every column's description).
+    let indexedColumns: [Int]
+    /// Columns whose values must fit an index key: indexed ones, and a primary key kept in a
+    /// primary-key tree.
+    let indexKeyColumns: [Int]
+    /// To-one link columns.
+    let linkColumns: [Int]
 
     public init(name: String, isEmbedded: Bool = false, columns: [CoreColumn]) {
         self.name = name
@@ -133,6 +141,10 @@ public final class CoreTable: Sendable {
         self.objectTree = "o:" + name
         self.primaryKeyTree = "p:" + name
         self.backlinkTree = "b:" + name
+        let pkIsObjectKey = layout.keyColumn != nil
+        indexedColumns = columns.indices.filter { columns[$0].hasIndexTree }
+        indexKeyColumns = columns.indices.filter { columns[$0].hasIndexTree || (columns[$0].isPrimaryKey && !pkIsObjectKey) }
+        linkColumns = columns.indices.filter { columns[$0].type == .link }
     }
 
     /// Whether the object key is the `Int` primary key itself (no primary-key tree).

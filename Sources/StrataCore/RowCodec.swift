@@ -160,26 +160,38 @@ enum RowEncoder {
     /// Encodes `values` (one per column of `table`, in column order) as a row.
     /// - Throws: `CoreError.typeMismatch` naming the column when a value does not fit it.
     static func encode(_ values: [CoreValue], table: CoreTable) throws(CoreError) -> [UInt8] {
+        var out: [UInt8] = []
+        try encode(values, table: table, into: &out)
+        return out
+    }
+
+    /// Encodes into `out`, replacing its contents (and keeping its capacity: callers reuse one
+    /// buffer for many rows).
+    static func encode(_ values: [CoreValue], table: CoreTable, into out: inout [UInt8]) throws(CoreError) {
         let layout = table.layout
         let n = table.columns.count
         precondition(values.count == n, "row of \(table.name) needs \(n) values, got \(values.count)")
         let header = layout.fullHeader
         let slotsEnd = header + (layout.slotOffsets.last.map { $0 + layout.slotSizes[n - 1] } ?? 0)
-        var out = [UInt8](repeating: 0, count: slotsEnd)
+        out.removeAll(keepingCapacity: true)
+        out.append(contentsOf: repeatElement(0, count: slotsEnd))
         out[0] = UInt8(n & 0xFF)
         out[1] = UInt8(n >> 8)
         for c in 0..<n where layout.slotSizes[c] > 0 {
-            let column = table.columns[c]
+            // The column's description is copied only where it is needed (a copy retains its
+            // strings), not for every fixed-width value.
+            let type = layout.types[c]
             let value = values[c]
             let s = header + layout.slotOffsets[c]
             if value.isNull {
-                guard column.isNullable || column.type == .mixed else {
-                    throw .nullNotAllowed(table: table.name, column: column.name)
+                guard table.columns[c].isNullable || type == .mixed else {
+                    throw .nullNotAllowed(table: table.name, column: table.columns[c].name)
                 }
                 out[2 + c >> 3] |= 1 << UInt8(c & 7)
                 continue
             }
-            if column.isVariable {
+            if layout.variable[c] {
+                let column = table.columns[c]
                 let start = out.count
                 switch (column.collection, column.type, value) {
                 case (.none, .string, .string(let str)): out.append(contentsOf: str.utf8)
@@ -197,7 +209,7 @@ enum RowEncoder {
                 store(UInt32(out.count - start), at: s + 4, &out)
                 continue
             }
-            switch (column.type, value) {
+            switch (type, value) {
             case (.int, .int(let i)), (.link, .link(let i)): store(UInt64(bitPattern: i), at: s, &out)
             case (.bool, .bool(let b)): out[s] = b ? 1 : 0
             case (.float, .float(let f)): store(f.bitPattern, at: s, &out)
@@ -209,10 +221,9 @@ enum RowEncoder {
             case (.uuid, .uuid(let b)) where b.count == 16: out.replaceSubrange(s..<s + 16, with: b)
             case (.decimal128, .decimal128(let b)) where b.count == 16: out.replaceSubrange(s..<s + 16, with: b)
             default:
-                throw .typeMismatch(table: table.name, column: column.name, expected: "\(column.type)", found: value.kindName)
+                throw .typeMismatch(table: table.name, column: table.columns[c].name, expected: "\(type)", found: value.kindName)
             }
         }
-        return out
     }
 
     /// Checks that `element` fits the element type of collection column `column`: a value of its

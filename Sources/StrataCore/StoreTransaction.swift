@@ -33,6 +33,12 @@ public final class StoreTransaction {
     /// The tree read last: most reads hit one table's tree many times in a row.
     private var lastReadTree: (name: String, tree: Tree?)?
     private var writeTrees: [String: TreeHandle] = [:]
+    /// The tree written last: inserts hit one table's tree many times in a row, and comparing a
+    /// name with itself is cheaper than hashing it.
+    private var lastWriteTree: (name: String, handle: TreeHandle)?
+    /// Row encodings are built here, reused from insert to insert (an array allocated per row
+    /// cost a generic metadata lookup each time).
+    private var rowBuffer: [UInt8] = []
     /// Next object key per table, for tables without an `Int` primary key (flushed at commit).
     private var nextKeys: [String: Int64] = [:]
     /// Bumped on every change, so cached row pointers can tell they are stale.
@@ -95,16 +101,22 @@ public final class StoreTransaction {
     }
 
     func writeTree(_ name: String, create: Bool) throws -> TreeHandle? {
-        if let h = writeTrees[name] { return h }
+        if let last = lastWriteTree, last.name == name { return last.handle }
+        if let h = writeTrees[name] {
+            lastWriteTree = (name, h)
+            return h
+        }
         guard let w = write else { return nil }
         if !create, try !w.treeExists(name) { return nil }
         let h = try w.openTree(name, create: true)
         writeTrees[name] = h
+        lastWriteTree = (name, h)
         return h
     }
 
     /// Forgets cached tree handles (after a tree was dropped).
     public func resetTreeCache() {
+        lastWriteTree = nil
         writeTrees.removeAll()
         readTrees.removeAll()
         lastReadTree = nil
@@ -322,7 +334,7 @@ public final class StoreTransaction {
     @discardableResult
     public func insert(into table: CoreTable, values: [CoreValue]) throws -> Int64 {
         let w = requireWrite()
-        for c in table.columns.indices where table.columns[c].hasIndexTree || (table.columns[c].isPrimaryKey && !table.primaryKeyIsObjectKey) {
+        for c in table.indexKeyColumns {
             try checkIndexable(table, column: c, values[c])
         }
         let key: Int64
@@ -343,10 +355,10 @@ public final class StoreTransaction {
         } else {
             key = try newKey(table)
         }
-        let row = try RowEncoder.encode(values, table: table)
+        try RowEncoder.encode(values, table: table, into: &rowBuffer)
         let h = try writeTree(table.objectTree, create: true)!
         var kb = objectKeyBytes(key)
-        let inserted = try withUnsafeBytes(of: &kb) { k in try row.withUnsafeBytes { try w.insert(k, $0, in: h) } }
+        let inserted = try withUnsafeBytes(of: &kb) { k in try rowBuffer.withUnsafeBytes { try w.insert(k, $0, in: h) } }
         if !inserted {
             // Only possible for a primary key that is the object key (new keys are unused ones).
             let pk = table.primaryKeyColumn!
@@ -357,10 +369,10 @@ public final class StoreTransaction {
             let ph = try writeTree(table.primaryKeyTree, create: true)!
             _ = try w.put(IndexKey.encode(values[pk]), withUnsafeBytes(of: UInt64(bitPattern: key).littleEndian) { Array($0) }, in: ph)
         }
-        for c in table.columns.indices where table.columns[c].hasIndexTree {
+        for c in table.indexedColumns {
             try addIndexEntry(table, column: c, value: values[c], key: key)
         }
-        for c in table.columns.indices where table.columns[c].type == .link {
+        for c in table.linkColumns {
             try addLinks(table, column: c, key: key, value: values[c])
         }
         changeCount &+= 1
