@@ -387,10 +387,32 @@ public final class StoreTransaction {
     public func set(_ table: CoreTable, key: Int64, column: Int, to value: CoreValue) throws -> CoreValue {
         let w = requireWrite()
         let col = table.columns[column]
-        guard let old = try row(table, key: key) else { throw CoreError.objectMissing(table: table.name, key: key) }
-        let oldValue = old.value(column)
         // -0.0 == 0.0, but the sign of a zero is part of the value: write it.
         let zero = switch value { case .double(let d): d == 0; case .float(let f): f == 0; default: false }
+        // A fixed-width column without an index, links or key role (`age += 1`): read the old
+        // value and patch the new one in place in a single descent (this took three).
+        if !col.isVariable, !col.hasIndexTree, col.type != .link, !col.isPrimaryKey, !value.isNull || col.isNullable {
+            let h = try writeTree(table.objectTree, create: true)!
+            var kb = objectKeyBytes(key)
+            var previous = CoreValue.null
+            var patched = false, unchanged = false
+            let present = try withUnsafeBytes(of: &kb) { k in
+                try w.mutateInPlace(k, in: h, checkPresence: false) { bytes in
+                    previous = RowReader(bytes: UnsafeRawBufferPointer(bytes), table: table, key: key).value(column)
+                    if previous == value, !zero { unchanged = true; return }
+                    patched = RowEncoder.patchFixed(bytes, table: table, column: column, value)
+                }
+            }
+            guard present else { throw CoreError.objectMissing(table: table.name, key: key) }
+            if unchanged { return previous }
+            if patched {
+                changeCount &+= 1
+                return previous
+            }
+            // A row written before the column existed: re-encoded below.
+        }
+        guard let old = try row(table, key: key) else { throw CoreError.objectMissing(table: table.name, key: key) }
+        let oldValue = old.value(column)
         if oldValue == value, !zero { return oldValue }
         // Realm's primary keys never change; the `p:` tree (or the object key) still holds the old one.
         if col.isPrimaryKey { throw CoreError.primaryKeyChanged(table: table.name, column: col.name) }

@@ -105,16 +105,21 @@ extension WriteTransaction {
     /// Gives `body` write access to the bytes of the value under `key`, in place (copying the
     /// page that holds them once per transaction). For same-size edits such as updating one
     /// field of a fixed-width record.
+    /// - Parameter checkPresence: look the key up first, so an absent key changes nothing. A
+    ///   caller that knows the key is present passes false and saves that descent (for an
+    ///   absent key the path is then copied for nothing).
     /// - Returns: false if the key is absent (then `body` is not called).
     @discardableResult
-    public func mutateInPlace(_ key: UnsafeRawBufferPointer, in tree: TreeHandle, _ body: (UnsafeMutableRawBufferPointer) throws -> Void) throws -> Bool {
+    public func mutateInPlace(_ key: UnsafeRawBufferPointer, in tree: TreeHandle, checkPresence: Bool = true,
+                              _ body: (UnsafeMutableRawBufferPointer) throws -> Void) throws -> Bool {
         try beginChange()
         var t = trees[tree.index]
         defer { trees[tree.index] = t }
-        guard t.root != 0, try access.get(root: t.root, key) != nil else { return false }
+        guard t.root != 0 else { return false }
+        if checkPresence, try access.get(root: t.root, key) == nil { return false }
         let p = try withPath { path in try descendWritable(key, &t, &path).1 }
         let (i, found) = try access.leafSearch(p, key)
-        precondition(found, "key vanished between lookup and mutation")
+        guard found else { return false }
         t.dirty = true
         switch try Node.leafValue(p, i, access) {
         case .inline(let v):
