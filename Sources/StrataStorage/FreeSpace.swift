@@ -165,6 +165,57 @@ struct FreeSpace {
         return last.first
     }
 
+    /// Takes page `n` if it is reusable. A transaction asks for the page after the one it took
+    /// last, so the pages it writes form runs that one `pwritev` writes and one request reaches
+    /// the disk with: a small commit's 3-5 scattered page writes made its `fdatasync` cost up to
+    /// twice as much as 1-2 contiguous ones on this project's machines.
+    mutating func take(_ n: UInt32) -> Bool {
+        // Binary search (descending order): `i` is the first run starting at or below `n`.
+        var lo = 0, hi = pool.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if pool[mid].first > n { lo = mid + 1 } else { hi = mid }
+        }
+        guard lo < pool.count else { return false }
+        let r = pool[lo]
+        guard n < r.first &+ r.count else { return false }
+        if r.count == 1 {
+            pool.remove(at: lo)
+        } else if n == r.first {
+            pool[lo] = Run(first: n + 1, count: r.count - 1)
+        } else if n == r.first + r.count - 1 {
+            pool[lo].count -= 1
+        } else {
+            // Split: the part above `n` comes first (descending order).
+            pool[lo] = Run(first: r.first, count: n - r.first)
+            pool.insert(Run(first: n + 1, count: r.first + r.count - n - 1), at: lo)
+        }
+        poolPages -= 1
+        return true
+    }
+
+    /// Takes the first page of the lowest run of at least `length` pages among the `scan` lowest
+    /// runs: where a transaction starts a new run of pages. Without such a run it takes the
+    /// lowest page, unless the pool holds fewer than `fragments` pages: then nil, and the caller
+    /// extends the file instead. (A steady stream of small commits otherwise cycles forever
+    /// through the same few scattered pages, one write request each; at the end of the file
+    /// its pages form runs, and the scattered ones stay free, a bounded cost.)
+    mutating func popLowest(preferringRunOf length: Int, scan: Int = 64, fragments: Int = 0) -> UInt32? {
+        var i = pool.count - 1
+        let stop = max(0, pool.count - scan)
+        while i >= stop {
+            if Int(pool[i].count) >= length {
+                let r = pool[i]
+                if r.count == 1 { pool.remove(at: i) } else { pool[i] = Run(first: r.first + 1, count: r.count - 1) }
+                poolPages -= 1
+                return r.first
+            }
+            i -= 1
+        }
+        if poolPages < fragments { return nil }
+        return popLowest()
+    }
+
     /// Takes `n` consecutive reusable pages (the lowest such run) and returns the first.
     mutating func takeRun(_ n: Int) -> UInt32? {
         if n == 1 { return popLowest() }

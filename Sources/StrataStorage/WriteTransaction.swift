@@ -58,6 +58,8 @@ public final class WriteTransaction: @unchecked Sendable {
     var freedYoung: [UInt32] = []
     /// Pages this transaction took from the young pool (few: a small array).
     var youngTaken: [UInt32] = []
+    /// The page `allocPage` returned last: the next one continues its run when it can.
+    var lastAllocated: UInt32?
     /// Pages this transaction wrote. Sized for a small commit up front: growing from empty
     /// rehashed it three times per commit (measured: ~1.7k of a deferred commit's ~64k instructions).
     var dirty = Set<UInt32>(minimumCapacity: 32)
@@ -354,7 +356,11 @@ public final class WriteTransaction: @unchecked Sendable {
         if young, let p = free.popYoung() {
             n = p
             youngTaken.append(p)
-        } else if let p = free.popLowest() {
+        } else if young, let last = lastAllocated, free.take(last &+ 1) {
+            // Continue the run of pages this transaction is writing.
+            n = last + 1
+            if access.pageCount != pageCount { try ensureCapacity(pageCount) }
+        } else if let p = young ? free.popLowest(preferringRunOf: 4, scan: 1024, fragments: 64) : free.popLowest() {
             n = p
             if access.pageCount != pageCount { try ensureCapacity(pageCount) }
         } else {
@@ -372,6 +378,7 @@ public final class WriteTransaction: @unchecked Sendable {
             p.setU16(PageHeader.cellStart, UInt16(truncatingIfNeeded: pageSize))
         }
         dirty.insert(n)
+        lastAllocated = n
         return (n, p)
     }
 

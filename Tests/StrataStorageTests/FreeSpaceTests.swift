@@ -149,4 +149,33 @@ final class FreeSpaceTests: XCTestCase {
         free.release(upTo: 12)
         XCTAssertEqual(free.poolPages, 3)
     }
+
+    /// `take` removes exactly one page from any position of a run (splitting it), and
+    /// `popLowest(preferringRunOf:)` starts at the lowest long enough run, falls back to the
+    /// lowest page, or to nil (extend the file) while the pool is only a few fragments.
+    func testTakeAndPreferredRuns() {
+        var rng = SplitMix(state: 7)
+        for round in 0..<200 {
+            var free = FreeSpace()
+            var model = Set<UInt32>()
+            for _ in 0..<rng.below(40) {
+                let first = UInt32(2 + rng.below(300)), count = 1 + rng.below(6)
+                let pages = (0..<UInt32(count)).map { first + $0 }.filter { !model.contains($0) }
+                for p in pages { free.addToPool(p, count: 1); model.insert(p) }
+            }
+            checkPool(free, model, "round \(round) setup")
+            for _ in 0..<20 {
+                let n = UInt32(2 + rng.below(310))
+                XCTAssertEqual(free.take(n), model.contains(n), "round \(round): take(\(n))")
+                model.remove(n)
+                checkPool(free, model, "round \(round) after take(\(n))")
+            }
+            let runs = free.pool.reversed().map { ($0.first, Int($0.count)) }
+            let expected = runs.first { $0.1 >= 4 }?.0 ?? (model.count < 64 ? nil : model.min())
+            let got = free.popLowest(preferringRunOf: 4, scan: 1024, fragments: 64)
+            XCTAssertEqual(got, expected, "round \(round)")
+            if let got { model.remove(got) }
+            checkPool(free, model, "round \(round) after popLowest(preferringRunOf:)")
+        }
+    }
 }
