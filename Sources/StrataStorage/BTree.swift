@@ -68,6 +68,21 @@ enum Node {
         return off
     }
 
+    /// Whether the cells of `p` lie in key order, each below the one before (as `compact` and a
+    /// split write them), with no garbage between them.
+    static func cellsInKeyOrder(_ p: UnsafeRawPointer) -> Bool {
+        let n = count(p)
+        guard n > 1 else { return true }
+        if p.u16(PageHeader.garbage) != 0 { return false }
+        var previous = slot(p, 0)
+        for i in 1..<n {
+            let o = slot(p, i)
+            if o >= previous { return false }
+            previous = o
+        }
+        return true
+    }
+
     /// Key of leaf cell `i`.
     @inline(__always)
     static func leafKey(_ p: UnsafeRawPointer, _ i: Int, _ acc: PageAccess) throws -> UnsafeRawBufferPointer {

@@ -603,9 +603,14 @@ public final class WriteTransaction: @unchecked Sendable {
 
         // 5. Checksums, last, once every page's contents are final: only the pages this commit
         //    wrote (carried entries belong to earlier, committed versions and must not be touched).
+        //    A leaf whose cells are out of key order (inserts in random key order place each new
+        //    cell below the others) is rewritten in key order first, so a scan reads each leaf
+        //    front to back, one address after the other, as the processor's prefetcher expects.
         for n in dirty {
             let p = access.pointer(n)
-            let length = p.u8(PageHeader.type) == PageType.overflow.rawValue ? Int(p.u32(PageHeader.runPages)) * pageSize : pageSize
+            let type = p.u8(PageHeader.type)
+            if type == PageType.leaf.rawValue, !Node.cellsInKeyOrder(p) { compact(p, leaf: true) }
+            let length = type == PageType.overflow.rawValue ? Int(p.u32(PageHeader.runPages)) * pageSize : pageSize
             p.setU64(PageHeader.checksum, Checksum.ofPage(p, length: length))
         }
 
