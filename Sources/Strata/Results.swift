@@ -198,18 +198,20 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
 
     /// The sum of `property` (an Int, Float, Double or Decimal128 property) over the objects.
     public func sum<T: _PropertyValueConvertible & AdditiveArithmetic>(ofProperty property: String) -> T {
-        var ints: Int64 = 0
-        var doubles = 0.0
-        var isInt = true
-        fold(property) { v in
-            switch v {
-            case .int(let i): ints &+= i
-            case .double(let d): doubles += d; isInt = false
-            case .float(let f): doubles += Double(f); isInt = false
-            default: break
+        // Accumulated through a pointer: a closure mutating captured variables paid a dynamic
+        // exclusivity check per row.
+        var total = (ints: Int64(0), doubles: 0.0, isInt: true)
+        withUnsafeMutablePointer(to: &total) { acc in
+            fold(property) { v in
+                switch v {
+                case .int(let i): acc.pointee.ints &+= i
+                case .double(let d): acc.pointee.doubles += d; acc.pointee.isInt = false
+                case .float(let f): acc.pointee.doubles += Double(f); acc.pointee.isInt = false
+                default: break
+                }
             }
         }
-        let value: PropertyValue = isInt ? .int(ints) : .double(doubles)
+        let value: PropertyValue = total.isInt ? .int(total.ints) : .double(total.doubles)
         if let t = T._strataFromPropertyValue(value) { return t }
         if case .int(let i) = value, let t = T._strataFromPropertyValue(.double(Double(i))) { return t }
         if case .double(let d) = value, let t = T._strataFromPropertyValue(.float(Float(d))) { return t }
