@@ -201,6 +201,16 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
         // Accumulated through a pointer: a closure mutating captured variables paid a dynamic
         // exclusivity check per row.
         var total = (ints: Int64(0), doubles: 0.0, isInt: true)
+        if let realm, !realm.checkThread() { return .zero }
+        // One fixed-width comparison (or none) and an Int or Double column: summed from the
+        // rows' bytes by the store. Anything else, or an error, takes the general path below
+        // (which reports the error).
+        if query.distinctKeyPaths.isEmpty, let realm, let binding,
+           let i = binding.propertyIndexByName[property],
+           let fast = try? query.fastSum(in: realm.current(), table: binding.table, column: binding.columns[i]) {
+            let isInt = binding.table.columns[binding.columns[i]].type == .int
+            total = (fast.ints, fast.doubles, isInt || !fast.sawValue)
+        } else {
         withUnsafeMutablePointer(to: &total) { acc in
             fold(property) { v in
                 switch v {
@@ -210,6 +220,7 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
                 default: break
                 }
             }
+        }
         }
         let value: PropertyValue = total.isInt ? .int(total.ints) : .double(total.doubles)
         if let t = T._strataFromPropertyValue(value) { return t }

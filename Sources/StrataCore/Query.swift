@@ -214,6 +214,16 @@ public struct CoreQuery: Sendable {
         try prepare(txn, table).forEachMatch(body)
     }
 
+    /// The sum of column `column` (an `Int` or `Double` column) over the matching objects,
+    /// computed from the rows' bytes when the query is a single fixed-width comparison or matches
+    /// everything; nil when it needs the general path (``forEachMatch(in:table:_:)``). Sorting and
+    /// distinct are ignored. `sawValue` tells whether any non-null value was added. Integers add
+    /// with wrapping, doubles in key order, exactly as the general path does.
+    /// - Throws: as ``evaluate(in:table:)``.
+    public func fastSum(in txn: StoreTransaction, table: CoreTable, column: Int) throws -> (ints: Int64, doubles: Double, sawValue: Bool)? {
+        try prepare(txn, table).simpleSum(column: column)
+    }
+
     /// How ``evaluate(in:table:)`` would find the objects: by index or by scan, and how many
     /// comparisons run on the fixed-width fast path. Binds the query (so it throws the same
     /// errors) but reads no rows.
@@ -258,8 +268,13 @@ public struct CoreQuery: Sendable {
         let plan = CoreQueryPlan(table: table.name, access: access, fastComparisons: compiler.fastComparisons,
                                  generalComparisons: compiler.generalComparisons,
                                  sortKeys: sortKeys.count, distinctKeys: distinctKeys.count)
-        return PreparedQuery(txn: txn, table: table, predicate: compiled, probes: probes, sortKeys: sortKeys,
-                             distinctKeys: distinctKeys, plan: plan)
+        var prepared = PreparedQuery(txn: txn, table: table, predicate: compiled, probes: probes, sortKeys: sortKeys,
+                                     distinctKeys: distinctKeys, plan: plan)
+        // The whole query is one fixed-width comparison: scans read it from the rows' bytes.
+        if case .comparison? = predicate, compiler.fastComparisons == 1, compiler.generalComparisons == 0, probes == nil {
+            prepared.simple = compiler.simple
+        }
+        return prepared
     }
 
     // MARK: Arguments

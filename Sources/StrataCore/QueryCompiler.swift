@@ -30,6 +30,9 @@ final class QueryCompiler {
     let arguments: [CoreValue]
     /// Comparisons compiled to a fixed-width loop over the row's bytes (no `CoreValue` per row).
     private(set) var fastComparisons = 0
+    /// The simple form of the last fast comparison compiled (`SimpleComparison`): the whole
+    /// query's, when the query is that one comparison.
+    private(set) var simple: SimpleComparison?
     /// Comparisons compiled to the general path (links, collections, options, mixed values).
     private(set) var generalComparisons = 0
 
@@ -252,6 +255,7 @@ final class QueryCompiler {
             let constant = try checkConstant(path, op, options, value, source: source)
             if !path.isMulti, let fast = fastTest(path, op, options, constant) {
                 fastComparisons += 1
+                simple = simpleComparison(path, op, options, constant)
                 return .test(fast)
             }
             generalComparisons += 1

@@ -186,6 +186,8 @@ struct PreparedQuery {
     let sortKeys: [(value: (RowReader) throws -> CoreValue, ascending: Bool)]
     let distinctKeys: [(RowReader) throws -> CoreValue]
     let plan: CoreQueryPlan
+    /// The query as one fixed-width comparison, when it is one (QuerySimpleScan.swift).
+    var simple: SimpleComparison? = nil
 
     /// The matching keys in result order.
     func run() throws -> [Int64] {
@@ -220,6 +222,8 @@ struct PreparedQuery {
                 if try test?(row) ?? true { try accept(row) }
                 return true
             })
+        } else if let test, let keys = try simpleKeys(test) {
+            return keys
         } else if let test {
             // The hot loop: one call of the compiled test per row, the key appended on a match.
             try txn.forEachRowInPlace(table, { (row: inout RowReader) in
