@@ -93,30 +93,70 @@ extension QueryCompiler {
     }
 }
 
-extension PreparedQuery {
-    /// The matching keys of a query without sorting, distinct or index probes, when its test is
-    /// a `SimpleComparison`; nil when it is not.
-    func simpleKeys(_ test: QueryRowTest) throws -> [Int64]? {
-        guard let simple, let slot = FixedSlot(table, column: simple.column) else { return nil }
-        // Appended through a pointer: a closure mutating a captured array paid a dynamic
-        // exclusivity check per row.
-        let keys = UnsafeMutablePointer<[Int64]>.allocate(capacity: 1)
-        keys.initialize(to: [])
-        defer {
-            keys.deinitialize(count: 1)
-            keys.deallocate()
+/// What a simple scan does with the rows that match.
+protocol SimpleScanSink {
+    /// Whether `row`, which has all the table's columns, also has room for what the sink reads.
+    func fits(_ row: UnsafeRawBufferPointer) -> Bool
+    /// A matching row read from its bytes.
+    mutating func take(_ row: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer)
+    /// A matching row that went through the compiled test (written before a column existed).
+    mutating func take(_ row: RowReader)
+}
+
+/// Collects the keys of the matching rows.
+struct SimpleKeysSink: SimpleScanSink {
+    var keys: [Int64] = []
+    func fits(_ row: UnsafeRawBufferPointer) -> Bool { true }
+    mutating func take(_ row: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer) { keys.append(decodeObjectKey(key)) }
+    mutating func take(_ row: RowReader) { keys.append(row.key) }
+}
+
+/// Sums an `Int` or `Double` column of the matching rows, as the general path does: integers
+/// with wrapping, doubles in key order, nulls skipped.
+struct SimpleSumSink: SimpleScanSink {
+    let target: FixedSlot
+    let column: Int
+    let isInt: Bool
+    var ints: Int64 = 0
+    var doubles = 0.0
+    var sawValue = false
+
+    func fits(_ row: UnsafeRawBufferPointer) -> Bool { row.count >= target.minimumLength }
+
+    mutating func take(_ row: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer) {
+        if target.isNull(row) { return }
+        sawValue = true
+        if isInt { ints &+= Int64.load(row, target.offset) } else { doubles += Double.load(row, target.offset) }
+    }
+
+    mutating func take(_ row: RowReader) {
+        if isInt {
+            if let i = row.int(column) { ints &+= i; sawValue = true }
+        } else if let d = row.double(column) {
+            doubles += d
+            sawValue = true
         }
+    }
+}
+
+extension PreparedQuery {
+    /// Runs the scan of a `SimpleComparison` query into `sink` (kept behind a pointer: a closure
+    /// mutating a captured value paid a dynamic exclusivity check per row). False when the query
+    /// is not simple.
+    func simpleScan<S: SimpleScanSink>(_ test: QueryRowTest, into sink: UnsafeMutablePointer<S>) throws -> Bool {
+        guard let simple, let slot = FixedSlot(table, column: simple.column) else { return false }
         func scan<V: SimpleSlotValue, Op: QueryComparisonOperator>(_ k: V, _: Op.Type) throws {
             try txn.forEach(tree: table.objectTree) { kb, v in
-                if slot.isFull(v) {
-                    if slot.isNull(v) ? Op.unordered : Op.test(V.load(v, slot.offset), k) { keys.pointee.append(decodeObjectKey(kb)) }
+                if slot.isFull(v), sink.pointee.fits(v) {
+                    if slot.isNull(v) ? Op.unordered : Op.test(V.load(v, slot.offset), k) { sink.pointee.take(v, key: kb) }
                 } else {
                     let row = RowReader(bytes: v, table: table, key: decodeObjectKey(kb))
-                    if try test(row) { keys.pointee.append(row.key) }
+                    if try test(row) { sink.pointee.take(row) }
                 }
                 return true
             }
         }
+        // Each operator and constant type gets its own specialised loop.
         switch (simple.op, simple.constant) {
         case (.equal, .int(let k)): try scan(k, QueryOpEqual.self)
         case (.equal, .double(let d)): try scan(d, QueryOpEqual.self)
@@ -130,9 +170,21 @@ extension PreparedQuery {
         case (.greaterThan, .double(let d)): try scan(d, QueryOpGreater.self)
         case (.greaterThanOrEqual, .int(let k)): try scan(k, QueryOpGreaterOrEqual.self)
         case (.greaterThanOrEqual, .double(let d)): try scan(d, QueryOpGreaterOrEqual.self)
-        default: return nil
+        default: return false
         }
-        return keys.pointee
+        return true
+    }
+
+    /// The matching keys of a query without sorting, distinct or index probes, when its test is
+    /// a `SimpleComparison`; nil when it is not.
+    func simpleKeys(_ test: QueryRowTest) throws -> [Int64]? {
+        let sink = UnsafeMutablePointer<SimpleKeysSink>.allocate(capacity: 1)
+        sink.initialize(to: SimpleKeysSink())
+        defer {
+            sink.deinitialize(count: 1)
+            sink.deallocate()
+        }
+        return try simpleScan(test, into: sink) ? sink.pointee.keys : nil
     }
 
     /// The sum of column `column` over the matching rows, read from the rows' bytes, when the
@@ -140,61 +192,27 @@ extension PreparedQuery {
     /// `Double`; nil otherwise. `sawValue` tells whether any non-null value was added.
     func simpleSum(column: Int) throws -> (ints: Int64, doubles: Double, sawValue: Bool)? {
         guard probes == nil, let target = FixedSlot(table, column: column) else { return nil }
-        let isInt = table.columns[column].type == .int
-        // Accumulated through a pointer (no exclusivity check per row, as in `simpleKeys`).
-        let acc = UnsafeMutablePointer<(ints: Int64, doubles: Double, saw: Bool)>.allocate(capacity: 1)
-        acc.initialize(to: (0, 0, false))
-        defer { acc.deallocate() }
-        @inline(__always) func add(_ v: UnsafeRawBufferPointer) {
-            if target.isNull(v) { return }
-            acc.pointee.saw = true
-            if isInt { acc.pointee.ints &+= Int64.load(v, target.offset) } else { acc.pointee.doubles += Double.load(v, target.offset) }
-        }
-        @inline(__always) func addSlow(_ row: RowReader) {
-            if isInt {
-                if let i = row.int(column) { acc.pointee.ints &+= i; acc.pointee.saw = true }
-            } else if let d = row.double(column) {
-                acc.pointee.doubles += d
-                acc.pointee.saw = true
-            }
+        let sink = UnsafeMutablePointer<SimpleSumSink>.allocate(capacity: 1)
+        sink.initialize(to: SimpleSumSink(target: target, column: column, isInt: table.columns[column].type == .int))
+        defer {
+            sink.deinitialize(count: 1)
+            sink.deallocate()
         }
         switch predicate {
         case .constant(false):
-            return (0, 0, false)
+            break
         case .constant(true):
             try txn.forEach(tree: table.objectTree) { kb, v in
-                if target.isFull(v) { add(v) } else { addSlow(RowReader(bytes: v, table: table, key: decodeObjectKey(kb))) }
+                if target.isFull(v) {
+                    sink.pointee.take(v, key: kb)
+                } else {
+                    sink.pointee.take(RowReader(bytes: v, table: table, key: decodeObjectKey(kb)))
+                }
                 return true
             }
         case .test(let test):
-            guard let simple, let slot = FixedSlot(table, column: simple.column) else { return nil }
-            func scan<V: SimpleSlotValue, Op: QueryComparisonOperator>(_ k: V, _: Op.Type) throws {
-                try txn.forEach(tree: table.objectTree) { kb, v in
-                    if target.isFull(v), v.count >= slot.minimumLength {
-                        if slot.isNull(v) ? Op.unordered : Op.test(V.load(v, slot.offset), k) { add(v) }
-                    } else {
-                        let row = RowReader(bytes: v, table: table, key: decodeObjectKey(kb))
-                        if try test(row) { addSlow(row) }
-                    }
-                    return true
-                }
-            }
-            switch (simple.op, simple.constant) {
-            case (.equal, .int(let k)): try scan(k, QueryOpEqual.self)
-            case (.equal, .double(let d)): try scan(d, QueryOpEqual.self)
-            case (.notEqual, .int(let k)): try scan(k, QueryOpNotEqual.self)
-            case (.notEqual, .double(let d)): try scan(d, QueryOpNotEqual.self)
-            case (.lessThan, .int(let k)): try scan(k, QueryOpLess.self)
-            case (.lessThan, .double(let d)): try scan(d, QueryOpLess.self)
-            case (.lessThanOrEqual, .int(let k)): try scan(k, QueryOpLessOrEqual.self)
-            case (.lessThanOrEqual, .double(let d)): try scan(d, QueryOpLessOrEqual.self)
-            case (.greaterThan, .int(let k)): try scan(k, QueryOpGreater.self)
-            case (.greaterThan, .double(let d)): try scan(d, QueryOpGreater.self)
-            case (.greaterThanOrEqual, .int(let k)): try scan(k, QueryOpGreaterOrEqual.self)
-            case (.greaterThanOrEqual, .double(let d)): try scan(d, QueryOpGreaterOrEqual.self)
-            default: return nil
-            }
+            guard try simpleScan(test, into: sink) else { return nil }
         }
-        return (acc.pointee.ints, acc.pointee.doubles, acc.pointee.saw)
+        return (sink.pointee.ints, sink.pointee.doubles, sink.pointee.sawValue)
     }
 }
