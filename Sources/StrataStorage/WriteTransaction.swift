@@ -56,8 +56,11 @@ public final class WriteTransaction: @unchecked Sendable {
     /// Pages this transaction freed that a version newer than the durable one wrote: young pages
     /// (`FreeSpace.youngPending`), reusable before the next sync.
     var freedYoung: [UInt32] = []
-    /// Pages this transaction took from the young pool (few: a small array).
-    var youngTaken: [UInt32] = []
+    /// Pages this transaction took from the young pool and still holds.
+    var youngTaken = Set<UInt32>()
+    /// Set once the commit starts writing pages to the file, and once it has committed.
+    var commitWritesStarted = false
+    var committed = false
     /// The page `allocPage` returned last: the next one continues its run when it can.
     var lastAllocated: UInt32?
     /// Pages this transaction wrote. Sized for a small commit up front: growing from empty
@@ -355,7 +358,7 @@ public final class WriteTransaction: @unchecked Sendable {
         let n: UInt32
         if young, let p = free.popYoung() {
             n = p
-            youngTaken.append(p)
+            youngTaken.insert(p)
         } else if young, let last = lastAllocated, free.take(last &+ 1) {
             // Continue the run of pages this transaction is writing.
             n = last + 1
@@ -408,17 +411,24 @@ public final class WriteTransaction: @unchecked Sendable {
         let p = access.pointer(n)
         let written = p.u64(PageHeader.version)
         if written == v && dirty.contains(n) {
+            let inShadow = isInShadow(n)
             dirty.remove(n)
             shadow.pointee.remove(n)
-            if run == 1, let i = youngTaken.firstIndex(of: n) {
-                // Still listed by the newest record: back to the young pool, not the pool.
-                youngTaken.remove(at: i)
+            if run == 1, youngTaken.contains(n) {
+                // Still listed by the newest record: back to the young pool, not the pool. If the
+                // page went to the file (written through the map), it no longer verifies as that
+                // record lists it: make it a valid page again.
+                youngTaken.remove(n)
+                if !inShadow { stampYoungPage(n) }
                 free.returnYoung(n)
             } else {
                 free.addToPool(n, count: run)
             }
-        } else if written > base.durableVersion {
-            for k in 0..<UInt32(run) { freedYoung.append(n + k) }
+        } else if written > base.durableVersion && run == 1 {
+            // A young overflow run is not: taking some of its pages and leaving the first (the
+            // run's header, whose checksum covers the whole run) would tear the run as the newest
+            // record lists it.
+            freedYoung.append(n)
         } else {
             for k in 0..<UInt32(run) { freedNow.append(n + k) }
         }
@@ -618,6 +628,7 @@ public final class WriteTransaction: @unchecked Sendable {
         //     pages (the others were written through the map). Before the meta record, like
         //     every data page. A failure leaves only free pages changed: nothing refers to them,
         //     so the previous version stays current and the handle usable.
+        commitWritesStarted = true
         try writeShadowPages()
 
         // 6. The meta record goes to the slot that does not hold the durable version, so a crash
@@ -658,6 +669,7 @@ public final class WriteTransaction: @unchecked Sendable {
         // 8. Publish to readers in every process, and remember the free list for the next commit.
         db.lockFile.publish(PublishedState(version: v, catalogRoot: catalog.root, pageCount: pageCount, latestSlot: UInt32(slot),
                                            durableVersion: durable, durableSlot: durableSlot))
+        committed = true
         // The cache still shares the free list's buffers with `free`: drop it first, so that the
         // append below changes them in place instead of copying every pending group (a copy per
         // commit made commits in a deferred group slower as the group grew), and hand the
@@ -673,6 +685,26 @@ public final class WriteTransaction: @unchecked Sendable {
     /// Discards every change and releases the writer lock. Safe to call more than once.
     public func abort() {
         finish()
+    }
+
+    /// Whether page `n` lives in this transaction's private buffers (so the file still holds its
+    /// previous content).
+    func isInShadow(_ n: UInt32) -> Bool {
+        shadow.pointee.generation == access.shadowGeneration && shadow.pointee.lookup(n) != nil
+    }
+
+    /// Rewrites young page `n` in the file as an empty free-list page of the newest version with
+    /// a valid checksum. The page is free (no version reads it), but the newest meta record lists
+    /// it for crash verification and every later record carries that list: after this
+    /// transaction changed it without committing, it would fail verification and make opening
+    /// fall back past acknowledged commits.
+    func stampYoungPage(_ n: UInt32) {
+        let p = mappings.last!.base + Int(n) * pageSize
+        zeroBytes(p, pageSize)
+        p.setU32(PageHeader.pageNumber, n)
+        p.setU8(PageHeader.type, PageType.freeList.rawValue)
+        p.setU64(PageHeader.version, base.version)
+        p.setU64(PageHeader.checksum, Checksum.ofPage(p, length: pageSize))
     }
 
     /// Writes the pages in the shadow table to their places in the file.
@@ -703,6 +735,12 @@ public final class WriteTransaction: @unchecked Sendable {
 
     private func finish() {
         guard !ended else { return }
+        // A transaction that ends without committing may have changed young pages in the file
+        // (written through the map, or by a commit that failed part way); the newest record, which
+        // a `sync()` or a later commit adopts, lists them: make them valid pages again.
+        if !committed {
+            for n in youngTaken where commitWritesStarted || !isInShadow(n) { stampYoungPage(n) }
+        }
         ended = true
         // The table no longer belongs to this transaction: a stale cursor reads the map.
         shadow.pointee.generation = 0
