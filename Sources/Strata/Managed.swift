@@ -13,9 +13,10 @@ public final class ManagedObjectState {
     let binding: TableBinding
     /// The object's key in its table.
     public let key: Int64
-    /// The row read at `cachedStamp` (live objects only).
-    var cachedRow: RowReader?
-    var cachedStamp: UInt64 = .max
+    /// The row read at `cachedStamp` (live objects only). Confined with the realm: no run-time
+    /// exclusivity check (see `ObjectBase._strataManaged`).
+    @exclusivity(unchecked) var cachedRow: RowReader?
+    @exclusivity(unchecked) var cachedStamp: UInt64 = .max
     /// A frozen object's row, found once when the state is made (its version never changes);
     /// nil when the object is live or absent from that version. Kept whole in a `let`, so that
     /// reads borrow it: a copy, or a reader made from the bytes per read, retains the row's
