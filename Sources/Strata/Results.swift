@@ -146,27 +146,29 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
     // MARK: Aggregates
 
     /// One pass over the matching rows (no object is created): the values of `property`, folded.
-    private func fold(_ property: String, _ body: @escaping (CoreValue) -> Void) {
+    /// Calls `body` with each non-null value of `property` among the objects. `body` does not
+    /// escape, so the accumulators it captures take no run-time exclusivity check per row.
+    private func fold(_ property: String, _ body: (CoreValue) -> Void) {
         guard let realm, let binding else { return }
         guard let i = binding.propertyIndexByName[property] else {
             return Realm.violation("Invalid property name '\(property)' for class '\(binding.className)'.", fallback: ())
         }
         let c = binding.columns[i]
         let column = binding.table.columns[c]
-        do {
-            let mode = column.collection == .none ? column.type : .mixed
-            let body2 = { (row: RowReader) in
-                switch mode {
-                case .int: if let v = row.int(c) { body(.int(v)) }
-                case .double: if let v = row.double(c) { body(.double(v)) }
-                default: let v = row.value(c); if !v.isNull { body(v) }
-                }
+        let mode = column.collection == .none ? column.type : .mixed
+        func visit(_ row: RowReader) {
+            switch mode {
+            case .int: if let v = row.int(c) { body(.int(v)) }
+            case .double: if let v = row.double(c) { body(.double(v)) }
+            default: let v = row.value(c); if !v.isNull { body(v) }
             }
+        }
+        do {
             if query.distinctKeyPaths.isEmpty {
-                try query.forEachMatch(in: realm.current(), table: binding.table, body2)
+                try query.forEachMatch(in: realm.current(), table: binding.table) { visit($0) }
             } else {
                 let txn = realm.current()
-                for k in keys() { if let row = try txn.row(binding.table, key: k) { body2(row) } }
+                for k in keys() { if let row = try txn.row(binding.table, key: k) { visit(row) } }
             }
         } catch {
             Realm.violation("Invalid query on '\(binding.className)': \(error)", fallback: ())
@@ -198,31 +200,29 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
 
     /// The sum of `property` (an Int, Float, Double or Decimal128 property) over the objects.
     public func sum<T: _PropertyValueConvertible & AdditiveArithmetic>(ofProperty property: String) -> T {
-        // Accumulated through a pointer: a closure mutating captured variables paid a dynamic
-        // exclusivity check per row.
-        var total = (ints: Int64(0), doubles: 0.0, isInt: true)
         if let realm, !realm.checkThread() { return .zero }
+        var ints: Int64 = 0
+        var doubles = 0.0
+        var isInt = true
         // One fixed-width comparison (or none) and an Int or Double column: summed from the
-        // rows' bytes by the store. Anything else, or an error, takes the general path below
-        // (which reports the error).
+        // rows' bytes by the store. Anything else, or an error, takes the general path (which
+        // reports the error).
         if query.distinctKeyPaths.isEmpty, let realm, let binding,
            let i = binding.propertyIndexByName[property],
            let fast = try? query.fastSum(in: realm.current(), table: binding.table, column: binding.columns[i]) {
-            let isInt = binding.table.columns[binding.columns[i]].type == .int
-            total = (fast.ints, fast.doubles, isInt || !fast.sawValue)
+            (ints, doubles) = (fast.ints, fast.doubles)
+            isInt = binding.table.columns[binding.columns[i]].type == .int || !fast.sawValue
         } else {
-        withUnsafeMutablePointer(to: &total) { acc in
             fold(property) { v in
                 switch v {
-                case .int(let i): acc.pointee.ints &+= i
-                case .double(let d): acc.pointee.doubles += d; acc.pointee.isInt = false
-                case .float(let f): acc.pointee.doubles += Double(f); acc.pointee.isInt = false
+                case .int(let i): ints &+= i
+                case .double(let d): doubles += d; isInt = false
+                case .float(let f): doubles += Double(f); isInt = false
                 default: break
                 }
             }
         }
-        }
-        let value: PropertyValue = total.isInt ? .int(total.ints) : .double(total.doubles)
+        let value: PropertyValue = isInt ? .int(ints) : .double(doubles)
         if let t = T._strataFromPropertyValue(value) { return t }
         if case .int(let i) = value, let t = T._strataFromPropertyValue(.double(Double(i))) { return t }
         if case .double(let d) = value, let t = T._strataFromPropertyValue(.float(Float(d))) { return t }

@@ -484,17 +484,17 @@ public final class StoreTransaction {
         if let pk = table.primaryKeyColumn, !table.primaryKeyIsObjectKey, let ph = try writeTree(table.primaryKeyTree, create: false) {
             _ = try w.delete(IndexKey.encode(values[pk]), in: ph)
         }
-        for c in table.columns.indices where table.columns[c].hasIndexTree {
+        for c in table.indexedColumns {
             try removeIndexEntry(table, column: c, value: values[c], key: key)
         }
-        for c in table.columns.indices where table.columns[c].type == .link {
+        for c in table.linkColumns {
             try removeLinks(table, column: c, key: key, value: values[c])
         }
         let h = try writeTree(table.objectTree, create: true)!
         var kb = objectKeyBytes(key)
         _ = try withUnsafeBytes(of: &kb) { try w.delete($0, in: h) }
         changeCount &+= 1
-        for c in table.columns.indices where table.columns[c].type == .link {
+        for c in table.linkColumns {
             try deleteOrphanedEmbedded(table.columns[c], old: values[c], new: .null)
         }
         return true

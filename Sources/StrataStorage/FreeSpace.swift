@@ -153,16 +153,32 @@ struct FreeSpace {
         poolPages = pages
     }
 
+    /// The index of the first run (in the pool's descending order) that starts at or below `n`;
+    /// `pool.count` if none does.
+    private func runIndex(atOrBelow n: UInt32) -> Int {
+        var lo = 0, hi = pool.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if pool[mid].first > n { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// Takes the first `n` pages of run `i` (which has at least `n`) and returns the first.
+    private mutating func takeFront(ofRun i: Int, pages n: UInt32 = 1) -> UInt32 {
+        let r = pool[i]
+        if r.count == n {
+            pool.remove(at: i)
+        } else {
+            pool[i] = Run(first: r.first + n, count: r.count - n)
+        }
+        poolPages -= Int(n)
+        return r.first
+    }
+
     /// Takes the lowest reusable page.
     mutating func popLowest() -> UInt32? {
-        guard let last = pool.last else { return nil }
-        if last.count == 1 {
-            pool.removeLast()
-        } else {
-            pool[pool.count - 1] = Run(first: last.first + 1, count: last.count - 1)
-        }
-        poolPages -= 1
-        return last.first
+        pool.isEmpty ? nil : takeFront(ofRun: pool.count - 1)
     }
 
     /// Takes page `n` if it is reusable. A transaction asks for the page after the one it took
@@ -170,19 +186,13 @@ struct FreeSpace {
     /// the disk with: a small commit's 3-5 scattered page writes made its `fdatasync` cost up to
     /// twice as much as 1-2 contiguous ones on this project's machines.
     mutating func take(_ n: UInt32) -> Bool {
-        // Binary search (descending order): `i` is the first run starting at or below `n`.
-        var lo = 0, hi = pool.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if pool[mid].first > n { lo = mid + 1 } else { hi = mid }
-        }
+        let lo = runIndex(atOrBelow: n)
         guard lo < pool.count else { return false }
         let r = pool[lo]
         guard n < r.first &+ r.count else { return false }
-        if r.count == 1 {
-            pool.remove(at: lo)
-        } else if n == r.first {
-            pool[lo] = Run(first: n + 1, count: r.count - 1)
+        if n == r.first {
+            _ = takeFront(ofRun: lo)
+            return true
         } else if n == r.first + r.count - 1 {
             pool[lo].count -= 1
         } else {
@@ -204,12 +214,7 @@ struct FreeSpace {
         var i = pool.count - 1
         let stop = max(0, pool.count - scan)
         while i >= stop {
-            if Int(pool[i].count) >= length {
-                let r = pool[i]
-                if r.count == 1 { pool.remove(at: i) } else { pool[i] = Run(first: r.first + 1, count: r.count - 1) }
-                poolPages -= 1
-                return r.first
-            }
+            if Int(pool[i].count) >= length { return takeFront(ofRun: i) }
             i -= 1
         }
         if poolPages < fragments { return nil }
@@ -223,16 +228,7 @@ struct FreeSpace {
         // consecutive free pages.
         var i = pool.count - 1
         while i >= 0 {
-            let r = pool[i]
-            if Int(r.count) >= n {
-                if Int(r.count) == n {
-                    pool.remove(at: i)
-                } else {
-                    pool[i] = Run(first: r.first + UInt32(n), count: r.count - UInt32(n))
-                }
-                poolPages -= n
-                return r.first
-            }
+            if Int(pool[i].count) >= n { return takeFront(ofRun: i, pages: UInt32(n)) }
             i -= 1
         }
         return nil
@@ -242,13 +238,8 @@ struct FreeSpace {
     mutating func addToPool(_ first: UInt32, count: Int) {
         guard count > 0 else { return }
         let c = UInt32(count)
-        // Binary search (descending order): `i` is the first run below `first`.
-        var lo = 0, hi = pool.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if pool[mid].first > first { lo = mid + 1 } else { hi = mid }
-        }
-        let i = lo
+        // `first` is not in the pool, so this is the first run below it.
+        let i = runIndex(atOrBelow: first)
         let joinsBelow = i < pool.count && pool[i].first &+ pool[i].count == first
         let joinsAbove = i > 0 && first &+ c == pool[i - 1].first
         switch (joinsBelow, joinsAbove) {

@@ -58,8 +58,9 @@ public final class WriteTransaction: @unchecked Sendable {
     var freedYoung: [UInt32] = []
     /// Pages this transaction took from the young pool and still holds.
     var youngTaken = Set<UInt32>()
-    /// Set once the commit starts writing pages to the file, and once it has committed.
+    /// Whether the commit has started writing pages to the file.
     var commitWritesStarted = false
+    /// Whether the commit succeeded (published its version).
     var committed = false
     /// The page `allocPage` returned last: the next one continues its run when it can.
     var lastAllocated: UInt32?
@@ -411,15 +412,14 @@ public final class WriteTransaction: @unchecked Sendable {
         let p = access.pointer(n)
         let written = p.u64(PageHeader.version)
         if written == v && dirty.contains(n) {
-            let inShadow = isInShadow(n)
+            // A young page is still listed by the newest record: it goes back to the young pool,
+            // not the pool, and if it went to the file (written through the map) it no longer
+            // verifies as that record lists it: make it a valid page again.
+            let young = run == 1 && youngTaken.remove(n) != nil
+            if young && !isInShadow(n) { stampYoungPage(n) }
             dirty.remove(n)
             shadow.pointee.remove(n)
-            if run == 1, youngTaken.contains(n) {
-                // Still listed by the newest record: back to the young pool, not the pool. If the
-                // page went to the file (written through the map), it no longer verifies as that
-                // record lists it: make it a valid page again.
-                youngTaken.remove(n)
-                if !inShadow { stampYoungPage(n) }
+            if young {
                 free.returnYoung(n)
             } else {
                 free.addToPool(n, count: run)

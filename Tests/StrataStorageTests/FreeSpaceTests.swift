@@ -6,18 +6,6 @@ import XCTest
 /// the pool's runs are sorted, coalesced and hold exactly the model's pages, and that the extents
 /// a commit would write list every free page once.
 final class FreeSpaceTests: XCTestCase {
-    struct SplitMix {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    }
-
     func checkPool(_ free: FreeSpace, _ model: Set<UInt32>, _ label: String) {
         var pages: [UInt32] = []
         for (i, r) in free.pool.enumerated() {
@@ -35,7 +23,7 @@ final class FreeSpaceTests: XCTestCase {
 
     func testPoolAndPendingMatchAModel() {
         for seed in 1...20 {
-            var rng = SplitMix(state: UInt64(seed))
+            var rng = SeededRandom(seed: UInt64(seed))
             var free = FreeSpace()
             var pool = Set<UInt32>()
             var pending: [UInt64: Set<UInt32>] = [:]
@@ -154,7 +142,7 @@ final class FreeSpaceTests: XCTestCase {
     /// `popLowest(preferringRunOf:)` starts at the lowest long enough run, falls back to the
     /// lowest page, or to nil (extend the file) while the pool is only a few fragments.
     func testTakeAndPreferredRuns() {
-        var rng = SplitMix(state: 7)
+        var rng = SeededRandom(seed: 7)
         for round in 0..<200 {
             var free = FreeSpace()
             var model = Set<UInt32>()
