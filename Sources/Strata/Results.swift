@@ -70,6 +70,14 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
         if query.predicate == nil, query.distinctKeyPaths.isEmpty, let realm, let binding {
             return (try? realm.current().count(binding.table)) ?? 0
         }
+        // One fixed-width comparison (`age > 50`) of a live realm whose keys are not evaluated
+        // yet: counted from the rows' bytes, no keys collected. Anything else, or an error,
+        // takes `keys()` (which reports the error).
+        if query.distinctKeyPaths.isEmpty, let realm, !realm.isFrozen, let binding,
+           cache.stamp != realm.stamp || cache.keys == nil,
+           let n = try? query.fastCount(in: realm.current(), table: binding.table) {
+            return n
+        }
         return keys().count
     }
 

@@ -224,6 +224,16 @@ public struct CoreQuery: Sendable {
         try prepare(txn, table).simpleSum(column: column)
     }
 
+    /// The number of matching objects, counted from the rows' bytes without collecting keys,
+    /// when the query is a single fixed-width comparison; nil when it needs the general path
+    /// (``evaluate(in:table:)``). Distinct key paths are ignored: callers with any count the keys.
+    /// - Throws: as ``evaluate(in:table:)``.
+    public func fastCount(in txn: StoreTransaction, table: CoreTable) throws -> Int? {
+        let prepared = try prepare(txn, table)
+        guard prepared.probes == nil, case .test(let test) = prepared.predicate else { return nil }
+        return try prepared.simpleCount(test)
+    }
+
     /// How ``evaluate(in:table:)`` would find the objects: by index or by scan, and how many
     /// comparisons run on the fixed-width fast path. Binds the query (so it throws the same
     /// errors) but reads no rows.

@@ -144,6 +144,18 @@ public final class StoreTransaction {
         try read!.forEach(in: t, from: start, body)
     }
 
+    /// Calls `body` with each leaf of tree `name` in key order until it returns false (scans
+    /// that loop over a leaf's entries themselves: see `LeafView`).
+    public func forEachLeaf(tree name: String, _ body: (LeafView) throws -> Bool) throws {
+        if let w = write {
+            guard let h = try writeTree(name, create: false) else { return }
+            try w.forEachLeaf(in: h, body)
+            return
+        }
+        guard let t = try readTree(name) else { return }
+        try read!.forEachLeaf(in: t, body)
+    }
+
     /// Number of entries of tree `name`.
     public func count(tree name: String) throws -> Int {
         if let w = write {
@@ -248,9 +260,13 @@ public final class StoreTransaction {
     @inline(__always)
     func forEachRowInPlace(_ table: CoreTable, _ body: (inout RowReader) throws -> Bool) throws {
         var reader = RowReader(bytes: UnsafeRawBufferPointer(start: nil, count: 0), table: table, key: 0)
-        try forEach(tree: table.objectTree) { k, v in
-            reader.move(to: v, key: decodeObjectKey(k))
-            return try body(&reader)
+        try forEachLeaf(tree: table.objectTree) { leaf in
+            for i in 0..<leaf.count {
+                let (k, v) = try leaf.inlineEntry(i) ?? leaf.entry(i)
+                reader.move(to: v, key: decodeObjectKey(k))
+                if try !body(&reader) { return false }
+            }
+            return true
         }
     }
 

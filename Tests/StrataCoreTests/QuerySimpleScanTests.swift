@@ -74,6 +74,7 @@ final class QuerySimpleScanTests: CoreTestCase {
                         XCTAssertNotNil(prepared.simple, "\(name) \(op) should take the simple scan")
                         let want = rows.filter { Self.expected($0.values[column], op, constant) }.map(\.key)
                         XCTAssertEqual(try query.evaluate(in: txn, table: Self.v2), want, "\(name) \(op) \(constant)")
+                        XCTAssertEqual(try query.fastCount(in: txn, table: Self.v2), want.count, "count of \(name) \(op) \(constant)")
                         // Sums of every summable column over the matches, against the same brute force.
                         for (sumColumn, isInt) in [(2, true), (3, true), (4, false), (5, false)] {
                             let sum = try XCTUnwrap(query.fastSum(in: txn, table: Self.v2, column: sumColumn))

@@ -18,6 +18,30 @@ final class RealmBasicsTests: XCTestCase {
         Realm.Configuration(fileURL: URL(fileURLWithPath: dir + "/" + name))
     }
 
+    /// `count` of a one-comparison query is counted from the rows' bytes (no keys collected);
+    /// it must agree with the collected keys before and after writes, inside a write (uncommitted
+    /// rows), and with a frozen copy that keeps its version.
+    func testCountOfASimpleComparisonTracksWrites() throws {
+        let realm = try Realm(configuration: config())
+        try realm.write {
+            for i in 0..<500 { realm.create(Dog.self, value: ["name": "d\(i)", "age": i % 20]) }
+        }
+        let old = realm.objects(Dog.self).where { $0.age > 14 }
+        XCTAssertEqual(old.count, 125)
+        XCTAssertEqual(Array(old).count, 125, "count agrees with the objects iterated")
+        let frozen = old.freeze()
+        try realm.write {
+            for dog in realm.objects(Dog.self).where({ $0.age == 3 }) { dog.age = 30 }
+            XCTAssertEqual(old.count, 150, "inside the write: the uncommitted changes count")
+            realm.create(Dog.self, value: ["name": "new", "age": 99])
+            XCTAssertEqual(old.count, 151)
+        }
+        XCTAssertEqual(old.count, 151)
+        XCTAssertEqual(realm.objects(Dog.self).filter("age > %@", 14).count, 151)
+        XCTAssertEqual(old.map(\.name).count, 151, "the keys, evaluated now, agree")
+        XCTAssertEqual(frozen.count, 125, "a frozen copy keeps its version")
+    }
+
     func testAddReadUpdateDeleteAndReopen() throws {
         do {
             let realm = try Realm(configuration: config())

@@ -2,7 +2,7 @@ import Foundation
 
 // The standard workload W1 (shared/WORKLOAD.md), one fresh child process per step.
 //
-//   strata-bench w1 [--n N] [--engine strata|strata-kv|grdb|all|a,b] [--dir DIR] [--rounds R] [--no-strace]
+//   strata-bench w1 [--n N] [--engine strata|strata-kv|grdb|grdb-record|all|a,b] [--dir DIR] [--rounds R] [--no-strace]
 //                   [--gets G] [--small-txns K] [--updates U] [--keep]
 //
 // --rounds R repeats the whole sequence on fresh files; ratios use the median per step. The disk
@@ -12,7 +12,8 @@ import Foundation
 // The parent (`w1`) runs, for each step in order and each engine in turn, a child
 // `strata-bench w1-step --engine E --step S --path P --n N ...` over one file per engine, reads the
 // child's JSON line, adds what only the parent knows (fsync counts from strace, the child's wall
-// time), and prints it. After all steps it prints one `ratio_vs_grdb` line per step.
+// time), and prints it. After all steps it prints, per step, one `ratio_vs_grdb` line and one
+// `ratio_vs_grdb-record` line (each peer that ran).
 //
 // Inputs are the same for every engine and every language: ids and lookups come from SplitMix64
 // (seeded) and a Fisher-Yates shuffle written out below (`w1Shuffle`), not from the standard
@@ -71,7 +72,10 @@ protocol W1Engine: AnyObject {
 }
 
 /// The engines `--engine all` runs, in this order. Add new engines here.
-var w1Engines: [any W1Engine.Type] { [GRDBEngine.self, StrataKVEngine.self, StrataEngine.self] }
+var w1Engines: [any W1Engine.Type] { [GRDBEngine.self, GRDBRecordEngine.self, StrataKVEngine.self, StrataEngine.self] }
+
+/// The peers ratios are printed against, when they ran: GRDB through SQL and through its record API.
+let w1Peers: [any W1Engine.Type] = [GRDBEngine.self, GRDBRecordEngine.self]
 
 // MARK: - The model and the inputs
 
@@ -166,7 +170,7 @@ struct W1Args {
 }
 
 let w1Usage = """
-usage: strata-bench w1 [--n N] [--engine all|grdb|strata-kv|strata|a,b] [--dir DIR] [--rounds R] [--no-strace] [--keep]
+usage: strata-bench w1 [--n N] [--engine all|grdb|grdb-record|strata-kv|strata|a,b] [--dir DIR] [--rounds R] [--no-strace] [--keep]
                        [--gets G] [--small-txns K] [--updates U]
        strata-bench w1-step --engine E --step S --path P --n N [--gets G] [--small-txns K] [--updates U]
                        (internal: one step in this process)
@@ -420,37 +424,39 @@ func runW1(_ a: W1Args) throws {
         results.append(thisRound)
     }
 
-    // Ratios against grdb: median per_sec over rounds, engine / grdb.
-    guard a.engines.contains(where: { $0.name == GRDBEngine.name }) else { return }
+    // Ratios against each peer that ran: median per_sec over rounds, engine / peer.
     func number(_ o: [String: Any]?, _ k: String) -> Double? { (o?[k] as? NSNumber)?.doubleValue }
     func median(_ xs: [Double]) -> Double? {
         guard !xs.isEmpty else { return nil }
         let s = xs.sorted()
         return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
     }
-    for step in W1Step.allCases {
-        guard let gRate = median(results.compactMap { number($0[step]?[GRDBEngine.name], "per_sec") }), gRate > 0 else { continue }
-        let gBytes = median(results.compactMap { number($0[step]?[GRDBEngine.name], "file_bytes") }) ?? 0
-        var ratio: [String: Double] = [:]
-        var perRound: [String: [Double]] = [:]
-        var sizes: [String: Double] = [:]
-        for E in a.engines where E.name != GRDBEngine.name {
-            guard let rate = median(results.compactMap { number($0[step]?[E.name], "per_sec") }) else { continue }
-            ratio[E.name] = w1Round(rate / gRate, 1000)
-            perRound[E.name] = results.compactMap { r in
-                guard let e = number(r[step]?[E.name], "per_sec"), let g = number(r[step]?[GRDBEngine.name], "per_sec"), g > 0 else { return nil }
-                return w1Round(e / g, 1000)
+    for peer in w1Peers where a.engines.contains(where: { $0.name == peer.name }) {
+        let p = peer.name
+        for step in W1Step.allCases {
+            guard let gRate = median(results.compactMap { number($0[step]?[p], "per_sec") }), gRate > 0 else { continue }
+            let gBytes = median(results.compactMap { number($0[step]?[p], "file_bytes") }) ?? 0
+            var ratio: [String: Double] = [:]
+            var perRound: [String: [Double]] = [:]
+            var sizes: [String: Double] = [:]
+            for E in a.engines where !w1Peers.contains(where: { $0.name == E.name }) {
+                guard let rate = median(results.compactMap { number($0[step]?[E.name], "per_sec") }) else { continue }
+                ratio[E.name] = w1Round(rate / gRate, 1000)
+                perRound[E.name] = results.compactMap { r in
+                    guard let e = number(r[step]?[E.name], "per_sec"), let g = number(r[step]?[p], "per_sec"), g > 0 else { return nil }
+                    return w1Round(e / g, 1000)
+                }
+                if gBytes > 0, let b = median(results.compactMap { number($0[step]?[E.name], "file_bytes") }) { sizes[E.name] = w1Round(b / gBytes, 1000) }
             }
-            if gBytes > 0, let b = median(results.compactMap { number($0[step]?[E.name], "file_bytes") }) { sizes[E.name] = w1Round(b / gBytes, 1000) }
+            var line: [String: Any] = ["step": step.rawValue, "n": a.n, "ratio_vs_\(p)": ratio, "file_bytes_vs_\(p)": sizes,
+                                       "ratio_is": "per_sec(engine) / per_sec(\(p)): above 1 is faster than \(p)"]
+            if results.count > 1 {
+                line["rounds"] = results.count
+                line["ratio_is"] = "median per_sec(engine) / median per_sec(\(p)) over rounds: above 1 is faster than \(p)"
+                line["ratio_per_round"] = perRound
+            }
+            w1Print(line)
         }
-        var line: [String: Any] = ["step": step.rawValue, "n": a.n, "ratio_vs_grdb": ratio, "file_bytes_vs_grdb": sizes,
-                                   "ratio_is": "per_sec(engine) / per_sec(grdb): above 1 is faster than grdb"]
-        if results.count > 1 {
-            line["rounds"] = results.count
-            line["ratio_is"] = "median per_sec(engine) / median per_sec(grdb) over rounds: above 1 is faster than grdb"
-            line["ratio_per_round"] = perRound
-        }
-        w1Print(line)
     }
 }
 

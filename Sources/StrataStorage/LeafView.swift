@@ -1,0 +1,118 @@
+/// One leaf page of a tree, read in place: the unit a scan works on.
+///
+/// A scan that asks for one entry at a time pays a call per entry (a closure, or a cursor step);
+/// `forEachLeaf` hands the caller a whole leaf instead, and the caller's loop over its entries
+/// inlines `inlineEntry(_:)`, a handful of loads and one bounds check. Entries whose value lives
+/// in an overflow run, or whose cell does not pass the check, take `entry(_:)`, which reads the
+/// overflow run or throws `StorageError.corruptPage`: a damaged page is never trusted.
+///
+/// ```swift
+/// try txn.forEachLeaf(in: tree) { leaf in
+///     for i in 0..<leaf.count {
+///         let (key, value) = try leaf.inlineEntry(i) ?? leaf.entry(i)
+///         ...
+///     }
+///     return true
+/// }
+/// ```
+///
+/// ## Concurrency
+/// Valid only inside the `forEachLeaf` call that produced it, on that call's thread. Its pointers
+/// point into the map (or a write transaction's private pages) and must not be kept.
+public struct LeafView {
+    @usableFromInline let page: UnsafeRawPointer
+    let access: PageAccess
+    @usableFromInline let pageSize: Int
+    /// The lowest offset a cell may start at: just past the slot array.
+    @usableFromInline let cellFloor: Int
+    /// Entries in the leaf.
+    public let count: Int
+
+    init(page: UnsafeRawPointer, access: PageAccess) {
+        self.page = page
+        self.access = access
+        pageSize = access.pageSize
+        count = Node.count(page)
+        cellFloor = PageHeader.size + 2 * count
+    }
+
+    /// The key and value of entry `i` (`0 <= i < count`) when the value is stored in the leaf
+    /// and the cell lies inside the page; nil otherwise (then call ``entry(_:)``).
+    @inlinable @inline(__always)
+    public func inlineEntry(_ i: Int) -> (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)? {
+        // The layouts are FORMAT.md's: slots of u16 offsets after the 32-byte page header; a leaf
+        // cell is key length u16, value word u32 (bit 31: overflow), key, value.
+        let off = Int(UInt16(littleEndian: page.loadUnaligned(fromByteOffset: 32 + 2 &* i, as: UInt16.self)))
+        let klen = Int(UInt16(littleEndian: page.loadUnaligned(fromByteOffset: off, as: UInt16.self)))
+        let word = UInt32(littleEndian: page.loadUnaligned(fromByteOffset: off &+ 2, as: UInt32.self))
+        let keyStart = off &+ 6
+        let valueEnd = keyStart &+ klen &+ Int(word)
+        // One check covers it all: the cell starts past the slots, the value is inline (bit 31
+        // clear keeps `word` below 2^31, so the sum cannot wrap), and it ends inside the page.
+        guard off >= cellFloor, word & 0x8000_0000 == 0, valueEnd <= pageSize else { return nil }
+        return (UnsafeRawBufferPointer(start: page + keyStart, count: klen),
+                UnsafeRawBufferPointer(start: page + keyStart + klen, count: Int(word)))
+    }
+
+    /// The key and value of entry `i`, wherever the value lives.
+    /// - Throws: `StorageError.corruptPage` when the cell or its overflow run is damaged.
+    public func entry(_ i: Int) throws -> (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+        precondition(i >= 0 && i < count, "LeafView.entry(\(i)) outside 0..<\(count)")
+        return (try Node.leafKey(page, i, access), try access.value(page, i))
+    }
+}
+
+extension PageAccess {
+    /// Calls `body` with each leaf of the tree at `root`, in key order, until it returns false.
+    func forEachLeaf(root: UInt32, _ body: (LeafView) throws -> Bool) throws {
+        guard root != 0 else { return }
+        var stack: [(UnsafeMutableRawPointer, Int)] = []
+        stack.reserveCapacity(8)
+        var p = try node(root)
+        while !Node.isLeaf(p) {
+            stack.append((p, 0))
+            p = try node(try Node.child(p, 0, self))
+            if stack.count > 64 { throw corrupt(root, "tree deeper than 64 levels") }
+        }
+        while true {
+            if try !body(LeafView(page: p, access: self)) { return }
+            // Climb to the next subtree, then down to its leftmost leaf.
+            var advanced = false
+            while let (b, j) = stack.last {
+                if j + 1 < Node.count(b) {
+                    stack[stack.count - 1].1 = j + 1
+                    var c = try node(try Node.child(b, j + 1, self))
+                    while !Node.isLeaf(c) {
+                        stack.append((c, 0))
+                        c = try node(try Node.child(c, 0, self))
+                        if stack.count > 64 { throw corrupt(root, "tree deeper than 64 levels") }
+                    }
+                    p = c
+                    advanced = true
+                    break
+                }
+                stack.removeLast()
+            }
+            if !advanced { return }
+        }
+    }
+}
+
+extension ReadTransaction {
+    /// Calls `body` with each leaf of `tree` in key order until it returns false: the fastest
+    /// way to read every entry (see ``LeafView``).
+    /// - Throws: `StorageError.corruptPage` for a damaged branch or leaf header; what `body` throws.
+    public func forEachLeaf(in tree: Tree, _ body: (LeafView) throws -> Bool) throws {
+        try access.forEachLeaf(root: tree.root, body)
+    }
+}
+
+extension WriteTransaction {
+    /// Calls `body` with each leaf of `tree`'s current state in key order until it returns
+    /// false; `body` must not change the tree (see ``LeafView``).
+    /// - Throws: `StorageError.corruptPage` for a damaged branch or leaf header; what `body` throws.
+    public func forEachLeaf(in tree: TreeHandle, _ body: (LeafView) throws -> Bool) throws {
+        try checkOpen()
+        try access.forEachLeaf(root: trees[tree.index].root, body)
+    }
+}
