@@ -611,6 +611,9 @@ public final class WriteTransaction: @unchecked Sendable {
             }
         }
 
+        // 4b. A large commit's leaves take page numbers in key order (same set of pages).
+        orderDirtyLeaves()
+
         // 5. Checksums, last, once every page's contents are final: only the pages this commit
         //    wrote (carried entries belong to earlier, committed versions and must not be touched).
         //    A leaf whose cells are out of key order (inserts in random key order place each new
