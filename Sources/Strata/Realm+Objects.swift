@@ -108,14 +108,15 @@ extension Realm {
             return Realm.violation("Cannot modify managed objects outside of a write transaction.", fallback: ())
         }
         let binding = state.binding
-        let property = binding.schema.properties[index]
-        if property.isPrimaryKey {
+        // The property's description is copied (its strings retained) only off the scalar path.
+        if binding.schema.properties[index].isPrimaryKey {
+            let property = binding.schema.properties[index]
             if let r = state.row(), propertyValue(r.value(binding.columns[index]), property: property).sameScalar(as: value) { return }
             fail(Realm.Error(.invalidValue, "Primary key can't be changed after an object is inserted ('\(binding.className).\(property.name)'). Create a new object and delete the old one instead."))
             return
         }
         do {
-            let core = try coreValue(value, property: property, update: .error)
+            let core = try coreScalar(value) ?? coreValue(value, property: binding.schema.properties[index], update: .error)
             try txn.set(binding.table, key: state.key, column: binding.columns[index], to: core)
             stamp &+= 1
         } catch let e as Realm.Error {

@@ -127,6 +127,12 @@ public final class CoreTable: Sendable {
     let indexKeyColumns: [Int]
     /// To-one link columns.
     let linkColumns: [Int]
+    /// Per column: fixed-width, stored in the row, without an index tree, links or key role, so
+    /// that setting it is a patch of its slot (`StoreTransaction.set`'s one-descent path; read
+    /// from here instead of copying the column's description, which retains its strings).
+    let plainFixed: [Bool]
+    /// Per column: whether it may hold null.
+    let nullable: [Bool]
 
     public init(name: String, isEmbedded: Bool = false, columns: [CoreColumn]) {
         self.name = name
@@ -145,6 +151,8 @@ public final class CoreTable: Sendable {
         indexedColumns = columns.indices.filter { columns[$0].hasIndexTree }
         indexKeyColumns = columns.indices.filter { columns[$0].hasIndexTree || (columns[$0].isPrimaryKey && !pkIsObjectKey) }
         linkColumns = columns.indices.filter { columns[$0].type == .link }
+        plainFixed = columns.map { c in !c.isVariable && c.isStored && !c.hasIndexTree && c.type != .link && !c.isPrimaryKey }
+        nullable = columns.map(\.isNullable)
     }
 
     /// Whether the object key is the `Int` primary key itself (no primary-key tree).

@@ -412,12 +412,11 @@ public final class StoreTransaction {
     @discardableResult
     public func set(_ table: CoreTable, key: Int64, column: Int, to value: CoreValue) throws -> CoreValue {
         let w = requireWrite()
-        let col = table.columns[column]
         // -0.0 == 0.0, but the sign of a zero is part of the value: write it.
         let zero = switch value { case .double(let d): d == 0; case .float(let f): f == 0; default: false }
         // A fixed-width column without an index, links or key role (`age += 1`): read the old
         // value and patch the new one in place in a single descent (this took three).
-        if !col.isVariable, !col.hasIndexTree, col.type != .link, !col.isPrimaryKey, !value.isNull || col.isNullable {
+        if table.plainFixed[column], !value.isNull || table.nullable[column] {
             let h = try writeTree(table.objectTree, create: true)!
             var kb = objectKeyBytes(key)
             var previous = CoreValue.null
@@ -437,6 +436,7 @@ public final class StoreTransaction {
             }
             // A row written before the column existed: re-encoded below.
         }
+        let col = table.columns[column]
         guard let old = try row(table, key: key) else { throw CoreError.objectMissing(table: table.name, key: key) }
         let oldValue = old.value(column)
         if oldValue == value, !zero { return oldValue }
