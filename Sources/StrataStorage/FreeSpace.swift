@@ -176,6 +176,9 @@ struct FreeSpace {
         return r.first
     }
 
+    /// The lowest reusable page, left in the pool.
+    var lowestPoolPage: UInt32? { pool.last?.first }
+
     /// Takes the lowest reusable page.
     mutating func popLowest() -> UInt32? {
         pool.isEmpty ? nil : takeFront(ofRun: pool.count - 1)

@@ -20,26 +20,7 @@ extension WriteTransaction {
     func orderDirtyLeaves() {
         // Small commits (the common case) pay one comparison.
         guard dirty.count >= Self.leafOrderMinimumDirtyPages else { return }
-        // The dirty leaves below dirty branches, in key order: (parent, child cell offset, page).
-        var leaves: [(parent: UnsafeMutableRawPointer, cell: Int, page: UInt32)] = []
-        func visit(_ n: UInt32) {
-            let p = access.pointer(n)
-            guard p.u8(PageHeader.type) == PageType.branch.rawValue else { return }
-            for i in 0..<Node.count(p) {
-                let off = Node.slot(p, i)
-                let child = p.u32(off)
-                // A clean child is shared with committed versions: never touched.
-                guard dirty.contains(child) else { continue }
-                if access.pointer(child).u8(PageHeader.type) == PageType.leaf.rawValue {
-                    leaves.append((p, off, child))
-                } else {
-                    visit(child)
-                }
-            }
-        }
-        for t in trees where t.dirty && !t.dropped && t.root != 0 && dirty.contains(t.root) {
-            visit(t.root)
-        }
+        let leaves = dirtyLeaves()
         guard leaves.count >= Self.leafOrderMinimumLeaves else { return }
         let numbers = leaves.map(\.page).sorted()
         // source[new] = old: the page whose contents page `new` receives.
@@ -74,6 +55,31 @@ extension WriteTransaction {
             assert(access.pointer(numbers[i]).u8(PageHeader.type) == PageType.leaf.rawValue, "leaf order: not a leaf")
         }
         #endif
+    }
+
+    /// The leaves this transaction wrote below branches it wrote, in key order, tree by tree:
+    /// (parent branch, offset of the parent's cell that refers to the leaf, leaf page). A clean
+    /// child is shared with committed versions and is neither listed nor descended into.
+    func dirtyLeaves() -> [(parent: UnsafeMutableRawPointer, cell: Int, page: UInt32)] {
+        var leaves: [(parent: UnsafeMutableRawPointer, cell: Int, page: UInt32)] = []
+        func visit(_ n: UInt32) {
+            let p = access.pointer(n)
+            guard p.u8(PageHeader.type) == PageType.branch.rawValue else { return }
+            for i in 0..<Node.count(p) {
+                let off = Node.slot(p, i)
+                let child = p.u32(off)
+                guard dirty.contains(child) else { continue }
+                if access.pointer(child).u8(PageHeader.type) == PageType.leaf.rawValue {
+                    leaves.append((p, off, child))
+                } else {
+                    visit(child)
+                }
+            }
+        }
+        for t in trees where t.dirty && !t.dropped && t.root != 0 && dirty.contains(t.root) {
+            visit(t.root)
+        }
+        return leaves
     }
 
     /// Commits writing fewer pages than this skip the reordering walk.

@@ -512,6 +512,10 @@ public final class WriteTransaction: @unchecked Sendable {
     /// The commit steps; the caller ends the transaction.
     private func commitChanges(durability: Durability) throws -> VersionID {
 
+        // 0. A large commit packs runs of the leaves it wrote (random-order inserts leave them
+        //    about 69% full); only pages this commit wrote change (WriteTransaction+Repack.swift).
+        try repackDirtyLeaves()
+
         // 1. Record changed trees in the catalog (copy-on-write like any tree).
         for i in trees.indices where trees[i].dirty {
             let t = trees[i]
