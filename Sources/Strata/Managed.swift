@@ -96,6 +96,8 @@ final class TableBinding: @unchecked Sendable {
         addSteps = steps
         let mapped = Set(columns)
         unmappedColumns = table.columns.indices.filter { !mapped.contains($0) }
+        let properties = schema.properties, propertyColumns = columns
+        linkingColumns = properties.indices.filter { properties[$0].type == .linkingObjects }.map { propertyColumns[$0] }
     }
 
     /// One stored property as `add` reads it: its index, its column, and whether its value may be
@@ -110,6 +112,9 @@ final class TableBinding: @unchecked Sendable {
     let addSteps: [AddStep]
     /// Columns no property of the model maps to (kept by an additive schema change).
     let unmappedColumns: [Int]
+    /// Columns of `LinkingObjects` properties (computed, never written by `add`). With
+    /// `addSteps` and `unmappedColumns` they cover every column of the table once.
+    let linkingColumns: [Int]
 
     var className: String { schema.className }
     let primaryKeyIndex: Int?

@@ -187,8 +187,15 @@ extension Realm {
         // linked object, builds its own).
         var values = core.valueScratch
         core.valueScratch = []
-        values.removeAll(keepingCapacity: true)
-        values.append(contentsOf: repeatElement(CoreValue.null, count: binding.table.columns.count))
+        // Every column is written below (the steps, unmapped columns, LinkingObjects columns), so
+        // a scratch array of the right length is reused as it is; filling it with nulls first
+        // cost about 150 instructions per object.
+        if values.count != binding.table.columns.count {
+            values.removeAll(keepingCapacity: true)
+            values.append(contentsOf: repeatElement(CoreValue.null, count: binding.table.columns.count))
+        } else {
+            for c in binding.linkingColumns { values[c] = .null }
+        }
         var deferred: [(Int, PropertyValue)] = []
         for step in binding.addSteps {
             let i = step.property
