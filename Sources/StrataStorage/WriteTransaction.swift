@@ -338,7 +338,7 @@ public final class WriteTransaction: @unchecked Sendable {
     func ensureCapacity(_ pages: UInt32) throws {
         let needed = Int64(pages) * Int64(pageSize)
         if needed > fileCapacity {
-            let step = min(max(fileCapacity / 2, 4 << 20), 1 << 30)
+            let step = min(max(fileCapacity / 8, 4 << 20), 1 << 30)
             var newCap = max(needed, fileCapacity + step)
             newCap = (newCap + (1 << 20) - 1) / (1 << 20) * (1 << 20)
             // Reserve real blocks, so writing through the map cannot hit a full disk (SIGBUS).
@@ -688,6 +688,8 @@ public final class WriteTransaction: @unchecked Sendable {
         free.addPending(v, sorted: freedNow)
         free.addYoungPending(v, sorted: freedYoung)
         db.writerCache = WriterState(version: v, free: free, freeListChain: flPages, ownListPages: clPages, meta: meta)
+        // 9. Give back preallocated space that a large commit left unused (see `giveBackSpace`).
+        if durability == .full && previousIsDurable { giveBackSpace() }
         free = FreeSpace()
         return version
     }
