@@ -238,7 +238,7 @@ extension WriteTransaction {
 
 extension WriteTransaction {
     /// Commit step 9: after a durable commit that followed a durable one, shortens the file when
-    /// more than 16 MiB, and more than an eighth of what it keeps, lies past the pages in use
+    /// more than 8 MiB, and more than an eighth of what it keeps, lies past the pages in use
     /// plus an eighth (at least 4 MiB) of headroom. (The file grows in steps of an eighth, so
     /// ordinary growth never triggers it.)
     ///
@@ -254,7 +254,7 @@ extension WriteTransaction {
         let pages = Int64(max(pageCount, baseMeta.pageCount))
         let used = pages * Int64(pageSize)
         let keep = (used + max(4 << 20, used / 8) + (1 << 20) - 1) / (1 << 20) * (1 << 20)
-        guard fileCapacity - keep > max(16 << 20, keep / 8) else { return }
+        guard fileCapacity - keep > max(8 << 20, keep / 8) else { return }
         do {
             try System.ftruncate(db.fd, length: keep)
             fileCapacity = keep
