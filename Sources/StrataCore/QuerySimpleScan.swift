@@ -191,25 +191,24 @@ extension PreparedQuery {
     /// The matching keys of a query without sorting, distinct or index probes, when its test is
     /// a `SimpleComparison`; nil when it is not.
     func simpleKeys(_ test: QueryRowTest) throws -> [Int64]? {
-        let sink = UnsafeMutablePointer<SimpleKeysSink>.allocate(capacity: 1)
-        sink.initialize(to: SimpleKeysSink())
-        defer {
-            sink.deinitialize(count: 1)
-            sink.deallocate()
-        }
-        return try simpleScan(test, into: sink) ? sink.pointee.keys : nil
+        try withSink(SimpleKeysSink()) { sink in try simpleScan(test, into: sink) ? sink.pointee.keys : nil }
     }
 
     /// The number of matching rows of a query without index probes, when its test is a
     /// `SimpleComparison`; nil when it is not.
     func simpleCount(_ test: QueryRowTest) throws -> Int? {
-        let sink = UnsafeMutablePointer<SimpleCountSink>.allocate(capacity: 1)
-        sink.initialize(to: SimpleCountSink())
+        try withSink(SimpleCountSink()) { sink in try simpleScan(test, into: sink) ? sink.pointee.count : nil }
+    }
+
+    /// Runs `body` with `initial` behind a pointer (see `simpleScan`).
+    private func withSink<S: SimpleScanSink, R>(_ initial: S, _ body: (UnsafeMutablePointer<S>) throws -> R) rethrows -> R {
+        let sink = UnsafeMutablePointer<S>.allocate(capacity: 1)
+        sink.initialize(to: initial)
         defer {
             sink.deinitialize(count: 1)
             sink.deallocate()
         }
-        return try simpleScan(test, into: sink) ? sink.pointee.count : nil
+        return try body(sink)
     }
 
     /// The sum of column `column` over the matching rows, read from the rows' bytes, when the
@@ -217,30 +216,26 @@ extension PreparedQuery {
     /// `Double`; nil otherwise. `sawValue` tells whether any non-null value was added.
     func simpleSum(column: Int) throws -> (ints: Int64, doubles: Double, sawValue: Bool)? {
         guard probes == nil, let target = FixedSlot(table, column: column) else { return nil }
-        let sink = UnsafeMutablePointer<SimpleSumSink>.allocate(capacity: 1)
-        sink.initialize(to: SimpleSumSink(target: target, column: column, isInt: table.columns[column].type == .int))
-        defer {
-            sink.deinitialize(count: 1)
-            sink.deallocate()
-        }
-        switch predicate {
-        case .constant(false):
-            break
-        case .constant(true):
-            try txn.forEachLeaf(tree: table.objectTree) { leaf in
-                for i in 0..<leaf.count {
-                    let (kb, v) = try leaf.inlineEntry(i) ?? leaf.entry(i)
-                    if target.isFull(v) {
-                        sink.pointee.take(v, key: kb)
-                    } else {
-                        sink.pointee.take(RowReader(bytes: v, table: table, key: decodeObjectKey(kb)))
+        return try withSink(SimpleSumSink(target: target, column: column, isInt: table.columns[column].type == .int)) { sink in
+            switch predicate {
+            case .constant(false):
+                break
+            case .constant(true):
+                try txn.forEachLeaf(tree: table.objectTree) { leaf in
+                    for i in 0..<leaf.count {
+                        let (kb, v) = try leaf.inlineEntry(i) ?? leaf.entry(i)
+                        if target.isFull(v) {
+                            sink.pointee.take(v, key: kb)
+                        } else {
+                            sink.pointee.take(RowReader(bytes: v, table: table, key: decodeObjectKey(kb)))
+                        }
                     }
+                    return true
                 }
-                return true
+            case .test(let test):
+                guard try simpleScan(test, into: sink) else { return nil }
             }
-        case .test(let test):
-            guard try simpleScan(test, into: sink) else { return nil }
+            return (sink.pointee.ints, sink.pointee.doubles, sink.pointee.sawValue)
         }
-        return (sink.pointee.ints, sink.pointee.doubles, sink.pointee.sawValue)
     }
 }

@@ -12,14 +12,6 @@ final class LeafOrderTests: StorageTestCase {
         return pages
     }
 
-    func entries(_ r: ReadTransaction, _ name: String) throws -> [UInt64: [UInt8]] {
-        var out: [UInt64: [UInt8]] = [:]
-        try r.forEach(in: XCTUnwrap(r.tree(named: name))) { k, v in
-            out[UInt64(bigEndian: k.loadUnaligned(as: UInt64.self))] = Array(v)
-            return true
-        }
-        return out
-    }
 
     func value(_ i: Int, _ round: Int) -> [UInt8] { Array(repeating: UInt8((i &+ round) % 251), count: 20 + i % 40) }
 
@@ -44,7 +36,7 @@ final class LeafOrderTests: StorageTestCase {
                     XCTAssertGreaterThan(pages.count, name == "t" ? 32 : 1, "\(name) has several leaves")
                     XCTAssertEqual(pages, pages.sorted(), "\(name)'s leaves are in key order in the file (page size \(pageSize))")
                 }
-                XCTAssertEqual(try entries(r, "t"), model)
+                XCTAssertEqual(try r.entriesByNumber("t"), model)
             }
             let report = try db.verify()
             XCTAssertEqual(report.leakedPages, [])
@@ -59,7 +51,7 @@ final class LeafOrderTests: StorageTestCase {
             for i in rng.shuffled(Array(0..<15_000)) { try txn.put(key(i), value(i, 0), in: t) }
         }
         let snapshot = try db.beginRead()
-        let before = try entries(snapshot, "t")
+        let before = try snapshot.entriesByNumber("t")
         // A large update in random order copies most leaves and reorders the copies.
         var model = before
         try db.write { txn in
@@ -73,9 +65,9 @@ final class LeafOrderTests: StorageTestCase {
                 model[UInt64(i)] = value(i, 1)
             }
         }
-        XCTAssertEqual(try entries(snapshot, "t"), before, "the snapshot still reads its version")
+        XCTAssertEqual(try snapshot.entriesByNumber("t"), before, "the snapshot still reads its version")
         try db.read { r in
-            XCTAssertEqual(try entries(r, "t"), model)
+            XCTAssertEqual(try r.entriesByNumber("t"), model)
             let pages = try leafPages(r, XCTUnwrap(r.tree(named: "t")))
             // Leaves the update did not copy keep their old (older, lower or higher) pages; the
             // copies it wrote are in key order among themselves.
@@ -88,7 +80,7 @@ final class LeafOrderTests: StorageTestCase {
         db.close()
         let reopened = try open()
         defer { reopened.close() }
-        try reopened.read { r in XCTAssertEqual(try entries(r, "t"), model) }
+        try reopened.read { r in XCTAssertEqual(try r.entriesByNumber("t"), model) }
         XCTAssertEqual(try reopened.verify().leakedPages, [])
     }
 
@@ -104,7 +96,7 @@ final class LeafOrderTests: StorageTestCase {
         for i in rng.shuffled(Array(0..<10_000)) { try txn.put(key(i), value(i, 2), in: t) }
         txn.abort()
         try db.read { r in
-            let e = try entries(r, "t")
+            let e = try r.entriesByNumber("t")
             XCTAssertEqual(e.count, 100)
             XCTAssertEqual(e[5], value(5, 0))
         }

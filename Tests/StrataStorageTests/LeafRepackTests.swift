@@ -17,15 +17,6 @@ final class LeafRepackTests: StorageTestCase {
         return (leaves, Double(used) / Double(max(1, leaves) * capacity))
     }
 
-    func entries(_ r: ReadTransaction, _ name: String) throws -> [UInt64: [UInt8]] {
-        var out: [UInt64: [UInt8]] = [:]
-        guard let t = try r.tree(named: name) else { return out }
-        try r.forEach(in: t) { k, v in
-            out[UInt64(bigEndian: k.loadUnaligned(as: UInt64.self))] = Array(v)
-            return true
-        }
-        return out
-    }
 
     func testARandomOrderBulkLoadIsPackedAndReadsBackExactly() throws {
         for pageSize in [4096, 8192] {
@@ -43,7 +34,7 @@ final class LeafRepackTests: StorageTestCase {
                 }
             }
             try db.read { r in
-                XCTAssertEqual(try entries(r, "t"), model)
+                XCTAssertEqual(try r.entriesByNumber("t"), model)
                 let (leaves, fill) = try leafFill(r, XCTUnwrap(r.tree(named: "t")))
                 XCTAssertGreaterThan(leaves, 40)
                 XCTAssertGreaterThan(fill, 0.85, "page size \(pageSize): \(leaves) leaves \(fill) full (random-order splits alone leave ~0.69)")
@@ -69,7 +60,7 @@ final class LeafRepackTests: StorageTestCase {
         try db.read { r in
             let (leaves, fill) = try leafFill(r, XCTUnwrap(r.tree(named: "t")))
             XCTAssertGreaterThan(fill, 0.85, "\(leaves) leaves")
-            XCTAssertEqual(try entries(r, "t").count, 40_000)
+            XCTAssertEqual(try r.entriesByNumber("t").count, 40_000)
         }
     }
 
@@ -85,7 +76,7 @@ final class LeafRepackTests: StorageTestCase {
             }
         }
         let snapshot = try db.beginRead()
-        let before = try entries(snapshot, "t")
+        let before = try snapshot.entriesByNumber("t")
         // Small commits into packed leaves: inserts between existing keys (splits), updates that
         // grow values, deletes.
         for round in 0..<200 {
@@ -114,14 +105,14 @@ final class LeafRepackTests: StorageTestCase {
                 model[UInt64(i)] = v
             }
         }
-        XCTAssertEqual(try entries(snapshot, "t"), before, "the snapshot still reads its version")
-        try db.read { r in XCTAssertEqual(try entries(r, "t"), model) }
+        XCTAssertEqual(try snapshot.entriesByNumber("t"), before, "the snapshot still reads its version")
+        try db.read { r in XCTAssertEqual(try r.entriesByNumber("t"), model) }
         _ = snapshot
         XCTAssertEqual(try db.verify().leakedPages, [])
         db.close()
         let reopened = try open()
         defer { reopened.close() }
-        try reopened.read { r in XCTAssertEqual(try entries(r, "t"), model) }
+        try reopened.read { r in XCTAssertEqual(try r.entriesByNumber("t"), model) }
         XCTAssertEqual(try reopened.verify().leakedPages, [])
     }
 }

@@ -55,3 +55,17 @@ extension ReadTransaction {
         return out
     }
 }
+
+extension ReadTransaction {
+    /// The entries of tree `name` keyed by their 8-byte big-endian keys (`key(_:)`); empty if
+    /// the tree does not exist.
+    func entriesByNumber(_ name: String) throws -> [UInt64: [UInt8]] {
+        var out: [UInt64: [UInt8]] = [:]
+        guard let t = try tree(named: name) else { return out }
+        try forEach(in: t) { k, v in
+            out[UInt64(bigEndian: k.loadUnaligned(as: UInt64.self))] = Array(v)
+            return true
+        }
+        return out
+    }
+}
