@@ -118,9 +118,11 @@ extension WriteTransaction {
         guard t.root != 0 else { return false }
         if checkPresence, try access.get(root: t.root, key) == nil { return false }
         let p = try withPath { path in try descendWritable(key, &t, &path).1 }
+        // The descent copied the path (its old pages are freed): the tree changed even when the
+        // key turns out to be absent, so the commit must record the new root.
+        t.dirty = true
         let (i, found) = try access.leafSearch(p, key)
         guard found else { return false }
-        t.dirty = true
         switch try Node.leafValue(p, i, access) {
         case .inline(let v):
             try body(UnsafeMutableRawBufferPointer(mutating: v))

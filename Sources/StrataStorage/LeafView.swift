@@ -43,13 +43,16 @@ public struct LeafView {
         // The layouts are FORMAT.md's: slots of u16 offsets after the 32-byte page header; a leaf
         // cell is key length u16, value word u32 (bit 31: overflow), key, value.
         let off = Int(UInt16(littleEndian: page.loadUnaligned(fromByteOffset: 32 + 2 &* i, as: UInt16.self)))
+        // The cell header must lie in the cell area before it is read: a corrupt slot may point
+        // anywhere up to 64 KiB, past the page and past the end of the file.
+        guard off >= cellFloor, off &+ 6 <= pageSize else { return nil }
         let klen = Int(UInt16(littleEndian: page.loadUnaligned(fromByteOffset: off, as: UInt16.self)))
         let word = UInt32(littleEndian: page.loadUnaligned(fromByteOffset: off &+ 2, as: UInt32.self))
         let keyStart = off &+ 6
         let valueEnd = keyStart &+ klen &+ Int(word)
-        // One check covers it all: the cell starts past the slots, the value is inline (bit 31
-        // clear keeps `word` below 2^31, so the sum cannot wrap), and it ends inside the page.
-        guard off >= cellFloor, word & 0x8000_0000 == 0, valueEnd <= pageSize else { return nil }
+        // The value is inline (bit 31 clear keeps `word` below 2^31, so the sum cannot wrap) and
+        // ends inside the page.
+        guard word & 0x8000_0000 == 0, valueEnd <= pageSize else { return nil }
         return (UnsafeRawBufferPointer(start: page + keyStart, count: klen),
                 UnsafeRawBufferPointer(start: page + keyStart + klen, count: Int(word)))
     }

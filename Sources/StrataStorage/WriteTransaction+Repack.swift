@@ -166,14 +166,17 @@ extension WriteTransaction {
             var acc = 0
             for (k, cell) in cells.enumerated() {
                 let share = (used * starts.count + m - 1) / m  // bytes the leaves so far may hold
-                if acc + cell.1 + 2 > share, k > starts.last!, starts.count < m {
+                // A new leaf when this one has its share, or when the cell would not fit it
+                // (large cells can make an even deal overfill a page).
+                let full = leafBytes[leafBytes.count - 1] + cell.1 + 2 > capacity
+                if k > starts.last!, full || (acc + cell.1 + 2 > share && starts.count < m) {
                     starts.append(k)
                     leafBytes.append(0)
                 }
                 acc += cell.1 + 2
                 leafBytes[leafBytes.count - 1] += cell.1 + 2
             }
-            // Large cells can make an even deal overfill a leaf: then the run stays as it is.
+            // Cutting at full leaves can use as many pages as the run had: then it stays as it is.
             guard starts.count < pages.count, leafBytes.allSatisfy({ $0 <= capacity }) else {
                 cellBytes.removeLast(cellBytes.count - (cells.first?.0 ?? cellBytes.count))
                 for (k, page) in pages.enumerated() {
