@@ -82,60 +82,14 @@ extension PageAccess {
     /// Calls `body` for each entry with key >= `start`, in key order, until it returns false.
     /// A tight loop over leaves: the fast path for scans.
     func forEach(root: UInt32, from start: UnsafeRawBufferPointer?, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
-        guard root != 0 else { return }
-        var stack: [(UnsafeMutableRawPointer, Int)] = []
-        stack.reserveCapacity(8)
-        var p = try node(root)
-        while !Node.isLeaf(p) {
-            let i = try start.map { try branchSearch(p, $0) } ?? 0
-            stack.append((p, i))
-            p = try node(try Node.child(p, i, self))
-            if stack.count > 64 { throw corrupt(root, "tree deeper than 64 levels") }
-        }
-        var i = try start.map { try leafSearch(p, $0).index } ?? 0
-        while true {
-            let n = Node.count(p)
-            while i < n {
-                // Inline values (the common case) are decoded here, with one bounds check for
-                // key and value together: the general `value` path (an enum, a call) cost about
-                // a tenth of a row scan's instructions.
-                let off = try Node.cell(p, i, self)
-                let klen = Int(p.u16(off))
-                let word = p.u32(off + 2)
-                let body0 = off + CellLayout.leafHeader + klen
-                let k = UnsafeRawBufferPointer(start: p + off + CellLayout.leafHeader, count: klen)
-                let v: UnsafeRawBufferPointer
-                if word & CellLayout.overflowFlag == 0 {
-                    guard body0 + Int(word) <= pageSize else {
-                        throw corrupt(p.u32(PageHeader.pageNumber), "value of cell \(i) runs past the page")
-                    }
-                    v = UnsafeRawBufferPointer(start: p + body0, count: Int(word))
-                } else {
-                    guard body0 <= pageSize else { throw corrupt(p.u32(PageHeader.pageNumber), "key of cell \(i) runs past the page") }
-                    v = try value(p, i)
-                }
-                if try !body(k, v) { return }
-                i += 1
+        try forEachLeaf(root: root, from: start) { leaf, first in
+            for i in first..<leaf.count {
+                // Inline values (the common case) take LeafView's one bounds check; the checked
+                // path reads overflow runs and reports damage.
+                let (k, v) = try leaf.inlineEntry(i) ?? leaf.entry(i)
+                if try !body(k, v) { return false }
             }
-            // Climb to the next subtree.
-            var advanced = false
-            while let (b, j) = stack.last {
-                if j + 1 < Node.count(b) {
-                    stack[stack.count - 1].1 = j + 1
-                    var c = try node(try Node.child(b, j + 1, self))
-                    while !Node.isLeaf(c) {
-                        stack.append((c, 0))
-                        c = try node(try Node.child(c, 0, self))
-                        if stack.count > 64 { throw corrupt(root, "tree deeper than 64 levels") }
-                    }
-                    p = c
-                    i = 0
-                    advanced = true
-                    break
-                }
-                stack.removeLast()
-            }
-            if !advanced { return }
+            return true
         }
     }
 }

@@ -66,19 +66,24 @@ public struct LeafView {
 }
 
 extension PageAccess {
-    /// Calls `body` with each leaf of the tree at `root`, in key order, until it returns false.
-    func forEachLeaf(root: UInt32, _ body: (LeafView) throws -> Bool) throws {
+    /// Calls `body` with each leaf of the tree at `root`, in key order, until it returns false;
+    /// with `start`, from the leaf that would hold `start`, passing the index of its first entry
+    /// >= `start` (0 for every later leaf).
+    func forEachLeaf(root: UInt32, from start: UnsafeRawBufferPointer? = nil, _ body: (LeafView, Int) throws -> Bool) throws {
         guard root != 0 else { return }
         var stack: [(UnsafeMutableRawPointer, Int)] = []
         stack.reserveCapacity(8)
         var p = try node(root)
         while !Node.isLeaf(p) {
-            stack.append((p, 0))
-            p = try node(try Node.child(p, 0, self))
+            let i = try start.map { try branchSearch(p, $0) } ?? 0
+            stack.append((p, i))
+            p = try node(try Node.child(p, i, self))
             if stack.count > 64 { throw corrupt(root, "tree deeper than 64 levels") }
         }
+        var first = try start.map { try leafSearch(p, $0).index } ?? 0
         while true {
-            if try !body(LeafView(page: p, access: self)) { return }
+            if try !body(LeafView(page: p, access: self), first) { return }
+            first = 0
             // Climb to the next subtree, then down to its leftmost leaf.
             var advanced = false
             while let (b, j) = stack.last {
@@ -106,7 +111,7 @@ extension ReadTransaction {
     /// way to read every entry (see ``LeafView``).
     /// - Throws: `StorageError.corruptPage` for a damaged branch or leaf header; what `body` throws.
     public func forEachLeaf(in tree: Tree, _ body: (LeafView) throws -> Bool) throws {
-        try access.forEachLeaf(root: tree.root, body)
+        try access.forEachLeaf(root: tree.root) { leaf, _ in try body(leaf) }
     }
 }
 
@@ -116,6 +121,6 @@ extension WriteTransaction {
     /// - Throws: `StorageError.corruptPage` for a damaged branch or leaf header; what `body` throws.
     public func forEachLeaf(in tree: TreeHandle, _ body: (LeafView) throws -> Bool) throws {
         try checkOpen()
-        try access.forEachLeaf(root: trees[tree.index].root, body)
+        try access.forEachLeaf(root: trees[tree.index].root) { leaf, _ in try body(leaf) }
     }
 }

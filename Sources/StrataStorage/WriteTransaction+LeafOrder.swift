@@ -20,7 +20,10 @@ extension WriteTransaction {
     func orderDirtyLeaves() {
         // Small commits (the common case) pay one comparison.
         guard dirty.count >= Self.leafOrderMinimumDirtyPages else { return }
-        let leaves = dirtyLeaves()
+        // The dirty leaves below dirty branches (a root leaf keeps its page): parent, cell, page.
+        let leaves = dirtyNodes().compactMap { n in
+            n.isLeaf ? n.parent.map { (parent: access.pointer($0), cell: n.cell, page: n.page) } : nil
+        }
         guard leaves.count >= Self.leafOrderMinimumLeaves else { return }
         let numbers = leaves.map(\.page).sorted()
         // source[new] = old: the page whose contents page `new` receives.
@@ -57,29 +60,31 @@ extension WriteTransaction {
         #endif
     }
 
-    /// The leaves this transaction wrote below branches it wrote, in key order, tree by tree:
-    /// (parent branch, offset of the parent's cell that refers to the leaf, leaf page). A clean
-    /// child is shared with committed versions and is neither listed nor descended into.
-    func dirtyLeaves() -> [(parent: UnsafeMutableRawPointer, cell: Int, page: UInt32)] {
-        var leaves: [(parent: UnsafeMutableRawPointer, cell: Int, page: UInt32)] = []
-        func visit(_ n: UInt32) {
+    /// The nodes this transaction wrote that hang from roots it wrote, parents before children,
+    /// in key order, tree by tree: the page, its parent (nil for a root), the offset of the
+    /// parent's cell that refers to it, the tree's index, and whether it is a leaf. A clean child
+    /// is shared with committed versions and is neither listed nor descended into.
+    func dirtyNodes() -> [(page: UInt32, parent: UInt32?, cell: Int, tree: Int, isLeaf: Bool)] {
+        var nodes: [(page: UInt32, parent: UInt32?, cell: Int, tree: Int, isLeaf: Bool)] = []
+        func visit(_ n: UInt32, _ tree: Int) {
             let p = access.pointer(n)
             guard p.u8(PageHeader.type) == PageType.branch.rawValue else { return }
             for i in 0..<Node.count(p) {
                 let off = Node.slot(p, i)
                 let child = p.u32(off)
                 guard dirty.contains(child) else { continue }
-                if access.pointer(child).u8(PageHeader.type) == PageType.leaf.rawValue {
-                    leaves.append((p, off, child))
-                } else {
-                    visit(child)
-                }
+                let leaf = access.pointer(child).u8(PageHeader.type) == PageType.leaf.rawValue
+                nodes.append((child, n, off, tree, leaf))
+                if !leaf { visit(child, tree) }
             }
         }
-        for t in trees where t.dirty && !t.dropped && t.root != 0 && dirty.contains(t.root) {
-            visit(t.root)
+        for ti in trees.indices where trees[ti].dirty && !trees[ti].dropped {
+            let root = trees[ti].root
+            guard root != 0, dirty.contains(root) else { continue }
+            nodes.append((root, nil, 0, ti, access.pointer(root).u8(PageHeader.type) == PageType.leaf.rawValue))
+            visit(root, ti)
         }
-        return leaves
+        return nodes
     }
 
     /// Commits writing fewer pages than this skip the reordering walk.

@@ -40,32 +40,12 @@ extension WriteTransaction {
     /// moved-from page goes back to the pool, and the parent's reference (or the tree's root)
     /// follows the node.
     private func moveDirtyNodesDown() throws {
-        // Every node this commit wrote below a root it wrote: (page, parent page or nil for a
-        // root, offset of the parent's cell, tree index).
-        var nodes: [(page: UInt32, parent: UInt32?, cell: Int, tree: Int)] = []
-        func visit(_ n: UInt32, _ tree: Int) {
-            let p = access.pointer(n)
-            guard p.u8(PageHeader.type) == PageType.branch.rawValue else { return }
-            for i in 0..<Node.count(p) {
-                let off = Node.slot(p, i)
-                let child = p.u32(off)
-                guard dirty.contains(child) else { continue }
-                nodes.append((child, n, off, tree))
-                visit(child, tree)
-            }
-        }
-        for ti in trees.indices where trees[ti].dirty && !trees[ti].dropped {
-            let root = trees[ti].root
-            guard root != 0, dirty.contains(root) else { continue }
-            nodes.append((root, nil, 0, ti))
-            visit(root, ti)
-        }
+        var nodes = dirtyNodes()
         nodes.sort { $0.page > $1.page }
         var movedTo: [UInt32: UInt32] = [:]
         for node in nodes {
             guard let low = free.lowestPoolPage, low < node.page else { break }
-            let type: PageType = access.pointer(node.page).u8(PageHeader.type) == PageType.leaf.rawValue ? .leaf : .branch
-            let (n, p) = try allocPage(type, young: false)
+            let (n, p) = try allocPage(node.isLeaf ? .leaf : .branch, young: false)
             assert(n == low, "repack: the lowest pool page was not taken")
             p.copyMemory(from: access.pointer(node.page), byteCount: pageSize)
             p.setU32(PageHeader.pageNumber, n)
