@@ -229,6 +229,9 @@ public struct CoreQuery: Sendable {
     /// (``evaluate(in:table:)``). Distinct key paths are ignored: callers with any count the keys.
     /// - Throws: as ``evaluate(in:table:)``.
     public func fastCount(in txn: StoreTransaction, table: CoreTable) throws -> Int? {
+        // Only a single comparison can be simple: anything else is not prepared here (the
+        // caller's general path prepares it once).
+        guard case .comparison? = predicate else { return nil }
         let prepared = try prepare(txn, table)
         guard prepared.probes == nil, case .test(let test) = prepared.predicate else { return nil }
         return try prepared.simpleCount(test)

@@ -98,7 +98,9 @@ final class QuerySimpleScanTests: CoreTestCase {
             // Not simple: two comparisons, a negation, a string column, the primary key.
             for filter in ["n > 0 AND d < 1", "NOT n > 0", "label == 'row 41'", "id > 5"] {
                 XCTAssertNil(try CoreQuery(filter).prepare(txn, Self.v2).simple, filter)
+                XCTAssertNil(try CoreQuery(filter).fastCount(in: txn, table: Self.v2), "\(filter): counted by the general path")
             }
+            XCTAssertNil(try CoreQuery().fastCount(in: txn, table: Self.v2), "no predicate: the table's count")
             // Without a predicate the sum reads every row.
             let all = try XCTUnwrap(CoreQuery().fastSum(in: txn, table: Self.v2, column: 2))
             XCTAssertEqual(all.ints, rows.reduce(Int64(0)) { acc, r in if case .int(let i) = r.values[2] { return acc &+ i }; return acc })
