@@ -1,5 +1,3 @@
-import Foundation
-
 extension WriteTransaction {
     /// Commit step 4b: in a large commit, the leaves this commit wrote get their page numbers in
     /// key order, so that a scan in key order reads the file front to back.
@@ -19,7 +17,7 @@ extension WriteTransaction {
     /// not write are left alone. Checksums are computed after this step (step 5).
     func orderDirtyLeaves() {
         // Small commits (the common case) pay one comparison.
-        guard dirty.count >= Self.leafOrderMinimumDirtyPages else { return }
+        guard dirty.count >= Self.largeCommitMinimumPages else { return }
         // The dirty leaves below dirty branches (a root leaf keeps its page): parent, cell, page.
         let leaves = dirtyNodes().compactMap { n in
             n.isLeaf ? n.parent.map { (parent: access.pointer($0), cell: n.cell, page: n.page) } : nil
@@ -87,8 +85,8 @@ extension WriteTransaction {
         return nodes
     }
 
-    /// Commits writing fewer pages than this skip the reordering walk.
-    static let leafOrderMinimumDirtyPages = 64
+    /// Commits writing fewer pages than this skip commit steps 0 and 4b (packing, ordering).
+    static let largeCommitMinimumPages = 64
     /// Fewer dirty leaves than this are not reordered (a few jumps cost a scan nothing).
     static let leafOrderMinimumLeaves = 32
 }

@@ -1,6 +1,3 @@
-import Foundation
-import StrataPOSIX
-
 extension WriteTransaction {
     /// Commit step 0: in a large commit, runs of neighbouring leaves this commit wrote are packed
     /// into as few leaves as hold their cells at `repackFill` of a page.
@@ -24,7 +21,7 @@ extension WriteTransaction {
     /// it sooner. The fill target leaves `1 - repackFill` of each page free for that reason.
     func repackDirtyLeaves() throws {
         // Small commits (the common case) pay one comparison.
-        guard dirty.count >= Self.leafOrderMinimumDirtyPages else { return }
+        guard dirty.count >= Self.largeCommitMinimumPages else { return }
         for ti in trees.indices where trees[ti].dirty && !trees[ti].dropped {
             let root = trees[ti].root
             guard root != 0, dirty.contains(root) else { continue }
@@ -216,33 +213,5 @@ extension WriteTransaction {
     private static func leafCellKey(_ raw: UnsafeRawBufferPointer, _ cell: (Int, Int)) -> UnsafeRawBufferPointer {
         let p = raw.baseAddress! + cell.0
         return UnsafeRawBufferPointer(start: p + CellLayout.leafHeader, count: Int(p.u16(0)))
-    }
-}
-
-extension WriteTransaction {
-    /// Commit step 9: after a durable commit that followed a durable one, shortens the file when
-    /// more than 8 MiB, and more than an eighth of what it keeps, lies past the pages in use
-    /// plus an eighth (at least 4 MiB) of headroom. (The file grows in steps of an eighth, so
-    /// ordinary growth never triggers it.)
-    ///
-    /// Why: the file grows ahead of use (`ensureCapacity`), and a bulk load reaches its
-    /// high-water mark before step 0 packs its leaves, so it used to end with a third of its
-    /// length unused. Safe because nothing lies past the kept length: the new version uses pages
-    /// below `pageCount`; the other meta slot (the previous durable version, the fallback after a
-    /// crash) below its own page count, which the kept length covers too; and any older snapshot
-    /// still pinned keeps its pages from being reused, so they are below `pageCount`. Readers
-    /// never touch pages past their version's count. Best effort: a failure leaves the file
-    /// longer, which is harmless.
-    func giveBackSpace() {
-        let pages = Int64(max(pageCount, baseMeta.pageCount))
-        let used = pages * Int64(pageSize)
-        let keep = (used + max(4 << 20, used / 8) + (1 << 20) - 1) / (1 << 20) * (1 << 20)
-        guard fileCapacity - keep > max(8 << 20, keep / 8) else { return }
-        do {
-            try System.ftruncate(db.fd, length: keep)
-            fileCapacity = keep
-        } catch {
-            // The commit stands; the file keeps its length.
-        }
     }
 }

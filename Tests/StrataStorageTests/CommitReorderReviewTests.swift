@@ -401,7 +401,7 @@ final class CommitReorderReviewTests: StorageTestCase {
                 try txn.put(key(i), v, in: t)
                 model["t"]![key(i)] = v
             }
-            XCTAssertGreaterThanOrEqual(txn.dirty.count, WriteTransaction.leafOrderMinimumDirtyPages, "setup: a large commit")
+            XCTAssertGreaterThanOrEqual(txn.dirty.count, WriteTransaction.largeCommitMinimumPages, "setup: a large commit")
             XCTAssertEqual(txn.shadow.pointee.generation, txn.access.shadowGeneration, "setup: the private table is in use")
             XCTAssertLessThan(txn.shadow.pointee.count, txn.shadow.pointee.capacity, "setup: the private table has room")
             try txn.commit()
