@@ -28,11 +28,11 @@ public final class ManagedObjectState {
 
     /// The state of object `key`; `frozenRow` is its row when the realm is frozen and the
     /// caller has found it already (nil: find it here).
-    init(realm: Realm, binding: TableBinding, key: Int64, frozenRow: UnsafeRawBufferPointer? = nil) {
+    init(realm: Realm, binding: TableBinding, key: Int64, frozenRow: RowReader? = nil) {
         // A frozen object's row never changes: find it once, before any other thread can see
         // the object, so that its reads need no B-tree lookup and write no shared memory.
         if realm.core.isFrozen, let frozenRow {
-            self.frozenRow = RowReader(bytes: frozenRow, table: binding.table, key: key)
+            self.frozenRow = frozenRow
         } else {
             self.frozenRow = realm.core.isFrozen ? realm.currentRow(binding, key) : nil
         }

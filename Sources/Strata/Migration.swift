@@ -210,6 +210,8 @@ extension Realm {
                 return true
             }
             oldRows[desired.name] = rows
+            // The clusters were encoded for the old columns: write every object again.
+            try txn.dropTree(desired.objectTree)
             try txn.storeTable(desired)
             txn.tables[desired.name] = desired
             install(t, table: desired)

@@ -93,7 +93,7 @@ extension Realm {
 
     /// A managed object for `key` of `binding`'s class; `frozenRow` is its row if this realm is
     /// frozen and the caller has it (see `ManagedObjectState.frozenRow`).
-    func object(_ binding: TableBinding, key: Int64, frozenRow: UnsafeRawBufferPointer? = nil) -> ObjectBase {
+    func object(_ binding: TableBinding, key: Int64, frozenRow: RowReader? = nil) -> ObjectBase {
         let o = binding.make()
         binding.bind(o)
         o._strataManaged = ManagedObjectState(realm: self, binding: binding, key: key, frozenRow: frozenRow)
@@ -371,7 +371,7 @@ extension Realm {
             let txn = current()
             if binding.table.primaryKeyIsObjectKey {
                 guard case .int(let k) = core, let row = try txn.row(binding.table, key: k) else { return nil }
-                let o = object(binding, key: k, frozenRow: row.bytes) as! Element
+                let o = object(binding, key: k, frozenRow: row) as! Element
                 o._strataManaged!.cachedRow = row
                 o._strataManaged!.cachedStamp = stamp
                 return o

@@ -34,7 +34,8 @@ extension Realm {
         let types = Self.closure(of: requested, includeModules: configuration.objectTypes == nil && !requested.isEmpty)
         let unbound = types.filter { file.binding(for: $0) == nil }
         // Stored version check, even with nothing to bind.
-        let (stored, storedVersion) = try readStoredSchema()
+        let (stored, storedVersion, legacy) = try readStoredSchema()
+        if !legacy.isEmpty { try upgradeLegacyRows(legacy) }
         if let storedVersion, storedVersion > configuration.schemaVersion, !requested.isEmpty || configuration.objectTypes != nil {
             throw Realm.Error(.schemaMismatch, "Provided schema version \(configuration.schemaVersion) is less than last set version \(storedVersion) of '\(file.path)'. Set Realm.Configuration.schemaVersion to \(storedVersion) or higher.", path: file.path)
         }
@@ -154,18 +155,32 @@ extension Realm {
         bindingCache.removeAll()
     }
 
-    /// The stored tables and schema version, read from the newest version.
-    func readStoredSchema() throws -> ([String: CoreTable], UInt64?) {
+    /// The stored tables and schema version, read from the newest version, and the tables that
+    /// still keep one row per object (written before clusters).
+    func readStoredSchema() throws -> ([String: CoreTable], UInt64?, [CoreTable]) {
         do {
             let r = try file.db.beginRead()
             defer { r.end() }
             let txn = StoreTransaction(read: r)
             let tables = try txn.storedTables()
-            return (tables, try txn.schemaVersion())
+            let legacy = try tables.values.filter { try txn.hasLegacyRows($0) }.sorted { $0.name < $1.name }
+            return (tables, try txn.schemaVersion(), legacy)
         } catch let e as Realm.Error {
             throw e
         } catch {
             throw Realm.Error(storage: error, path: file.path)
+        }
+    }
+
+    /// Converts tables written before clusters (one row per object) to clusters, once, in one
+    /// write transaction.
+    /// - Throws: `Realm.Error` (`.readOnly`) when the realm is read-only.
+    func upgradeLegacyRows(_ tables: [CoreTable]) throws {
+        guard !configuration.readOnly else {
+            throw Realm.Error(.readOnly, "'\(file.path)' was written by an earlier Strata that stored one row per object (\(tables.map(\.name).joined(separator: ", "))). Open it writable once to convert it to clusters.", path: file.path)
+        }
+        try withSchemaTransaction { txn in
+            for t in tables { try txn.upgradeLegacyRows(t) }
         }
     }
 

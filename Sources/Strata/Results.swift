@@ -304,11 +304,11 @@ final class FrozenKeys {
 
     /// The row of object `key` (nil if absent or unreadable, as `Realm.currentRow` reports).
     @inline(__always)
-    func row(_ key: Int64) -> UnsafeRawBufferPointer? {
+    func row(_ key: Int64) -> RowReader? {
         do {
             // `flatMap`, not `guard let`: with `guard let` the optimizer retained and released
             // both the binding and its table here, objects that every reading thread shares.
-            return try binding.flatMap { try txn.rowBytes($0.table, key: key) }
+            return try binding.flatMap { try txn.row($0.table, key: key) }
         } catch {
             return Realm.violation("cannot read '\(binding?.className ?? "?")' object \(key): \(error)", fallback: nil)
         }

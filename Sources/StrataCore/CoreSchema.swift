@@ -98,7 +98,7 @@ public struct CoreColumn: Sendable, Hashable {
 ///
 /// | tree | key | value |
 /// |---|---|---|
-/// | `o:<Table>` | object key (8 bytes, big-endian, sign bit flipped) | the object's row |
+/// | `c:<Table>` | first object key of the cluster (8 bytes, big-endian, sign bit flipped) | a cluster of objects |
 /// | `p:<Table>` | primary key as an `IndexKey` (String, ObjectId, UUID keys) | object key (u64 little-endian) |
 /// | `i:<Table>:<column>` | `IndexKey(value) ‖ object key` | empty |
 /// | `b:<Table>` | `target key ‖ origin table ‖ 00 ‖ origin column ‖ 00 ‖ origin key` | u32 link count |
@@ -116,7 +116,10 @@ public final class CoreTable: Sendable {
     public let layout: RowLayout
     /// Column index by name.
     public let columnIndex: [String: Int]
+    /// The tree of the table's clusters (`c:<Table>`).
     public let objectTree: String
+    /// The tree of one row per object that files written before clusters have (`o:<Table>`).
+    public let legacyRowTree: String
     public let primaryKeyTree: String
     public let backlinkTree: String
     /// Columns with a secondary index tree, in order (computed once: an insert walks these
@@ -144,7 +147,8 @@ public final class CoreTable: Sendable {
         var index: [String: Int] = [:]
         for (i, c) in columns.enumerated() { index[c.name] = i }
         self.columnIndex = index
-        self.objectTree = "o:" + name
+        self.objectTree = "c:" + name
+        self.legacyRowTree = "o:" + name
         self.primaryKeyTree = "p:" + name
         self.backlinkTree = "b:" + name
         let pkIsObjectKey = layout.keyColumn != nil

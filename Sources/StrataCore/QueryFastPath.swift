@@ -90,42 +90,6 @@ struct QueryTimestamp: Comparable {
     }
 }
 
-/// Readers for the fixed-width types `RowReader` has no typed accessor for.
-extension RowReader {
-    /// A `Bool` column's value, nil when null.
-    @inline(__always)
-    func queryBool(_ c: Int) -> Bool? {
-        guard c < n else { return table.columns[c].isNullable ? nil : false }
-        if isNull(c) { return nil }
-        return bytes[slot(c)] != 0
-    }
-
-    /// A `Float` column's value, nil when null.
-    @inline(__always)
-    func queryFloat(_ c: Int) -> Float? {
-        guard c < n else { return table.columns[c].isNullable ? nil : 0 }
-        if isNull(c) { return nil }
-        return Float(bitPattern: UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: slot(c), as: UInt32.self)))
-    }
-
-    /// A date column's value, nil when null.
-    @inline(__always)
-    func queryTimestamp(_ c: Int) -> QueryTimestamp? {
-        guard c < n else { return table.columns[c].isNullable ? nil : QueryTimestamp(seconds: 0, nanoseconds: 0) }
-        if isNull(c) { return nil }
-        let s = slot(c)
-        return QueryTimestamp(seconds: Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: s, as: Int64.self)),
-                              nanoseconds: Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: s + 8, as: Int32.self)))
-    }
-
-    /// A link column's target key, nil when null (also for rows written before the column existed).
-    @inline(__always)
-    func queryLink(_ c: Int) -> Int64? {
-        guard c < n else { return nil }
-        return int(c)
-    }
-}
-
 // MARK: Builders
 
 private struct IntColumnInt: QueryFastBuilder {

@@ -1,15 +1,15 @@
 import StrataStorage
 import StrataQuery
 
-// A query that is one comparison of a fixed-width `Int` or `Double` column with a constant
-// (`age > 50`) is evaluated on each row's bytes during the tree walk: no row reader, no closure
-// call per row for the test, and (for `sum`) no value boxed per row. This is what scans and
-// aggregates over large tables mostly run. Rows written before a column existed (shorter than
-// the table's full row) go through the compiled test, so results are exactly the general path's.
+// A query that is one comparison of an `Int` or `Double` column with a constant (`age > 50`) is
+// evaluated on each cluster's column array during the tree walk: no row reader, no closure
+// call per object for the test, and (for `sum`) no value boxed per object. This is what scans
+// and aggregates over large tables mostly run. A cluster written before the column existed goes
+// through the compiled test, so results are exactly the general path's.
 //
-// Measured (callgrind, W1 scan_filter at N = 200k, `count` then `sum`): see Docs/Performance.md.
+// Measured (W1 scan_filter): see Docs/Performance.md.
 
-/// The comparison a query reduced to, when it is `column op constant` on a fixed-width column.
+/// The comparison a query reduced to, when it is `column op constant` on an `Int` or `Double` column.
 struct SimpleComparison {
     enum Constant {
         case int(Int64)
@@ -20,67 +20,64 @@ struct SimpleComparison {
     let constant: Constant
 }
 
-/// A fixed-width 8-byte value read straight from a row's slot.
-protocol SimpleSlotValue: Comparable {
-    static func load(_ row: UnsafeRawBufferPointer, _ offset: Int) -> Self
+/// Where one `Int` or `Double` column's values for the objects of one cluster are.
+struct ColumnArray {
+    let base: UnsafeRawPointer
+    /// Offset of the null bitmap, or -1 when the cluster has no nulls in the column.
+    let nulls: Int
+    /// Offset of the first value (for an `Int` column: of the first delta, after the base).
+    let values: Int
+    let width: Int
+    let intBase: Int64
+
+    /// Column `c` of `view`, when the cluster stores it (nil: written before the column existed).
+    @inline(__always)
+    init?(_ view: ClusterView, column c: Int, isInt: Bool) {
+        guard c < view.columnCount, let base = view.bytes.baseAddress else { return nil }
+        let d = ClusterFormat.headerSize + c * ClusterFormat.descriptorSize
+        let offset = Int(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: d, as: UInt32.self)))
+        let hasNulls = base.load(fromByteOffset: d + 5, as: UInt8.self) & ClusterFormat.hasNulls != 0
+        self.base = base
+        width = Int(base.load(fromByteOffset: d + 4, as: UInt8.self))
+        nulls = hasNulls ? offset : -1
+        let start = offset + (hasNulls ? (view.count + 7) >> 3 : 0)
+        if isInt {
+            intBase = Int64(littleEndian: base.loadUnaligned(fromByteOffset: start, as: Int64.self))
+            values = start + 8
+        } else {
+            intBase = 0
+            values = start
+        }
+    }
+
+    @inline(__always)
+    func isNull(_ i: Int) -> Bool {
+        nulls >= 0 && base.load(fromByteOffset: nulls + i >> 3, as: UInt8.self) & (1 << UInt8(i & 7)) != 0
+    }
+
+    @inline(__always)
+    func int(_ i: Int) -> Int64 {
+        intBase &+ Int64(bitPattern: clusterLoad(base, values + i * width, width))
+    }
+
+    @inline(__always)
+    func double(_ i: Int) -> Double {
+        Double(bitPattern: UInt64(littleEndian: base.loadUnaligned(fromByteOffset: values + i * 8, as: UInt64.self)))
+    }
 }
 
-extension Int64: SimpleSlotValue {
-    @inline(__always)
-    static func load(_ row: UnsafeRawBufferPointer, _ offset: Int) -> Int64 {
-        Int64(littleEndian: row.loadUnaligned(fromByteOffset: offset, as: Int64.self))
-    }
-}
-
-extension Double: SimpleSlotValue {
-    @inline(__always)
-    static func load(_ row: UnsafeRawBufferPointer, _ offset: Int) -> Double {
-        Double(bitPattern: UInt64(littleEndian: row.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
-    }
-}
-
-/// Where an 8-byte `Int` or `Double` column sits in a row that has all of its table's columns.
-struct FixedSlot {
-    let offset: Int
-    let nullByte: Int
-    let nullMask: UInt8
-    let nullable: Bool
-    let columnCount: UInt16
-    let minimumLength: Int
-
-    /// nil for columns this path does not read: the `Int` primary key (it has no slot), and
-    /// anything but a plain `Int` or `Double` column.
-    init?(_ table: CoreTable, column c: Int) {
-        let layout = table.layout
-        let col = table.columns[c]
-        guard c != layout.keyColumn, col.collection == .none, col.type == .int || col.type == .double,
-              !layout.variable[c], layout.slotSizes[c] == 8 else { return nil }
-        offset = layout.fullHeader + layout.slotOffsets[c]
-        nullByte = 2 + c >> 3
-        nullMask = 1 << UInt8(c & 7)
-        nullable = col.isNullable
-        columnCount = UInt16(layout.columnCount)
-        minimumLength = offset + 8
-    }
-
-    /// Whether `row` has all the table's columns (and room for this slot); if not, the caller
-    /// reads it through a `RowReader`.
-    @inline(__always)
-    func isFull(_ row: UnsafeRawBufferPointer) -> Bool {
-        row.count >= minimumLength && UInt16(littleEndian: row.loadUnaligned(as: UInt16.self)) == columnCount
-    }
-
-    /// Whether the value is null, in a full row.
-    @inline(__always)
-    func isNull(_ row: UnsafeRawBufferPointer) -> Bool {
-        nullable && row[nullByte] & nullMask != 0
-    }
+/// Whether column `c` of `table` can be read as a `ColumnArray`: a plain `Int` (not the object
+/// key) or `Double` column.
+func isSimpleColumn(_ table: CoreTable, _ c: Int) -> Bool {
+    let col = table.columns[c]
+    guard c != table.layout.keyColumn, col.collection == .none else { return false }
+    return (col.type == .int && table.layout.clusterKinds[c] == .int) || (col.type == .double && table.layout.clusterKinds[c] == .fixed)
 }
 
 extension QueryCompiler {
     /// The simple form of `path op constant` when it has one (see `SimpleComparison`).
     func simpleComparison(_ path: QueryPath, _ op: QueryOperator, _ options: QueryStringOptions, _ constant: CoreValue) -> SimpleComparison? {
-        guard let c = path.directColumn, options.isEmpty, FixedSlot(table, column: c) != nil else { return nil }
+        guard let c = path.directColumn, options.isEmpty, isSimpleColumn(table, c) else { return nil }
         switch op {
         case .equal, .notEqual, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual: break
         default: return nil
@@ -93,48 +90,78 @@ extension QueryCompiler {
     }
 }
 
-/// What a simple scan does with the rows that match.
+/// What a simple scan does with the objects that match.
 protocol SimpleScanSink {
-    /// Whether `row`, which has all the table's columns, also has room for what the sink reads.
-    func fits(_ row: UnsafeRawBufferPointer) -> Bool
-    /// A matching row read from its bytes.
-    mutating func take(_ row: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer)
-    /// A matching row that went through the compiled test (written before a column existed).
+    /// Called before the matches of each cluster.
+    mutating func begin(_ view: ClusterView)
+    /// Object `i` of the cluster matches.
+    mutating func take(_ i: Int, _ view: ClusterView)
+    /// A matching object that went through the compiled test (its cluster predates a column).
     mutating func take(_ row: RowReader)
 }
 
-/// Counts the matching rows.
+/// Counts the matching objects.
 struct SimpleCountSink: SimpleScanSink {
     var count = 0
-    func fits(_ row: UnsafeRawBufferPointer) -> Bool { true }
-    mutating func take(_ row: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer) { count &+= 1 }
+    @inline(__always) mutating func begin(_ view: ClusterView) {}
+    @inline(__always) mutating func take(_ i: Int, _ view: ClusterView) { count &+= 1 }
     mutating func take(_ row: RowReader) { count &+= 1 }
 }
 
-/// Collects the keys of the matching rows.
+/// Collects the keys of the matching objects.
 struct SimpleKeysSink: SimpleScanSink {
     var keys: [Int64] = []
-    func fits(_ row: UnsafeRawBufferPointer) -> Bool { true }
-    mutating func take(_ row: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer) { keys.append(decodeObjectKey(key)) }
+    @inline(__always) mutating func begin(_ view: ClusterView) {}
+    @inline(__always) mutating func take(_ i: Int, _ view: ClusterView) { keys.append(view.key(at: i)) }
     mutating func take(_ row: RowReader) { keys.append(row.key) }
 }
 
-/// Sums an `Int` or `Double` column of the matching rows, as the general path does: integers
-/// with wrapping, doubles in key order, nulls skipped.
+/// Sums an `Int` or `Double` column of the matching objects, as the general path does:
+/// integers with wrapping, doubles in key order, nulls skipped.
 struct SimpleSumSink: SimpleScanSink {
-    let target: FixedSlot
+    let table: CoreTable
     let column: Int
     let isInt: Bool
+    var target: ColumnArray?
     var ints: Int64 = 0
     var doubles = 0.0
     var sawValue = false
 
-    func fits(_ row: UnsafeRawBufferPointer) -> Bool { row.count >= target.minimumLength }
+    init(table: CoreTable, column: Int) {
+        self.table = table
+        self.column = column
+        isInt = table.columns[column].type == .int
+    }
 
-    mutating func take(_ row: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer) {
-        if target.isNull(row) { return }
+    /// This cluster's `Double` column has no nulls: `take` reads `doubleBase` directly.
+    var plainDoubles = false
+    var doubleBase = UnsafeRawPointer(bitPattern: 8)!
+
+    @inline(__always)
+    mutating func begin(_ view: ClusterView) {
+        target = ColumnArray(view, column: column, isInt: isInt)
+        plainDoubles = false
+        if !isInt, let t = target, t.nulls < 0 {
+            plainDoubles = true
+            doubleBase = t.base + t.values
+        }
+    }
+
+    @inline(__always)
+    mutating func take(_ i: Int, _ view: ClusterView) {
+        if plainDoubles {
+            doubles += Double(bitPattern: UInt64(littleEndian: doubleBase.loadUnaligned(fromByteOffset: 8 * i, as: UInt64.self)))
+            sawValue = true
+            return
+        }
+        guard let t = target else {
+            // A cluster without the column: every object has the column's default (0, or null).
+            if !table.columns[column].isNullable { sawValue = true }
+            return
+        }
+        if t.isNull(i) { return }
         sawValue = true
-        if isInt { ints &+= Int64.load(row, target.offset) } else { doubles += Double.load(row, target.offset) }
+        if isInt { ints &+= t.int(i) } else { doubles += t.double(i) }
     }
 
     mutating func take(_ row: RowReader) {
@@ -147,23 +174,80 @@ struct SimpleSumSink: SimpleScanSink {
     }
 }
 
+/// A column value as the simple scan compares it.
+protocol SimpleColumnValue: Comparable {
+    static var isInt: Bool { get }
+    static func load(_ a: ColumnArray, _ i: Int) -> Self
+}
+
+extension Int64: SimpleColumnValue {
+    static var isInt: Bool { true }
+    @inline(__always) static func load(_ a: ColumnArray, _ i: Int) -> Int64 { a.int(i) }
+}
+
+extension Double: SimpleColumnValue {
+    static var isInt: Bool { false }
+    @inline(__always) static func load(_ a: ColumnArray, _ i: Int) -> Double { a.double(i) }
+}
+
 extension PreparedQuery {
     /// Runs the scan of a `SimpleComparison` query into `sink` (kept behind a pointer: a closure
-    /// mutating a captured value paid a dynamic exclusivity check per row). False when the query
-    /// is not simple.
+    /// mutating a captured value paid a dynamic exclusivity check per object). False when the
+    /// query is not simple.
     func simpleScan<S: SimpleScanSink>(_ test: QueryRowTest, into sink: UnsafeMutablePointer<S>) throws -> Bool {
-        guard let simple, let slot = FixedSlot(table, column: simple.column) else { return false }
-        func scan<V: SimpleSlotValue, Op: QueryComparisonOperator>(_ k: V, _: Op.Type) throws {
-            // A whole leaf per call: the loop over its entries inlines the cell decode, the test
-            // and the sink (a closure call per row was a third of the work).
+        guard let simple, isSimpleColumn(table, simple.column) else { return false }
+        let c = simple.column
+        func scan<V: SimpleColumnValue, Op: QueryComparisonOperator>(_ k: V, _: Op.Type) throws {
+            let intConstant: Int64 = if case .int(let i) = simple.constant { i } else { 0 }
+            var reader = RowReader(table: table)
             try txn.forEachLeaf(tree: table.objectTree) { leaf in
-                for i in 0..<leaf.count {
-                    let (kb, v) = try leaf.inlineEntry(i) ?? leaf.entry(i)
-                    if slot.isFull(v), sink.pointee.fits(v) {
-                        if slot.isNull(v) ? Op.unordered : Op.test(V.load(v, slot.offset), k) { sink.pointee.take(v, key: kb) }
+                for e in 0..<leaf.count {
+                    let (_, v) = try leaf.inlineEntry(e) ?? leaf.entry(e)
+                    guard let view = ClusterView(v, table: table, checkColumns: false),
+                          c >= view.columnCount || ClusterView.columnFits(view.bytes.baseAddress!, view.bytes.count, view.count, c,
+                                                                         table.layout.clusterKinds[c], table.layout.slotSizes[c]) else {
+                        _ = try txn.clusterView(v, table)  // throws the corruption error
+                        continue
+                    }
+                    sink.pointee.begin(view)
+                    guard let column = ColumnArray(view, column: c, isInt: V.isInt) else {
+                        let full = try txn.clusterView(v, table)
+                        for p in 0..<full.count {
+                            reader.move(to: full, position: p, key: full.key(at: p))
+                            if try test(reader) { sink.pointee.take(reader) }
+                        }
+                        continue
+                    }
+                    let m = view.count
+                    if V.isInt, column.nulls < 0, column.width <= 4 {
+                        // `base + d op k` is `d op (k - base)`: compare the stored deltas with
+                        // one constant, in a loop per width.
+                        let (t, overflow) = intConstant.subtractingReportingOverflow(column.intBase)
+                        if !overflow {
+                            let p = column.base + column.values
+                            switch column.width {
+                            case 0:
+                                if Op.test(Int64(0), t) { for i in 0..<m { sink.pointee.take(i, view) } }
+                            case 1:
+                                for i in 0..<m where Op.test(Int64(p.load(fromByteOffset: i, as: UInt8.self)), t) { sink.pointee.take(i, view) }
+                            case 2:
+                                for i in 0..<m where Op.test(Int64(UInt16(littleEndian: p.loadUnaligned(fromByteOffset: 2 * i, as: UInt16.self))), t) {
+                                    sink.pointee.take(i, view)
+                                }
+                            default:
+                                for i in 0..<m where Op.test(Int64(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self))), t) {
+                                    sink.pointee.take(i, view)
+                                }
+                            }
+                            continue
+                        }
+                    }
+                    if column.nulls < 0 {
+                        for i in 0..<m where Op.test(V.load(column, i), k) { sink.pointee.take(i, view) }
                     } else {
-                        let row = RowReader(bytes: v, table: table, key: decodeObjectKey(kb))
-                        if try test(row) { sink.pointee.take(row) }
+                        for i in 0..<m where column.isNull(i) ? Op.unordered : Op.test(V.load(column, i), k) {
+                            sink.pointee.take(i, view)
+                        }
                     }
                 }
                 return true
@@ -194,7 +278,7 @@ extension PreparedQuery {
         try withSink(SimpleKeysSink()) { sink in try simpleScan(test, into: sink) ? sink.pointee.keys : nil }
     }
 
-    /// The number of matching rows of a query without index probes, when its test is a
+    /// The number of matching objects of a query without index probes, when its test is a
     /// `SimpleComparison`; nil when it is not.
     func simpleCount(_ test: QueryRowTest) throws -> Int? {
         try withSink(SimpleCountSink()) { sink in try simpleScan(test, into: sink) ? sink.pointee.count : nil }
@@ -211,24 +295,27 @@ extension PreparedQuery {
         return try body(sink)
     }
 
-    /// The sum of column `column` over the matching rows, read from the rows' bytes, when the
-    /// query is a `SimpleComparison` or matches everything and the column is an 8-byte `Int` or
-    /// `Double`; nil otherwise. `sawValue` tells whether any non-null value was added.
+    /// The sum of column `column` over the matching objects, read from the clusters' column
+    /// arrays, when the query is a `SimpleComparison` or matches everything and the column is a
+    /// plain `Int` or `Double`; nil otherwise. `sawValue` tells whether any non-null value was added.
     func simpleSum(column: Int) throws -> (ints: Int64, doubles: Double, sawValue: Bool)? {
-        guard probes == nil, let target = FixedSlot(table, column: column) else { return nil }
-        return try withSink(SimpleSumSink(target: target, column: column, isInt: table.columns[column].type == .int)) { sink in
+        guard probes == nil, isSimpleColumn(table, column) else { return nil }
+        return try withSink(SimpleSumSink(table: table, column: column)) { sink in
             switch predicate {
             case .constant(false):
                 break
             case .constant(true):
                 try txn.forEachLeaf(tree: table.objectTree) { leaf in
-                    for i in 0..<leaf.count {
-                        let (kb, v) = try leaf.inlineEntry(i) ?? leaf.entry(i)
-                        if target.isFull(v) {
-                            sink.pointee.take(v, key: kb)
-                        } else {
-                            sink.pointee.take(RowReader(bytes: v, table: table, key: decodeObjectKey(kb)))
+                    for e in 0..<leaf.count {
+                        let (_, v) = try leaf.inlineEntry(e) ?? leaf.entry(e)
+                        guard let view = ClusterView(v, table: table, checkColumns: false),
+                              column >= view.columnCount || ClusterView.columnFits(view.bytes.baseAddress!, view.bytes.count, view.count, column,
+                                                                                  table.layout.clusterKinds[column], table.layout.slotSizes[column]) else {
+                            _ = try txn.clusterView(v, table)
+                            continue
                         }
+                        sink.pointee.begin(view)
+                        for i in 0..<view.count { sink.pointee.take(i, view) }
                     }
                     return true
                 }

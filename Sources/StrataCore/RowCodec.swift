@@ -26,6 +26,8 @@ public struct RowLayout: Sendable {
     public let columnCount: Int
     /// Offset of the first slot in a row with all `columnCount` columns.
     let fullHeader: Int
+    /// How each column is laid out in a cluster (FORMAT.md, "Clusters").
+    let clusterKinds: [ClusterColumnKind]
 
     init(columns: [CoreColumn], primaryKeyIsObjectKey keyColumn: Int?) {
         var offsets: [Int] = []
@@ -44,6 +46,11 @@ public struct RowLayout: Sendable {
         self.keyColumn = keyColumn
         columnCount = columns.count
         fullHeader = 2 + (columns.count + 7) / 8
+        clusterKinds = columns.enumerated().map { i, c in
+            if i == keyColumn || !c.isStored { return .none }
+            if c.isVariable { return .variable }
+            return c.type == .int || c.type == .link ? .int : .fixed
+        }
     }
 
     /// Bytes before the first slot in a row of `n` columns.
@@ -51,12 +58,13 @@ public struct RowLayout: Sendable {
     static func header(_ n: Int) -> Int { 2 + (n + 7) / 8 }
 }
 
-/// Reads the columns of one row in place (zero copies for fixed-width values).
+/// Reads the columns of one row of the row format that clusters replaced (FORMAT.md, "Object
+/// rows (format 1)"): opening such a file rewrites its rows as clusters.
 ///
 /// ## Concurrency
 /// Not `Sendable` in spirit: the bytes point into a transaction's snapshot and are valid only
 /// while it is (for a write transaction: until the next change).
-public struct RowReader {
+struct LegacyRowReader {
     public private(set) var bytes: UnsafeRawBufferPointer
     public let table: CoreTable
     public private(set) var key: Int64
@@ -148,22 +156,30 @@ public struct RowReader {
         switch column.type {
         case .int: return .int(Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: s, as: Int64.self)))
         case .link: return .link(Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: s, as: Int64.self)))
-        case .bool: return .bool(bytes[s] != 0)
-        case .float: return .float(Float(bitPattern: UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: s, as: UInt32.self))))
-        case .double: return .double(double(c)!)
-        case .timestamp:
-            return .timestamp(seconds: Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: s, as: Int64.self)),
-                              nanoseconds: Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: s + 8, as: Int32.self)))
-        case .objectId: return .objectId(Array(bytes[s..<s + 12]))
-        case .uuid: return .uuid(Array(bytes[s..<s + 16]))
-        case .decimal128: return .decimal128(Array(bytes[s..<s + 16]))
-        case .string, .data, .mixed, .linkingObjects: return .null
+        default: return fixedSlotValue(column.type, bytes, at: s)
         }
     }
 
     /// All columns' values, in column order.
     public func values() -> [CoreValue] {
         (0..<table.columns.count).map(value)
+    }
+}
+
+/// The value of a fixed-width slot of `type` (not int or link) at `s`: the same bytes in a row
+/// slot and in a cluster's fixed-width column (FORMAT.md).
+func fixedSlotValue(_ type: ColumnType, _ bytes: UnsafeRawBufferPointer, at s: Int) -> CoreValue {
+    switch type {
+    case .bool: return .bool(bytes[s] != 0)
+    case .float: return .float(Float(bitPattern: UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: s, as: UInt32.self))))
+    case .double: return .double(Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: s, as: UInt64.self))))
+    case .timestamp:
+        return .timestamp(seconds: Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: s, as: Int64.self)),
+                          nanoseconds: Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: s + 8, as: Int32.self)))
+    case .objectId: return .objectId(Array(bytes[s..<s + 12]))
+    case .uuid: return .uuid(Array(bytes[s..<s + 16]))
+    case .decimal128: return .decimal128(Array(bytes[s..<s + 16]))
+    case .int, .link, .string, .data, .mixed, .linkingObjects: return .null
     }
 }
 

@@ -10,13 +10,19 @@ extension StoreTransaction {
         _ = try w.put(key, value, in: h)
     }
 
-    /// Writes the row of object `key` from `values` without touching indexes or backlinks; a
-    /// migration calls `rebuildIndexes` and `rebuildBacklinks` afterwards.
+    /// Writes object `key` with `values` (inserting it, or replacing all its values) without
+    /// touching indexes or backlinks; a migration drops the table's object tree, writes every
+    /// object again with this, then calls `rebuildIndexes` and `rebuildBacklinks`.
     public func replaceRow(_ table: CoreTable, key: Int64, values: [CoreValue]) throws {
-        guard let w = write, let h = try writeTree(table.objectTree, create: true) else { return }
-        let row = try RowEncoder.encode(values, table: table)
-        var kb = objectKeyBytes(key)
-        try withUnsafeBytes(of: &kb) { k in try row.withUnsafeBytes { _ = try w.put(k, $0, in: h) } }
+        guard write != nil else { return }
+        if try row(table, key: key) == nil {
+            try insertObject(table, key: key, values: values)
+        } else {
+            try rewriteObject(table, key: key) { e, p throws(CoreError) in
+                for c in values.indices { try e.set(column: c, at: p, to: values[c]) }
+            }
+        }
+        changeCount &+= 1
     }
 
     /// Rebuilds the index trees of `columns` (and, with `primaryKey`, the primary-key tree) of
@@ -68,5 +74,44 @@ extension StoreTransaction {
 extension String.StringInterpolation {
     mutating func appendInterpolation(row bytes: [UInt8]) {
         appendLiteral(bytes.map { String($0, radix: 16) }.joined(separator: " "))
+    }
+}
+
+extension StoreTransaction {
+    /// Whether `table` still has objects in the row format that clusters replaced (a file
+    /// written before clusters; FORMAT.md, "Object rows (format 1)").
+    public func hasLegacyRows(_ table: CoreTable) throws -> Bool {
+        if let w = write { return try w.treeExists(table.legacyRowTree) }
+        return try readTree(table.legacyRowTree) != nil
+    }
+
+    /// Rewrites the one-row-per-object tree `o:<T>` of `table` as clusters in `c:<T>` and drops
+    /// it (write transactions only). Indexes, primary keys and backlinks keep their formats and
+    /// are left as they are. Reads the rows in batches, so memory stays bounded.
+    public func upgradeLegacyRows(_ table: CoreTable) throws {
+        guard let w = write, let old = try writeTree(table.legacyRowTree, create: false) else { return }
+        var start: [UInt8]? = nil
+        while true {
+            var batch: [(Int64, [CoreValue])] = []
+            var next: [UInt8]? = nil
+            try w.forEach(in: old, from: start) { k, v in
+                if batch.count == 4096 { next = Array(k); return false }
+                guard k.count == 8 else { throw CoreError.storage("a row key of '\(table.name)' is corrupt; run Database.verify()") }
+                let key = decodeObjectKey(k)
+                let n = v.count >= 2 ? Int(UInt16(littleEndian: v.loadUnaligned(as: UInt16.self))) : -1
+                guard n >= 0, n <= table.columns.count,
+                      RowLayout.header(n) + table.layout.slotSizes[0..<n].reduce(0, +) <= v.count else {
+                    throw CoreError.storage("row \(key) of '\(table.name)' is corrupt; run Database.verify()")
+                }
+                batch.append((key, LegacyRowReader(bytes: v, table: table, key: key).values()))
+                return true
+            }
+            for (key, values) in batch { try insertObject(table, key: key, values: values) }
+            guard let n = next else { break }
+            start = n
+        }
+        try w.dropTree(table.legacyRowTree)
+        resetTreeCache()
+        changeCount &+= 1
     }
 }

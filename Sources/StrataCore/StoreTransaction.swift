@@ -38,11 +38,27 @@ public final class StoreTransaction {
     private var lastWriteTree: (name: String, handle: TreeHandle)?
     /// Row encodings are built here, reused from insert to insert (an array allocated per row
     /// cost a generic metadata lookup each time).
-    private var rowBuffer: [UInt8] = []
+    var rowBuffer: [UInt8] = []
+    /// The cluster being changed (decoded), reused from change to change.
+    var clusterEditor: ClusterEditor?
+    /// Scratch for an insert that overfills its cluster (room for two clusters), and for the
+    /// second cluster of the split that follows; allocated by the first such insert.
+    var overfullScratch: UnsafeMutableRawBufferPointer?
+    var splitScratch: UnsafeMutableRawBufferPointer?
+    /// What the last splice found (see `splice`); instance state, not captured locals, so the
+    /// closures that run it allocate nothing.
+    @exclusivity(unchecked) var spliceDuplicate = false
+    @exclusivity(unchecked) var spliceSecond = 0
+    @exclusivity(unchecked) var spliceSecondKey: Int64 = 0
+
+    deinit {
+        overfullScratch?.deallocate()
+        splitScratch?.deallocate()
+    }
     /// Next object key per table, for tables without an `Int` primary key (flushed at commit).
     private var nextKeys: [String: Int64] = [:]
     /// Bumped on every change, so cached row pointers can tell they are stale.
-    public private(set) var changeCount: UInt64 = 0
+    public internal(set) var changeCount: UInt64 = 0
     /// Tables known to this transaction, by name (for cascades and link cleanup).
     public var tables: [String: CoreTable] = [:]
 
@@ -84,7 +100,7 @@ public final class StoreTransaction {
     private let sharedTrees: [String: Tree]?
 
     @inline(__always)
-    private func readTree(_ name: String) throws -> Tree? {
+    func readTree(_ name: String) throws -> Tree? {
         if let sharedTrees { return sharedTrees[name] }
         return try cachedReadTree(name)
     }
@@ -191,7 +207,7 @@ public final class StoreTransaction {
     /// Removes a table and all its trees (write transactions only).
     public func dropTable(_ name: String) throws {
         guard let w = write else { return }
-        let prefixes = ["o:" + name, "p:" + name, "b:" + name]
+        let prefixes = ["c:" + name, "o:" + name, "p:" + name, "b:" + name]
         for n in try w.treeNames() where prefixes.contains(n) || n.hasPrefix("i:" + name + ":") {
             try w.dropTree(n)
         }
@@ -213,17 +229,14 @@ public final class StoreTransaction {
     // MARK: Reads
 
     /// The row of object `key`, or nil if there is none.
+    /// - Throws: `CoreError.storage` when the object's cluster is corrupt.
     @inline(__always)
     public func row(_ table: CoreTable, key: Int64) throws -> RowReader? {
-        try rowBytes(table, key: key).map { RowReader(bytes: $0, table: table, key: key) }
-    }
-
-    /// The stored bytes of object `key`'s row (valid as long as the transaction's version is
-    /// pinned), or nil if there is none.
-    @inline(__always)
-    public func rowBytes(_ table: CoreTable, key: Int64) throws -> UnsafeRawBufferPointer? {
         var k = objectKeyBytes(key)
-        return try withUnsafeBytes(of: &k) { try get($0, tree: table.objectTree) }
+        guard let entry = try withUnsafeBytes(of: &k, { try floorEntry($0, tree: table.objectTree) }) else { return nil }
+        let view = try clusterView(entry.value, table)
+        let (p, found) = view.position(of: key)
+        return found ? RowReader(cluster: view, position: p, table: table) : nil
     }
 
     /// Whether object `key` exists.
@@ -243,9 +256,17 @@ public final class StoreTransaction {
         }
     }
 
-    /// Number of objects in `table`.
+    /// Number of objects in `table`: the sum of its clusters' counts.
     public func count(_ table: CoreTable) throws -> Int {
-        try count(tree: table.objectTree)
+        var total = 0
+        try forEachLeaf(tree: table.objectTree) { leaf in
+            for i in 0..<leaf.count {
+                let (_, v) = try leaf.inlineEntry(i) ?? leaf.entry(i)
+                total += ClusterView.objectCount(v)
+            }
+            return true
+        }
+        return total
     }
 
     /// Calls `body` with each row of `table` in key order until it returns false.
@@ -254,17 +275,20 @@ public final class StoreTransaction {
         try forEachRowInPlace(table) { (row: inout RowReader) in try body(row) }
     }
 
-    /// `forEachRow` for the query engine's loops: one reader moves from row to row and reaches
-    /// `body` in place. Making a reader per row, or passing a copy, retained and released its
-    /// table each time (a fifth of a scan's time).
+    /// `forEachRow` for the query engine's loops: one reader moves from object to object and
+    /// reaches `body` in place. Making a reader per object, or passing a copy, retained and
+    /// released its table each time (a fifth of a scan's time).
     @inline(__always)
     func forEachRowInPlace(_ table: CoreTable, _ body: (inout RowReader) throws -> Bool) throws {
-        var reader = RowReader(bytes: UnsafeRawBufferPointer(start: nil, count: 0), table: table, key: 0)
+        var reader = RowReader(table: table)
         try forEachLeaf(tree: table.objectTree) { leaf in
             for i in 0..<leaf.count {
-                let (k, v) = try leaf.inlineEntry(i) ?? leaf.entry(i)
-                reader.move(to: v, key: decodeObjectKey(k))
-                if try !body(&reader) { return false }
+                let (_, v) = try leaf.inlineEntry(i) ?? leaf.entry(i)
+                let view = try clusterView(v, table)
+                for p in 0..<view.count {
+                    reader.move(to: view, position: p, key: view.key(at: p))
+                    if try !body(&reader) { return false }
+                }
             }
             return true
         }
@@ -333,13 +357,13 @@ public final class StoreTransaction {
 
     // MARK: Writes
 
-    private func requireWrite() -> WriteTransaction {
+    func requireWrite() -> WriteTransaction {
         guard let w = write else { preconditionFailure("StoreTransaction: a write on a read transaction") }
         return w
     }
 
     /// A new object key for `table` (tables without an `Int` primary key).
-    private func newKey(_ table: CoreTable) throws -> Int64 {
+    func newKey(_ table: CoreTable) throws -> Int64 {
         if let k = nextKeys[table.name] {
             nextKeys[table.name] = k + 1
             return k
@@ -381,16 +405,7 @@ public final class StoreTransaction {
         } else {
             key = try newKey(table)
         }
-        try RowEncoder.encode(values, table: table, into: &rowBuffer)
-        let h = try writeTree(table.objectTree, create: true)!
-        var kb = objectKeyBytes(key)
-        let inserted = try withUnsafeBytes(of: &kb) { k in try rowBuffer.withUnsafeBytes { try w.insert(k, $0, in: h) } }
-        if !inserted {
-            // Only possible for a primary key that is the object key (new keys are unused ones).
-            let pk = table.primaryKeyColumn!
-            assert(table.primaryKeyIsObjectKey)
-            throw CoreError.duplicatePrimaryKey(table: table.name, column: table.columns[pk].name, value: String(key))
-        }
+        try insertObject(table, key: key, values: values)
         if let pk = table.primaryKeyColumn, !table.primaryKeyIsObjectKey {
             let ph = try writeTree(table.primaryKeyTree, create: true)!
             _ = try w.put(IndexKey.encode(values[pk]), withUnsafeBytes(of: UInt64(bitPattern: key).littleEndian) { Array($0) }, in: ph)
@@ -411,30 +426,19 @@ public final class StoreTransaction {
     ///   `.nullNotAllowed`, `.primaryKeyChanged`.
     @discardableResult
     public func set(_ table: CoreTable, key: Int64, column: Int, to value: CoreValue) throws -> CoreValue {
-        let w = requireWrite()
         // -0.0 == 0.0, but the sign of a zero is part of the value: write it.
         let zero = switch value { case .double(let d): d == 0; case .float(let f): f == 0; default: false }
         // A fixed-width column without an index, links or key role (`age += 1`): read the old
         // value and patch the new one in place in a single descent (this took three).
         if table.plainFixed[column], !value.isNull || table.nullable[column] {
-            let h = try writeTree(table.objectTree, create: true)!
-            var kb = objectKeyBytes(key)
-            var previous = CoreValue.null
-            var patched = false, unchanged = false
-            let present = try withUnsafeBytes(of: &kb) { k in
-                try w.mutateInPlace(k, in: h, checkPresence: false) { bytes in
-                    previous = RowReader(bytes: UnsafeRawBufferPointer(bytes), table: table, key: key).value(column)
-                    if previous == value, !zero { unchanged = true; return }
-                    patched = RowEncoder.patchFixed(bytes, table: table, column: column, value)
-                }
-            }
-            guard present else { throw CoreError.objectMissing(table: table.name, key: key) }
-            if unchanged { return previous }
-            if patched {
+            switch try patchObject(table, key: key, column: column, value, keepSignOfZero: zero) {
+            case .missing: throw CoreError.objectMissing(table: table.name, key: key)
+            case .unchanged(let previous): return previous
+            case .patched(let previous):
                 changeCount &+= 1
                 return previous
+            case .needsRewrite: break
             }
-            // A row written before the column existed: re-encoded below.
         }
         let col = table.columns[column]
         guard let old = try row(table, key: key) else { throw CoreError.objectMissing(table: table.name, key: key) }
@@ -446,22 +450,7 @@ public final class StoreTransaction {
             throw CoreError.nullNotAllowed(table: table.name, column: col.name)
         }
         if col.hasIndexTree { try checkIndexable(table, column: column, value) }
-        let h = try writeTree(table.objectTree, create: true)!
-        var kb = objectKeyBytes(key)
-        var patched = false
-        if !col.isVariable {
-            patched = try withUnsafeBytes(of: &kb) { k in
-                var ok = false
-                try w.mutateInPlace(k, in: h) { bytes in ok = RowEncoder.patchFixed(bytes, table: table, column: column, value) }
-                return ok
-            }
-        }
-        if !patched {
-            var values = old.values()
-            values[column] = value
-            let row = try RowEncoder.encode(values, table: table)
-            try withUnsafeBytes(of: &kb) { k in try row.withUnsafeBytes { _ = try w.put(k, $0, in: h) } }
-        }
+        try rewriteObject(table, key: key) { e, p throws(CoreError) in try e.set(column: column, at: p, to: value) }
         if col.hasIndexTree {
             try removeIndexEntry(table, column: column, value: oldValue, key: key)
             try addIndexEntry(table, column: column, value: value, key: key)
@@ -506,9 +495,7 @@ public final class StoreTransaction {
         for c in table.linkColumns {
             try removeLinks(table, column: c, key: key, value: values[c])
         }
-        let h = try writeTree(table.objectTree, create: true)!
-        var kb = objectKeyBytes(key)
-        _ = try withUnsafeBytes(of: &kb) { try w.delete($0, in: h) }
+        try removeObject(table, key: key)
         changeCount &+= 1
         for c in table.linkColumns {
             try deleteOrphanedEmbedded(table.columns[c], old: values[c], new: .null)
@@ -519,7 +506,7 @@ public final class StoreTransaction {
     /// Deletes every object of `table` (with the same link cleanup as `delete`).
     public func deleteAll(_ table: CoreTable) throws {
         var keys: [Int64] = []
-        try forEach(tree: table.objectTree) { k, _ in keys.append(decodeObjectKey( k)); return true }
+        try forEachRow(table) { r in keys.append(r.key); return true }
         for k in keys { try delete(table, key: k) }
     }
 
@@ -549,7 +536,7 @@ public final class StoreTransaction {
     // MARK: Index and link maintenance
 
     /// Throws before anything is written when `value` is too long to be an index key.
-    private func checkIndexable(_ table: CoreTable, column: Int, _ value: CoreValue) throws {
+    func checkIndexable(_ table: CoreTable, column: Int, _ value: CoreValue) throws {
         switch value {
         case .string, .data:
             let size = IndexKey.encode(value).count + 8
@@ -562,12 +549,12 @@ public final class StoreTransaction {
         }
     }
 
-    private func addIndexEntry(_ table: CoreTable, column: Int, value: CoreValue, key: Int64) throws {
+    func addIndexEntry(_ table: CoreTable, column: Int, value: CoreValue, key: Int64) throws {
         let h = try writeTree(table.indexTree(column), create: true)!
         _ = try write!.put(IndexKey.entry(value, objectKey: objectKeyOrder(key)), [], in: h)
     }
 
-    private func removeIndexEntry(_ table: CoreTable, column: Int, value: CoreValue, key: Int64) throws {
+    func removeIndexEntry(_ table: CoreTable, column: Int, value: CoreValue, key: Int64) throws {
         guard let h = try writeTree(table.indexTree(column), create: false) else { return }
         _ = try write!.delete(IndexKey.entry(value, objectKey: objectKeyOrder(key)), in: h)
     }
@@ -590,7 +577,7 @@ public final class StoreTransaction {
         try addLinks(table, column: column, key: key, value: value)
     }
 
-    private func addLinks(_ table: CoreTable, column: Int, key: Int64, value: CoreValue) throws {
+    func addLinks(_ table: CoreTable, column: Int, key: Int64, value: CoreValue) throws {
         guard let target = table.columns[column].targetTable else { return }
         let h = try writeTree("b:" + target, create: true)!
         for t in linkTargets(value) {
@@ -600,7 +587,7 @@ public final class StoreTransaction {
         }
     }
 
-    private func removeLinks(_ table: CoreTable, column: Int, key: Int64, value: CoreValue) throws {
+    func removeLinks(_ table: CoreTable, column: Int, key: Int64, value: CoreValue) throws {
         guard let target = table.columns[column].targetTable, let h = try writeTree("b:" + target, create: false) else { return }
         for t in linkTargets(value) {
             let bk = backlinkKey(target: t, originTable: table.name, column: table.columns[column].name, origin: key)
@@ -618,7 +605,7 @@ public final class StoreTransaction {
     /// targets whose link count changed: appending to a list of n links updates one backlink
     /// entry instead of removing and re-adding n (which made n appends in one write quadratic in
     /// B-tree operations).
-    private func updateLinks(_ table: CoreTable, column: Int, key: Int64, old: CoreValue, new: CoreValue) throws {
+    func updateLinks(_ table: CoreTable, column: Int, key: Int64, old: CoreValue, new: CoreValue) throws {
         guard let target = table.columns[column].targetTable else { return }
         var delta: [Int64: Int] = [:]
         for t in linkTargets(old) { delta[t, default: 0] -= 1 }
@@ -640,7 +627,7 @@ public final class StoreTransaction {
 
     /// Deletes embedded objects that `old` linked to and `new` no longer does (an embedded object
     /// has exactly one owner).
-    private func deleteOrphanedEmbedded(_ column: CoreColumn, old: CoreValue, new: CoreValue) throws {
+    func deleteOrphanedEmbedded(_ column: CoreColumn, old: CoreValue, new: CoreValue) throws {
         guard let targetName = column.targetTable, let target = tables[targetName], target.isEmbedded else { return }
         let kept = Set(linkTargets(new))
         for k in linkTargets(old) where !kept.contains(k) {
@@ -648,7 +635,7 @@ public final class StoreTransaction {
         }
     }
 
-    private func describe(_ value: CoreValue) -> String {
+    func describe(_ value: CoreValue) -> String {
         switch value {
         case .int(let i): String(i)
         case .string(let s): s

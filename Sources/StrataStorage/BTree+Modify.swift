@@ -102,6 +102,64 @@ extension WriteTransaction {
         return length
     }
 
+    /// Reads and rewrites the entry with the greatest key <= `key` with one descent, when that
+    /// entry is in the leaf `key` descends to (the object store's insert into the cluster that
+    /// should hold an object).
+    ///
+    /// `body` gets the entry's key, its value and a buffer of `inlineValueCapacity` bytes for the
+    /// entry's key length; it writes the new value into the buffer and returns its length, or nil
+    /// to leave the value as it is. The entry keeps its key. The path to the leaf is made
+    /// writable either way.
+    /// - Returns: `found` false when the floor entry is not in that leaf (every key is greater,
+    ///   or it is the last entry of a leaf to the left): `body` was not called, use `floor` and
+    ///   `modify`. Otherwise what `body` returned.
+    @discardableResult
+    public func modifyFloor(_ key: UnsafeRawBufferPointer, in tree: TreeHandle,
+                            _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeMutableRawBufferPointer) throws -> Int?) throws -> (found: Bool, length: Int?) {
+        try beginChange()
+        var t = trees[tree.index]
+        defer { trees[tree.index] = t }
+        guard t.root != 0 else { return (false, nil) }
+        return try withPath { path in
+            let (n, p, rightmost) = try descendWritable(key, &t, &path)
+            t.dirty = true
+            let (i0, exact) = try access.leafSearch(p, key)
+            let i = exact ? i0 : i0 - 1
+            guard i >= 0 else { return (false, nil) }
+            // The entry's key, copied (replacing the cell may reuse its bytes): on the stack when
+            // short, as object-store keys are.
+            let ek = try Node.leafKey(p, i, access)
+            func rewrite(_ k: UnsafeRawBufferPointer) throws -> (found: Bool, length: Int?) {
+                let capacity = inlineValueCapacity(keyLength: k.count)
+                let buffer = UnsafeMutableRawBufferPointer(start: valueBuf, count: capacity)
+                let old = try access.value(p, i)
+                guard let length = try body(k, old, buffer) else { return (true, nil) }
+                precondition(length >= 0 && length <= capacity, "modifyFloor: the new value's length \(length) is outside the buffer")
+                let newValue = UnsafeRawBufferPointer(rebasing: buffer[0..<length])
+                let stored = try Node.leafValue(p, i, access)
+                if case .inline(let ov) = stored, ov.count == length {
+                    if length > 0 { moveBytes(UnsafeMutableRawPointer(mutating: ov.baseAddress!), newValue.baseAddress!, length) }
+                    return (true, length)
+                }
+                if case .overflow(let first, _) = stored {
+                    freePage(first, run: Int(try access.page(first).u32(PageHeader.runPages)))
+                }
+                removeCell(p, i, leaf: true)
+                let size = try buildLeafCell(k, newValue)
+                try insertCell(&path, n, p, i, cellBuf, size, leaf: true, append: rightmost && i == Node.count(p), &t)
+                return (true, length)
+            }
+            if ek.count <= 16 {
+                var stack: (UInt64, UInt64) = (0, 0)
+                return try withUnsafeMutableBytes(of: &stack) { raw in
+                    raw.copyMemory(from: ek)
+                    return try rewrite(UnsafeRawBufferPointer(rebasing: raw[0..<ek.count]))
+                }
+            }
+            return try Array(ek).withUnsafeBytes { try rewrite($0) }
+        }
+    }
+
     /// Gives `body` write access to the bytes of the value under `key`, in place (copying the
     /// page that holds them once per transaction). For same-size edits such as updating one
     /// field of a fixed-width record.

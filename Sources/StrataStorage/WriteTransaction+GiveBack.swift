@@ -1,10 +1,11 @@
 import StrataPOSIX
 
 extension WriteTransaction {
-    /// Commit step 9: after a durable commit that followed a durable one, shortens the file when
-    /// more than 8 MiB, and more than an eighth of what it keeps, lies past the pages in use
-    /// plus an eighth (at least 4 MiB) of headroom. (The file grows in steps of an eighth, so
-    /// ordinary growth never triggers it.)
+    /// Commit step 9: after a durable commit that followed a durable one, shortens the file to
+    /// the pages in use plus a sixteenth (at least 1 MiB) of headroom, rounded up to a MiB, when
+    /// more than 4 MiB, and more than an eighth of that length, lies past it. (The file grows in
+    /// steps of an eighth, which leaves at most a sixteenth past the headroom, so ordinary growth
+    /// never triggers it.)
     ///
     /// Why: the file grows ahead of use (`ensureCapacity`), and a bulk load reaches its
     /// high-water mark before step 0 packs its leaves, so it used to end with a third of its
@@ -17,8 +18,8 @@ extension WriteTransaction {
     func giveBackSpace() {
         let pages = Int64(max(pageCount, baseMeta.pageCount))
         let used = pages * Int64(pageSize)
-        let keep = (used + max(4 << 20, used / 8) + (1 << 20) - 1) / (1 << 20) * (1 << 20)
-        guard fileCapacity - keep > max(8 << 20, keep / 8) else { return }
+        let keep = (used + max(1 << 20, used / 16) + (1 << 20) - 1) / (1 << 20) * (1 << 20)
+        guard fileCapacity - keep > max(4 << 20, keep / 8) else { return }
         do {
             try System.ftruncate(db.fd, length: keep)
             fileCapacity = keep

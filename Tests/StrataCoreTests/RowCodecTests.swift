@@ -92,7 +92,7 @@ final class RowCodecTests: XCTestCase {
     }
 
     func decode(_ row: [UInt8], _ table: CoreTable, key: Int64 = 1) -> [CoreValue] {
-        row.withUnsafeBytes { RowReader(bytes: $0, table: table, key: key).values() }
+        row.withUnsafeBytes { LegacyRowReader(bytes: $0, table: table, key: key).values() }
     }
 
     // MARK: Round trips
@@ -107,7 +107,7 @@ final class RowCodecTests: XCTestCase {
             XCTAssertEqual(decode(row, table), values)
             // The typed accessors agree with value(_:).
             row.withUnsafeBytes { raw in
-                let r = RowReader(bytes: raw, table: table, key: 1)
+                let r = LegacyRowReader(bytes: raw, table: table, key: 1)
                 for (c, v) in values.enumerated() where table.columns[c].isStored {
                     // (The typed accessors read typed columns; AnyRealmValue and collections are tagged.)
                     guard table.columns[c].collection == .none, table.columns[c].type != .mixed else { continue }
@@ -160,7 +160,7 @@ final class RowCodecTests: XCTestCase {
         let row = try encode(values, table)
         XCTAssertEqual(decode(row, table), values)
         row.withUnsafeBytes { raw in
-            let r = RowReader(bytes: raw, table: table, key: 1)
+            let r = LegacyRowReader(bytes: raw, table: table, key: 1)
             for (c, column) in table.columns.enumerated() where column.isNullable && column.collection == .none {
                 XCTAssertTrue(r.isNull(c), column.name)
             }
@@ -219,7 +219,7 @@ final class RowCodecTests: XCTestCase {
         let row = try encode([.string("Ann"), .int(999), .int(30)], table)
         XCTAssertEqual(row.count, 2 + 1 + 8 + 8 + 3)
         XCTAssertEqual(decode(row, table, key: -12), [.string("Ann"), .int(-12), .int(30)])
-        row.withUnsafeBytes { XCTAssertEqual(RowReader(bytes: $0, table: table, key: -12).int(1), -12) }
+        row.withUnsafeBytes { XCTAssertEqual(LegacyRowReader(bytes: $0, table: table, key: -12).int(1), -12) }
         // A String primary key is stored in the row like any string.
         let s = CoreTable(name: "S", columns: [CoreColumn(name: "id", type: .string, isPrimaryKey: true)])
         XCTAssertFalse(s.primaryKeyIsObjectKey)
@@ -338,7 +338,7 @@ final class RowCodecTests: XCTestCase {
             .decimal128([UInt8](repeating: 0, count: 16)), .float(0), .bool(false), .null, .null, .list([]), .list([]), .map([:]),
         ])
         oldRow.withUnsafeBytes { raw in
-            let r = RowReader(bytes: raw, table: v2, key: 3)
+            let r = LegacyRowReader(bytes: raw, table: v2, key: 3)
             let ix = v2.columnIndex
             XCTAssertEqual(r.int(ix["n"]!), 0)
             XCTAssertNil(r.int(ix["n?"]!))
@@ -535,7 +535,8 @@ final class RowCodecTests: XCTestCase {
             CoreColumn(name: "name", type: .string, isIndexed: true),
             CoreColumn(name: "tags", type: .string, collection: .list, isIndexed: true),
         ])
-        XCTAssertEqual(table.objectTree, "o:Dog")
+        XCTAssertEqual(table.objectTree, "c:Dog")
+        XCTAssertEqual(table.legacyRowTree, "o:Dog")
         XCTAssertEqual(table.primaryKeyTree, "p:Dog")
         XCTAssertEqual(table.backlinkTree, "b:Dog")
         XCTAssertEqual(table.indexTree(1), "i:Dog:name")

@@ -322,10 +322,11 @@ final class StoreTransactionTests: CoreTestCase {
             XCTAssertEqual(try r.row(v2, key: 4)?.values(), [.int(4), .string("t4"), .int(0), .string("n"), .list([])])
             XCTAssertEqual(try r.row(v2, key: 5)?.values(), [.int(5), .string("t5"), .int(0), .null, .list([])])
             XCTAssertEqual(try r.row(v2, key: 10)?.values(), [.int(10), .string("new"), .int(1), .null, .list([.string("x")])])
-            // The updated row now carries all five columns.
+            // The update rewrote the cluster holding objects 0-10 with all five columns (the
+            // cluster's column count is the u16 at offset 2; FORMAT.md, "Clusters").
             let raw = try XCTUnwrap(r.row(v2, key: 3))
-            XCTAssertEqual(raw.bytes.loadUnaligned(as: UInt16.self), 5)
-            XCTAssertEqual(try XCTUnwrap(r.row(v2, key: 5)).bytes.loadUnaligned(as: UInt16.self), 2)
+            XCTAssertEqual(raw.bytes.loadUnaligned(fromByteOffset: 2, as: UInt16.self), 5)
+            XCTAssertEqual(try XCTUnwrap(r.row(v2, key: 5)).bytes.loadUnaligned(fromByteOffset: 2, as: UInt16.self), 5)
         }
     }
 
@@ -400,11 +401,11 @@ final class StoreTransactionTests: CoreTestCase {
         }
         try write([dog, house, event]) { w in
             let names = try w.write!.treeNames()
-            for t in ["o:Dog", "p:Dog", "i:Dog:age", "i:Dog:color", "b:Dog", "o:DogHouse", "i:DogHouse:size", "b:DogHouse"] {
+            for t in ["c:Dog", "p:Dog", "i:Dog:age", "i:Dog:color", "b:Dog", "c:DogHouse", "i:DogHouse:size", "b:DogHouse"] {
                 XCTAssertTrue(names.contains(t), "\(t) missing before the drop: \(names)")
             }
         }
-        let houseBefore = try snapshot().filter { $0.key.hasPrefix("o:DogHouse") || $0.key.hasPrefix("i:DogHouse") || $0.key.hasPrefix("b:DogHouse") }
+        let houseBefore = try snapshot().filter { $0.key.hasPrefix("c:DogHouse") || $0.key.hasPrefix("i:DogHouse") || $0.key.hasPrefix("b:DogHouse") }
 
         // Insert more in the transaction that drops the table: its counter must not come back.
         try write([dog, house, event]) { txn in
@@ -425,7 +426,7 @@ final class StoreTransactionTests: CoreTestCase {
             XCTAssertEqual(counters.sorted(), ["DogHouse", "Event"])
             XCTAssertEqual(try r.count(event), 2)
         }
-        let houseAfter = try snapshot().filter { $0.key.hasPrefix("o:DogHouse") || $0.key.hasPrefix("i:DogHouse") || $0.key.hasPrefix("b:DogHouse") }
+        let houseAfter = try snapshot().filter { $0.key.hasPrefix("c:DogHouse") || $0.key.hasPrefix("i:DogHouse") || $0.key.hasPrefix("b:DogHouse") }
         XCTAssertEqual(houseAfter, houseBefore)
         XCTAssertEqual(houseAfter.count, 3)
         try verifyDatabase()

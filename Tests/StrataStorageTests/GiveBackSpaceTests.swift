@@ -22,8 +22,8 @@ final class GiveBackSpaceTests: StorageTestCase {
         XCTAssertEqual(report.leakedPages, [])
         let used = Int64(report.pageCount) * 4096
         let length = try fileLength()
-        // Kept: the pages in use plus an eighth (at least 4 MiB), rounded up to 1 MiB.
-        XCTAssertLessThanOrEqual(length, used + max(4 << 20, used / 8) + (1 << 20), "file \(length) for \(used) bytes in use")
+        // Kept: the pages in use plus a sixteenth (at least 1 MiB), rounded up to 1 MiB.
+        XCTAssertLessThanOrEqual(length, used + max(1 << 20, used / 16) + (1 << 20), "file \(length) for \(used) bytes in use")
         XCTAssertGreaterThanOrEqual(length, used)
         // Later commits grow it again as they need.
         try db.write { txn in

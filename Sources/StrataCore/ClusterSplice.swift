@@ -1,0 +1,322 @@
+// Inserting one object into an encoded cluster without decoding it: each column's bytes are
+// copied around the new value, as a realm-core cluster shifts its arrays. It applies when the
+// cluster's encoding can take the new object with local changes (integer columns and keys are
+// rebased or widened in the copy); a null needs the column's null bitmap, and the result must
+// fit the leaf's inline limit (an overfull result is split by slicing); otherwise the caller decodes the cluster with
+// `ClusterEditor`, which re-encodes and splits. Both produce clusters that read the same.
+//
+// Measured (callgrind, W1 bulk_insert at N = 100k): see Docs/Performance.md.
+
+enum ClusterSplice {
+    /// Writes cluster `view` with object `key` (`values`, one per column) inserted at position
+    /// `p` into `out`, and returns its length; nil when the encoding cannot hold the object as
+    /// it is, or the result would not fit `out`. `view` must be fully validated.
+    static func insert(_ view: ClusterView, at p: Int, key: Int64, values: [CoreValue], table: CoreTable,
+                       into out: UnsafeMutableRawBufferPointer) -> Int? {
+        let layout = table.layout
+        let m = view.count
+        let n = view.columnCount
+        guard n == layout.columnCount, m < Int(UInt16.max), p >= 1, values.count == n else { return nil }
+        let src = view.bytes.baseAddress!
+        let dst = out.baseAddress!
+        let cap = out.count
+        let oldKw = view.keyWidth
+        let delta = UInt64(bitPattern: key &- view.firstKey)
+        // The key width grows when the new key needs it (a dense cluster takes key bytes when
+        // the new key leaves a gap).
+        // The narrowest key width for the keys after the insert: none when they are dense.
+        let lastDelta = UInt64(bitPattern: view.key(at: m - 1) &- view.firstKey)
+        let span = max(delta, lastDelta)
+        let kw = span == UInt64(m) ? 0 : max(1, clusterWidth(span))
+        let descriptors = ClusterFormat.headerSize
+        let keysStart = descriptors + n * ClusterFormat.descriptorSize
+        var o = keysStart + (m + 1) * kw
+        guard o <= cap else { return nil }
+        // Header.
+        dst.storeBytes(of: UInt16(m + 1).littleEndian, as: UInt16.self)
+        dst.storeBytes(of: UInt16(n).littleEndian, toByteOffset: 2, as: UInt16.self)
+        dst.storeBytes(of: UInt32(kw).littleEndian, toByteOffset: 4, as: UInt32.self)
+        dst.storeBytes(of: view.firstKey.littleEndian, toByteOffset: 8, as: Int64.self)
+        // Keys.
+        if kw > 0 {
+            let kd = dst + keysStart
+            if kw == oldKw {
+                let ks = src + keysStart
+                kd.copyMemory(from: ks, byteCount: p * kw)
+                (kd + (p + 1) * kw).copyMemory(from: ks + p * kw, byteCount: (m - p) * kw)
+            } else {
+                for j in 0..<m { storeWidth(UInt64(bitPattern: view.key(at: j) &- view.firstKey), kw, kd + (j < p ? j : j + 1) * kw) }
+            }
+            storeWidth(delta, kw, kd + p * kw)
+        }
+        let newBitmap = (m + 1 + 7) >> 3
+        for c in 0..<n {
+            let dOut = dst + descriptors + c * ClusterFormat.descriptorSize
+            let kind = layout.clusterKinds[c]
+            if kind == .none {
+                dOut.storeBytes(of: UInt32(0), as: UInt32.self)
+                dOut.storeBytes(of: UInt16(0), toByteOffset: 4, as: UInt16.self)
+                continue
+            }
+            let value = values[c]
+            let isNull = value.isNull
+            let dIn = src + descriptors + c * ClusterFormat.descriptorSize
+            let d = (offset: Int(UInt32(littleEndian: dIn.loadUnaligned(as: UInt32.self))),
+                     width: Int(dIn.load(fromByteOffset: 4, as: UInt8.self)),
+                     nulls: dIn.load(fromByteOffset: 5, as: UInt8.self) & ClusterFormat.hasNulls != 0)
+            if isNull, !d.nulls { return nil }
+            let start = o
+            var s = d.offset
+            if d.nulls {
+                guard o + newBitmap <= cap else { return nil }
+                insertBit(src + s, m, p, isNull, dst + o)
+                o += newBitmap
+                s += (m + 7) >> 3
+            }
+            var width = d.width
+            switch kind {
+            case .none:
+                break
+            case .int:
+                var v: Int64 = 0
+                if !isNull {
+                    switch (layout.types[c], value) {
+                    case (.int, .int(let i)), (.link, .link(let i)): v = i
+                    default: return nil
+                    }
+                }
+                let base = Int64(littleEndian: src.loadUnaligned(fromByteOffset: s, as: Int64.self))
+                let dv = isNull ? 0 : UInt64(bitPattern: v &- base)
+                if isNull || (v >= base && clusterWidth(dv) <= width) {
+                    guard o + 8 + (m + 1) * width <= cap else { return nil }
+                    (dst + o).copyMemory(from: src + s, byteCount: 8 + p * width)
+                    storeWidth(dv, width, dst + o + 8 + p * width)
+                    (dst + o + 8 + (p + 1) * width).copyMemory(from: src + s + 8 + p * width, byteCount: (m - p) * width)
+                    o += 8 + (m + 1) * width
+                } else {
+                    // A new minimum becomes the base (every delta grows by the difference), or
+                    // a new maximum widens the deltas: rewrite them.
+                    let newBase = min(base, v)
+                    let shift = UInt64(bitPattern: base &- newBase)
+                    var maxDelta: UInt64 = 0
+                    for j in 0..<m { maxDelta = max(maxDelta, clusterLoad(src, s + 8 + j * width, width)) }
+                    guard maxDelta <= UInt64.max - shift else { return nil }
+                    let newWidth = max(clusterWidth(maxDelta + shift), clusterWidth(UInt64(bitPattern: v &- newBase)))
+                    guard o + 8 + (m + 1) * newWidth <= cap else { return nil }
+                    (dst + o).storeBytes(of: newBase.littleEndian, as: Int64.self)
+                    for j in 0..<m {
+                        var dj = clusterLoad(src, s + 8 + j * width, width)
+                        // A null's delta stays as it was (it reads as null, whatever its bytes).
+                        if !d.nulls || src.load(fromByteOffset: d.offset + j >> 3, as: UInt8.self) & (1 << UInt8(j & 7)) == 0 { dj += shift }
+                        storeWidth(dj, newWidth, dst + o + 8 + (j < p ? j : j + 1) * newWidth)
+                    }
+                    storeWidth(UInt64(bitPattern: v &- newBase), newWidth, dst + o + 8 + p * newWidth)
+                    width = newWidth
+                    o += 8 + (m + 1) * newWidth
+                }
+            case .fixed:
+                guard o + (m + 1) * width <= cap else { return nil }
+                (dst + o).copyMemory(from: src + s, byteCount: p * width)
+                let at = dst + o + p * width
+                if isNull {
+                    at.initializeMemory(as: UInt8.self, repeating: 0, count: width)
+                } else {
+                    switch (layout.types[c], value) {
+                    case (.double, .double(let x)): at.storeBytes(of: x.bitPattern.littleEndian, as: UInt64.self)
+                    case (.bool, .bool(let b)): at.storeBytes(of: b ? 1 : 0, as: UInt8.self)
+                    case (.float, .float(let f)): at.storeBytes(of: f.bitPattern.littleEndian, as: UInt32.self)
+                    case (.timestamp, .timestamp(let sec, let ns)):
+                        at.storeBytes(of: UInt64(bitPattern: sec).littleEndian, as: UInt64.self)
+                        at.storeBytes(of: UInt32(bitPattern: ns).littleEndian, toByteOffset: 8, as: UInt32.self)
+                    case (.objectId, .objectId(let b)) where b.count == 12: b.withUnsafeBytes { at.copyMemory(from: $0.baseAddress!, byteCount: 12) }
+                    case (.uuid, .uuid(let b)) where b.count == 16: b.withUnsafeBytes { at.copyMemory(from: $0.baseAddress!, byteCount: 16) }
+                    case (.decimal128, .decimal128(let b)) where b.count == 16: b.withUnsafeBytes { at.copyMemory(from: $0.baseAddress!, byteCount: 16) }
+                    default: return nil
+                    }
+                }
+                (at + width).copyMemory(from: src + s + p * width, byteCount: (m - p) * width)
+                o += (m + 1) * width
+            case .variable:
+                let column = table.columns[c]
+                let oldEnds = s
+                let oldData = s + m * width
+                let split = Int(clusterLoad(src, oldEnds + (p - 1) * width, width))
+                let total = Int(clusterLoad(src, oldEnds + (m - 1) * width, width))
+                // The new value's bytes: strings and data directly, other values encoded.
+                var encoded: [UInt8] = []
+                var text: String? = nil
+                if !isNull {
+                    switch (column.collection, column.type, value) {
+                    case (.none, .string, .string(let str)): text = str
+                    case (.none, .data, .data(let bytes)): encoded = bytes
+                    case (.none, .mixed, _): ValueCodec.write(value, &encoded)
+                    default: return nil  // collections: checked element by element on the slow path
+                    }
+                }
+                let ok: Bool
+                if var text {
+                    ok = text.withUTF8 { placeVariable(UnsafeRawBufferPointer($0), src, oldEnds, oldData, m, p, width, split, total, dst, &o, cap) }
+                } else {
+                    ok = encoded.withUnsafeBytes { placeVariable($0, src, oldEnds, oldData, m, p, width, split, total, dst, &o, cap) }
+                }
+                guard ok else { return nil }
+            }
+            dOut.storeBytes(of: UInt32(start).littleEndian, as: UInt32.self)
+            dOut.storeBytes(of: UInt8(width), toByteOffset: 4, as: UInt8.self)
+            dOut.storeBytes(of: d.nulls ? ClusterFormat.hasNulls : 0, toByteOffset: 5, as: UInt8.self)
+        }
+        return o
+    }
+
+    /// Writes a variable-width column with `bytes` inserted as object `p` at `dst + o`; false
+    /// when the offsets' width cannot hold the new total or the result would pass `cap`.
+    @inline(__always)
+    static func placeVariable(_ bytes: UnsafeRawBufferPointer, _ src: UnsafeRawPointer, _ oldEnds: Int, _ oldData: Int,
+                              _ m: Int, _ p: Int, _ width: Int, _ split: Int, _ total: Int,
+                              _ dst: UnsafeMutableRawPointer, _ o: inout Int, _ cap: Int) -> Bool {
+        let len = bytes.count
+        if width == 2, total + len > 0xFFFF { return false }
+        guard o + (m + 1) * width + total + len <= cap else { return false }
+        let ends = dst + o
+        ends.copyMemory(from: src + oldEnds, byteCount: p * width)
+        storeWidth(UInt64(split + len), width, ends + p * width)
+        if width == 2 {
+            for j in p..<m {
+                let e = UInt16(littleEndian: src.loadUnaligned(fromByteOffset: oldEnds + 2 * j, as: UInt16.self))
+                (ends + 2 * (j + 1)).storeBytes(of: (e &+ UInt16(truncatingIfNeeded: len)).littleEndian, as: UInt16.self)
+            }
+        } else {
+            for j in p..<m {
+                storeWidth(clusterLoad(src, oldEnds + j * width, width) + UInt64(len), width, ends + (j + 1) * width)
+            }
+        }
+        let data = ends + (m + 1) * width
+        data.copyMemory(from: src + oldData, byteCount: split)
+        if len > 0 { (data + split).copyMemory(from: bytes.baseAddress!, byteCount: len) }
+        (data + split + len).copyMemory(from: src + oldData + split, byteCount: total - split)
+        o += (m + 1) * width + total + len
+        return true
+    }
+
+    @inline(__always)
+    static func storeWidth(_ v: UInt64, _ width: Int, _ at: UnsafeMutableRawPointer) {
+        switch width {
+        case 1: at.storeBytes(of: UInt8(truncatingIfNeeded: v), as: UInt8.self)
+        case 2: at.storeBytes(of: UInt16(truncatingIfNeeded: v).littleEndian, as: UInt16.self)
+        case 4: at.storeBytes(of: UInt32(truncatingIfNeeded: v).littleEndian, as: UInt32.self)
+        case 8: at.storeBytes(of: v.littleEndian, as: UInt64.self)
+        default: break
+        }
+    }
+
+    /// Writes the bitmap of `m` bits at `old` with `bit` inserted at position `p` to `out`
+    /// (ceil((m + 1) / 8) bytes).
+    @inline(__always)
+    static func insertBit(_ old: UnsafeRawPointer, _ m: Int, _ p: Int, _ bit: Bool, _ out: UnsafeMutableRawPointer) {
+        let bytes = (m + 1 + 7) >> 3
+        out.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
+        for j in 0...m {
+            let set: Bool
+            if j < p {
+                set = old.load(fromByteOffset: j >> 3, as: UInt8.self) & (1 << UInt8(j & 7)) != 0
+            } else if j == p {
+                set = bit
+            } else {
+                set = old.load(fromByteOffset: (j - 1) >> 3, as: UInt8.self) & (1 << UInt8((j - 1) & 7)) != 0
+            }
+            if set {
+                let b = out.load(fromByteOffset: j >> 3, as: UInt8.self)
+                out.storeBytes(of: b | (1 << UInt8(j & 7)), toByteOffset: j >> 3, as: UInt8.self)
+            }
+        }
+    }
+}
+
+extension ClusterSplice {
+    /// Writes objects `range` of cluster `view` as a cluster of their own into `out` and returns
+    /// its length, or nil when it does not fit. Integer columns keep their base and width, and
+    /// variable-width columns their offset width (valid, if not always the narrowest); keys that
+    /// turn out dense drop their key bytes, and a null bitmap without nulls is dropped.
+    static func slice(_ view: ClusterView, _ range: Range<Int>, table: CoreTable, into out: UnsafeMutableRawBufferPointer) -> Int? {
+        let layout = table.layout
+        let m = view.count
+        let n = view.columnCount
+        let lo = range.lowerBound, hi = range.upperBound
+        let count = range.count
+        guard count >= 1, hi <= m else { return nil }
+        let src = view.bytes.baseAddress!
+        let dst = out.baseAddress!
+        let cap = out.count
+        let first = view.key(at: lo)
+        let span = UInt64(bitPattern: view.key(at: hi - 1) &- first)
+        let kw = span == UInt64(count - 1) ? 0 : max(1, clusterWidth(span))
+        let descriptors = ClusterFormat.headerSize
+        let keysStart = descriptors + n * ClusterFormat.descriptorSize
+        var o = keysStart + count * kw
+        guard o <= cap else { return nil }
+        dst.storeBytes(of: UInt16(count).littleEndian, as: UInt16.self)
+        dst.storeBytes(of: UInt16(n).littleEndian, toByteOffset: 2, as: UInt16.self)
+        dst.storeBytes(of: UInt32(kw).littleEndian, toByteOffset: 4, as: UInt32.self)
+        dst.storeBytes(of: first.littleEndian, toByteOffset: 8, as: Int64.self)
+        if kw > 0 {
+            for i in 0..<count { storeWidth(UInt64(bitPattern: view.key(at: lo + i) &- first), kw, dst + keysStart + i * kw) }
+        }
+        for c in 0..<n {
+            let dOut = dst + descriptors + c * ClusterFormat.descriptorSize
+            let dIn = src + descriptors + c * ClusterFormat.descriptorSize
+            if layout.clusterKinds[c] == .none {
+                dOut.storeBytes(of: UInt32(0), as: UInt32.self)
+                dOut.storeBytes(of: UInt16(0), toByteOffset: 4, as: UInt16.self)
+                continue
+            }
+            let offset = Int(UInt32(littleEndian: dIn.loadUnaligned(as: UInt32.self)))
+            let width = Int(dIn.load(fromByteOffset: 4, as: UInt8.self))
+            let nulls = dIn.load(fromByteOffset: 5, as: UInt8.self) & ClusterFormat.hasNulls != 0
+            let start = o
+            var s = offset
+            var keepsNulls = false
+            if nulls {
+                var any = false
+                for j in lo..<hi where src.load(fromByteOffset: offset + j >> 3, as: UInt8.self) & (1 << UInt8(j & 7)) != 0 { any = true; break }
+                if any {
+                    let bytes = (count + 7) >> 3
+                    guard o + bytes <= cap else { return nil }
+                    (dst + o).initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
+                    for j in lo..<hi where src.load(fromByteOffset: offset + j >> 3, as: UInt8.self) & (1 << UInt8(j & 7)) != 0 {
+                        let i = j - lo
+                        let b = (dst + o).load(fromByteOffset: i >> 3, as: UInt8.self)
+                        (dst + o).storeBytes(of: b | (1 << UInt8(i & 7)), toByteOffset: i >> 3, as: UInt8.self)
+                    }
+                    o += bytes
+                    keepsNulls = true
+                }
+                s += (m + 7) >> 3
+            }
+            switch layout.clusterKinds[c] {
+            case .none:
+                break
+            case .int:
+                guard o + 8 + count * width <= cap else { return nil }
+                (dst + o).copyMemory(from: src + s, byteCount: 8)
+                (dst + o + 8).copyMemory(from: src + s + 8 + lo * width, byteCount: count * width)
+                o += 8 + count * width
+            case .fixed:
+                guard o + count * width <= cap else { return nil }
+                (dst + o).copyMemory(from: src + s + lo * width, byteCount: count * width)
+                o += count * width
+            case .variable:
+                let from = lo == 0 ? 0 : clusterLoad(src, s + (lo - 1) * width, width)
+                let to = clusterLoad(src, s + (hi - 1) * width, width)
+                let bytes = Int(to - from)
+                guard o + count * width + bytes <= cap else { return nil }
+                for i in 0..<count { storeWidth(clusterLoad(src, s + (lo + i) * width, width) - from, width, dst + o + i * width) }
+                (dst + o + count * width).copyMemory(from: src + s + m * width + Int(from), byteCount: bytes)
+                o += count * width + bytes
+            }
+            dOut.storeBytes(of: UInt32(start).littleEndian, as: UInt32.self)
+            dOut.storeBytes(of: UInt8(width), toByteOffset: 4, as: UInt8.self)
+            dOut.storeBytes(of: keepsNulls ? ClusterFormat.hasNulls : 0, toByteOffset: 5, as: UInt8.self)
+        }
+        return o
+    }
+}

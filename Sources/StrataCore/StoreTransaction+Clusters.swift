@@ -1,0 +1,312 @@
+import Foundation
+import StrataStorage
+
+// Objects live in clusters (Cluster.swift): the entry of `c:<T>` with the greatest key <= an
+// object's key holds it. These are the cluster-level reads and writes behind `row`, `insert`,
+// `set` and `delete`.
+
+/// What patching a fixed-width value in place did.
+enum PatchResult {
+    case missing
+    case unchanged(CoreValue)
+    case patched(CoreValue)
+    /// The value does not fit the cluster's encoding of the column: re-encode the cluster.
+    case needsRewrite
+}
+
+extension StoreTransaction {
+    /// The entry of tree `name` with the greatest key <= `key`.
+    func floorEntry(_ key: UnsafeRawBufferPointer, tree name: String) throws -> (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)? {
+        if let w = write {
+            guard let h = try writeTree(name, create: false) else { return nil }
+            return try w.floor(key, in: h)
+        }
+        guard let t = try readTree(name) else { return nil }
+        return try read!.floor(key, in: t)
+    }
+
+    /// `bytes` as a validated cluster of `table`.
+    /// - Throws: `CoreError.storage` when they are not one.
+    @inline(__always)
+    func clusterView(_ bytes: UnsafeRawBufferPointer, _ table: CoreTable) throws -> ClusterView {
+        guard let view = ClusterView(bytes, table: table) else {
+            throw CoreError.storage("a cluster of '\(table.name)' is corrupt; run Database.verify(), or restore the file from a backup")
+        }
+        return view
+    }
+
+    /// The transaction's cluster editor, emptied for `table`.
+    func editor(_ table: CoreTable) -> ClusterEditor {
+        if let e = clusterEditor {
+            e.reset(table)
+            return e
+        }
+        let e = ClusterEditor(table: table)
+        clusterEditor = e
+        return e
+    }
+
+    /// Puts object `key` with `values` into the cluster that should hold it.
+    /// - Throws: `CoreError.duplicatePrimaryKey` when the key is taken; type errors naming the column.
+    func insertObject(_ table: CoreTable, key: Int64, values: [CoreValue]) throws {
+        let w = requireWrite()
+        let h = try writeTree(table.objectTree, create: true)!
+        var kb = objectKeyBytes(key)
+        // Most inserts splice the object into the encoded cluster in one descent. One that
+        // overfills it splices into scratch and splits there: the first part stays under the
+        // cluster's key, the second is a new entry.
+        if overfullScratch == nil {
+            let capacity = w.inlineValueCapacity(keyLength: 8)
+            overfullScratch = .allocate(byteCount: 2 * capacity + 4096, alignment: 8)
+            splitScratch = .allocate(byteCount: capacity, alignment: 8)
+        }
+        spliceDuplicate = false
+        spliceSecond = 0
+        var spliced = try withUnsafeBytes(of: &kb) { k in
+            try w.modifyFloor(k, in: h) { _, old, buffer in self.splice(table, key, values, old, buffer) }
+        }
+        if !spliced.found, !spliceDuplicate {
+            // The floor is the last cluster of the leaf to the left (the key sorts between a
+            // separator and the first key of the leaf it routes to): find it, then modify it.
+            if let floor = try withUnsafeBytes(of: &kb, { try w.floor($0, in: h) }) {
+                var ck = floor.key.loadUnaligned(as: UInt64.self)
+                let length = try withUnsafeBytes(of: &ck) { k in
+                    try w.modify(k, in: h) { old, buffer in old.flatMap { self.splice(table, key, values, $0, buffer) } }
+                }
+                spliced = (true, length)
+            }
+        }
+        if spliceDuplicate { throw duplicateKey(table, key) }
+        if spliced.length != nil {
+            if spliceSecond > 0 {
+                var sk = objectKeyBytes(spliceSecondKey)
+                let second = UnsafeRawBufferPointer(rebasing: splitScratch![0..<spliceSecond])
+                try withUnsafeBytes(of: &sk) { k in _ = try w.put(k, second, in: h) }
+            }
+            return
+        }
+        let e = editor(table)
+        var oldKey: Int64?
+        var atEnd = false
+        let floor = try withUnsafeBytes(of: &kb) { try w.floor($0, in: h) }
+        if let floor {
+            let view = try clusterView(floor.value, table)
+            let (p, found) = view.position(of: key)
+            if found { throw duplicateKey(table, key) }
+            e.load(view, table: table)
+            oldKey = view.firstKey
+            atEnd = p == view.count
+            try e.insert(key: key, values: values, at: p)
+        } else {
+            // Below every cluster's first key: the first cluster takes it (and a new tree key).
+            var loaded = false
+            try w.forEach(in: h) { _, v in
+                let view = try clusterView(v, table)
+                e.load(view, table: table)
+                oldKey = view.firstKey
+                loaded = true
+                return false
+            }
+            if !loaded { e.reset(table) }
+            try e.insert(key: key, values: values, at: 0)
+        }
+        try storeClusters(e, replacing: oldKey, appended: atEnd, w, h)
+    }
+
+    /// The splice of `insertObject` on cluster `old` into `buffer`: the new cluster's length, or
+    /// nil when the editor must do it. Sets `spliceDuplicate` when the key is taken, and
+    /// `spliceSecond`/`spliceSecondKey` when the cluster split (the second part is in
+    /// `splitScratch`).
+    private func splice(_ table: CoreTable, _ key: Int64, _ values: [CoreValue],
+                        _ old: UnsafeRawBufferPointer, _ buffer: UnsafeMutableRawBufferPointer) -> Int? {
+        guard let view = ClusterView(old, table: table) else { return nil }
+        let (p, found) = view.position(of: key)
+        if found { spliceDuplicate = true; return nil }
+        let limit = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<min(buffer.count, Self.clusterBytes)])
+        if let length = ClusterSplice.insert(view, at: p, key: key, values: values, table: table, into: limit) { return length }
+        let overfull = overfullScratch!
+        guard let all = ClusterSplice.insert(view, at: p, key: key, values: values, table: table, into: overfull),
+              let whole = ClusterView(UnsafeRawBufferPointer(rebasing: overfull[0..<all]), table: table, checkColumns: false) else { return nil }
+        // Appending: the full cluster stays as it was and the new object starts the next.
+        let cut = p == view.count ? view.count : whole.count / 2
+        guard let left = ClusterSplice.slice(whole, 0..<cut, table: table, into: limit),
+              let right = ClusterSplice.slice(whole, cut..<whole.count, table: table, into: splitScratch!) else { return nil }
+        spliceSecond = right
+        spliceSecondKey = whole.key(at: cut)
+        return left
+    }
+
+    /// The largest cluster of several objects, in bytes: the smaller of `clusterBytes` and what
+    /// fits inline in a leaf.
+    func clusterLimit(_ w: WriteTransaction) -> Int {
+        min(Self.clusterBytes, w.inlineValueCapacity(keyLength: 8))
+    }
+
+    /// A cluster of several objects is split past this many bytes (or the leaf's inline limit).
+    static let clusterBytes: Int = {
+        if let v = ProcessInfo.processInfo.environment["STRATA_CLUSTER_BYTES"], let n = Int(v) { return n }
+        return 1000
+    }()
+
+    private func duplicateKey(_ table: CoreTable, _ key: Int64) -> CoreError {
+        // Only possible for a primary key that is the object key (new keys are unused ones).
+        let pk = table.primaryKeyColumn ?? 0
+        return CoreError.duplicatePrimaryKey(table: table.name, column: table.columns[pk].name, value: String(key))
+    }
+
+    /// Loads the cluster holding object `key`, lets `edit` change the object at its position,
+    /// and writes the cluster back.
+    /// - Throws: `CoreError.objectMissing` when there is no such object; what `edit` throws.
+    func rewriteObject(_ table: CoreTable, key: Int64, _ edit: (ClusterEditor, Int) throws(CoreError) -> Void) throws {
+        let w = requireWrite()
+        let h = try writeTree(table.objectTree, create: true)!
+        var kb = objectKeyBytes(key)
+        guard let floor = try withUnsafeBytes(of: &kb, { try w.floor($0, in: h) }) else {
+            throw CoreError.objectMissing(table: table.name, key: key)
+        }
+        let view = try clusterView(floor.value, table)
+        let (p, found) = view.position(of: key)
+        guard found else { throw CoreError.objectMissing(table: table.name, key: key) }
+        let e = editor(table)
+        e.load(view, table: table)
+        try edit(e, p)
+        try storeClusters(e, replacing: view.firstKey, appended: false, w, h)
+    }
+
+    /// Removes object `key` from its cluster (and the cluster, when it was the last object).
+    func removeObject(_ table: CoreTable, key: Int64) throws {
+        let w = requireWrite()
+        let h = try writeTree(table.objectTree, create: true)!
+        var kb = objectKeyBytes(key)
+        guard let floor = try withUnsafeBytes(of: &kb, { try w.floor($0, in: h) }) else { return }
+        let view = try clusterView(floor.value, table)
+        let (p, found) = view.position(of: key)
+        guard found else { return }
+        if view.count == 1 {
+            var ck = objectKeyBytes(view.firstKey)
+            _ = try withUnsafeBytes(of: &ck) { try w.delete($0, in: h) }
+            return
+        }
+        let e = editor(table)
+        e.load(view, table: table)
+        e.remove(at: p)
+        try storeClusters(e, replacing: view.firstKey, appended: false, w, h)
+    }
+
+    /// Writes the editor's objects back as one cluster, or as several when one would not fit
+    /// inline in a leaf. A cluster of one object may be any size (it goes to an overflow run).
+    /// - Parameters:
+    ///   - oldKey: the tree key of the cluster the editor was loaded from, if any.
+    ///   - appended: the change added an object after the cluster's last: a split then leaves the
+    ///     full cluster as it was and starts a new one, so that appends fill clusters.
+    func storeClusters(_ e: ClusterEditor, replacing oldKey: Int64?, appended: Bool, _ w: WriteTransaction, _ h: TreeHandle) throws {
+        if let oldKey, e.count == 0 || e.keys[0] != oldKey {
+            var ck = objectKeyBytes(oldKey)
+            _ = try withUnsafeBytes(of: &ck) { try w.delete($0, in: h) }
+        }
+        guard e.count > 0 else { return }
+        let capacity = clusterLimit(w)
+        func emit(_ range: Range<Int>) throws {
+            e.encode(range, into: &rowBuffer)
+            if rowBuffer.count <= capacity || range.count == 1 {
+                var ck = objectKeyBytes(e.keys[range.lowerBound])
+                try withUnsafeBytes(of: &ck) { k in try rowBuffer.withUnsafeBytes { _ = try w.put(k, $0, in: h) } }
+                return
+            }
+            let cut = appended && range.upperBound == e.count ? range.upperBound - 1 : range.lowerBound + range.count / 2
+            try emit(range.lowerBound..<cut)
+            try emit(cut..<range.upperBound)
+        }
+        try emit(0..<e.count)
+    }
+
+    /// Writes fixed-width `value` into column `column` of object `key` in place when the
+    /// cluster's encoding of the column holds it (an integer inside the column's range, a null
+    /// where the column has a null bitmap).
+    func patchObject(_ table: CoreTable, key: Int64, column c: Int, _ value: CoreValue, keepSignOfZero: Bool) throws -> PatchResult {
+        let w = requireWrite()
+        let h = try writeTree(table.objectTree, create: true)!
+        var kb = objectKeyBytes(key)
+        guard let floor = try withUnsafeBytes(of: &kb, { try w.floor($0, in: h) }) else { return .missing }
+        var ck = floor.key.loadUnaligned(as: UInt64.self)
+        var result = PatchResult.missing
+        var corrupt = false
+        _ = try withUnsafeBytes(of: &ck) { k in
+            try w.mutateInPlace(k, in: h, checkPresence: false) { bytes in
+                guard let view = ClusterView(UnsafeRawBufferPointer(bytes), table: table, checkColumns: false),
+                      c >= view.columnCount || ClusterView.columnFits(bytes.baseAddress!, bytes.count, view.count, c,
+                                                                     table.layout.clusterKinds[c], table.layout.slotSizes[c]) else {
+                    corrupt = true
+                    return
+                }
+                let (p, found) = view.position(of: key)
+                guard found else { return }
+                let reader = RowReader(cluster: view, position: p, table: table)
+                let previous = reader.value(c)
+                if previous == value, !keepSignOfZero {
+                    result = .unchanged(previous)
+                    return
+                }
+                result = Self.patch(bytes, reader, column: c, value) ? .patched(previous) : .needsRewrite
+            }
+        }
+        if corrupt { throw CoreError.storage("a cluster of '\(table.name)' is corrupt; run Database.verify(), or restore the file from a backup") }
+        return result
+    }
+
+    /// Stores `value` over column `c` of `reader`'s object in the cluster `bytes`; false when the
+    /// encoding cannot hold it there.
+    private static func patch(_ bytes: UnsafeMutableRawBufferPointer, _ reader: RowReader, column c: Int, _ value: CoreValue) -> Bool {
+        let table = reader.table
+        guard c < reader.n else { return false }
+        let d = reader.descriptor(c)
+        let i = reader.position
+        let bit = UInt8(1) << UInt8(i & 7)
+        let valuesStart = d.offset + (d.nulls ? (reader.m + 7) >> 3 : 0)
+        switch table.layout.clusterKinds[c] {
+        case .int:
+            if value.isNull {
+                guard d.nulls else { return false }
+                bytes[d.offset + i >> 3] |= bit
+                return true
+            }
+            guard case .int(let v) = value, table.layout.types[c] == .int else { return false }
+            let base = Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: valuesStart, as: Int64.self))
+            let delta = UInt64(bitPattern: v &- base)
+            guard clusterWidth(delta) <= d.width, v >= base else { return false }
+            let at = valuesStart + 8 + i * d.width
+            switch d.width {
+            case 1: bytes[at] = UInt8(delta)
+            case 2: bytes.storeBytes(of: UInt16(delta).littleEndian, toByteOffset: at, as: UInt16.self)
+            case 4: bytes.storeBytes(of: UInt32(delta).littleEndian, toByteOffset: at, as: UInt32.self)
+            case 8: bytes.storeBytes(of: delta.littleEndian, toByteOffset: at, as: UInt64.self)
+            default: break
+            }
+        case .fixed:
+            let at = valuesStart + i * d.width
+            if value.isNull {
+                guard d.nulls else { return false }
+                bytes[d.offset + i >> 3] |= bit
+                // A null value's bytes are zero, as encoding writes them.
+                for j in at..<at + d.width { bytes[j] = 0 }
+                return true
+            }
+            switch (table.layout.types[c], value) {
+            case (.double, .double(let v)): bytes.storeBytes(of: v.bitPattern.littleEndian, toByteOffset: at, as: UInt64.self)
+            case (.float, .float(let f)): bytes.storeBytes(of: f.bitPattern.littleEndian, toByteOffset: at, as: UInt32.self)
+            case (.bool, .bool(let b)): bytes[at] = b ? 1 : 0
+            case (.timestamp, .timestamp(let sec, let ns)):
+                bytes.storeBytes(of: UInt64(bitPattern: sec).littleEndian, toByteOffset: at, as: UInt64.self)
+                bytes.storeBytes(of: UInt32(bitPattern: ns).littleEndian, toByteOffset: at + 8, as: UInt32.self)
+            case (.objectId, .objectId(let b)) where b.count == 12: for j in 0..<12 { bytes[at + j] = b[j] }
+            case (.uuid, .uuid(let b)) where b.count == 16: for j in 0..<16 { bytes[at + j] = b[j] }
+            case (.decimal128, .decimal128(let b)) where b.count == 16: for j in 0..<16 { bytes[at + j] = b[j] }
+            default: return false
+            }
+        case .none, .variable:
+            return false
+        }
+        if d.nulls { bytes[d.offset + i >> 3] &= ~bit }
+        return true
+    }
+}
