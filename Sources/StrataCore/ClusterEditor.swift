@@ -260,7 +260,7 @@ final class ClusterEditor {
         if kw > 0 {
             for i in range { appendWidth(UInt64(bitPattern: keys[i] &- first), kw, &out) }
         }
-        for c in 0..<n {
+        for c in layout.areaOrder {
             let kind = layout.clusterKinds[c]
             if kind == .none { continue }
             let offset = out.count

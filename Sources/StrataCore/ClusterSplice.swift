@@ -50,7 +50,12 @@ enum ClusterSplice {
             storeWidth(delta, kw, kd + p * kw)
         }
         let newBitmap = (m + 1 + 7) >> 3
-        for c in 0..<n {
+        // Areas are written in the table's area order (FORMAT.md): a column without an area
+        // gets a zero descriptor.
+        for c in 0..<n where layout.clusterKinds[c] == .none {
+            (dst + descriptors + c * ClusterFormat.descriptorSize).initializeMemory(as: UInt8.self, repeating: 0, count: ClusterFormat.descriptorSize)
+        }
+        for c in layout.areaOrder {
             let dOut = dst + descriptors + c * ClusterFormat.descriptorSize
             let kind = layout.clusterKinds[c]
             if kind == .none {
@@ -261,7 +266,10 @@ extension ClusterSplice {
         if kw > 0 {
             for i in 0..<count { storeWidth(UInt64(bitPattern: view.key(at: lo + i) &- first), kw, dst + keysStart + i * kw) }
         }
-        for c in 0..<n {
+        for c in 0..<n where layout.clusterKinds[c] == .none {
+            (dst + descriptors + c * ClusterFormat.descriptorSize).initializeMemory(as: UInt8.self, repeating: 0, count: ClusterFormat.descriptorSize)
+        }
+        for c in layout.areaOrder where c < n {
             let dOut = dst + descriptors + c * ClusterFormat.descriptorSize
             let dIn = src + descriptors + c * ClusterFormat.descriptorSize
             if layout.clusterKinds[c] == .none {

@@ -28,6 +28,10 @@ public struct RowLayout: Sendable {
     let fullHeader: Int
     /// How each column is laid out in a cluster (FORMAT.md, "Clusters").
     let clusterKinds: [ClusterColumnKind]
+    /// The order of the column areas in a cluster: integer and fixed-width columns first, then
+    /// variable-width ones, each in column order, so that a scan of fixed-width columns reads
+    /// the front of each cluster.
+    let areaOrder: [Int]
 
     init(columns: [CoreColumn], primaryKeyIsObjectKey keyColumn: Int?) {
         var offsets: [Int] = []
@@ -51,6 +55,8 @@ public struct RowLayout: Sendable {
             if c.isVariable { return .variable }
             return c.type == .int || c.type == .link ? .int : .fixed
         }
+        let kinds = clusterKinds
+        areaOrder = kinds.indices.filter { kinds[$0] == .int || kinds[$0] == .fixed } + kinds.indices.filter { kinds[$0] == .variable }
     }
 
     /// Bytes before the first slot in a row of `n` columns.
