@@ -92,6 +92,8 @@ extension QueryCompiler {
 
 /// What a simple scan does with the objects that match.
 protocol SimpleScanSink {
+    /// A column the sink reads besides the compared one (checked in each cluster before use).
+    var readsColumn: Int? { get }
     /// Called before the matches of each cluster.
     mutating func begin(_ view: ClusterView)
     /// Object `i` of the cluster matches.
@@ -102,6 +104,7 @@ protocol SimpleScanSink {
 
 /// Counts the matching objects.
 struct SimpleCountSink: SimpleScanSink {
+    var readsColumn: Int? { nil }
     var count = 0
     @inline(__always) mutating func begin(_ view: ClusterView) {}
     @inline(__always) mutating func take(_ i: Int, _ view: ClusterView) { count &+= 1 }
@@ -110,6 +113,7 @@ struct SimpleCountSink: SimpleScanSink {
 
 /// Collects the keys of the matching objects.
 struct SimpleKeysSink: SimpleScanSink {
+    var readsColumn: Int? { nil }
     var keys: [Int64] = []
     @inline(__always) mutating func begin(_ view: ClusterView) {}
     @inline(__always) mutating func take(_ i: Int, _ view: ClusterView) { keys.append(view.key(at: i)) }
@@ -119,6 +123,7 @@ struct SimpleKeysSink: SimpleScanSink {
 /// Sums an `Int` or `Double` column of the matching objects, as the general path does:
 /// integers with wrapping, doubles in key order, nulls skipped.
 struct SimpleSumSink: SimpleScanSink {
+    var readsColumn: Int? { column }
     let table: CoreTable
     let column: Int
     let isInt: Bool
@@ -200,12 +205,15 @@ extension PreparedQuery {
         func scan<V: SimpleColumnValue, Op: QueryComparisonOperator>(_ k: V, _: Op.Type) throws {
             let intConstant: Int64 = if case .int(let i) = simple.constant { i } else { 0 }
             var reader = RowReader(table: table)
+            let extra = sink.pointee.readsColumn
             try txn.forEachLeaf(tree: table.objectTree) { leaf in
                 for e in 0..<leaf.count {
                     let (_, v) = try leaf.inlineEntry(e) ?? leaf.entry(e)
                     guard let view = ClusterView(v, table: table, checkColumns: false),
                           c >= view.columnCount || ClusterView.columnFits(view.bytes.baseAddress!, view.bytes.count, view.count, c,
-                                                                         table.layout.clusterKinds[c], table.layout.slotSizes[c]) else {
+                                                                         table.layout.clusterKinds[c], table.layout.slotSizes[c]),
+                          extra.map({ $0 >= view.columnCount || ClusterView.columnFits(view.bytes.baseAddress!, view.bytes.count, view.count, $0,
+                                                                                     table.layout.clusterKinds[$0], table.layout.slotSizes[$0]) }) ?? true else {
                         _ = try txn.clusterView(v, table)  // throws the corruption error
                         continue
                     }

@@ -123,7 +123,8 @@ extension StoreTransaction {
         let (p, found) = view.position(of: key)
         if found { spliceDuplicate = true; return nil }
         let limit = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<min(buffer.count, Self.clusterBytes)])
-        if let length = ClusterSplice.insert(view, at: p, key: key, values: values, table: table, into: limit) { return length }
+        if view.count < Self.maxObjectsPerCluster,
+           let length = ClusterSplice.insert(view, at: p, key: key, values: values, table: table, into: limit) { return length }
         let overfull = overfullScratch!
         guard let all = ClusterSplice.insert(view, at: p, key: key, values: values, table: table, into: overfull),
               let whole = ClusterView(UnsafeRawBufferPointer(rebasing: overfull[0..<all]), table: table, checkColumns: false) else { return nil }
@@ -141,6 +142,10 @@ extension StoreTransaction {
     func clusterLimit(_ w: WriteTransaction) -> Int {
         min(Self.clusterBytes, w.inlineValueCapacity(keyLength: 8))
     }
+
+    /// A cluster never holds more objects than this, however small they are (objects of an `Int`
+    /// primary key and constant columns take no bytes at all); it bounds the work of decoding one.
+    static let maxObjectsPerCluster = 1024
 
     /// A cluster of several objects is split past this many bytes (or the leaf's inline limit).
     static let clusterBytes: Int = {
@@ -207,8 +212,10 @@ extension StoreTransaction {
         guard e.count > 0 else { return }
         let capacity = clusterLimit(w)
         func emit(_ range: Range<Int>) throws {
-            e.encode(range, into: &rowBuffer)
-            if rowBuffer.count <= capacity || range.count == 1 {
+            if range.count <= Self.maxObjectsPerCluster {
+                e.encode(range, into: &rowBuffer)
+            }
+            if range.count <= Self.maxObjectsPerCluster && (rowBuffer.count <= capacity || range.count == 1) {
                 var ck = objectKeyBytes(e.keys[range.lowerBound])
                 try withUnsafeBytes(of: &ck) { k in try rowBuffer.withUnsafeBytes { _ = try w.put(k, $0, in: h) } }
                 return

@@ -103,6 +103,17 @@ extension StoreTransaction {
                       RowLayout.header(n) + table.layout.slotSizes[0..<n].reduce(0, +) <= v.count else {
                     throw CoreError.storage("row \(key) of '\(table.name)' is corrupt; run Database.verify()")
                 }
+                // Variable-width slots must point inside the row (the reader traps otherwise).
+                let header = RowLayout.header(n)
+                for c in 0..<n where table.layout.variable[c] && table.layout.slotSizes[c] > 0
+                    && v[2 + c >> 3] & (1 << UInt8(c & 7)) == 0 {
+                    let s = header + table.layout.slotOffsets[c]
+                    let off = Int(UInt32(littleEndian: v.loadUnaligned(fromByteOffset: s, as: UInt32.self)))
+                    let len = Int(UInt32(littleEndian: v.loadUnaligned(fromByteOffset: s + 4, as: UInt32.self)))
+                    guard off + len <= v.count else {
+                        throw CoreError.storage("row \(key) of '\(table.name)' is corrupt; run Database.verify()")
+                    }
+                }
                 batch.append((key, LegacyRowReader(bytes: v, table: table, key: key).values()))
                 return true
             }
