@@ -48,7 +48,9 @@ final class RealmFile: @unchecked Sendable {
         defer { openLock.unlock() }
         if let f = open[path]?.file { return f }
         var options = Database.Options()
-        options.pageSize = 4096
+        // 8 KiB pages: clusters of up to 2,016 bytes. Measured against 4 KiB (W1, 1M objects,
+        // Docs/Performance.md): scans 1.7x faster, file 7% smaller, other steps equal or faster.
+        options.pageSize = 8192
         options.readOnly = readOnly
         options.create = !readOnly
         let db = try Database(path: path, options: options)

@@ -1,4 +1,3 @@
-import Foundation
 import StrataStorage
 
 // Objects live in clusters (Cluster.swift): the entry of `c:<T>` with the greatest key <= an
@@ -122,7 +121,7 @@ extension StoreTransaction {
         guard let view = ClusterView(old, table: table) else { return nil }
         let (p, found) = view.position(of: key)
         if found { spliceDuplicate = true; return nil }
-        let limit = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<min(buffer.count, Self.clusterBytes)])
+        let limit = buffer
         if view.count < Self.maxObjectsPerCluster,
            let length = ClusterSplice.insert(view, at: p, key: key, values: values, table: table, into: limit) { return length }
         let overfull = overfullScratch!
@@ -137,21 +136,15 @@ extension StoreTransaction {
         return left
     }
 
-    /// The largest cluster of several objects, in bytes: the smaller of `clusterBytes` and what
-    /// fits inline in a leaf.
+    /// The largest cluster of several objects, in bytes: what fits inline in a leaf (1,000 bytes
+    /// at 4 KiB pages, 2,016 at 8 KiB).
     func clusterLimit(_ w: WriteTransaction) -> Int {
-        min(Self.clusterBytes, w.inlineValueCapacity(keyLength: 8))
+        w.inlineValueCapacity(keyLength: 8)
     }
 
     /// A cluster never holds more objects than this, however small they are (objects of an `Int`
     /// primary key and constant columns take no bytes at all); it bounds the work of decoding one.
     static let maxObjectsPerCluster = 1024
-
-    /// A cluster of several objects is split past this many bytes (or the leaf's inline limit).
-    static let clusterBytes: Int = {
-        if let v = ProcessInfo.processInfo.environment["STRATA_CLUSTER_BYTES"], let n = Int(v) { return n }
-        return 1000
-    }()
 
     private func duplicateKey(_ table: CoreTable, _ key: Int64) -> CoreError {
         // Only possible for a primary key that is the object key (new keys are unused ones).
