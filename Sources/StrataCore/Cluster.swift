@@ -68,7 +68,9 @@ struct ClusterView {
     let firstKey: Int64
 
     /// nil when `bytes` is not a well-formed cluster of `table`.
-    init?(_ bytes: UnsafeRawBufferPointer, table: CoreTable, checkColumns: Bool = true) {
+    /// - Parameter rising: also check that variable-width end offsets rise (reads need it);
+    ///   without it, only that each column's area, up to its last end offset, lies inside.
+    init?(_ bytes: UnsafeRawBufferPointer, table: CoreTable, checkColumns: Bool = true, rising: Bool = true) {
         guard bytes.count >= ClusterFormat.headerSize, let base = bytes.baseAddress else { return nil }
         let m = Int(UInt16(littleEndian: base.loadUnaligned(as: UInt16.self)))
         let n = Int(UInt16(littleEndian: base.loadUnaligned(fromByteOffset: 2, as: UInt16.self)))
@@ -85,13 +87,14 @@ struct ClusterView {
         // reads outside its bytes. `Database.verify()`-level checks are the place for that.
         if kw == 0, firstKey > Int64.max - Int64(m - 1) { return nil }
         if checkColumns {
-            for c in 0..<n where !Self.columnFits(base, bytes.count, m, c, table.layout.clusterKinds[c], table.layout.slotSizes[c]) { return nil }
+            for c in 0..<n where !Self.columnFits(base, bytes.count, m, c, table.layout.clusterKinds[c], table.layout.slotSizes[c], rising: rising) { return nil }
         }
     }
 
     /// Whether column `c`'s area lies inside the cluster (and, for variable-width columns, its
     /// end offsets rise).
-    static func columnFits(_ base: UnsafeRawPointer, _ size: Int, _ m: Int, _ c: Int, _ kind: ClusterColumnKind, _ slotSize: Int) -> Bool {
+    static func columnFits(_ base: UnsafeRawPointer, _ size: Int, _ m: Int, _ c: Int, _ kind: ClusterColumnKind, _ slotSize: Int,
+                           rising: Bool = true) -> Bool {
         let d = ClusterFormat.headerSize + c * ClusterFormat.descriptorSize
         let offset = Int(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: d, as: UInt32.self)))
         let width = Int(base.load(fromByteOffset: d + 4, as: UInt8.self))
@@ -109,7 +112,9 @@ struct ClusterView {
             guard width == 2 || width == 4, start + m * width <= size else { return false }
             // End offsets must rise (object i reads [end(i - 1), end(i))).
             var previous = 0
-            if width == 2 {
+            if !rising {
+                previous = Int(clusterLoad(base, start + (m - 1) * width, width))
+            } else if width == 2 {
                 for i in 0..<m {
                     let e = Int(UInt16(littleEndian: base.loadUnaligned(fromByteOffset: start + 2 * i, as: UInt16.self)))
                     if e < previous { return false }

@@ -147,6 +147,8 @@ enum ClusterSplice {
                 let oldData = s + m * width
                 let split = Int(clusterLoad(src, oldEnds + (p - 1) * width, width))
                 let total = Int(clusterLoad(src, oldEnds + (m - 1) * width, width))
+                // The view's check covers the area up to `total`; `split` must not pass it.
+                guard split <= total else { return nil }
                 // The new value's bytes: strings and data directly, other values encoded.
                 var encoded: [UInt8] = []
                 var text: String? = nil
@@ -315,9 +317,11 @@ extension ClusterSplice {
             case .variable:
                 let from = lo == 0 ? 0 : clusterLoad(src, s + (lo - 1) * width, width)
                 let to = clusterLoad(src, s + (hi - 1) * width, width)
+                // Offsets that do not rise (a corrupt source) must not send the copy outside the area.
+                guard from <= to, to <= clusterLoad(src, s + (m - 1) * width, width) else { return nil }
                 let bytes = Int(to - from)
                 guard o + count * width + bytes <= cap else { return nil }
-                for i in 0..<count { storeWidth(clusterLoad(src, s + (lo + i) * width, width) - from, width, dst + o + i * width) }
+                for i in 0..<count { storeWidth(clusterLoad(src, s + (lo + i) * width, width) &- from, width, dst + o + i * width) }
                 (dst + o + count * width).copyMemory(from: src + s + m * width + Int(from), byteCount: bytes)
                 o += count * width + bytes
             }

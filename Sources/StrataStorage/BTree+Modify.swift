@@ -131,7 +131,10 @@ extension WriteTransaction {
             let ek = try Node.leafKey(p, i, access)
             func rewrite(_ k: UnsafeRawBufferPointer) throws -> (found: Bool, length: Int?) {
                 let capacity = inlineValueCapacity(keyLength: k.count)
-                let buffer = UnsafeMutableRawBufferPointer(start: valueBuf, count: capacity)
+                // The body writes the value where it sits in a new leaf cell, so a cell that
+                // changes size is not copied once more to be built (a cluster is up to 2 KiB).
+                let valueAt = CellLayout.leafHeader + k.count
+                let buffer = UnsafeMutableRawBufferPointer(start: cellBuf + valueAt, count: capacity)
                 let old = try access.value(p, i)
                 guard let length = try body(k, old, buffer) else { return (true, nil) }
                 precondition(length >= 0 && length <= capacity, "modifyFloor: the new value's length \(length) is outside the buffer")
@@ -145,8 +148,11 @@ extension WriteTransaction {
                     freePage(first, run: Int(try access.page(first).u32(PageHeader.runPages)))
                 }
                 removeCell(p, i, leaf: true)
-                let size = try buildLeafCell(k, newValue)
-                try insertCell(&path, n, p, i, cellBuf, size, leaf: true, append: rightmost && i == Node.count(p), &t)
+                // The cell around the value: key length, value word, key (FORMAT.md, "Leaf cell").
+                cellBuf.setU16(0, UInt16(k.count))
+                cellBuf.setU32(2, UInt32(length))
+                if k.count > 0 { moveBytes(cellBuf + CellLayout.leafHeader, k.baseAddress!, k.count) }
+                try insertCell(&path, n, p, i, cellBuf, valueAt + length, leaf: true, append: rightmost && i == Node.count(p), &t)
                 return (true, length)
             }
             if ek.count <= 16 {
