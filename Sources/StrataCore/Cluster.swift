@@ -132,6 +132,24 @@ struct ClusterView {
         }
     }
 
+    /// Whether object `i`'s variable-width values lie within their columns' bytes (their end
+    /// offsets rise at `i`): enough for a reader of that one object, on a cluster validated
+    /// with `rising: false`.
+    func rangesRise(at i: Int, table: CoreTable) -> Bool {
+        let base = bytes.baseAddress!
+        for c in 0..<columnCount where table.layout.clusterKinds[c] == .variable {
+            let d = ClusterFormat.headerSize + c * ClusterFormat.descriptorSize
+            let offset = Int(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: d, as: UInt32.self)))
+            let width = Int(base.load(fromByteOffset: d + 4, as: UInt8.self))
+            let nulls = base.load(fromByteOffset: d + 5, as: UInt8.self) & ClusterFormat.hasNulls != 0
+            let ends = offset + (nulls ? (count + 7) >> 3 : 0)
+            let start = i == 0 ? 0 : clusterLoad(base, ends + (i - 1) * width, width)
+            let end = clusterLoad(base, ends + i * width, width)
+            if start > end || end > clusterLoad(base, ends + (count - 1) * width, width) { return false }
+        }
+        return true
+    }
+
     /// The key of object `i`.
     @inline(__always)
     func key(at i: Int) -> Int64 {

@@ -229,28 +229,31 @@ extension StoreTransaction {
         let w = requireWrite()
         let h = try writeTree(table.objectTree, create: true)!
         var kb = objectKeyBytes(key)
-        guard let floor = try withUnsafeBytes(of: &kb, { try w.floor($0, in: h) }) else { return .missing }
-        var ck = floor.key.loadUnaligned(as: UInt64.self)
         var result = PatchResult.missing
         var corrupt = false
-        _ = try withUnsafeBytes(of: &ck) { k in
-            try w.mutateInPlace(k, in: h, checkPresence: false) { bytes in
-                guard let view = ClusterView(UnsafeRawBufferPointer(bytes), table: table, checkColumns: false),
-                      c >= view.columnCount || ClusterView.columnFits(bytes.baseAddress!, bytes.count, view.count, c,
-                                                                     table.layout.clusterKinds[c], table.layout.slotSizes[c]) else {
-                    corrupt = true
-                    return
-                }
-                let (p, found) = view.position(of: key)
-                guard found else { return }
-                let reader = RowReader(cluster: view, position: p, table: table)
-                let previous = reader.value(c)
-                if previous == value, !keepSignOfZero {
-                    result = .unchanged(previous)
-                    return
-                }
-                result = Self.patch(bytes, reader, column: c, value) ? .patched(previous) : .needsRewrite
+        func patchCluster(_ bytes: UnsafeMutableRawBufferPointer) {
+            guard let view = ClusterView(UnsafeRawBufferPointer(bytes), table: table, checkColumns: false),
+                  c >= view.columnCount || ClusterView.columnFits(bytes.baseAddress!, bytes.count, view.count, c,
+                                                                 table.layout.clusterKinds[c], table.layout.slotSizes[c]) else {
+                corrupt = true
+                return
             }
+            let (p, found) = view.position(of: key)
+            guard found else { return }
+            let reader = RowReader(cluster: view, position: p, table: table)
+            let previous = reader.value(c)
+            if previous == value, !keepSignOfZero {
+                result = .unchanged(previous)
+                return
+            }
+            result = Self.patch(bytes, reader, column: c, value) ? .patched(previous) : .needsRewrite
+        }
+        // One descent when the cluster is in the leaf the key routes to (nearly always).
+        let done = try withUnsafeBytes(of: &kb) { k in try w.mutateFloorInPlace(k, in: h) { patchCluster($0) } }
+        if !done {
+            guard let floor = try withUnsafeBytes(of: &kb, { try w.floor($0, in: h) }) else { return .missing }
+            var ck = floor.key.loadUnaligned(as: UInt64.self)
+            _ = try withUnsafeBytes(of: &ck) { k in try w.mutateInPlace(k, in: h, checkPresence: false) { patchCluster($0) } }
         }
         if corrupt { throw CoreError.storage("a cluster of '\(table.name)' is corrupt; run Database.verify(), or restore the file from a backup") }
         return result

@@ -234,9 +234,13 @@ public final class StoreTransaction {
     public func row(_ table: CoreTable, key: Int64) throws -> RowReader? {
         var k = objectKeyBytes(key)
         guard let entry = try withUnsafeBytes(of: &k, { try floorEntry($0, tree: table.objectTree) }) else { return nil }
-        let view = try clusterView(entry.value, table)
+        // The cluster's extents, then only this object's ranges: a point read need not check
+        // every object's offsets.
+        guard let view = ClusterView(entry.value, table: table, rising: false) else { _ = try clusterView(entry.value, table); return nil }
         let (p, found) = view.position(of: key)
-        return found ? RowReader(cluster: view, position: p, table: table) : nil
+        guard found else { return nil }
+        guard view.rangesRise(at: p, table: table) else { _ = try clusterView(entry.value, table); return nil }
+        return RowReader(cluster: view, position: p, table: table)
     }
 
     /// Whether object `key` exists.

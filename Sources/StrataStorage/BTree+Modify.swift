@@ -166,6 +166,28 @@ extension WriteTransaction {
         }
     }
 
+    /// Gives `body` write access, in place, to the value of the entry with the greatest key <=
+    /// `key`, with one descent, when that entry is in the leaf `key` descends to and its value is
+    /// inline (the object store's in-place update of a value in a cluster). The path is made
+    /// writable either way.
+    /// - Returns: false when `body` was not called: no such entry in that leaf, or an overflow
+    ///   value; use `floor` and `mutateInPlace` then.
+    @discardableResult
+    public func mutateFloorInPlace(_ key: UnsafeRawBufferPointer, in tree: TreeHandle,
+                                   _ body: (UnsafeMutableRawBufferPointer) throws -> Void) throws -> Bool {
+        try beginChange()
+        var t = trees[tree.index]
+        defer { trees[tree.index] = t }
+        guard t.root != 0 else { return false }
+        let p = try withPath { path in try descendWritable(key, &t, &path).1 }
+        t.dirty = true
+        let (i0, exact) = try access.leafSearch(p, key)
+        let i = exact ? i0 : i0 - 1
+        guard i >= 0, case .inline(let v) = try Node.leafValue(p, i, access) else { return false }
+        try body(UnsafeMutableRawBufferPointer(mutating: v))
+        return true
+    }
+
     /// Gives `body` write access to the bytes of the value under `key`, in place (copying the
     /// page that holds them once per transaction). For same-size edits such as updating one
     /// field of a fixed-width record.
