@@ -147,11 +147,13 @@ extension WriteTransaction {
                 if case .overflow(let first, _) = stored {
                     freePage(first, run: Int(try access.page(first).u32(PageHeader.runPages)))
                 }
-                removeCell(p, i, leaf: true)
                 // The cell around the value: key length, value word, key (FORMAT.md, "Leaf cell").
                 cellBuf.setU16(0, UInt16(k.count))
                 cellBuf.setU32(2, UInt32(length))
                 if k.count > 0 { moveBytes(cellBuf + CellLayout.leafHeader, k.baseAddress!, k.count) }
+                // Where the old cell stands when the page has room (no compaction), else moved.
+                if replaceCellInPlace(p, i, cellBuf, valueAt + length, leaf: true) { return (true, length) }
+                removeCell(p, i, leaf: true)
                 try insertCell(&path, n, p, i, cellBuf, valueAt + length, leaf: true, append: rightmost && i == Node.count(p), &t)
                 return (true, length)
             }

@@ -115,6 +115,44 @@ extension WriteTransaction {
     }
 
     /// Removes cell `i`; its bytes become garbage unless they were the lowest cell.
+    /// Replaces cell `i` of node `p` with `cell` (`newSize` bytes) where it stands, without
+    /// compacting the page: a smaller cell leaves the bytes it frees as garbage; a larger one
+    /// shifts the cells stored below it down by the growth, when the free gap holds that.
+    /// - Returns: false when it does not (the caller removes the cell and inserts the new one).
+    func replaceCellInPlace(_ p: UnsafeMutableRawPointer, _ i: Int, _ cell: UnsafeRawPointer, _ newSize: Int, leaf: Bool) -> Bool {
+        let off = Node.slot(p, i)
+        let oldSize = Node.cellSize(p, i, leaf: leaf)
+        let growth = newSize - oldSize
+        let cs = Node.cellStart(p)
+        if growth <= 0 {
+            // End-aligned in the old cell's bytes; the bytes before it become free or garbage.
+            let at = off - growth
+            moveBytes(p + at, cell, newSize)
+            p.setU16(PageHeader.size + 2 * i, UInt16(at))
+            if growth < 0 {
+                if off == cs {
+                    p.setU16(PageHeader.cellStart, UInt16(at))
+                } else {
+                    p.setU16(PageHeader.garbage, UInt16(Node.garbage(p) - growth))
+                }
+            }
+            assertNodeInvariant(p, leaf: leaf, "replace")
+            return true
+        }
+        guard Node.freeBytes(p) >= growth else { return false }
+        // The bytes from the cell start up to this cell (cells and garbage) move down.
+        if off > cs { moveBytes(p + cs - growth, p + cs, off - cs) }
+        for j in 0..<Node.count(p) {
+            let s = Node.slot(p, j)
+            if s < off { p.setU16(PageHeader.size + 2 * j, UInt16(s - growth)) }
+        }
+        moveBytes(p + off - growth, cell, newSize)
+        p.setU16(PageHeader.size + 2 * i, UInt16(off - growth))
+        p.setU16(PageHeader.cellStart, UInt16(cs - growth))
+        assertNodeInvariant(p, leaf: leaf, "replace")
+        return true
+    }
+
     func removeCell(_ p: UnsafeMutableRawPointer, _ i: Int, leaf: Bool) {
         let count = Node.count(p)
         let off = Node.slot(p, i)
