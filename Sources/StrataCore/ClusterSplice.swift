@@ -142,7 +142,6 @@ enum ClusterSplice {
                 (at + width).copyMemory(from: src + s + p * width, byteCount: (m - p) * width)
                 o += (m + 1) * width
             case .variable:
-                let column = table.columns[c]
                 let oldEnds = s
                 let oldData = s + m * width
                 let split = Int(clusterLoad(src, oldEnds + (p - 1) * width, width))
@@ -153,7 +152,9 @@ enum ClusterSplice {
                 var encoded: [UInt8] = []
                 var text: String? = nil
                 if !isNull {
-                    switch (column.collection, column.type, value) {
+                    // The column's collection kind and type from the layout (copying its
+                    // description would retain its strings).
+                    switch (layout.collections[c], layout.types[c], value) {
                     case (.none, .string, .string(let str)): text = str
                     case (.none, .data, .data(let bytes)): encoded = bytes
                     case (.none, .mixed, _): ValueCodec.write(value, &encoded)

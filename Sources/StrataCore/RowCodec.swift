@@ -20,6 +20,8 @@ public struct RowLayout: Sendable {
     let slotOffsets: [Int]
     let slotSizes: [Int]
     let types: [ColumnType]
+    /// Per column: list, set, map or none.
+    let collections: [CollectionKind]
     let variable: [Bool]
     /// The column whose value is the object key (an `Int` primary key), if any.
     public let keyColumn: Int?
@@ -46,6 +48,7 @@ public struct RowLayout: Sendable {
         slotOffsets = offsets
         slotSizes = sizes
         types = columns.map(\.type)
+        collections = columns.map(\.collection)
         variable = columns.map(\.isVariable)
         self.keyColumn = keyColumn
         columnCount = columns.count
