@@ -20,6 +20,25 @@ enum ClusterFormat {
     static let descriptorSize = 6
     /// Descriptor flag: the area starts with a null bitmap of ceil(m / 8) bytes.
     static let hasNulls: UInt8 = 1
+
+    /// Column `c`'s descriptor in the cluster at `base`: area offset, width, null bitmap.
+    @inline(__always)
+    static func descriptor(_ base: UnsafeRawPointer, _ c: Int) -> (offset: Int, width: Int, nulls: Bool) {
+        let d = base + headerSize + c * descriptorSize
+        return (Int(UInt32(littleEndian: d.loadUnaligned(as: UInt32.self))),
+                Int(d.load(fromByteOffset: 4, as: UInt8.self)),
+                d.load(fromByteOffset: 5, as: UInt8.self) & hasNulls != 0)
+    }
+
+    /// Writes column `c`'s descriptor into the cluster at `base` (all zeros for a column
+    /// without an area).
+    @inline(__always)
+    static func setDescriptor(_ base: UnsafeMutableRawPointer, _ c: Int, offset: Int, width: Int, nulls: Bool) {
+        let d = base + headerSize + c * descriptorSize
+        d.storeBytes(of: UInt32(offset).littleEndian, as: UInt32.self)
+        d.storeBytes(of: UInt8(width), toByteOffset: 4, as: UInt8.self)
+        d.storeBytes(of: nulls ? hasNulls : 0, toByteOffset: 5, as: UInt8.self)
+    }
 }
 
 /// How a column is laid out in a cluster.
@@ -91,16 +110,19 @@ struct ClusterView {
         }
     }
 
+    /// Whether column `c` of `table` can be read from this cluster (validated without
+    /// `checkColumns`): its area lies inside (a column the cluster predates has none).
+    func fits(column c: Int, table: CoreTable) -> Bool {
+        c >= columnCount || Self.columnFits(bytes.baseAddress!, bytes.count, count, c, table.layout.clusterKinds[c], table.layout.slotSizes[c])
+    }
+
     /// Whether column `c`'s area lies inside the cluster (and, for variable-width columns, its
     /// end offsets rise).
     static func columnFits(_ base: UnsafeRawPointer, _ size: Int, _ m: Int, _ c: Int, _ kind: ClusterColumnKind, _ slotSize: Int,
                            rising: Bool = true) -> Bool {
-        let d = ClusterFormat.headerSize + c * ClusterFormat.descriptorSize
-        let offset = Int(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: d, as: UInt32.self)))
-        let width = Int(base.load(fromByteOffset: d + 4, as: UInt8.self))
-        let flags = base.load(fromByteOffset: d + 5, as: UInt8.self)
         if kind == .none { return true }
-        var start = offset + (flags & ClusterFormat.hasNulls != 0 ? (m + 7) / 8 : 0)
+        let (offset, width, nulls) = ClusterFormat.descriptor(base, c)
+        var start = offset + (nulls ? (m + 7) / 8 : 0)
         switch kind {
         case .none: return true
         case .int:
@@ -138,10 +160,7 @@ struct ClusterView {
     func rangesRise(at i: Int, table: CoreTable) -> Bool {
         let base = bytes.baseAddress!
         for c in 0..<columnCount where table.layout.clusterKinds[c] == .variable {
-            let d = ClusterFormat.headerSize + c * ClusterFormat.descriptorSize
-            let offset = Int(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: d, as: UInt32.self)))
-            let width = Int(base.load(fromByteOffset: d + 4, as: UInt8.self))
-            let nulls = base.load(fromByteOffset: d + 5, as: UInt8.self) & ClusterFormat.hasNulls != 0
+            let (offset, width, nulls) = ClusterFormat.descriptor(base, c)
             let ends = offset + (nulls ? (count + 7) >> 3 : 0)
             let start = i == 0 ? 0 : clusterLoad(base, ends + (i - 1) * width, width)
             let end = clusterLoad(base, ends + i * width, width)
@@ -235,11 +254,7 @@ public struct RowReader {
 
     @inline(__always)
     func descriptor(_ c: Int) -> (offset: Int, width: Int, nulls: Bool) {
-        let d = ClusterFormat.headerSize + c * ClusterFormat.descriptorSize
-        let p = bytes.baseAddress!
-        return (Int(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: d, as: UInt32.self))),
-                Int(p.load(fromByteOffset: d + 4, as: UInt8.self)),
-                p.load(fromByteOffset: d + 5, as: UInt8.self) & ClusterFormat.hasNulls != 0)
+        ClusterFormat.descriptor(bytes.baseAddress!, c)
     }
 
     /// Whether column `c` is null (or absent from an older cluster, with a nullable column).

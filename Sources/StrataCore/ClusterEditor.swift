@@ -126,22 +126,8 @@ final class ClusterEditor {
         case .fixed:
             let size = layout.slotSizes[c]
             var slot: (UInt64, UInt64) = (0, 0)
-            if !isNull {
-                try withUnsafeMutableBytes(of: &slot) { (s: UnsafeMutableRawBufferPointer) throws(CoreError) in
-                    switch (type, value) {
-                    case (.bool, .bool(let b)): s[0] = b ? 1 : 0
-                    case (.float, .float(let f)): s.storeBytes(of: f.bitPattern.littleEndian, as: UInt32.self)
-                    case (.double, .double(let d)): s.storeBytes(of: d.bitPattern.littleEndian, as: UInt64.self)
-                    case (.timestamp, .timestamp(let sec, let ns)):
-                        s.storeBytes(of: UInt64(bitPattern: sec).littleEndian, as: UInt64.self)
-                        s.storeBytes(of: UInt32(bitPattern: ns).littleEndian, toByteOffset: 8, as: UInt32.self)
-                    case (.objectId, .objectId(let b)) where b.count == 12: for j in 0..<12 { s[j] = b[j] }
-                    case (.uuid, .uuid(let b)) where b.count == 16: for j in 0..<16 { s[j] = b[j] }
-                    case (.decimal128, .decimal128(let b)) where b.count == 16: for j in 0..<16 { s[j] = b[j] }
-                    default:
-                        throw .typeMismatch(table: table.name, column: table.columns[c].name, expected: "\(type)", found: value.kindName)
-                    }
-                }
+            if !isNull, !withUnsafeMutableBytes(of: &slot, { storeFixedSlot(type, value, at: $0.baseAddress!) }) {
+                throw .typeMismatch(table: table.name, column: table.columns[c].name, expected: "\(type)", found: value.kindName)
             }
             withUnsafeBytes(of: &slot) { s in
                 let bytes = UnsafeRawBufferPointer(rebasing: s[0..<size])
@@ -255,7 +241,7 @@ final class ClusterEditor {
         out.append(0)
         appendLE(UInt16(0), &out)
         appendLE(UInt64(bitPattern: first), &out)
-        let descriptors = out.count
+        assert(out.count == ClusterFormat.headerSize)
         RowEncoder.appendZeros(n * ClusterFormat.descriptorSize, to: &out)
         if kw > 0 {
             for i in range { appendWidth(UInt64(bitPattern: keys[i] &- first), kw, &out) }
@@ -299,10 +285,7 @@ final class ClusterEditor {
                 for i in range { appendWidth(UInt64(varEnds[c][i] - startByte), width, &out) }
                 varBytes[c].withUnsafeBytes { out.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[startByte..<startByte + total])) }
             }
-            let d = descriptors + c * ClusterFormat.descriptorSize
-            RowEncoder.store(UInt32(offset), at: d, &out)
-            out[d + 4] = UInt8(width)
-            out[d + 5] = hasNulls ? ClusterFormat.hasNulls : 0
+            out.withUnsafeMutableBytes { ClusterFormat.setDescriptor($0.baseAddress!, c, offset: offset, width: width, nulls: hasNulls) }
         }
     }
 

@@ -53,22 +53,13 @@ enum ClusterSplice {
         // Areas are written in the table's area order (FORMAT.md): a column without an area
         // gets a zero descriptor.
         for c in 0..<n where layout.clusterKinds[c] == .none {
-            (dst + descriptors + c * ClusterFormat.descriptorSize).initializeMemory(as: UInt8.self, repeating: 0, count: ClusterFormat.descriptorSize)
+            ClusterFormat.setDescriptor(dst, c, offset: 0, width: 0, nulls: false)
         }
         for c in layout.areaOrder {
-            let dOut = dst + descriptors + c * ClusterFormat.descriptorSize
             let kind = layout.clusterKinds[c]
-            if kind == .none {
-                dOut.storeBytes(of: UInt32(0), as: UInt32.self)
-                dOut.storeBytes(of: UInt16(0), toByteOffset: 4, as: UInt16.self)
-                continue
-            }
             let value = values[c]
             let isNull = value.isNull
-            let dIn = src + descriptors + c * ClusterFormat.descriptorSize
-            let d = (offset: Int(UInt32(littleEndian: dIn.loadUnaligned(as: UInt32.self))),
-                     width: Int(dIn.load(fromByteOffset: 4, as: UInt8.self)),
-                     nulls: dIn.load(fromByteOffset: 5, as: UInt8.self) & ClusterFormat.hasNulls != 0)
+            let d = ClusterFormat.descriptor(src, c)
             if isNull, !d.nulls { return nil }
             let start = o
             var s = d.offset
@@ -125,19 +116,8 @@ enum ClusterSplice {
                 let at = dst + o + p * width
                 if isNull {
                     at.initializeMemory(as: UInt8.self, repeating: 0, count: width)
-                } else {
-                    switch (layout.types[c], value) {
-                    case (.double, .double(let x)): at.storeBytes(of: x.bitPattern.littleEndian, as: UInt64.self)
-                    case (.bool, .bool(let b)): at.storeBytes(of: b ? 1 : 0, as: UInt8.self)
-                    case (.float, .float(let f)): at.storeBytes(of: f.bitPattern.littleEndian, as: UInt32.self)
-                    case (.timestamp, .timestamp(let sec, let ns)):
-                        at.storeBytes(of: UInt64(bitPattern: sec).littleEndian, as: UInt64.self)
-                        at.storeBytes(of: UInt32(bitPattern: ns).littleEndian, toByteOffset: 8, as: UInt32.self)
-                    case (.objectId, .objectId(let b)) where b.count == 12: b.withUnsafeBytes { at.copyMemory(from: $0.baseAddress!, byteCount: 12) }
-                    case (.uuid, .uuid(let b)) where b.count == 16: b.withUnsafeBytes { at.copyMemory(from: $0.baseAddress!, byteCount: 16) }
-                    case (.decimal128, .decimal128(let b)) where b.count == 16: b.withUnsafeBytes { at.copyMemory(from: $0.baseAddress!, byteCount: 16) }
-                    default: return nil
-                    }
+                } else if !storeFixedSlot(layout.types[c], value, at: at) {
+                    return nil
                 }
                 (at + width).copyMemory(from: src + s + p * width, byteCount: (m - p) * width)
                 o += (m + 1) * width
@@ -169,9 +149,7 @@ enum ClusterSplice {
                 }
                 guard ok else { return nil }
             }
-            dOut.storeBytes(of: UInt32(start).littleEndian, as: UInt32.self)
-            dOut.storeBytes(of: UInt8(width), toByteOffset: 4, as: UInt8.self)
-            dOut.storeBytes(of: d.nulls ? ClusterFormat.hasNulls : 0, toByteOffset: 5, as: UInt8.self)
+            ClusterFormat.setDescriptor(dst, c, offset: start, width: width, nulls: d.nulls)
         }
         return o
     }
@@ -270,19 +248,10 @@ extension ClusterSplice {
             for i in 0..<count { storeWidth(UInt64(bitPattern: view.key(at: lo + i) &- first), kw, dst + keysStart + i * kw) }
         }
         for c in 0..<n where layout.clusterKinds[c] == .none {
-            (dst + descriptors + c * ClusterFormat.descriptorSize).initializeMemory(as: UInt8.self, repeating: 0, count: ClusterFormat.descriptorSize)
+            ClusterFormat.setDescriptor(dst, c, offset: 0, width: 0, nulls: false)
         }
         for c in layout.areaOrder where c < n {
-            let dOut = dst + descriptors + c * ClusterFormat.descriptorSize
-            let dIn = src + descriptors + c * ClusterFormat.descriptorSize
-            if layout.clusterKinds[c] == .none {
-                dOut.storeBytes(of: UInt32(0), as: UInt32.self)
-                dOut.storeBytes(of: UInt16(0), toByteOffset: 4, as: UInt16.self)
-                continue
-            }
-            let offset = Int(UInt32(littleEndian: dIn.loadUnaligned(as: UInt32.self)))
-            let width = Int(dIn.load(fromByteOffset: 4, as: UInt8.self))
-            let nulls = dIn.load(fromByteOffset: 5, as: UInt8.self) & ClusterFormat.hasNulls != 0
+            let (offset, width, nulls) = ClusterFormat.descriptor(src, c)
             let start = o
             var s = offset
             var keepsNulls = false
@@ -326,9 +295,7 @@ extension ClusterSplice {
                 (dst + o + count * width).copyMemory(from: src + s + m * width + Int(from), byteCount: bytes)
                 o += count * width + bytes
             }
-            dOut.storeBytes(of: UInt32(start).littleEndian, as: UInt32.self)
-            dOut.storeBytes(of: UInt8(width), toByteOffset: 4, as: UInt8.self)
-            dOut.storeBytes(of: keepsNulls ? ClusterFormat.hasNulls : 0, toByteOffset: 5, as: UInt8.self)
+            ClusterFormat.setDescriptor(dst, c, offset: start, width: width, nulls: keepsNulls)
         }
         return o
     }

@@ -34,11 +34,9 @@ struct ColumnArray {
     @inline(__always)
     init?(_ view: ClusterView, column c: Int, isInt: Bool) {
         guard c < view.columnCount, let base = view.bytes.baseAddress else { return nil }
-        let d = ClusterFormat.headerSize + c * ClusterFormat.descriptorSize
-        let offset = Int(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: d, as: UInt32.self)))
-        let hasNulls = base.load(fromByteOffset: d + 5, as: UInt8.self) & ClusterFormat.hasNulls != 0
+        let (offset, width, hasNulls) = ClusterFormat.descriptor(base, c)
         self.base = base
-        width = Int(base.load(fromByteOffset: d + 4, as: UInt8.self))
+        self.width = width
         nulls = hasNulls ? offset : -1
         let start = offset + (hasNulls ? (view.count + 7) >> 3 : 0)
         if isInt {
@@ -209,14 +207,7 @@ extension PreparedQuery {
             try txn.forEachLeaf(tree: table.objectTree) { leaf in
                 for e in 0..<leaf.count {
                     let (_, v) = try leaf.inlineEntry(e) ?? leaf.entry(e)
-                    guard let view = ClusterView(v, table: table, checkColumns: false),
-                          c >= view.columnCount || ClusterView.columnFits(view.bytes.baseAddress!, view.bytes.count, view.count, c,
-                                                                         table.layout.clusterKinds[c], table.layout.slotSizes[c]),
-                          extra.map({ $0 >= view.columnCount || ClusterView.columnFits(view.bytes.baseAddress!, view.bytes.count, view.count, $0,
-                                                                                     table.layout.clusterKinds[$0], table.layout.slotSizes[$0]) }) ?? true else {
-                        _ = try txn.clusterView(v, table)  // throws the corruption error
-                        continue
-                    }
+                    let view = try scanView(v, c, extra)
                     sink.pointee.begin(view)
                     guard let column = ColumnArray(view, column: c, isInt: V.isInt) else {
                         let full = try txn.clusterView(v, table)
@@ -280,6 +271,18 @@ extension PreparedQuery {
         return true
     }
 
+    /// Cluster `v` with the columns a scan reads, `c` and `extra`, checked (a full check of
+    /// every column would cost a pass over each variable-width column's offsets).
+    /// - Throws: `CoreError.storage` when the cluster is corrupt.
+    @inline(__always)
+    private func scanView(_ v: UnsafeRawBufferPointer, _ c: Int, _ extra: Int?) throws -> ClusterView {
+        guard let view = ClusterView(v, table: table, checkColumns: false), view.fits(column: c, table: table),
+              extra.map({ view.fits(column: $0, table: table) }) ?? true else {
+            return try txn.clusterView(v, table)  // throws the corruption error
+        }
+        return view
+    }
+
     /// The matching keys of a query without sorting, distinct or index probes, when its test is
     /// a `SimpleComparison`; nil when it is not.
     func simpleKeys(_ test: QueryRowTest) throws -> [Int64]? {
@@ -316,12 +319,7 @@ extension PreparedQuery {
                 try txn.forEachLeaf(tree: table.objectTree) { leaf in
                     for e in 0..<leaf.count {
                         let (_, v) = try leaf.inlineEntry(e) ?? leaf.entry(e)
-                        guard let view = ClusterView(v, table: table, checkColumns: false),
-                              column >= view.columnCount || ClusterView.columnFits(view.bytes.baseAddress!, view.bytes.count, view.count, column,
-                                                                                  table.layout.clusterKinds[column], table.layout.slotSizes[column]) else {
-                            _ = try txn.clusterView(v, table)
-                            continue
-                        }
+                        let view = try scanView(v, column, nil)
                         sink.pointee.begin(view)
                         for i in 0..<view.count { sink.pointee.take(i, view) }
                     }

@@ -192,6 +192,24 @@ func fixedSlotValue(_ type: ColumnType, _ bytes: UnsafeRawBufferPointer, at s: I
     }
 }
 
+/// Writes the bytes of a non-null fixed-width `value` of `type` (not int or link) at `at`, as a row
+/// slot and a cluster's fixed-width column hold them; false when the value is not of that type.
+func storeFixedSlot(_ type: ColumnType, _ value: CoreValue, at: UnsafeMutableRawPointer) -> Bool {
+    switch (type, value) {
+    case (.bool, .bool(let b)): at.storeBytes(of: b ? 1 : 0, as: UInt8.self)
+    case (.float, .float(let f)): at.storeBytes(of: f.bitPattern.littleEndian, as: UInt32.self)
+    case (.double, .double(let d)): at.storeBytes(of: d.bitPattern.littleEndian, as: UInt64.self)
+    case (.timestamp, .timestamp(let sec, let ns)):
+        at.storeBytes(of: UInt64(bitPattern: sec).littleEndian, as: UInt64.self)
+        at.storeBytes(of: UInt32(bitPattern: ns).littleEndian, toByteOffset: 8, as: UInt32.self)
+    case (.objectId, .objectId(let b)) where b.count == 12: b.withUnsafeBytes { at.copyMemory(from: $0.baseAddress!, byteCount: 12) }
+    case (.uuid, .uuid(let b)) where b.count == 16: b.withUnsafeBytes { at.copyMemory(from: $0.baseAddress!, byteCount: 16) }
+    case (.decimal128, .decimal128(let b)) where b.count == 16: b.withUnsafeBytes { at.copyMemory(from: $0.baseAddress!, byteCount: 16) }
+    default: return false
+    }
+    return true
+}
+
 /// Builds rows.
 enum RowEncoder {
     /// Encodes `values` (one per column of `table`, in column order) as a row.
@@ -320,16 +338,7 @@ enum RowEncoder {
         }
         switch (layout.types[c], value) {
         case (.int, .int(let i)), (.link, .link(let i)): bytes.storeBytes(of: UInt64(bitPattern: i).littleEndian, toByteOffset: s, as: UInt64.self)
-        case (.double, .double(let d)): bytes.storeBytes(of: d.bitPattern.littleEndian, toByteOffset: s, as: UInt64.self)
-        case (.float, .float(let f)): bytes.storeBytes(of: f.bitPattern.littleEndian, toByteOffset: s, as: UInt32.self)
-        case (.bool, .bool(let b)): bytes[s] = b ? 1 : 0
-        case (.timestamp, .timestamp(let sec, let ns)):
-            bytes.storeBytes(of: UInt64(bitPattern: sec).littleEndian, toByteOffset: s, as: UInt64.self)
-            bytes.storeBytes(of: UInt32(bitPattern: ns).littleEndian, toByteOffset: s + 8, as: UInt32.self)
-        case (.objectId, .objectId(let b)) where b.count == 12: for i in 0..<12 { bytes[s + i] = b[i] }
-        case (.uuid, .uuid(let b)) where b.count == 16: for i in 0..<16 { bytes[s + i] = b[i] }
-        case (.decimal128, .decimal128(let b)) where b.count == 16: for i in 0..<16 { bytes[s + i] = b[i] }
-        default: return false
+        default: guard storeFixedSlot(layout.types[c], value, at: bytes.baseAddress! + s) else { return false }
         }
         bytes[2 + c >> 3] &= ~bit
         return true

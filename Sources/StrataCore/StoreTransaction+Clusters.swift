@@ -233,8 +233,7 @@ extension StoreTransaction {
         var corrupt = false
         func patchCluster(_ bytes: UnsafeMutableRawBufferPointer) {
             guard let view = ClusterView(UnsafeRawBufferPointer(bytes), table: table, checkColumns: false),
-                  c >= view.columnCount || ClusterView.columnFits(bytes.baseAddress!, bytes.count, view.count, c,
-                                                                 table.layout.clusterKinds[c], table.layout.slotSizes[c]) else {
+                  view.fits(column: c, table: table) else {
                 corrupt = true
                 return
             }
@@ -296,18 +295,7 @@ extension StoreTransaction {
                 for j in at..<at + d.width { bytes[j] = 0 }
                 return true
             }
-            switch (table.layout.types[c], value) {
-            case (.double, .double(let v)): bytes.storeBytes(of: v.bitPattern.littleEndian, toByteOffset: at, as: UInt64.self)
-            case (.float, .float(let f)): bytes.storeBytes(of: f.bitPattern.littleEndian, toByteOffset: at, as: UInt32.self)
-            case (.bool, .bool(let b)): bytes[at] = b ? 1 : 0
-            case (.timestamp, .timestamp(let sec, let ns)):
-                bytes.storeBytes(of: UInt64(bitPattern: sec).littleEndian, toByteOffset: at, as: UInt64.self)
-                bytes.storeBytes(of: UInt32(bitPattern: ns).littleEndian, toByteOffset: at + 8, as: UInt32.self)
-            case (.objectId, .objectId(let b)) where b.count == 12: for j in 0..<12 { bytes[at + j] = b[j] }
-            case (.uuid, .uuid(let b)) where b.count == 16: for j in 0..<16 { bytes[at + j] = b[j] }
-            case (.decimal128, .decimal128(let b)) where b.count == 16: for j in 0..<16 { bytes[at + j] = b[j] }
-            default: return false
-            }
+            guard storeFixedSlot(table.layout.types[c], value, at: bytes.baseAddress! + at) else { return false }
         case .none, .variable:
             return false
         }

@@ -40,6 +40,35 @@ extension ReadTransaction {
 }
 
 extension WriteTransaction {
+    /// Writes the header and key of a leaf cell into `cellBuf` in front of an inline value of
+    /// `length` bytes already at `cellBuf + leafHeader + key.count` (FORMAT.md, "Leaf cell").
+    func setLeafCellHeader(_ key: UnsafeRawBufferPointer, length: Int) {
+        cellBuf.setU16(0, UInt16(key.count))
+        cellBuf.setU32(2, UInt32(length))
+        if key.count > 0 { moveBytes(cellBuf + CellLayout.leafHeader, key.baseAddress!, key.count) }
+    }
+
+    /// Replaces the value of leaf cell `i` of `p` (key `key`) with the inline value of `length`
+    /// bytes that a `modify` body wrote at `cellBuf + leafHeader + key.count`: over the old bytes
+    /// when the length is the same, else as a new cell where the old one stands
+    /// (`replaceCellInPlace`), or removed and inserted (compacting or splitting the page).
+    func rewriteLeafValue(_ path: inout [PathEntry], _ n: UInt32, _ p: UnsafeMutableRawPointer, _ i: Int,
+                          _ key: UnsafeRawBufferPointer, length: Int, rightmost: Bool, _ t: inout TreeState) throws {
+        let valueAt = CellLayout.leafHeader + key.count
+        let stored = try Node.leafValue(p, i, access)
+        if case .inline(let ov) = stored, ov.count == length {
+            if length > 0 { moveBytes(UnsafeMutableRawPointer(mutating: ov.baseAddress!), cellBuf + valueAt, length) }
+            return
+        }
+        if case .overflow(let first, _) = stored {
+            freePage(first, run: Int(try access.page(first).u32(PageHeader.runPages)))
+        }
+        setLeafCellHeader(key, length: length)
+        if replaceCellInPlace(p, i, cellBuf, valueAt + length, leaf: true) { return }
+        removeCell(p, i, leaf: true)
+        try insertCell(&path, n, p, i, cellBuf, valueAt + length, leaf: true, append: rightmost && i == Node.count(p), &t)
+    }
+
     /// The entry with the greatest key <= `key` in the transaction's current state, or nil.
     /// Valid until the tree is next changed.
     public func floor(_ key: UnsafeRawBufferPointer, in tree: TreeHandle) throws -> (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)? {
@@ -67,7 +96,8 @@ extension WriteTransaction {
         try beginChange()
         guard key.count <= db.maxKeySize else { throw StorageError.keyTooLarge(size: key.count, limit: db.maxKeySize) }
         let capacity = inlineValueCapacity(keyLength: key.count)
-        let buffer = UnsafeMutableRawBufferPointer(start: valueBuf, count: capacity)
+        // The body writes the value where it sits in a new leaf cell (see `rewriteLeafValue`).
+        let buffer = UnsafeMutableRawBufferPointer(start: cellBuf + CellLayout.leafHeader + key.count, count: capacity)
         var t = trees[tree.index]
         defer { trees[tree.index] = t }
         if t.root == 0 {
@@ -81,23 +111,17 @@ extension WriteTransaction {
         guard let length = try body(existing, buffer) else { return nil }
         precondition(length >= 0 && length <= capacity, "modify: the new value's length \(length) is outside the buffer")
         t.dirty = true
-        let newValue = UnsafeRawBufferPointer(rebasing: buffer[0..<length])
         try withPath { path in
             let (n, p, rightmost) = try descendWritable(key, &t, &path)
             let (i, found) = try access.leafSearch(p, key)
-            if found, case .inline(let ov) = try Node.leafValue(p, i, access), ov.count == length {
-                if length > 0 { moveBytes(UnsafeMutableRawPointer(mutating: ov.baseAddress!), newValue.baseAddress!, length) }
-                return
-            }
             if found {
-                if case .overflow(let first, _) = try Node.leafValue(p, i, access) {
-                    freePage(first, run: Int(try access.page(first).u32(PageHeader.runPages)))
-                }
-                removeCell(p, i, leaf: true)
+                try rewriteLeafValue(&path, n, p, i, key, length: length, rightmost: rightmost, &t)
+            } else {
+                setLeafCellHeader(key, length: length)
+                try insertCell(&path, n, p, i, cellBuf, CellLayout.leafHeader + key.count + length, leaf: true,
+                               append: rightmost && i == Node.count(p), &t)
+                t.count += 1
             }
-            let size = try buildLeafCell(key, newValue)
-            try insertCell(&path, n, p, i, cellBuf, size, leaf: true, append: rightmost && i == Node.count(p), &t)
-            if !found { t.count += 1 }
         }
         return length
     }
@@ -133,28 +157,11 @@ extension WriteTransaction {
                 let capacity = inlineValueCapacity(keyLength: k.count)
                 // The body writes the value where it sits in a new leaf cell, so a cell that
                 // changes size is not copied once more to be built (a cluster is up to 2 KiB).
-                let valueAt = CellLayout.leafHeader + k.count
-                let buffer = UnsafeMutableRawBufferPointer(start: cellBuf + valueAt, count: capacity)
+                let buffer = UnsafeMutableRawBufferPointer(start: cellBuf + CellLayout.leafHeader + k.count, count: capacity)
                 let old = try access.value(p, i)
                 guard let length = try body(k, old, buffer) else { return (true, nil) }
                 precondition(length >= 0 && length <= capacity, "modifyFloor: the new value's length \(length) is outside the buffer")
-                let newValue = UnsafeRawBufferPointer(rebasing: buffer[0..<length])
-                let stored = try Node.leafValue(p, i, access)
-                if case .inline(let ov) = stored, ov.count == length {
-                    if length > 0 { moveBytes(UnsafeMutableRawPointer(mutating: ov.baseAddress!), newValue.baseAddress!, length) }
-                    return (true, length)
-                }
-                if case .overflow(let first, _) = stored {
-                    freePage(first, run: Int(try access.page(first).u32(PageHeader.runPages)))
-                }
-                // The cell around the value: key length, value word, key (FORMAT.md, "Leaf cell").
-                cellBuf.setU16(0, UInt16(k.count))
-                cellBuf.setU32(2, UInt32(length))
-                if k.count > 0 { moveBytes(cellBuf + CellLayout.leafHeader, k.baseAddress!, k.count) }
-                // Where the old cell stands when the page has room (no compaction), else moved.
-                if replaceCellInPlace(p, i, cellBuf, valueAt + length, leaf: true) { return (true, length) }
-                removeCell(p, i, leaf: true)
-                try insertCell(&path, n, p, i, cellBuf, valueAt + length, leaf: true, append: rightmost && i == Node.count(p), &t)
+                try rewriteLeafValue(&path, n, p, i, k, length: length, rightmost: rightmost, &t)
                 return (true, length)
             }
             if ek.count <= 16 {

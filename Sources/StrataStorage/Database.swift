@@ -93,7 +93,7 @@ public final class Database: @unchecked Sendable {
     /// writer lock held.
     func writerBuffers() -> UnsafeMutableRawPointer {
         if let b = writerScratch { return b }
-        let b = UnsafeMutableRawPointer.allocate(byteCount: 4 * pageSize, alignment: 4096)
+        let b = UnsafeMutableRawPointer.allocate(byteCount: 3 * pageSize, alignment: 4096)
         writerScratch = b
         return b
     }

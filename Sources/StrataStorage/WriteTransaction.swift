@@ -76,7 +76,6 @@ public final class WriteTransaction: @unchecked Sendable {
     let scratch: UnsafeMutableRawPointer
     let cellBuf: UnsafeMutableRawPointer
     let sepBuf: UnsafeMutableRawPointer
-    let valueBuf: UnsafeMutableRawPointer
 
     /// A new write transaction; the caller holds the writer lock. `fileCapacity` is the file's
     /// length when the caller knows it (it held the lock since it last looked).
@@ -127,13 +126,12 @@ public final class WriteTransaction: @unchecked Sendable {
         self.baseMeta = state.meta
         self.free = state.free
         self.catalog = TreeState(name: "", root: st.catalogRoot, count: 0)
-        // Four page-sized scratch buffers, owned by the database and reused by every write
+        // Three page-sized scratch buffers, owned by the database and reused by every write
         // transaction (only one exists at a time: the writer lock is held).
         let buffers = db.writerBuffers()
         scratch = buffers
         cellBuf = buffers + db.pageSize
         sepBuf = buffers + 2 * db.pageSize
-        valueBuf = buffers + 3 * db.pageSize
         // Which freed pages may be written again: none that a live snapshot (any process) or the
         // crash fallback (the durable version) can still reach, and none that the durable meta
         // record lists for crash verification. After a power cut that record may be the newest
