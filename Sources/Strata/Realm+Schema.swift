@@ -225,7 +225,12 @@ extension Realm {
     /// without generated schema, a schema change that needs a migration) goes to `violation`.
     func binding(for type: ObjectBase.Type) -> TableBinding? {
         let id = ObjectIdentifier(type)
-        if let b = bindingCache[id] { return b }
+        if let last = core.lastBinding, last.type == id { return last.binding }
+        if let b = bindingCache[id] {
+            // A frozen realm is read from several threads: it writes no cache.
+            if !isFrozen { core.lastBinding = (id, b) }
+            return b
+        }
         if isFrozen {
             // Read from several threads: no cache writes, no schema changes.
             if let b = file.binding(for: type) { return b }

@@ -159,7 +159,12 @@ final class RealmCore {
     /// object cost a generic metadata lookup each time). Empty while in use.
     var valueScratch: [CoreValue] = []
     var pendingError: Realm.Error?
-    var bindingCache: [ObjectIdentifier: TableBinding] = [:]
+    var bindingCache: [ObjectIdentifier: TableBinding] = [:] {
+        didSet { lastBinding = nil }
+    }
+    /// The binding found last (a loop of `add`s asks for one type over and over; hashing its
+    /// identifier into `bindingCache` cost about 180 instructions per object).
+    @exclusivity(unchecked) var lastBinding: (type: ObjectIdentifier, binding: TableBinding)?
     var observers: [ObjectIdentifier: NotificationToken] = [:]
     /// The serial queue of a queue-confined realm (where its asynchronous writes run).
     var queue: DispatchQueue?

@@ -154,6 +154,25 @@ struct ClusterView {
         }
     }
 
+    /// Where the cluster's encoded bytes end: after its last column area (or its keys). The
+    /// bytes from there to the value's end are its reserve for in-place inserts.
+    func contentEnd(table: CoreTable) -> Int {
+        let base = bytes.baseAddress!
+        var end = ClusterFormat.headerSize + columnCount * ClusterFormat.descriptorSize + count * keyWidth
+        for c in 0..<columnCount where table.layout.clusterKinds[c] != .none {
+            let (offset, width, nulls) = ClusterFormat.descriptor(base, c)
+            var e = offset + (nulls ? (count + 7) >> 3 : 0)
+            switch table.layout.clusterKinds[c] {
+            case .none: break
+            case .int: e += 8 + count * width
+            case .fixed: e += count * width
+            case .variable: e += count * width + Int(clusterLoad(base, e + (count - 1) * width, width))
+            }
+            end = max(end, e)
+        }
+        return end
+    }
+
     /// Whether object `i`'s variable-width values lie within their columns' bytes (their end
     /// offsets rise at `i`): enough for a reader of that one object, on a cluster validated
     /// with `rising: false`.

@@ -300,3 +300,197 @@ extension ClusterSplice {
         return o
     }
 }
+
+extension ClusterSplice {
+    /// One contiguous run of a cluster's bytes in an in-place insert: old bytes `[start, end)`
+    /// keep `[start, start + head)` and `[start + tail, end)` (tail >= head), with `count` new
+    /// bytes from the scratch at `from` between them. After the insert the run starts `shift`
+    /// bytes later (the growth of the runs before it).
+    struct Piece {
+        var start: Int
+        var end: Int
+        var head: Int
+        var tail: Int
+        var from: Int
+        var count: Int
+        /// The column whose descriptor offset is this piece's start, or -1.
+        var column: Int
+        /// Variable-width end offsets: the kept tail holds offsets of this width that grow by
+        /// `adjustBy` (the new object's byte length). 0 for other pieces.
+        var adjustWidth: Int
+        var adjustBy: UInt64
+
+        var growth: Int { count - (tail - head) }
+    }
+
+    /// Inserts object `key` (`values`, one per column) at position `p` of the cluster in
+    /// `bytes` where it stands, using the reserve after its last area (FORMAT.md, "Clusters":
+    /// the bytes after the areas up to the value's end). Every area moves up by the growth of
+    /// the areas before it, so the work is one pass of `memmove` over the cluster, with no copy
+    /// of the cluster and no move of the leaf's other cells.
+    ///
+    /// Returns false, having changed nothing, when the insert needs more than that: a key or
+    /// integer that does not fit its column's width or base, a first null, a collection, areas
+    /// not laid out back to back, too little reserve. `view` is `bytes` validated (extents).
+    /// - Parameters:
+    ///   - scratch: room for the new object's bytes (they must fit it).
+    ///   - pieces: reused storage for the pieces.
+    static func insertInPlace(_ bytes: UnsafeMutableRawBufferPointer, _ view: ClusterView, at p: Int, key: Int64,
+                              values: [CoreValue], table: CoreTable, maxObjects: Int,
+                              scratch: UnsafeMutableRawBufferPointer, pieces: inout [Piece]) -> Bool {
+        let layout = table.layout
+        let m = view.count
+        let n = view.columnCount
+        guard n == layout.columnCount, m < maxObjects, m < Int(UInt16.max), p >= 1, p <= m, values.count == n,
+              view.bytes.baseAddress == UnsafeRawPointer(bytes.baseAddress), view.bytes.count == bytes.count else { return false }
+        let base = bytes.baseAddress!
+        let room = scratch.baseAddress!
+        let kw = view.keyWidth
+        let delta = UInt64(bitPattern: key &- view.firstKey)
+        // Keys: dense ones stay dense only for the next key at the end; others need the width.
+        if kw == 0 {
+            guard p == m, delta == UInt64(m) else { return false }
+        } else {
+            guard clusterWidth(delta) <= kw else { return false }
+        }
+        // `pieces` keeps its elements from insert to insert; the first `count` are this one's.
+        var count = 0
+        var used = 0
+        var growth = 0
+        @inline(__always) func add(_ piece: Piece) {
+            if count < pieces.count { pieces[count] = piece } else { pieces.append(piece) }
+            count += 1
+            growth += piece.growth
+        }
+        let keysStart = ClusterFormat.headerSize + n * ClusterFormat.descriptorSize
+        var o = keysStart
+        if kw > 0 {
+            storeWidth(delta, kw, room)
+            used = kw
+            add(Piece(start: o, end: o + m * kw, head: p * kw, tail: p * kw, from: 0, count: kw, column: -1, adjustWidth: 0, adjustBy: 0))
+            o += m * kw
+        }
+        let oldBitmap = (m + 7) >> 3, newBitmap = (m + 1 + 7) >> 3
+        for c in layout.areaOrder {
+            let value = values[c]
+            let isNull = value.isNull
+            let d = ClusterFormat.descriptor(base, c)
+            // Areas back to back in this order (as every encoder writes them), so that each
+            // moves up by the growth before it and nothing else lies between.
+            guard d.offset == o, !isNull || d.nulls else { return false }
+            var s = o
+            if d.nulls {
+                guard used + newBitmap <= scratch.count, s + oldBitmap <= bytes.count else { return false }
+                insertBit(base + s, m, p, isNull, room + used)
+                add(Piece(start: s, end: s + oldBitmap, head: 0, tail: oldBitmap, from: used, count: newBitmap, column: c, adjustWidth: 0, adjustBy: 0))
+                used += newBitmap
+                s += oldBitmap
+            }
+            let first = !d.nulls
+            let width = d.width
+            switch layout.clusterKinds[c] {
+            case .none:
+                return false
+            case .int:
+                var dv: UInt64 = 0
+                if !isNull {
+                    let v: Int64
+                    switch (layout.types[c], value) {
+                    case (.int, .int(let i)), (.link, .link(let i)): v = i
+                    default: return false
+                    }
+                    guard s + 8 <= bytes.count else { return false }
+                    let b = Int64(littleEndian: base.loadUnaligned(fromByteOffset: s, as: Int64.self))
+                    dv = UInt64(bitPattern: v &- b)
+                    guard v >= b, clusterWidth(dv) <= width else { return false }
+                }
+                guard used + width <= scratch.count else { return false }
+                storeWidth(dv, width, room + used)
+                add(Piece(start: s, end: s + 8 + m * width, head: 8 + p * width, tail: 8 + p * width, from: used, count: width,
+                          column: first ? c : -1, adjustWidth: 0, adjustBy: 0))
+                used += width
+                s += 8 + m * width
+            case .fixed:
+                guard used + width <= scratch.count else { return false }
+                if isNull {
+                    (room + used).initializeMemory(as: UInt8.self, repeating: 0, count: width)
+                } else if !storeFixedSlot(layout.types[c], value, at: room + used) {
+                    return false
+                }
+                add(Piece(start: s, end: s + m * width, head: p * width, tail: p * width, from: used, count: width,
+                          column: first ? c : -1, adjustWidth: 0, adjustBy: 0))
+                used += width
+                s += m * width
+            case .variable:
+                guard s + m * width <= bytes.count else { return false }
+                let split = Int(clusterLoad(base, s + (p - 1) * width, width))
+                let total = Int(clusterLoad(base, s + (m - 1) * width, width))
+                guard split <= total else { return false }
+                // The new end offset, then the value's bytes.
+                let endAt = used
+                used += width
+                var len = 0
+                if !isNull {
+                    switch (layout.collections[c], layout.types[c], value) {
+                    case (.none, .string, .string(var text)):
+                        let ok = text.withUTF8 { utf8 in
+                            guard used + utf8.count <= scratch.count else { return false }
+                            if let b = utf8.baseAddress { (room + used).copyMemory(from: b, byteCount: utf8.count) }
+                            len = utf8.count
+                            return true
+                        }
+                        guard ok else { return false }
+                    case (.none, .data, .data(let data)):
+                        guard used + data.count <= scratch.count else { return false }
+                        data.withUnsafeBytes { if let b = $0.baseAddress { (room + used).copyMemory(from: b, byteCount: data.count) } }
+                        len = data.count
+                    default:
+                        return false  // AnyRealmValue and collections take the copying splice
+                    }
+                }
+                guard width == 4 || total + len <= 0xFFFF, endAt + width <= scratch.count else { return false }
+                storeWidth(UInt64(split + len), width, room + endAt)
+                add(Piece(start: s, end: s + m * width, head: p * width, tail: p * width, from: endAt, count: width,
+                          column: first ? c : -1, adjustWidth: width, adjustBy: UInt64(len)))
+                let data = s + m * width
+                add(Piece(start: data, end: data + total, head: split, tail: split, from: used, count: len,
+                          column: -1, adjustWidth: 0, adjustBy: 0))
+                used += len
+                s = data + total
+            }
+            o = s
+        }
+        // The reserve must hold the growth.
+        guard o <= bytes.count, growth <= bytes.count - o else { return false }
+        // Last piece first: each moves up by the growth of the pieces before it, into bytes that
+        // the pieces after it have already left (or the reserve), and never below its own start.
+        var shift = growth
+        for r in (0..<count).reversed() {
+            let piece = pieces[r]
+            shift -= piece.growth
+            let to = piece.start + shift
+            let tailLength = piece.end - piece.start - piece.tail
+            let tailTo = base + to + piece.head + piece.count
+            if tailLength > 0 { tailTo.copyMemory(from: base + piece.start + piece.tail, byteCount: tailLength) }
+            if shift > 0, piece.head > 0 { (base + to).copyMemory(from: base + piece.start, byteCount: piece.head) }
+            if piece.count > 0 { (base + to + piece.head).copyMemory(from: room + piece.from, byteCount: piece.count) }
+            if piece.adjustWidth == 2 {
+                for j in 0..<tailLength / 2 {
+                    let e = UInt16(littleEndian: tailTo.loadUnaligned(fromByteOffset: 2 * j, as: UInt16.self))
+                    tailTo.storeBytes(of: (e &+ UInt16(truncatingIfNeeded: piece.adjustBy)).littleEndian, toByteOffset: 2 * j, as: UInt16.self)
+                }
+            } else if piece.adjustWidth == 4 {
+                for j in 0..<tailLength / 4 {
+                    let e = UInt32(littleEndian: tailTo.loadUnaligned(fromByteOffset: 4 * j, as: UInt32.self))
+                    tailTo.storeBytes(of: (e &+ UInt32(truncatingIfNeeded: piece.adjustBy)).littleEndian, toByteOffset: 4 * j, as: UInt32.self)
+                }
+            }
+            if piece.column >= 0 {
+                (base + ClusterFormat.headerSize + piece.column * ClusterFormat.descriptorSize)
+                    .storeBytes(of: UInt32(to).littleEndian, as: UInt32.self)
+            }
+        }
+        base.storeBytes(of: UInt16(m + 1).littleEndian, as: UInt16.self)
+        return true
+    }
+}

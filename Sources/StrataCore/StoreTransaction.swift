@@ -50,10 +50,20 @@ public final class StoreTransaction {
     @exclusivity(unchecked) var spliceDuplicate = false
     @exclusivity(unchecked) var spliceSecond = 0
     @exclusivity(unchecked) var spliceSecondKey: Int64 = 0
+    /// The new object's bytes and the pieces of an in-place insert (`ClusterSplice.insertInPlace`).
+    var inPlaceScratch: UnsafeMutableRawBufferPointer?
+    var splicePieces: [ClusterSplice.Piece] = []
+    /// Inserts done in place in their cluster's reserve, and inserts that rewrote their cluster
+    /// (tests check that both paths run).
+    var insertsInPlace = 0
+    /// Where `touchLines` sums go, so the loads are not optimised away.
+    @exclusivity(unchecked) var touchedLines: UInt8 = 0
+    var insertsRewritten = 0
 
     deinit {
         overfullScratch?.deallocate()
         splitScratch?.deallocate()
+        inPlaceScratch?.deallocate()
     }
     /// Next object key per table, for tables without an `Int` primary key (flushed at commit).
     private var nextKeys: [String: Int64] = [:]

@@ -39,6 +39,16 @@ extension ReadTransaction {
     }
 }
 
+/// What a `WriteTransaction.modifyFloor` body did with the entry's value.
+public enum FloorEdit: Equatable, Sendable {
+    /// Nothing: the tree keeps the value as it was.
+    case unchanged
+    /// Changed the value's bytes where they are, keeping its length.
+    case editedInPlace
+    /// Wrote a new value of this many bytes into the buffer; it replaces the old one.
+    case replaced(Int)
+}
+
 extension WriteTransaction {
     /// Writes the header and key of a leaf cell into `cellBuf` in front of an inline value of
     /// `length` bytes already at `cellBuf + leafHeader + key.count` (FORMAT.md, "Leaf cell").
@@ -130,16 +140,19 @@ extension WriteTransaction {
     /// entry is in the leaf `key` descends to (the object store's insert into the cluster that
     /// should hold an object).
     ///
-    /// `body` gets the entry's key, its value and a buffer of `inlineValueCapacity` bytes for the
-    /// entry's key length; it writes the new value into the buffer and returns its length, or nil
-    /// to leave the value as it is. The entry keeps its key. The path to the leaf is made
-    /// writable either way.
+    /// `body` gets the entry's key, its value, the same value as writable bytes when it is
+    /// inline (the leaf is already this transaction's copy, so it may edit them in place without
+    /// changing their length), and a buffer of `inlineValueCapacity` bytes for the entry's key
+    /// length. It returns what it did: `.unchanged`, `.editedInPlace`, or `.replaced(length)`
+    /// after writing a new value of `length` bytes into the buffer. The entry keeps its key. The
+    /// path to the leaf is made writable either way.
     /// - Returns: `found` false when the floor entry is not in that leaf (every key is greater,
     ///   or it is the last entry of a leaf to the left): `body` was not called, use `floor` and
-    ///   `modify`. Otherwise what `body` returned.
+    ///   `modify`. Otherwise the value's length after the body (nil when it was unchanged).
     @discardableResult
     public func modifyFloor(_ key: UnsafeRawBufferPointer, in tree: TreeHandle,
-                            _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeMutableRawBufferPointer) throws -> Int?) throws -> (found: Bool, length: Int?) {
+                            _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeMutableRawBufferPointer?,
+                                     UnsafeMutableRawBufferPointer) throws -> FloorEdit) throws -> (found: Bool, length: Int?) {
         try beginChange()
         var t = trees[tree.index]
         defer { trees[tree.index] = t }
@@ -158,11 +171,27 @@ extension WriteTransaction {
                 // The body writes the value where it sits in a new leaf cell, so a cell that
                 // changes size is not copied once more to be built (a cluster is up to 2 KiB).
                 let buffer = UnsafeMutableRawBufferPointer(start: cellBuf + CellLayout.leafHeader + k.count, count: capacity)
-                let old = try access.value(p, i)
-                guard let length = try body(k, old, buffer) else { return (true, nil) }
-                precondition(length >= 0 && length <= capacity, "modifyFloor: the new value's length \(length) is outside the buffer")
-                try rewriteLeafValue(&path, n, p, i, k, length: length, rightmost: rightmost, &t)
-                return (true, length)
+                let stored = try Node.leafValue(p, i, access)
+                let old: UnsafeRawBufferPointer
+                var inPlace: UnsafeMutableRawBufferPointer? = nil
+                switch stored {
+                case .inline(let v):
+                    old = v
+                    inPlace = UnsafeMutableRawBufferPointer(mutating: v)
+                case .overflow:
+                    old = try access.value(p, i)
+                }
+                switch try body(k, old, inPlace, buffer) {
+                case .unchanged:
+                    return (true, nil)
+                case .editedInPlace:
+                    precondition(inPlace != nil, "modifyFloor: an overflow value cannot be edited in place")
+                    return (true, old.count)
+                case .replaced(let length):
+                    precondition(length >= 0 && length <= capacity, "modifyFloor: the new value's length \(length) is outside the buffer")
+                    try rewriteLeafValue(&path, n, p, i, k, length: length, rightmost: rightmost, &t)
+                    return (true, length)
+                }
             }
             if ek.count <= 16 {
                 var stack: (UInt64, UInt64) = (0, 0)

@@ -97,8 +97,8 @@ final class ClusterTests: CoreTestCase {
     }
 
     /// What the general path reads for each object equals the model, in key order.
-    func checkModel(_ txn: StoreTransaction, _ model: [Int64: [CoreValue]], file: StaticString = #filePath, line: UInt = #line) throws {
-        let table = Self.wide
+    func checkModel(_ txn: StoreTransaction, _ model: [Int64: [CoreValue]], table: CoreTable = ClusterTests.wide,
+                    file: StaticString = #filePath, line: UInt = #line) throws {
         var seen: [Int64] = []
         try txn.forEachRow(table) { r in
             seen.append(r.key)
@@ -110,6 +110,77 @@ final class ClusterTests: CoreTestCase {
             XCTAssertEqual(try txn.row(table, key: key)?.values(), model[key], file: file, line: line)
         }
         XCTAssertNil(try txn.row(table, key: (model.keys.max() ?? 0) + 1))
+    }
+
+    /// Inserts object `key` and records it in `model`; a key the model holds must be refused.
+    func insertOrExpectDuplicate(_ txn: StoreTransaction, _ table: CoreTable, _ key: Int64, _ values: [CoreValue],
+                                 into model: inout [Int64: [CoreValue]], file: StaticString = #filePath, line: UInt = #line) throws {
+        if model[key] != nil {
+            XCTAssertThrowsError(try txn.insert(into: table, values: values), file: file, line: line)
+        } else {
+            try txn.insert(into: table, values: values)
+            model[key] = values
+        }
+    }
+
+    /// Inserts that fit their cluster's reserve are made in place (`ClusterSplice.insertInPlace`):
+    /// every column kind the in-place path takes (ints of every width, nulls crossing bitmap
+    /// bytes, fixed-width values, strings and data), random and appended keys, aborts and a
+    /// reopen, against a model. Both paths must run.
+    func testInPlaceInsertsAcrossColumnKindsMatchAModel() throws {
+        var gen = Gen(rng: CoreRandom(seed: 7))
+        // Columns of the wide table the in-place path takes (lists and AnyRealmValue take the
+        // copying one), few enough that several objects fit a reserve.
+        let picked = [0, 1, 2, 4, 5, 6, 7, 10, 11, 12]
+        let table = CoreTable(name: "Flat", columns: picked.map { Self.wide.columns[$0] })
+        func value(_ c: Int) -> CoreValue {
+            switch c {
+            // Mostly small ints (within the cluster's base and width), now and then any.
+            case 1: return gen.chance(90) ? .int(Int64.random(in: 0..<200, using: &gen.rng)) : .int(gen.int())
+            case 2: return gen.chance(30) ? .null : .int(Int64.random(in: -50..<50, using: &gen.rng))
+            case 10: return .string(String(gen.string(long: gen.chance(1)).prefix(gen.chance(99) ? 8 : 5000)))
+            case 11: return gen.chance(40) ? .null : .string(String(gen.string(long: false).prefix(6)))
+            case 12: return .data(gen.bytes(Int.random(in: 0...6, using: &gen.rng)))
+            default: return gen.value(c)
+            }
+        }
+        var model: [Int64: [CoreValue]] = [:]
+        try write([table]) { try $0.storeTable(table) }
+        var inPlace = 0, rewritten = 0
+        for round in 0..<10 {
+            let txn = try beginWrite([table])
+            var working = model
+            for i in 0..<300 {
+                // Random keys, then runs of appended keys (dense clusters keep key width 0).
+                let key = round % 3 == 2 ? 10_000 + Int64(round * 300 + i) : Int64.random(in: -3000...3000, using: &gen.rng)
+                let values = [CoreValue.int(key)] + picked.dropFirst().map { value($0) }
+                try insertOrExpectDuplicate(txn, table, key, values, into: &working)
+            }
+            for _ in 0..<30 where !working.isEmpty {
+                let key = working.keys.randomElement(using: &gen.rng)!
+                XCTAssertTrue(try txn.delete(table, key: key))
+                working[key] = nil
+            }
+            inPlace += txn.insertsInPlace
+            rewritten += txn.insertsRewritten
+            try checkModel(txn, working, table: table)
+            _ = try checkClusters(txn, table)
+            if round % 4 == 1 {
+                txn.write!.abort()
+            } else {
+                try txn.commit()
+                model = working
+            }
+            try read([table]) { r in
+                try checkModel(r, model, table: table)
+                _ = try checkClusters(r, table)
+            }
+        }
+        XCTAssertGreaterThan(inPlace, 1000, "most inserts should be made in place (rewritten: \(rewritten))")
+        XCTAssertGreaterThan(rewritten, 50, "the reserve runs out and clusters are rewritten")
+        try reopen()
+        try read([table]) { try checkModel($0, model, table: table) }
+        try verifyDatabase()
     }
 
     func testRandomChangesAcrossManyClustersMatchAModel() throws {
@@ -124,12 +195,7 @@ final class ClusterTests: CoreTestCase {
             for _ in 0..<inserts {
                 let key = Int64.random(in: -2000...2000, using: &gen.rng)
                 let values = gen.row(key)
-                if working[key] != nil {
-                    XCTAssertThrowsError(try txn.insert(into: table, values: values))
-                } else {
-                    try txn.insert(into: table, values: values)
-                    working[key] = values
-                }
+                try insertOrExpectDuplicate(txn, table, key, values, into: &working)
             }
             for _ in 0..<300 where !working.isEmpty {
                 let key = working.keys.randomElement(using: &gen.rng)!
@@ -223,6 +289,9 @@ final class ClusterTests: CoreTestCase {
         u64((1.5).bitPattern); u64(0); u64((-2.0).bitPattern)
         u16(2); u16(2); u16(5)                                   // name: end offsets
         expected += Array("abxyz".utf8)
+        // The third insert rewrote the cluster (the editor's leaves no reserve) with a reserve of
+        // zero bytes for the next: max(32, 90 / 16, 2 * 90 / 3) = 60.
+        expected += [UInt8](repeating: 0, count: 60)
         XCTAssertEqual(cluster.1, expected)
     }
 
@@ -251,7 +320,10 @@ final class ClusterTests: CoreTestCase {
             XCTAssertEqual(try txn.set(table, key: 6, column: 2, to: .null), .double(6))
         }
         let rewritten = try cluster()
-        XCTAssertGreaterThan(rewritten.count, before.count, "wider ints and a null bitmap")
+        func content(_ bytes: [UInt8]) -> Int {
+            bytes.withUnsafeBytes { ClusterView($0, table: table)!.contentEnd(table: table) }
+        }
+        XCTAssertGreaterThan(content(rewritten), content(before), "wider ints and a null bitmap")
         try read([table]) { r in
             let ages = try (0..<10).map { try r.row(table, key: $0)!.int(1)! }
             XCTAssertEqual(ages, [50, 51, 52, 60, 1_000_000, -7, 56, 57, 58, 59])

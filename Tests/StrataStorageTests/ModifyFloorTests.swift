@@ -26,14 +26,22 @@ final class ModifyFloorTests: StorageTestCase {
                 for _ in 0..<600 {
                     let probe = Int.random(in: 0..<40_000, using: &rng)
                     let floorKey = UInt64(probe / 100 * 100)
-                    let newLength = Int.random(in: 0...2000, using: &rng)
+                    var newLength = Int.random(in: 0...2000, using: &rng)
                     let fill = UInt8.random(in: 0...255, using: &rng)
                     var seen: UInt64 = .max
-                    var result = try key(probe).withUnsafeBytes { pk in try txn.modifyFloor(pk, in: t) { k, old, buffer in
+                    // A quarter of the rewrites keep the length and edit the bytes in place.
+                    let editInPlace = Int.random(in: 0..<4, using: &rng) == 0
+                    var result = try key(probe).withUnsafeBytes { pk in try txn.modifyFloor(pk, in: t) { k, old, inPlace, buffer in
                         seen = UInt64(bigEndian: k.loadUnaligned(as: UInt64.self))
                         XCTAssertEqual(Array(old), model[seen])
+                        XCTAssertEqual(inPlace.map { Array(UnsafeRawBufferPointer($0)) }, Array(old), "an inline value is offered in place")
+                        if editInPlace, let inPlace {
+                            newLength = inPlace.count
+                            for j in 0..<inPlace.count { inPlace[j] = fill }
+                            return .editedInPlace
+                        }
                         for j in 0..<newLength { buffer[j] = fill }
-                        return newLength
+                        return .replaced(newLength)
                     } }
                     if !result.found {
                         // The floor is the last entry of the leaf to the left: modify it by key.
