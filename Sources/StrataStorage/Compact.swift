@@ -115,6 +115,8 @@ extension Database {
             try System.ftruncate(fd, length: length)
             try System.fdatasync(fd)
         }
+        // The length changed without a commit: the next write transaction must look it up.
+        writerCache = nil
         return CompactReport(bytesBefore: before, bytesAfter: length, pagesMoved: moved)
     }
 }

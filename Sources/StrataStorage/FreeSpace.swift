@@ -389,11 +389,14 @@ struct WriterState {
     /// Commit-list pages that version's commit wrote (freed by the next commit).
     var ownListPages: [UInt32]
     var meta: MetaRecord
+    /// The data file's length after that version's commit (this process grew or shortened it
+    /// itself; compact, which shortens it without a commit, drops the cache).
+    var fileBytes: Int64
 }
 
 extension Database {
     /// Loads the writer state of the newest version from its meta page and free-list chain.
-    func loadWriterState(_ st: PublishedState, _ acc: PageAccess) throws -> WriterState {
+    func loadWriterState(_ st: PublishedState, _ acc: PageAccess, fileBytes: Int64) throws -> WriterState {
         let metaPage = acc.base + Int(st.latestSlot) * pageSize
         guard case .success(let meta) = MetaRecord.decode(metaPage, pageSize: pageSize, slot: Int(st.latestSlot)), meta.version == st.version else {
             throw acc.corrupt(st.latestSlot, "the meta page of the newest version does not match the lock file's record")
@@ -426,6 +429,6 @@ extension Database {
             own.append(next)
             next = try acc.page(next).u32(PageHeader.nextPage)
         }
-        return WriterState(version: meta.version, free: free, freeListChain: chain, ownListPages: own, meta: meta)
+        return WriterState(version: meta.version, free: free, freeListChain: chain, ownListPages: own, meta: meta, fileBytes: fileBytes)
     }
 }

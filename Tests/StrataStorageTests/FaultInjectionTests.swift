@@ -220,6 +220,48 @@ final class FaultInjectionTests: StorageTestCase {
         }
     }
 
+    /// A commit that follows this handle's own commit takes the file's length from it instead of
+    /// calling `fstat`: on Linux 6.13+ a queried change time makes the next write stamp a
+    /// fine-grained time, so the commit's `fdatasync` also wrote the inode (a fourth device
+    /// request per small commit). A commit by another handle, or compact's truncation, makes the
+    /// next transaction look the length up again.
+    func testCommitsAfterOwnCommitDoNotStatTheFileButAfterOthersOrCompactDo() throws {
+        let name = "stat.strata"
+        let db = try open(name)
+        try writeRound(db, 1)
+        FaultInjector.arm(.fstat, kind: .error(EIO), pathContaining: path(name))
+        for round in 2...4 { try writeRound(db, round) }
+        XCTAssertEqual(FaultInjector.hits(.fstat), 0, "a commit after this handle's own commit called fstat")
+        // Another handle (as another process would) commits: the first handle's cache is stale.
+        FaultInjector.disarmAll()
+        let other = try open(name)
+        try writeRound(other, 5)
+        FaultInjector.arm(.fstat, kind: .error(EIO), pathContaining: path(name))
+        XCTAssertThrowsError(try writeRound(db, 6)) { assertSystemError($0, call: "fstat", path: path(name), errno: EIO) }
+        FaultInjector.disarmAll()
+        try assertIntact(db, round: 5)
+        try writeRound(db, 6)
+        // Grow the file by ~6 MiB, then shrink most of it away and compact: the file gets
+        // shorter without a commit, and the next growth must reserve from the real length.
+        try writeRound(db, 7, valueSize: 40_000)
+        try writeRound(db, 8)
+        let report = try db.compact()
+        XCTAssertLessThan(report.bytesAfter, report.bytesBefore)
+        FaultInjector.arm(.fstat, kind: .error(EIO), pathContaining: path(name))
+        XCTAssertThrowsError(try writeRound(db, 9)) { assertSystemError($0, call: "fstat", path: path(name), errno: EIO) }
+        FaultInjector.disarmAll()
+        try writeRound(db, 9, valueSize: 40_000)
+        var st = stat()
+        XCTAssertEqual(stat(path(name), &st), 0)
+        XCTAssertGreaterThanOrEqual(Int64(st.st_size), Int64(db.pageSize) * Int64(try db.verify().pageCount))
+        try assertIntact(db, round: 9)
+        other.close()
+        db.close()
+        let reopened = try open(name)
+        try assertIntact(reopened, round: 9)
+        reopened.close()
+    }
+
     func testMapFailureWhenOutgrowingTheMapAbortsTheTransaction() throws {
         var options = Database.Options()
         options.mapReserve = 0  // the map covers twice the file, rounded to 1 MiB: growth soon remaps
