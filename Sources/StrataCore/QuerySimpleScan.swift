@@ -64,6 +64,21 @@ struct ColumnArray {
     }
 }
 
+/// Starts loading column `c`'s area in cluster `v` (see `prefetchForRead`), so that a scan can ask
+/// for the next cluster's values while it works on this one. Reads the cluster's header and the
+/// column's descriptor without checking them beyond staying inside `v`: a hint only.
+@inline(__always)
+func prefetchColumn(_ v: UnsafeRawBufferPointer, _ c: Int) {
+    guard let base = v.baseAddress, ClusterFormat.headerSize + (c + 1) * ClusterFormat.descriptorSize <= v.count,
+          c < Int(UInt16(littleEndian: base.loadUnaligned(fromByteOffset: 2, as: UInt16.self))) else { return }
+    let m = Int(UInt16(littleEndian: base.loadUnaligned(as: UInt16.self)))
+    let (offset, width, nulls) = ClusterFormat.descriptor(base, c)
+    guard offset < v.count else { return }
+    // Null bitmap, an `Int` column's 8-byte base, then the values.
+    let bytes = (nulls ? (m + 7) >> 3 : 0) + 8 + m * width
+    prefetchForRead(base + offset, bytes: min(bytes, v.count - offset))
+}
+
 /// Whether column `c` of `table` can be read as a `ColumnArray`: a plain `Int` (not the object
 /// key) or `Double` column.
 func isSimpleColumn(_ table: CoreTable, _ c: Int) -> Bool {
@@ -242,8 +257,13 @@ extension PreparedQuery {
             var reader = RowReader(table: table)
             let extra = sink.pointee.readsColumn
             try txn.forEachLeaf(tree: table.objectTree) { leaf in
+                leaf.prefetchCells()
                 for e in 0..<leaf.count {
                     let (_, v) = try leaf.inlineEntry(e) ?? leaf.entry(e)
+                    if e + 1 < leaf.count, let (_, next) = leaf.inlineEntry(e + 1) {
+                        prefetchColumn(next, c)
+                        if let extra { prefetchColumn(next, extra) }
+                    }
                     let view = try scanView(v, c, extra)
                     sink.pointee.begin(view)
                     guard let column = ColumnArray(view, column: c, isInt: V.isInt) else {
@@ -354,8 +374,10 @@ extension PreparedQuery {
                 break
             case .constant(true):
                 try txn.forEachLeaf(tree: table.objectTree) { leaf in
+                    leaf.prefetchCells()
                     for e in 0..<leaf.count {
                         let (_, v) = try leaf.inlineEntry(e) ?? leaf.entry(e)
+                        if e + 1 < leaf.count, let (_, next) = leaf.inlineEntry(e + 1) { prefetchColumn(next, column) }
                         let view = try scanView(v, column, nil)
                         sink.pointee.begin(view)
                         for i in 0..<view.count { sink.pointee.take(i, view) }

@@ -274,6 +274,7 @@ public final class StoreTransaction {
     public func count(_ table: CoreTable) throws -> Int {
         var total = 0
         try forEachLeaf(tree: table.objectTree) { leaf in
+            leaf.prefetchCells()
             for i in 0..<leaf.count {
                 let (_, v) = try leaf.inlineEntry(i) ?? leaf.entry(i)
                 total += ClusterView.objectCount(v)
@@ -296,8 +297,13 @@ public final class StoreTransaction {
     func forEachRowInPlace(_ table: CoreTable, _ body: (inout RowReader) throws -> Bool) throws {
         var reader = RowReader(table: table)
         try forEachLeaf(tree: table.objectTree) { leaf in
+            leaf.prefetchCells()
             for i in 0..<leaf.count {
                 let (_, v) = try leaf.inlineEntry(i) ?? leaf.entry(i)
+                // The rows of a cluster take far longer than loading the next one: ask for all of it.
+                if i + 1 < leaf.count, let (_, next) = leaf.inlineEntry(i + 1), let p = next.baseAddress {
+                    prefetchForRead(p, bytes: next.count)
+                }
                 let view = try clusterView(v, table)
                 for p in 0..<view.count {
                     reader.move(to: view, position: p, key: view.key(at: p))

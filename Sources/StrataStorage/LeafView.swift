@@ -57,6 +57,17 @@ public struct LeafView {
                 UnsafeRawBufferPointer(start: page + keyStart + klen, count: Int(word)))
     }
 
+    /// Starts loading the first two cache lines of every cell of the leaf (a cell's header, its
+    /// key and the start of its value), so that the misses of a scan's first reads of each cell
+    /// overlap instead of coming one per cell. A hint: reads nothing but the slot array.
+    @inlinable @inline(__always)
+    public func prefetchCells() {
+        for i in 0..<count {
+            let off = Int(UInt16(littleEndian: page.loadUnaligned(fromByteOffset: 32 + 2 &* i, as: UInt16.self)))
+            prefetchForRead(page + off, bytes: 128)
+        }
+    }
+
     /// The key and value of entry `i`, wherever the value lives.
     /// - Throws: `StorageError.corruptPage` when the cell or its overflow run is damaged.
     public func entry(_ i: Int) throws -> (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
@@ -82,6 +93,15 @@ extension PageAccess {
         }
         var first = try start.map { try leafSearch(p, $0).index } ?? 0
         while true {
+            // Start loading the next leaf's header and slots (when its parent is this leaf's) so
+            // that they are in the cache by the time the walk gets there. Unchecked: a hint.
+            if let (b, j) = stack.last, j + 1 < Node.count(b) {
+                let off = Int(b.u16(PageHeader.size + 2 * (j + 1)))
+                if off + 4 <= pageSize {
+                    let next = b.u32(off)
+                    if next < pageCount { prefetchForRead(pointer(next), bytes: 128) }
+                }
+            }
             if try !body(LeafView(page: p, access: self), first) { return }
             first = 0
             // Climb to the next subtree, then down to its leftmost leaf.

@@ -104,6 +104,45 @@ final class LeafViewTests: StorageTestCase {
             }
         }
     }
+
+    /// Scans hint the processor to load the next leaf and the cells of a leaf before reading
+    /// them (`prefetchForRead`, `LeafView.prefetchCells`). A hint is computed from unchecked bytes,
+    /// so it must be harmless wherever it points: unmapped memory, past the page, past the map.
+    func testPrefetchHintsAreHarmlessWhereverTheyPoint() throws {
+        prefetchForRead(UnsafeRawPointer(bitPattern: 64)!, bytes: 1 << 16)  // the unmapped zero page
+        prefetchForRead(UnsafeRawPointer(bitPattern: UInt(bitPattern: Int.max) & ~63)!)  // beyond any mapping
+        let db = try open()
+        try db.write { txn in
+            let t = try txn.openTree("t", create: true)
+            for i in 0..<20 { try txn.put(key(i), Array(repeating: 7, count: 30), in: t) }
+        }
+        let (leaf, pages) = try db.read { r in (try XCTUnwrap(r.tree(named: "t")).root, try db.verify().pageCount) }
+        db.close()
+        // Slot 5 points 64 KiB past its page's start: past the end of the file.
+        XCTAssertGreaterThan(Int(leaf) * 4096 + 0xFFF0, pages * 4096)
+        let h = try FileHandle(forUpdating: URL(fileURLWithPath: path()))
+        try h.seek(toOffset: UInt64(Int(leaf) * 4096 + PageHeader.size + 2 * 5))
+        h.write(Data([0xF0, 0xFF]))
+        try h.close()
+        let reopened = try open()
+        defer { reopened.close() }
+        try reopened.read { r in
+            let t = try XCTUnwrap(r.tree(named: "t"))
+            var seen = 0
+            XCTAssertThrowsError(try r.forEachLeaf(in: t) { leaf in
+                leaf.prefetchCells()
+                for i in 0..<leaf.count {
+                    _ = try leaf.inlineEntry(i) ?? leaf.entry(i)
+                    seen += 1
+                }
+                return true
+            }) { error in
+                guard case StorageError.corruptPage(_, let page, _) = error else { return XCTFail("\(error)") }
+                XCTAssertEqual(page, leaf)
+            }
+            XCTAssertEqual(seen, 5, "the entries before the damaged slot are read")
+        }
+    }
 }
 
 extension SeededRandom {
