@@ -23,9 +23,11 @@ let package = Package(
     targets: [
         // MARK: Runtime (what users link)
         .target(name: "StrataPOSIX"),
+        // One C header: the processor's prefetch hint for scans (Swift has no builtin for it).
+        .target(name: "StrataPrefetchShim"),
         .target(
             name: "StrataStorage",
-            dependencies: ["StrataPOSIX", .product(name: "Atomics", package: "swift-atomics")]
+            dependencies: ["StrataPOSIX", "StrataPrefetchShim", .product(name: "Atomics", package: "swift-atomics")]
         ),
         // The object store (tables, clusters, indexes): being built for issue 4; not yet used by Strata.
         .target(name: "StrataCore", dependencies: ["StrataStorage", "StrataQuery"]),

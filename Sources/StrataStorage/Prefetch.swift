@@ -1,16 +1,13 @@
-// Software prefetch. Swift has no prefetch builtin; LLVM's `llvm.prefetch` intrinsic is reached
-// through its symbol name, which the compiler lowers to the target's prefetch instruction
-// (`prefetcht0` on x86-64, `prfm pldl1keep` on arm64) in debug and release builds alike.
+// Software prefetch for scans, through a one-line C header (`StrataPrefetchShim`): Clang's
+// `__builtin_prefetch` becomes the target's prefetch instruction (`prefetcht0` on x86-64,
+// `prfm pldl1keep` on arm64), in debug, release and sanitizer builds alike.
 //
 // Why: a scan over a cold table is bound by memory latency, not by instructions. Each cluster
 // sits in a different part of a page and its column arrays in different lines, so the scan
-// loop waits for one miss at a time (W1 scan_filter: about two thirds of the count pass's
+// loop waited for one miss at a time (W1 scan_filter: about two thirds of the count pass's
 // samples sat on the first load of a cell). Asking for the next leaf and the next cluster's
 // columns early lets those misses overlap with the work on the current one.
-
-@_silgen_name("llvm.prefetch.p0")
-@usableFromInline
-func llvmPrefetch(_ address: UnsafeRawPointer, _ write: Int32, _ locality: Int32, _ dataCache: Int32)
+import StrataPrefetchShim
 
 /// Asks the processor to start loading the 64-byte lines of `[address, address + bytes)` into its
 /// caches (at least the line holding `address`).
@@ -21,7 +18,7 @@ func llvmPrefetch(_ address: UnsafeRawPointer, _ write: Int32, _ locality: Int32
 public func prefetchForRead(_ address: UnsafeRawPointer, bytes: Int = 1) {
     var offset = 0
     repeat {
-        llvmPrefetch(address + offset, 0, 3, 1)
+        strata_prefetch_read(address + offset)
         offset &+= 64
     } while offset < bytes
 }
