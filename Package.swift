@@ -29,7 +29,7 @@ let package = Package(
             name: "StrataStorage",
             dependencies: ["StrataPOSIX", "StrataPrefetchShim", .product(name: "Atomics", package: "swift-atomics")]
         ),
-        // The object store (tables, clusters, indexes): being built for issue 4; not yet used by Strata.
+        // The object store (tables, columnar clusters, indexes, backlinks, schema catalog) under the Realm API.
         .target(name: "StrataCore", dependencies: ["StrataStorage", "StrataQuery"]),
         .target(
             name: "Strata",
