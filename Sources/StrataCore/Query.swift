@@ -225,13 +225,16 @@ public struct CoreQuery: Sendable {
     }
 
     /// The number of matching objects, counted from the rows' bytes without collecting keys,
-    /// when the query is a single fixed-width comparison; nil when it needs the general path
+    /// when the query is a single fixed-width comparison or AND, OR and NOT over such; nil when it needs the general path
     /// (``evaluate(in:table:)``). Distinct key paths are ignored: callers with any count the keys.
     /// - Throws: as ``evaluate(in:table:)``.
     public func fastCount(in txn: StoreTransaction, table: CoreTable) throws -> Int? {
         // Only a single comparison can be simple: anything else is not prepared here (the
         // caller's general path prepares it once).
-        guard case .comparison? = predicate else { return nil }
+        switch predicate {
+        case .comparison?, .and?, .or?, .not?: break
+        default: return nil
+        }
         let prepared = try prepare(txn, table)
         guard prepared.probes == nil, case .test(let test) = prepared.predicate else { return nil }
         return try prepared.simpleCount(test)
@@ -286,6 +289,11 @@ public struct CoreQuery: Sendable {
         // The whole query is one fixed-width comparison: scans read it from the rows' bytes.
         if case .comparison? = predicate, compiler.fastComparisons == 1, compiler.generalComparisons == 0, probes == nil {
             prepared.simple = compiler.simple
+        }
+        // AND, OR and NOT over such comparisons: scans combine per-object match bytes.
+        if let predicate, prepared.simple == nil, case .test = compiled, probes == nil, compiler.generalComparisons == 0,
+           compiler.fastComparisons >= 1 {
+            prepared.compound = try QueryCompiler(txn: txn, table: table, arguments: arguments).simplePredicate(predicate)
         }
         return prepared
     }

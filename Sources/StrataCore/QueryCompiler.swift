@@ -31,8 +31,8 @@ final class QueryCompiler {
     /// Comparisons compiled to a fixed-width loop over the row's bytes (no `CoreValue` per row).
     private(set) var fastComparisons = 0
     /// The simple form of the last fast comparison compiled (`SimpleComparison`): the whole
-    /// query's, when the query is that one comparison.
-    private(set) var simple: SimpleComparison?
+    /// query's, when the query is that one comparison. (`simplePredicate` resets it per comparison.)
+    var simple: SimpleComparison?
     /// Comparisons compiled to the general path (links, collections, options, mixed values).
     private(set) var generalComparisons = 0
 

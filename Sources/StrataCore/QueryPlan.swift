@@ -188,6 +188,9 @@ struct PreparedQuery {
     let plan: CoreQueryPlan
     /// The query as one fixed-width comparison, when it is one (QuerySimpleScan.swift).
     var simple: SimpleComparison? = nil
+    /// The query as AND, OR and NOT over such comparisons, when it is that and not one
+    /// comparison (QueryMaskScan.swift).
+    var compound: SimplePredicate? = nil
 
     /// The matching keys in result order.
     func run() throws -> [Int64] {

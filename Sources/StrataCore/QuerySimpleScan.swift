@@ -250,6 +250,10 @@ extension PreparedQuery {
     /// mutating a captured value paid a dynamic exclusivity check per object). False when the
     /// query is not simple.
     func simpleScan<S: SimpleScanSink>(_ test: QueryRowTest, into sink: UnsafeMutablePointer<S>) throws -> Bool {
+        if simple == nil, let compound {
+            try maskScan(compound, test, into: sink)
+            return true
+        }
         guard let simple, isSimpleColumn(table, simple.column) else { return false }
         let c = simple.column
         func scan<V: SimpleColumnValue, Op: QueryComparisonOperator>(_ k: V, _: Op.Type) throws {

@@ -40,7 +40,9 @@ final class QuerySimpleScanTests: CoreTestCase {
         }
     }
 
-    func testSimpleScansMatchABruteForce() throws {
+    /// 40 objects written before the numeric columns existed, then 1,460 with random values
+    /// (nulls, NaN, -0.0, infinity); `body` gets the read transaction and every object's values.
+    func withRows(_ body: (StoreTransaction, [(key: Int64, values: [CoreValue])]) throws -> Void) throws {
         var rng = CoreRandom(seed: 42)
         try write([Self.v1]) { txn in
             try txn.storeTable(Self.v1)
@@ -64,6 +66,12 @@ final class QuerySimpleScanTests: CoreTestCase {
                 return true
             }
             XCTAssertEqual(rows.count, 1_500)
+            try body(txn, rows)
+        }
+    }
+
+    func testSimpleScansMatchABruteForce() throws {
+        try withRows { txn, rows in
             var checked = 0
             for (column, name) in [(2, "n"), (3, "on"), (4, "d"), (5, "od")] {
                 let constants: [CoreValue] = column < 4 ? [.int(-1), .int(0), .int(3)] : [.double(-0.0), .double(0.5), .double(7)]
@@ -95,15 +103,88 @@ final class QuerySimpleScanTests: CoreTestCase {
                 }
             }
             XCTAssertEqual(checked, 4 * 6 * 3)
-            // Not simple: two comparisons, a negation, a string column, the primary key.
-            for filter in ["n > 0 AND d < 1", "NOT n > 0", "label == 'row 41'", "id > 5"] {
+            // Not one comparison: two, a negation (those scan by match bytes, QueryMaskScan.swift),
+            // a string column, the primary key, a mix with a string column.
+            for filter in ["n > 0 AND d < 1.0", "NOT n > 0", "NOT (on == 2 OR od >= 0.5) AND n != 1"] {
+                let prepared = try CoreQuery(filter).prepare(txn, Self.v2)
+                XCTAssertNil(prepared.simple, filter)
+                XCTAssertNotNil(prepared.compound, "\(filter): \(prepared.plan)")
+            }
+            for filter in ["label == 'row 41'", "id > 5", "n > 0 AND label == 'row 41'"] {
                 XCTAssertNil(try CoreQuery(filter).prepare(txn, Self.v2).simple, filter)
+                XCTAssertNil(try CoreQuery(filter).prepare(txn, Self.v2).compound, filter)
                 XCTAssertNil(try CoreQuery(filter).fastCount(in: txn, table: Self.v2), "\(filter): counted by the general path")
             }
             XCTAssertNil(try CoreQuery().fastCount(in: txn, table: Self.v2), "no predicate: the table's count")
             // Without a predicate the sum reads every row.
             let all = try XCTUnwrap(CoreQuery().fastSum(in: txn, table: Self.v2, column: 2))
             XCTAssertEqual(all.ints, rows.reduce(Int64(0)) { acc, r in if case .int(let i) = r.values[2] { return acc &+ i }; return acc })
+        }
+    }
+
+    /// AND, OR and NOT over simple comparisons (the match-byte scan) against the brute force:
+    /// 300 random predicates up to three levels deep over the four numeric columns, nullable
+    /// ones included; keys, count and sums, in clusters with and without the columns.
+    func testCompoundScansMatchABruteForce() throws {
+        indirect enum P {
+            case cmp(column: Int, name: String, op: String, constant: CoreValue)
+            case and([P]), or([P]), not(P)
+            var text: String {
+                switch self {
+                case .cmp(_, let name, let op, let constant):
+                    switch constant {
+                    case .int(let i): return "\(name) \(op) \(i)"
+                    case .double(let d): return "\(name) \(op) \(d)"
+                    default: return "?"
+                    }
+                case .and(let ps): return "(" + ps.map(\.text).joined(separator: " AND ") + ")"
+                case .or(let ps): return "(" + ps.map(\.text).joined(separator: " OR ") + ")"
+                case .not(let p): return "NOT " + p.text
+                }
+            }
+            func holds(_ values: [CoreValue]) -> Bool {
+                switch self {
+                case .cmp(let column, _, let op, let constant): return QuerySimpleScanTests.expected(values[column], op, constant)
+                case .and(let ps): return ps.allSatisfy { $0.holds(values) }
+                case .or(let ps): return ps.contains { $0.holds(values) }
+                case .not(let p): return !p.holds(values)
+                }
+            }
+        }
+        var rng = CoreRandom(seed: 7)
+        func random(_ depth: Int) -> P {
+            let kind = depth >= 3 ? 0 : Int(rng.next() % 4)
+            switch kind {
+            case 1, 2:
+                let children = (0..<(2 + Int(rng.next() % 2))).map { _ in random(depth + 1) }
+                return kind == 1 ? .and(children) : .or(children)
+            case 3 where depth > 0:
+                return .not(random(depth + 1))
+            default:
+                let (column, name) = [(2, "n"), (3, "on"), (4, "d"), (5, "od")][Int(rng.next() % 4)]
+                let op = ["==", "!=", "<", "<=", ">", ">="][Int(rng.next() % 6)]
+                let constant: CoreValue = column < 4 ? .int(Int64(rng.next() % 7) - 3) : .double([-0.0, 0.5, 2.25, 7][Int(rng.next() % 4)])
+                return .cmp(column: column, name: name, op: op, constant: constant)
+            }
+        }
+        try withRows { txn, rows in
+            var compound = 0
+            for _ in 0..<300 {
+                let p = random(0)
+                let query = try CoreQuery(p.text)
+                if try query.prepare(txn, Self.v2).compound != nil { compound += 1 }
+                let want = rows.filter { p.holds($0.values) }
+                XCTAssertEqual(try query.evaluate(in: txn, table: Self.v2), want.map(\.key), p.text)
+                if case .cmp = p {} else {
+                    XCTAssertEqual(try query.fastCount(in: txn, table: Self.v2), want.count, "count of \(p.text)")
+                }
+                let ints = try XCTUnwrap(query.fastSum(in: txn, table: Self.v2, column: 3))
+                XCTAssertEqual(ints.ints, want.reduce(Int64(0)) { acc, r in if case .int(let i) = r.values[3] { return acc &+ i }; return acc }, "sum of on where \(p.text)")
+                let doubles = try XCTUnwrap(query.fastSum(in: txn, table: Self.v2, column: 5))
+                let wantD = want.reduce(0.0) { acc, r in if case .double(let d) = r.values[5] { return acc + d }; return acc }
+                XCTAssertTrue(doubles.doubles == wantD || (doubles.doubles.isNaN && wantD.isNaN), "sum of od where \(p.text): \(doubles.doubles) vs \(wantD)")
+            }
+            XCTAssertGreaterThan(compound, 120, "the compound predicates (about half) take the match-byte scan")
         }
     }
 }
