@@ -105,18 +105,11 @@ extension Database {
         // Release the pages the relocation freed; each commit trims the free tail.
         try write { _ in }
         try write { _ in }
-        // Truncate the file to the page count, under the writer lock so no writer is using the
-        // space past it.
-        try acquireWriter()
-        defer { releaseWriter() }
-        let st = lockFile.readState()
-        let length = Int64(st.pageCount) * Int64(pageSize)
-        try StorageError.wrap {
-            try System.ftruncate(fd, length: length)
-            try System.fdatasync(fd)
-        }
-        // The length changed without a commit: the next write transaction must look it up.
-        writerCache = nil
+        // The last commit also shortens the file to its page count, before it releases the writer
+        // lock: every other handle's cached file length belongs to an older version then, so no
+        // writer can trust a length from before the truncation (commit step 9).
+        try write { txn in txn.shortensFileToPageCount = true }
+        let length = try StorageError.wrap { try System.fileSize(fd) }
         return CompactReport(bytesBefore: before, bytesAfter: length, pagesMoved: moved)
     }
 }

@@ -389,8 +389,8 @@ struct WriterState {
     /// Commit-list pages that version's commit wrote (freed by the next commit).
     var ownListPages: [UInt32]
     var meta: MetaRecord
-    /// The data file's length after that version's commit (this process grew or shortened it
-    /// itself; compact, which shortens it without a commit, drops the cache).
+    /// The data file's length after that version's commit (the handle grew or shortened it
+    /// itself; any later change of length comes with a later version).
     var fileBytes: Int64
 }
 

@@ -15,6 +15,24 @@ extension WriteTransaction {
     /// still pinned keeps its pages from being reused, so they are below `pageCount`. Readers
     /// never touch pages past their version's count. Best effort: a failure leaves the file
     /// longer, which is harmless.
+    /// Commit step 9 for compact's last commit (`shortensFileToPageCount`): shortens the file to
+    /// the pages in use, no headroom, for the same reasons `giveBackSpace` may. Inside the commit,
+    /// with the writer lock held, so the version moves with the length: a handle whose cached
+    /// length predates it looks the length up again. Best effort: a failure leaves the file longer.
+    func shortenToPageCount() {
+        let keep = Int64(max(pageCount, baseMeta.pageCount)) * Int64(pageSize)
+        guard fileCapacity > keep else { return }
+        do {
+            try System.ftruncate(db.fd, length: keep)
+            try System.fdatasync(db.fd)
+            fileCapacity = keep
+        } catch {
+            // The commit stands; the file keeps its length (or its new length, when only the sync
+            // failed: the next transaction of this handle then looks it up).
+            fileCapacity = (try? System.fileSize(db.fd)) ?? fileCapacity
+        }
+    }
+
     func giveBackSpace() {
         let pages = Int64(max(pageCount, baseMeta.pageCount))
         let used = pages * Int64(pageSize)

@@ -51,6 +51,8 @@ public final class WriteTransaction: @unchecked Sendable {
     let shadow: UnsafeMutablePointer<ShadowTable>
     @exclusivity(unchecked) var pageCount: UInt32
     var fileCapacity: Int64
+    /// Set by `compact()` for its last commit: step 9 shortens the file to the pages in use.
+    var shortensFileToPageCount = false
     var catalog: TreeState
     @exclusivity(unchecked) var trees: [TreeState] = []
     var treeIndex: [String: Int] = [:]
@@ -96,9 +98,9 @@ public final class WriteTransaction: @unchecked Sendable {
         self.shadow = shadow
         self.access = PageAccess(base: mapping.base, pageSize: db.pageSize, pageCount: st.pageCount, path: db.path,
                                  shadow: shadow, shadowGeneration: db.shadowGeneration)
-        // The file's length: from the caller, or from this process's last commit when no commit
-        // came after it (every change of length happens under the writer lock and comes with a
-        // commit, except compact's truncation, which drops the cache), else `fstat`. Not an
+        // The file's length: from the caller, or from this handle's last commit when no commit
+        // came after it (every change of length happens in a commit, with the writer lock held:
+        // growth, give-back, and compact's truncation in its last commit), else `fstat`. Not an
         // `fstat` per commit: on Linux 6.13+ a queried change time makes the next write stamp a
         // fine-grained time, so the inode is written back by the commit's `fdatasync` (one more
         // device write per commit: 6.0-6.5k instead of 8.1-8.3k syncs/s measured here).
@@ -695,7 +697,9 @@ public final class WriteTransaction: @unchecked Sendable {
         free.addPending(v, sorted: freedNow)
         free.addYoungPending(v, sorted: freedYoung)
         // 9. Give back preallocated space that a large commit left unused (see `giveBackSpace`).
-        if durability == .full && previousIsDurable { giveBackSpace() }
+        if durability == .full && previousIsDurable {
+            if shortensFileToPageCount { shortenToPageCount() } else { giveBackSpace() }
+        }
         db.writerCache = WriterState(version: v, free: free, freeListChain: flPages, ownListPages: clPages, meta: meta,
                                      fileBytes: fileCapacity)
         free = FreeSpace()
