@@ -97,48 +97,18 @@ struct MatchMasks {
 extension PreparedQuery {
     /// Runs the scan of a compound `SimplePredicate` into `sink` (see `simpleScan`).
     func maskScan<S: SimpleScanSink>(_ predicate: SimplePredicate, _ test: QueryRowTest, into sink: UnsafeMutablePointer<S>) throws {
-        let columns = predicate.columns
         var masks = MatchMasks(levels: predicate.depth)
         defer { masks.release() }
         var reader = RowReader(table: table)
-        let extra = sink.pointee.readsColumn
-        try txn.forEachLeaf(tree: table.objectTree) { leaf in
-            leaf.prefetchCells()
-            for e in 0..<leaf.count {
-                let (_, v) = try leaf.inlineEntry(e) ?? leaf.entry(e)
-                if e + 1 < leaf.count, let (_, next) = leaf.inlineEntry(e + 1) {
-                    for c in columns { prefetchColumn(next, c) }
-                    if let extra { prefetchColumn(next, extra) }
-                }
-                let view = try maskView(v, columns, extra)
-                sink.pointee.begin(view)
-                let m = view.count
-                masks.reserve(m)
-                if fill(predicate, view, m, masks, 0) {
-                    let mask = masks.level(0)
-                    sink.pointee.takeMatches(m, view) { mask[$0] != 0 }
-                } else {
-                    let full = try txn.clusterView(v, table)
-                    for p in 0..<full.count {
-                        reader.move(to: full, position: p, key: full.key(at: p))
-                        if try test(reader) { sink.pointee.take(reader) }
-                    }
-                }
-            }
-            return true
+        let columns = predicate.columns + (sink.pointee.readsColumn.map { [$0] } ?? [])
+        try forEachScannedCluster(columns: columns) { v, view in
+            sink.pointee.begin(view)
+            let m = view.count
+            masks.reserve(m)
+            guard fill(predicate, view, m, masks, 0) else { return try takeByTest(v, test, &reader, sink) }
+            let mask = masks.level(0)
+            sink.pointee.takeMatches(m, view) { mask[$0] != 0 }
         }
-    }
-
-    /// Cluster `v` with `columns` and `extra` checked (see `scanView`).
-    /// - Throws: `CoreError.storage` when the cluster is corrupt.
-    @inline(__always)
-    private func maskView(_ v: UnsafeRawBufferPointer, _ columns: [Int], _ extra: Int?) throws -> ClusterView {
-        guard let view = ClusterView(v, table: table, checkColumns: false),
-              columns.allSatisfy({ view.fits(column: $0, table: table) }),
-              extra.map({ view.fits(column: $0, table: table) }) ?? true else {
-            return try txn.clusterView(v, table)  // throws the corruption error
-        }
-        return view
     }
 
     /// Writes 1 or 0 per object of the cluster into mask `level` for `predicate`; false when the
@@ -192,29 +162,8 @@ extension PreparedQuery {
     private func fillLoop<V: SimpleColumnValue, Op: QueryComparisonOperator>(_ c: Int, _ k: V, _: Op.Type, _ view: ClusterView, _ m: Int,
                                                                              _ out: UnsafeMutablePointer<UInt8>) -> Bool {
         guard let column = ColumnArray(view, column: c, isInt: V.isInt) else { return false }
-        if V.isInt, column.nulls < 0, column.width <= 4, let intConstant = k as? Int64 {
-            // `base + d op k` is `d op (k - base)`, as in `simpleScan`.
-            let (t, overflow) = intConstant.subtractingReportingOverflow(column.intBase)
-            if !overflow {
-                let p = column.base + column.values
-                switch column.width {
-                case 0:
-                    let b: UInt8 = Op.test(Int64(0), t) ? 1 : 0
-                    for i in 0..<m { out[i] = b }
-                case 1:
-                    for i in 0..<m { out[i] = Op.test(Int64(p.load(fromByteOffset: i, as: UInt8.self)), t) ? 1 : 0 }
-                case 2:
-                    for i in 0..<m { out[i] = Op.test(Int64(UInt16(littleEndian: p.loadUnaligned(fromByteOffset: 2 * i, as: UInt16.self))), t) ? 1 : 0 }
-                default:
-                    for i in 0..<m { out[i] = Op.test(Int64(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self))), t) ? 1 : 0 }
-                }
-                return true
-            }
-        }
-        if column.nulls < 0 {
-            for i in 0..<m { out[i] = Op.test(V.load(column, i), k) ? 1 : 0 }
-        } else {
-            for i in 0..<m { out[i] = (column.isNull(i) ? Op.unordered : Op.test(V.load(column, i), k)) ? 1 : 0 }
+        withMatches(column, k, Op.self) { matches in
+            for i in 0..<m { out[i] = matches(i) ? 1 : 0 }
         }
         return true
     }

@@ -245,6 +245,35 @@ extension Double: SimpleColumnValue {
     @inline(__always) static func load(_ a: ColumnArray, _ i: Int) -> Double { a.double(i) }
 }
 
+/// Calls `body` with the test of object `i` of a cluster for `column op k`, in its cheapest form:
+/// for an `Int` column without nulls stored in 0-4 bytes, `base + d op k` is `d op (k - base)`,
+/// one comparison of the stored delta per object with a loop per width; otherwise the value, and
+/// `Op.unordered` for a null. The single-comparison scan hands the test to its sink, the compound
+/// scan writes it into match bytes.
+@inline(__always)
+func withMatches<V: SimpleColumnValue, Op: QueryComparisonOperator, R>(_ column: ColumnArray, _ k: V, _: Op.Type,
+                                                                        _ body: ((Int) -> Bool) throws -> R) rethrows -> R {
+    if V.isInt, column.nulls < 0, column.width <= 4, let intConstant = k as? Int64 {
+        let (t, overflow) = intConstant.subtractingReportingOverflow(column.intBase)
+        if !overflow {
+            let p = column.base + column.values
+            switch column.width {
+            case 0:
+                let all = Op.test(Int64(0), t)
+                return try body { _ in all }
+            case 1:
+                return try body { Op.test(Int64(p.load(fromByteOffset: $0, as: UInt8.self)), t) }
+            case 2:
+                return try body { Op.test(Int64(UInt16(littleEndian: p.loadUnaligned(fromByteOffset: 2 * $0, as: UInt16.self))), t) }
+            default:
+                return try body { Op.test(Int64(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self))), t) }
+            }
+        }
+    }
+    if column.nulls < 0 { return try body { Op.test(V.load(column, $0), k) } }
+    return try body { column.isNull($0) ? Op.unordered : Op.test(V.load(column, $0), k) }
+}
+
 extension PreparedQuery {
     /// Runs the scan of a `SimpleComparison` query into `sink` (kept behind a pointer: a closure
     /// mutating a captured value paid a dynamic exclusivity check per object). False when the
@@ -257,60 +286,14 @@ extension PreparedQuery {
         guard let simple, isSimpleColumn(table, simple.column) else { return false }
         let c = simple.column
         func scan<V: SimpleColumnValue, Op: QueryComparisonOperator>(_ k: V, _: Op.Type) throws {
-            let intConstant: Int64 = if case .int(let i) = simple.constant { i } else { 0 }
             var reader = RowReader(table: table)
-            let extra = sink.pointee.readsColumn
-            try txn.forEachLeaf(tree: table.objectTree) { leaf in
-                leaf.prefetchCells()
-                for e in 0..<leaf.count {
-                    let (_, v) = try leaf.inlineEntry(e) ?? leaf.entry(e)
-                    if e + 1 < leaf.count, let (_, next) = leaf.inlineEntry(e + 1) {
-                        prefetchColumn(next, c)
-                        if let extra { prefetchColumn(next, extra) }
-                    }
-                    let view = try scanView(v, c, extra)
-                    sink.pointee.begin(view)
-                    guard let column = ColumnArray(view, column: c, isInt: V.isInt) else {
-                        let full = try txn.clusterView(v, table)
-                        for p in 0..<full.count {
-                            reader.move(to: full, position: p, key: full.key(at: p))
-                            if try test(reader) { sink.pointee.take(reader) }
-                        }
-                        continue
-                    }
-                    let m = view.count
-                    if V.isInt, column.nulls < 0, column.width <= 4 {
-                        // `base + d op k` is `d op (k - base)`: compare the stored deltas with
-                        // one constant, in a loop per width.
-                        let (t, overflow) = intConstant.subtractingReportingOverflow(column.intBase)
-                        if !overflow {
-                            let p = column.base + column.values
-                            switch column.width {
-                            case 0:
-                                if Op.test(Int64(0), t) { sink.pointee.takeMatches(m, view) { _ in true } }
-                            case 1:
-                                sink.pointee.takeMatches(m, view) { Op.test(Int64(p.load(fromByteOffset: $0, as: UInt8.self)), t) }
-                            case 2:
-                                sink.pointee.takeMatches(m, view) {
-                                    Op.test(Int64(UInt16(littleEndian: p.loadUnaligned(fromByteOffset: 2 * $0, as: UInt16.self))), t)
-                                }
-                            default:
-                                sink.pointee.takeMatches(m, view) {
-                                    Op.test(Int64(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self))), t)
-                                }
-                            }
-                            continue
-                        }
-                    }
-                    if column.nulls < 0 {
-                        sink.pointee.takeMatches(m, view) { Op.test(V.load(column, $0), k) }
-                    } else {
-                        for i in 0..<m where column.isNull(i) ? Op.unordered : Op.test(V.load(column, i), k) {
-                            sink.pointee.take(i, view)
-                        }
-                    }
+            let columns = [c] + (sink.pointee.readsColumn.map { [$0] } ?? [])
+            try forEachScannedCluster(columns: columns) { v, view in
+                sink.pointee.begin(view)
+                guard let column = ColumnArray(view, column: c, isInt: V.isInt) else {
+                    return try takeByTest(v, test, &reader, sink)
                 }
-                return true
+                withMatches(column, k, Op.self) { sink.pointee.takeMatches(view.count, view, where: $0) }
             }
         }
         // Each operator and constant type gets its own specialised loop.
@@ -332,16 +315,44 @@ extension PreparedQuery {
         return true
     }
 
-    /// Cluster `v` with the columns a scan reads, `c` and `extra`, checked (a full check of
-    /// every column would cost a pass over each variable-width column's offsets).
+    /// Calls `body` with each cluster of the table in key order, checked for `columns` (see
+    /// `scanView`), after asking for the next cluster's areas of those columns (`prefetchColumn`).
+    @inline(__always)
+    func forEachScannedCluster(columns: [Int], _ body: (UnsafeRawBufferPointer, ClusterView) throws -> Void) throws {
+        try txn.forEachLeaf(tree: table.objectTree) { leaf in
+            leaf.prefetchCells()
+            for e in 0..<leaf.count {
+                let (_, v) = try leaf.inlineEntry(e) ?? leaf.entry(e)
+                if e + 1 < leaf.count, let (_, next) = leaf.inlineEntry(e + 1) {
+                    for c in columns { prefetchColumn(next, c) }
+                }
+                try body(v, try scanView(v, columns))
+            }
+            return true
+        }
+    }
+
+    /// Cluster `v` with the columns a scan reads checked (a full check of every column would cost
+    /// a pass over each variable-width column's offsets).
     /// - Throws: `CoreError.storage` when the cluster is corrupt.
     @inline(__always)
-    private func scanView(_ v: UnsafeRawBufferPointer, _ c: Int, _ extra: Int?) throws -> ClusterView {
-        guard let view = ClusterView(v, table: table, checkColumns: false), view.fits(column: c, table: table),
-              extra.map({ view.fits(column: $0, table: table) }) ?? true else {
+    private func scanView(_ v: UnsafeRawBufferPointer, _ columns: [Int]) throws -> ClusterView {
+        guard let view = ClusterView(v, table: table, checkColumns: false),
+              columns.allSatisfy({ view.fits(column: $0, table: table) }) else {
             return try txn.clusterView(v, table)  // throws the corruption error
         }
         return view
+    }
+
+    /// Offers each object of cluster `v` to `sink` through the compiled test: the way for a
+    /// cluster written before one of the compared columns existed.
+    func takeByTest<S: SimpleScanSink>(_ v: UnsafeRawBufferPointer, _ test: QueryRowTest, _ reader: inout RowReader,
+                                       _ sink: UnsafeMutablePointer<S>) throws {
+        let full = try txn.clusterView(v, table)
+        for p in 0..<full.count {
+            reader.move(to: full, position: p, key: full.key(at: p))
+            if try test(reader) { sink.pointee.take(reader) }
+        }
     }
 
     /// The matching keys of a query without sorting, distinct or index probes, when its test is
@@ -377,16 +388,9 @@ extension PreparedQuery {
             case .constant(false):
                 break
             case .constant(true):
-                try txn.forEachLeaf(tree: table.objectTree) { leaf in
-                    leaf.prefetchCells()
-                    for e in 0..<leaf.count {
-                        let (_, v) = try leaf.inlineEntry(e) ?? leaf.entry(e)
-                        if e + 1 < leaf.count, let (_, next) = leaf.inlineEntry(e + 1) { prefetchColumn(next, column) }
-                        let view = try scanView(v, column, nil)
-                        sink.pointee.begin(view)
-                        for i in 0..<view.count { sink.pointee.take(i, view) }
-                    }
-                    return true
+                try forEachScannedCluster(columns: [column]) { _, view in
+                    sink.pointee.begin(view)
+                    for i in 0..<view.count { sink.pointee.take(i, view) }
                 }
             case .test(let test):
                 guard try simpleScan(test, into: sink) else { return nil }
