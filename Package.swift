@@ -1,5 +1,6 @@
 // swift-tools-version:6.1
-// Strata: a pure-Swift embedded object database with Realm Swift's write and concurrency API.
+// Strata: a Swift embedded object database with Realm Swift's write and concurrency API (Swift
+// throughout but for one C header, StrataPrefetchShim: a processor prefetch hint).
 //
 // Layers (dependencies point down only):
 //   Strata (public API) -> StrataCore (object store) -> StrataStorage (paged file) -> StrataPOSIX (syscalls)
