@@ -278,33 +278,38 @@ extension StoreTransaction {
         let w = requireWrite()
         let h = try writeTree(table.objectTree, create: true)!
         var kb = objectKeyBytes(key)
-        var result = PatchResult.missing
-        var corrupt = false
-        func patchCluster(_ bytes: UnsafeMutableRawBufferPointer) {
-            guard let view = ClusterView(UnsafeRawBufferPointer(bytes), table: table, checkColumns: false),
-                  view.fits(column: c, table: table) else {
-                corrupt = true
-                return
-            }
-            let (p, found) = view.position(of: key)
-            guard found else { return }
-            let reader = RowReader(cluster: view, position: p, table: table)
-            let previous = reader.value(c)
-            if previous == value, !keepSignOfZero {
-                result = .unchanged(previous)
-                return
-            }
-            result = Self.patch(bytes, reader, column: c, value) ? .patched(previous) : .needsRewrite
+        // One descent when the cluster is in the leaf the key routes to (nearly always), none
+        // right after the object was read in a leaf this transaction already wrote. The closures
+        // capture nothing mutable: a captured `var` was boxed on the heap, twice per update.
+        var outcome = try withUnsafeBytes(of: &kb) { k in
+            try w.mutateFloorInPlace(k, in: h) { Self.patchCluster($0, table, key: key, column: c, value, keepSignOfZero: keepSignOfZero) }
         }
-        // One descent when the cluster is in the leaf the key routes to (nearly always).
-        let done = try withUnsafeBytes(of: &kb) { k in try w.mutateFloorInPlace(k, in: h) { patchCluster($0) } }
-        if !done {
+        if outcome == nil {
             guard let floor = try withUnsafeBytes(of: &kb, { try w.floor($0, in: h) }) else { return .missing }
             var ck = floor.key.loadUnaligned(as: UInt64.self)
-            _ = try withUnsafeBytes(of: &ck) { k in try w.mutateInPlace(k, in: h, checkPresence: false) { patchCluster($0) } }
+            outcome = try withUnsafeBytes(of: &ck) { k in
+                try w.mutateInPlace(k, in: h, checkPresence: false) { Self.patchCluster($0, table, key: key, column: c, value, keepSignOfZero: keepSignOfZero) }
+            }
         }
-        if corrupt { throw CoreError.storage("a cluster of '\(table.name)' is corrupt; run Database.verify(), or restore the file from a backup") }
+        guard let outcome else { return .missing }
+        guard let result = outcome else {
+            throw CoreError.storage("a cluster of '\(table.name)' is corrupt; run Database.verify(), or restore the file from a backup")
+        }
         return result
+    }
+
+    /// `patchObject`'s edit of the cluster `bytes`: nil when they are not a cluster of `table`.
+    @inline(__always)
+    private static func patchCluster(_ bytes: UnsafeMutableRawBufferPointer, _ table: CoreTable, key: Int64, column c: Int,
+                                     _ value: CoreValue, keepSignOfZero: Bool) -> PatchResult? {
+        guard let view = ClusterView(UnsafeRawBufferPointer(bytes), table: table, checkColumns: false),
+              view.fits(column: c, table: table) else { return nil }
+        let (p, found) = view.position(of: key)
+        guard found else { return .missing }
+        let reader = RowReader(cluster: view, position: p, table: table)
+        let previous = reader.value(c)
+        if previous == value, !keepSignOfZero { return .unchanged(previous) }
+        return Self.patch(bytes, reader, column: c, value) ? .patched(previous) : .needsRewrite
     }
 
     /// Stores `value` over column `c` of `reader`'s object in the cluster `bytes`; false when the

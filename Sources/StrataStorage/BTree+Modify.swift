@@ -4,31 +4,44 @@
 extension PageAccess {
     /// The entry with the greatest key <= `key` in the tree rooted at `root`, or nil if every key
     /// is greater. Keys and values point into the map.
+    @inline(__always)
     func floor(root: UInt32, _ key: UnsafeRawBufferPointer) throws -> (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)? {
+        guard let (p, i) = try floorCell(root: root, key) else { return nil }
+        return (try Node.leafKey(p, i, self), try value(p, i))
+    }
+
+    /// The leaf and cell index of the entry with the greatest key <= `key`, or nil if every key
+    /// is greater. No allocation: the one branch the rare walk to the left needs (the deepest
+    /// one whose chosen child had a left sibling) is kept in two variables.
+    @inline(__always)
+    func floorCell(root: UInt32, _ key: UnsafeRawBufferPointer) throws -> (leaf: UnsafeMutableRawPointer, index: Int)? {
         guard root != 0 else { return nil }
-        var stack: [(UnsafeMutableRawPointer, Int)] = []
+        var left: UnsafeMutableRawPointer? = nil
+        var leftIndex = 0
+        var depth = 0
         var p = try node(root)
         while !Node.isLeaf(p) {
             let i = try branchSearch(p, key)
-            stack.append((p, i))
+            if i > 0 { (left, leftIndex) = (p, i - 1) }
             p = try node(try Node.child(p, i, self))
-            if stack.count > 64 { throw corrupt(root, "tree deeper than 64 levels") }
+            depth += 1
+            if depth > 64 { throw corrupt(root, "tree deeper than 64 levels") }
         }
         let (i, found) = try leafSearch(p, key)
-        if found { return (try Node.leafKey(p, i, self), try value(p, i)) }
-        if i > 0 { return (try Node.leafKey(p, i - 1, self), try value(p, i - 1)) }
+        if found { return (p, i) }
+        if i > 0 { return (p, i - 1) }
         // Every key of this leaf is greater (a separator is only a prefix bound): the floor is
         // the last entry of the nearest subtree to the left.
-        while let (b, j) = stack.popLast() {
-            if j > 0 {
-                var c = try node(try Node.child(b, j - 1, self))
-                while !Node.isLeaf(c) { c = try node(try Node.child(c, Node.count(c) - 1, self)) }
-                let n = Node.count(c)
-                guard n > 0 else { throw corrupt(root, "empty leaf inside a tree") }
-                return (try Node.leafKey(c, n - 1, self), try value(c, n - 1))
-            }
+        guard let left else { return nil }
+        var c = try node(try Node.child(left, leftIndex, self))
+        while !Node.isLeaf(c) {
+            c = try node(try Node.child(c, Node.count(c) - 1, self))
+            depth += 1
+            if depth > 64 { throw corrupt(root, "tree deeper than 64 levels") }
         }
-        return nil
+        let n = Node.count(c)
+        guard n > 0 else { throw corrupt(root, "empty leaf inside a tree") }
+        return (c, n - 1)
     }
 }
 
@@ -81,9 +94,15 @@ extension WriteTransaction {
 
     /// The entry with the greatest key <= `key` in the transaction's current state, or nil.
     /// Valid until the tree is next changed.
+    /// Remembers where the entry is (`FloorHint`), so that a `mutateFloorInPlace` of the same key
+    /// right after it need not descend again.
     public func floor(_ key: UnsafeRawBufferPointer, in tree: TreeHandle) throws -> (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)? {
         try checkOpen()
-        return try access.floor(root: trees[tree.index].root, key)
+        let root = trees[tree.index].root
+        guard let (p, i) = try access.floorCell(root: root, key) else { return nil }
+        let entry = (key: try Node.leafKey(p, i, access), value: try access.value(p, i))
+        floorHint = FloorHint(key, tree: tree.index, root: root, stamp: changeStamp, leaf: p, index: i)
+        return entry
     }
 
     /// The largest value `modify` can write for a key of `keyLength` bytes without moving it to
@@ -207,23 +226,32 @@ extension WriteTransaction {
     /// Gives `body` write access, in place, to the value of the entry with the greatest key <=
     /// `key`, with one descent, when that entry is in the leaf `key` descends to and its value is
     /// inline (the object store's in-place update of a value in a cluster). The path is made
-    /// writable either way.
-    /// - Returns: false when `body` was not called: no such entry in that leaf, or an overflow
-    ///   value; use `floor` and `mutateInPlace` then.
+    /// writable either way. With no descent when `floor(key)` was the last call on the tree and
+    /// found the entry in a leaf this transaction had already copied.
+    /// - Returns: what `body` returned, or nil when it was not called: no such entry in that
+    ///   leaf, or an overflow value; use `floor` and `mutateInPlace` then.
     @discardableResult
-    public func mutateFloorInPlace(_ key: UnsafeRawBufferPointer, in tree: TreeHandle,
-                                   _ body: (UnsafeMutableRawBufferPointer) throws -> Void) throws -> Bool {
+    public func mutateFloorInPlace<R>(_ key: UnsafeRawBufferPointer, in tree: TreeHandle,
+                                      _ body: (UnsafeMutableRawBufferPointer) throws -> R) throws -> R? {
+        // Right after `floor` found this key's entry in a leaf this transaction already copied
+        // (so its whole path is writable), with no change to the tree since: write it there.
+        if let h = floorHint, h.stamp == changeStamp, h.tree == tree.index, h.matches(key),
+           trees[tree.index].root == h.root, h.leaf.u64(PageHeader.version) == v {
+            try checkOpen()
+            if case .inline(let value) = try Node.leafValue(h.leaf, h.index, access) {
+                return try body(UnsafeMutableRawBufferPointer(mutating: value))
+            }
+        }
         try beginChange()
         var t = trees[tree.index]
         defer { trees[tree.index] = t }
-        guard t.root != 0 else { return false }
+        guard t.root != 0 else { return nil }
         let p = try withPath { path in try descendWritable(key, &t, &path).1 }
         t.dirty = true
         let (i0, exact) = try access.leafSearch(p, key)
         let i = exact ? i0 : i0 - 1
-        guard i >= 0, case .inline(let v) = try Node.leafValue(p, i, access) else { return false }
-        try body(UnsafeMutableRawBufferPointer(mutating: v))
-        return true
+        guard i >= 0, case .inline(let v) = try Node.leafValue(p, i, access) else { return nil }
+        return try body(UnsafeMutableRawBufferPointer(mutating: v))
     }
 
     /// Gives `body` write access to the bytes of the value under `key`, in place (copying the
@@ -232,24 +260,24 @@ extension WriteTransaction {
     /// - Parameter checkPresence: look the key up first, so an absent key changes nothing. A
     ///   caller that knows the key is present passes false and saves that descent (for an
     ///   absent key the path is then copied for nothing).
-    /// - Returns: false if the key is absent (then `body` is not called).
+    /// - Returns: what `body` returned, or nil if the key is absent (then `body` is not called).
     @discardableResult
-    public func mutateInPlace(_ key: UnsafeRawBufferPointer, in tree: TreeHandle, checkPresence: Bool = true,
-                              _ body: (UnsafeMutableRawBufferPointer) throws -> Void) throws -> Bool {
+    public func mutateInPlace<R>(_ key: UnsafeRawBufferPointer, in tree: TreeHandle, checkPresence: Bool = true,
+                                 _ body: (UnsafeMutableRawBufferPointer) throws -> R) throws -> R? {
         try beginChange()
         var t = trees[tree.index]
         defer { trees[tree.index] = t }
-        guard t.root != 0 else { return false }
-        if checkPresence, try access.get(root: t.root, key) == nil { return false }
+        guard t.root != 0 else { return nil }
+        if checkPresence, try access.get(root: t.root, key) == nil { return nil }
         let p = try withPath { path in try descendWritable(key, &t, &path).1 }
         // The descent copied the path (its old pages are freed): the tree changed even when the
         // key turns out to be absent, so the commit must record the new root.
         t.dirty = true
         let (i, found) = try access.leafSearch(p, key)
-        guard found else { return false }
+        guard found else { return nil }
         switch try Node.leafValue(p, i, access) {
         case .inline(let v):
-            try body(UnsafeMutableRawBufferPointer(mutating: v))
+            return try body(UnsafeMutableRawBufferPointer(mutating: v))
         case .overflow(let first, let length):
             // Copy the run once per transaction, then edit it in place.
             var run = first
@@ -264,9 +292,8 @@ extension WriteTransaction {
                 p.setU32(off + CellLayout.leafHeader + Int(p.u16(off)), nf)
                 run = nf
             }
-            try body(UnsafeMutableRawBufferPointer(start: try access.page(run) + PageHeader.size, count: length))
+            return try body(UnsafeMutableRawBufferPointer(start: try access.page(run) + PageHeader.size, count: length))
         }
-        return true
     }
 
     /// Descends to the leaf for `key`, making every node on the way writable (copy-on-write) and

@@ -849,7 +849,7 @@ final class MutateInPlaceAbsentKeyReviewTests: StorageTestCase {
         }
         try db.write { txn in
             let t = try txn.openTree("t")
-            let found = try key(99).withUnsafeBytes { try txn.mutateInPlace($0, in: t, checkPresence: false) { _ in } }
+            let found = try key(99).withUnsafeBytes { try txn.mutateInPlace($0, in: t, checkPresence: false) { _ in } } != nil
             XCTAssertFalse(found)
         }
         XCTAssertNoThrow(try {

@@ -69,8 +69,8 @@ final class ModifyAndFloorTests: StorageTestCase {
                         if n != nil { model[k] = (model[k] ?? []) + [b] }
                     case 1:  // same-size rewrite in place
                         let changed = try k.withUnsafeBytes { kp in
-                            try txn.mutateInPlace(kp, in: t) { v in for j in v.indices { v[j] = v[j] &+ 1 } }
-                        }
+                            try txn.mutateInPlace(kp, in: t) { (v: UnsafeMutableRawBufferPointer) -> Void in for j in v.indices { v[j] = v[j] &+ 1 } }
+                        } != nil
                         XCTAssertEqual(changed, model[k] != nil)
                         if let v = model[k] { model[k] = v.map { $0 &+ 1 } }
                     case 2:  // a no-op body leaves the tree as it was

@@ -58,7 +58,7 @@ final class ModifyFloorTests: StorageTestCase {
                     model[floorKey] = [UInt8](repeating: fill, count: newLength)
                     // In place, same length: one byte changed.
                     if Int.random(in: 0..<4, using: &rng) == 0, newLength > 0 {
-                        let done = try key(probe).withUnsafeBytes { pk in try txn.mutateFloorInPlace(pk, in: t) { bytes in bytes[0] = fill &+ 1 } }
+                        let done = try key(probe).withUnsafeBytes { pk in try txn.mutateFloorInPlace(pk, in: t) { bytes in bytes[0] = fill &+ 1 } } != nil
                         if done { model[floorKey]![0] = fill &+ 1 }
                     }
                 }
