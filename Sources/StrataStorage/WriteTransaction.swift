@@ -72,7 +72,7 @@ public final class WriteTransaction: @unchecked Sendable {
     /// Pages this transaction wrote. Sized for a small commit up front: growing from empty
     /// rehashed it three times per commit (measured: ~1.7k of a deferred commit's ~64k instructions).
     @exclusivity(unchecked) var dirty = Set<UInt32>(minimumCapacity: 32)
-    var pathBuffer: [(page: UInt32, ptr: UnsafeMutableRawPointer, index: Int)] = []
+    @exclusivity(unchecked) var pathBuffer: [(page: UInt32, ptr: UnsafeMutableRawPointer, index: Int)] = []
     /// Counts the changes (`beginChange`): a `FloorHint` holds only while it is unchanged.
     @exclusivity(unchecked) var changeStamp: UInt64 = 0
     /// Where the last `floor` found its entry.

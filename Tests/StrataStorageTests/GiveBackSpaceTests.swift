@@ -7,7 +7,7 @@ import XCTest
 /// older one).
 final class GiveBackSpaceTests: StorageTestCase {
     func fileLength() throws -> Int64 {
-        Int64(try FileManager.default.attributesOfItem(atPath: path())[.size] as! NSNumber)
+        (try FileManager.default.attributesOfItem(atPath: path())[.size] as! NSNumber).int64Value
     }
 
     func testARandomOrderLoadLeavesNoLargeUnusedTail() throws {
