@@ -158,6 +158,13 @@ extension PageAccess {
     func leafSearch(_ p: UnsafeRawPointer, _ key: UnsafeRawBufferPointer) throws -> (index: Int, found: Bool) {
         var lo = 0
         var hi = Node.count(p)
+        // A leaf of a few large cells (the object store's clusters: about four to a page) is
+        // searched by probes into different lines of a page that is rarely in cache: ask for
+        // every cell's first line at once, so the probes' misses overlap instead of following
+        // one another. A hint: a slot pointing anywhere is harmless (`leafKey` checks it).
+        if hi <= 8 {
+            for i in 0..<hi { prefetchForRead(p + Node.slot(p, i)) }
+        }
         while lo < hi {
             let mid = (lo &+ hi) >> 1
             let k = try Node.leafKey(p, mid, self)
