@@ -80,7 +80,7 @@ extension WriteTransaction {
             trimmed = true
         }
         if trimmed {
-            access = PageAccess(base: access.base, pageSize: pageSize, pageCount: pageCount, path: db.path,
+            access = PageAccess(base: access.base, pageSize: pageSize, pageCount: pageCount, path: db.pathName,
                                 shadow: shadow, shadowGeneration: access.shadowGeneration)
         }
     }

@@ -52,6 +52,8 @@ public final class Database: @unchecked Sendable {
 
     /// The data file's path.
     public let path: String
+    /// `path` as page accessors carry it.
+    let pathName: PathName
     /// The page size of this file.
     public let pageSize: Int
     /// Whether the database was opened read-only.
@@ -112,6 +114,7 @@ public final class Database: @unchecked Sendable {
     ///   has an unsupported format version, or an operating-system call fails.
     public init(path: String, options: Options = Options()) throws {
         self.path = path
+        self.pathName = PathName(path)
         self.options = options
         self.isReadOnly = options.readOnly
         guard options.pageSize >= minimumPageSize, options.pageSize <= maximumPageSize, options.pageSize & (options.pageSize - 1) == 0 else {

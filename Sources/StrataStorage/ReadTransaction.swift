@@ -42,7 +42,7 @@ public final class ReadTransaction: @unchecked Sendable {
         self.mapping = mapping
         self.version = VersionID(state.version)
         self.catalogRoot = state.catalogRoot
-        self.access = PageAccess(base: mapping.base, pageSize: database.pageSize, pageCount: state.pageCount, path: database.path)
+        self.access = PageAccess(base: mapping.base, pageSize: database.pageSize, pageCount: state.pageCount, path: database.pathName)
     }
 
     deinit { end() }

@@ -100,7 +100,7 @@ public final class WriteTransaction: @unchecked Sendable {
         db.shadowGeneration += 1
         shadow.pointee.reset(generation: db.shadowGeneration)
         self.shadow = shadow
-        self.access = PageAccess(base: mapping.base, pageSize: db.pageSize, pageCount: st.pageCount, path: db.path,
+        self.access = PageAccess(base: mapping.base, pageSize: db.pageSize, pageCount: st.pageCount, path: db.pathName,
                                  shadow: shadow, shadowGeneration: db.shadowGeneration)
         // The file's length: from the caller, or from this handle's last commit when no commit
         // came after it (every change of length happens in a commit, with the writer lock held:
@@ -363,7 +363,7 @@ public final class WriteTransaction: @unchecked Sendable {
             mappings.append(m)
         }
         if access.base != mappings.last!.base || access.pageCount != pages {
-            access = PageAccess(base: mappings.last!.base, pageSize: pageSize, pageCount: pages, path: db.path,
+            access = PageAccess(base: mappings.last!.base, pageSize: pageSize, pageCount: pages, path: db.pathName,
                                 shadow: shadow, shadowGeneration: access.shadowGeneration)
         }
     }
