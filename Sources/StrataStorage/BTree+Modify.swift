@@ -123,6 +123,8 @@ extension WriteTransaction {
     public func modify(_ key: UnsafeRawBufferPointer, in tree: TreeHandle,
                        _ body: (UnsafeRawBufferPointer?, UnsafeMutableRawBufferPointer) throws -> Int?) throws -> Int? {
         try beginChange()
+        // A `floor` inside `body` must not leave a hint for the cells this change then moves.
+        defer { changeStamp &+= 1 }
         guard key.count <= db.maxKeySize else { throw StorageError.keyTooLarge(size: key.count, limit: db.maxKeySize) }
         let capacity = inlineValueCapacity(keyLength: key.count)
         // The body writes the value where it sits in a new leaf cell (see `rewriteLeafValue`).
@@ -173,6 +175,7 @@ extension WriteTransaction {
                             _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeMutableRawBufferPointer?,
                                      UnsafeMutableRawBufferPointer) throws -> FloorEdit) throws -> (found: Bool, length: Int?) {
         try beginChange()
+        defer { changeStamp &+= 1 }
         var t = trees[tree.index]
         defer { trees[tree.index] = t }
         guard t.root != 0 else { return (false, nil) }
@@ -235,7 +238,7 @@ extension WriteTransaction {
                                       _ body: (UnsafeMutableRawBufferPointer) throws -> R) throws -> R? {
         // Right after `floor` found this key's entry in a leaf this transaction already copied
         // (so its whole path is writable), with no change to the tree since: write it there.
-        if let h = floorHint, h.stamp == changeStamp, h.tree == tree.index, h.matches(key),
+        if !ended, let h = floorHint, h.stamp == changeStamp, h.tree == tree.index, h.matches(key),
            trees[tree.index].root == h.root, h.leaf.u64(PageHeader.version) == v {
             try checkOpen()
             if case .inline(let value) = try Node.leafValue(h.leaf, h.index, access) {
