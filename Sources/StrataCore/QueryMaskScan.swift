@@ -107,7 +107,7 @@ extension PreparedQuery {
             masks.reserve(m)
             guard fill(predicate, view, m, masks, 0) else { return try takeByTest(v, test, &reader, sink) }
             let mask = masks.level(0)
-            sink.pointee.takeMatches(m, view) { mask[$0] != 0 }
+            sink.pointee.takeMatches(m, view, where: MaskMatcher(mask: mask))
         }
     }
 
@@ -120,7 +120,8 @@ extension PreparedQuery {
             return fillComparison(s, view, m, out)
         case .not(let inner):
             guard fill(inner, view, m, masks, level) else { return false }
-            for i in 0..<m { out[i] ^= 1 }
+            var i = 0
+            while i < m { out[i] ^= 1; i &+= 1 }
             return true
         case .and(let children), .or(let children):
             let isAnd = if case .and = predicate { true } else { false }
@@ -128,10 +129,12 @@ extension PreparedQuery {
             let other = masks.level(level + 1)
             for child in children.dropFirst() {
                 guard fill(child, view, m, masks, level + 1) else { return false }
+                // `while` loops: `for i in 0..<m` kept the compiler from vectorising them.
+                var i = 0
                 if isAnd {
-                    for i in 0..<m { out[i] &= other[i] }
+                    while i < m { out[i] &= other[i]; i &+= 1 }
                 } else {
-                    for i in 0..<m { out[i] |= other[i] }
+                    while i < m { out[i] |= other[i]; i &+= 1 }
                 }
             }
             return true
@@ -162,9 +165,21 @@ extension PreparedQuery {
     private func fillLoop<V: SimpleColumnValue, Op: QueryComparisonOperator>(_ c: Int, _ k: V, _: Op.Type, _ view: ClusterView, _ m: Int,
                                                                              _ out: UnsafeMutablePointer<UInt8>) -> Bool {
         guard let column = ColumnArray(view, column: c, isInt: V.isInt) else { return false }
-        withMatches(column, k, Op.self) { matches in
-            for i in 0..<m { out[i] = matches(i) ? 1 : 0 }
-        }
+        var fill = MaskFill(out: out, m: m)
+        withMatches(column, k, Op.self, &fill)
         return true
+    }
+}
+
+/// Writes one comparison's test into match bytes (1 or 0 per object).
+struct MaskFill: MatchConsumer {
+    let out: UnsafeMutablePointer<UInt8>
+    let m: Int
+    @inline(__always) mutating func consume<M: RowMatcher>(_ matches: M) {
+        var i = 0
+        while i < m {
+            out[i] = matches(i) ? 1 : 0
+            i &+= 1
+        }
     }
 }

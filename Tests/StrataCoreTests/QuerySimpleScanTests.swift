@@ -122,6 +122,57 @@ final class QuerySimpleScanTests: CoreTestCase {
         }
     }
 
+    /// Deltas stored in 1, 2, 4 and 8 bytes, against constants at and beyond the ends of each
+    /// width's range (a constant outside it makes every delta compare alike: the scan then
+    /// tests no object), for every operator: keys, count and sum against the brute force.
+    func testDeltaWidthsAndConstantsBeyondTheirRange() throws {
+        let table = CoreTable(name: "W", columns: [
+            CoreColumn(name: "id", type: .int, isPrimaryKey: true),
+            CoreColumn(name: "n", type: .int),
+        ])
+        var rng = CoreRandom(seed: 7)
+        // Four runs of keys, each with values spanning about one width above a base of 10^6.
+        let base: Int64 = 1_000_000
+        let spans: [Int64] = [200, 60_000, 4_000_000_000, 1 << 40]
+        var values: [Int64: Int64] = [:]
+        try write([table]) { txn in
+            try txn.storeTable(table)
+            for (run, span) in spans.enumerated() {
+                for j in 0..<400 {
+                    let key = Int64(run * 1_000 + j)
+                    // Every 16 objects hold both ends of the run, so each cluster's base is
+                    // `base` and its deltas use the whole width.
+                    let v = j % 16 == 0 ? base : (j % 16 == 1 ? base + span : base + Int64(rng.next() % UInt64(span + 1)))
+                    try txn.insert(into: table, values: [.int(key), .int(v)])
+                    values[key] = v
+                }
+            }
+        }
+        var constants: Set<Int64> = [Int64.min, Int64.max, 0, -1]
+        for span in spans {
+            for d in [-2, -1, 0, 1, 2] { constants.insert(base + Int64(d)); constants.insert(base + span + Int64(d)) }
+            constants.insert(base + span / 2)
+            constants.insert(base + (span + 1) * 2)
+        }
+        // The ends of each delta width's range, relative to the clusters' base.
+        for bits in [8, 16, 32] {
+            for d in [-1, 0, 1] { constants.insert(base + (Int64(1) << bits) + Int64(d)) }
+        }
+        try read([table]) { txn in
+            for op in ["==", "!=", "<", "<=", ">", ">="] {
+                for constant in constants.sorted() {
+                    let query = try CoreQuery("n \(op) $0", arguments: [.int(constant)])
+                    XCTAssertNotNil(try query.prepare(txn, table).simple)
+                    let want = values.keys.sorted().filter { Self.expected(.int(values[$0]!), op, .int(constant)) }
+                    XCTAssertEqual(try query.evaluate(in: txn, table: table), want, "n \(op) \(constant)")
+                    XCTAssertEqual(try query.fastCount(in: txn, table: table), want.count, "count of n \(op) \(constant)")
+                    let sum = try XCTUnwrap(query.fastSum(in: txn, table: table, column: 1))
+                    XCTAssertEqual(sum.ints, want.reduce(Int64(0)) { $0 &+ values[$1]! }, "sum where n \(op) \(constant)")
+                }
+            }
+        }
+    }
+
     /// AND, OR and NOT over simple comparisons (the match-byte scan) against the brute force:
     /// 300 random predicates up to three levels deep over the four numeric columns, nullable
     /// ones included; keys, count and sums, in clusters with and without the columns.
