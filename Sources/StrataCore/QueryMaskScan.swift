@@ -117,7 +117,8 @@ extension PreparedQuery {
         let out = masks.level(level)
         switch predicate {
         case .comparison(let s):
-            return fillComparison(s, view, m, out)
+            var bytes = MaskFill(out: out, m: m)
+            return withMatches(s, view, &bytes)
         case .not(let inner):
             guard fill(inner, view, m, masks, level) else { return false }
             var i = 0
@@ -138,48 +139,6 @@ extension PreparedQuery {
                 }
             }
             return true
-        }
-    }
-
-    /// One comparison's bytes; false when the cluster predates the column.
-    private func fillComparison(_ s: SimpleComparison, _ view: ClusterView, _ m: Int, _ out: UnsafeMutablePointer<UInt8>) -> Bool {
-        switch (s.op, s.constant) {
-        case (.equal, .int(let k)): return fillLoop(s.column, k, QueryOpEqual.self, view, m, out)
-        case (.equal, .double(let d)): return fillLoop(s.column, d, QueryOpEqual.self, view, m, out)
-        case (.notEqual, .int(let k)): return fillLoop(s.column, k, QueryOpNotEqual.self, view, m, out)
-        case (.notEqual, .double(let d)): return fillLoop(s.column, d, QueryOpNotEqual.self, view, m, out)
-        case (.lessThan, .int(let k)): return fillLoop(s.column, k, QueryOpLess.self, view, m, out)
-        case (.lessThan, .double(let d)): return fillLoop(s.column, d, QueryOpLess.self, view, m, out)
-        case (.lessThanOrEqual, .int(let k)): return fillLoop(s.column, k, QueryOpLessOrEqual.self, view, m, out)
-        case (.lessThanOrEqual, .double(let d)): return fillLoop(s.column, d, QueryOpLessOrEqual.self, view, m, out)
-        case (.greaterThan, .int(let k)): return fillLoop(s.column, k, QueryOpGreater.self, view, m, out)
-        case (.greaterThan, .double(let d)): return fillLoop(s.column, d, QueryOpGreater.self, view, m, out)
-        case (.greaterThanOrEqual, .int(let k)): return fillLoop(s.column, k, QueryOpGreaterOrEqual.self, view, m, out)
-        case (.greaterThanOrEqual, .double(let d)): return fillLoop(s.column, d, QueryOpGreaterOrEqual.self, view, m, out)
-        default:
-            // `simpleComparison` only makes the six orderings above.
-            preconditionFailure("simple comparison with operator \(s.op)")
-        }
-    }
-
-    private func fillLoop<V: SimpleColumnValue, Op: QueryComparisonOperator>(_ c: Int, _ k: V, _: Op.Type, _ view: ClusterView, _ m: Int,
-                                                                             _ out: UnsafeMutablePointer<UInt8>) -> Bool {
-        guard let column = ColumnArray(view, column: c, isInt: V.isInt) else { return false }
-        var fill = MaskFill(out: out, m: m)
-        withMatches(column, k, Op.self, &fill)
-        return true
-    }
-}
-
-/// Writes one comparison's test into match bytes (1 or 0 per object).
-struct MaskFill: MatchConsumer {
-    let out: UnsafeMutablePointer<UInt8>
-    let m: Int
-    @inline(__always) mutating func consume<M: RowMatcher>(_ matches: M) {
-        var i = 0
-        while i < m {
-            out[i] = matches(i) ? 1 : 0
-            i &+= 1
         }
     }
 }

@@ -291,19 +291,13 @@ struct SimpleSumSink: SimpleScanSink {
         // the match bytes (a loop the compiler vectorises), then the sum, each value masked by
         // its byte. In one pass the compiler turned `hit ? v : 0` back into a branch per
         // object, mispredicted on every other object of a filter matching half of them at random.
-        guard m <= Self.matchByteCapacity else {
-            for i in 0..<m where matches(i) { take(i, view) }
-            return
-        }
+        // A cluster holds at most `UInt16.max` objects (its count is a u16), so `m` fits.
         let bytes = matchBytes
-        var i = 0
-        while i < m {
-            bytes[i] = matches(i) ? 1 : 0
-            i &+= 1
-        }
+        var fill = MaskFill(out: bytes, m: m)
+        fill.consume(matches)
         var sum = doubles
         var any: UInt8 = 0
-        i = 0
+        var i = 0
         while i < m {
             let raw = UInt64(littleEndian: doubleBase.loadUnaligned(fromByteOffset: i &<< 3, as: UInt64.self))
             let hit = bytes[i]
@@ -375,6 +369,57 @@ func withMatches<V: SimpleColumnValue, Op: QueryComparisonOperator, C: MatchCons
     }
 }
 
+/// `withMatches` for comparison `s` on the cluster `view`, with a loop specialised for each
+/// operator and constant type; false (and nothing consumed) when the cluster predates the column.
+/// Shared by the single-comparison scan and the compound scan's match bytes.
+@inline(__always)
+func withMatches<C: MatchConsumer>(_ s: SimpleComparison, _ view: ClusterView, _ consumer: inout C) -> Bool {
+    @inline(__always)
+    func run<V: SimpleColumnValue, Op: QueryComparisonOperator>(_ k: V, _: Op.Type) -> Bool {
+        withMatches(view, column: s.column, k, Op.self, &consumer)
+    }
+    switch (s.op, s.constant) {
+    case (.equal, .int(let k)): return run(k, QueryOpEqual.self)
+    case (.equal, .double(let d)): return run(d, QueryOpEqual.self)
+    case (.notEqual, .int(let k)): return run(k, QueryOpNotEqual.self)
+    case (.notEqual, .double(let d)): return run(d, QueryOpNotEqual.self)
+    case (.lessThan, .int(let k)): return run(k, QueryOpLess.self)
+    case (.lessThan, .double(let d)): return run(d, QueryOpLess.self)
+    case (.lessThanOrEqual, .int(let k)): return run(k, QueryOpLessOrEqual.self)
+    case (.lessThanOrEqual, .double(let d)): return run(d, QueryOpLessOrEqual.self)
+    case (.greaterThan, .int(let k)): return run(k, QueryOpGreater.self)
+    case (.greaterThan, .double(let d)): return run(d, QueryOpGreater.self)
+    case (.greaterThanOrEqual, .int(let k)): return run(k, QueryOpGreaterOrEqual.self)
+    case (.greaterThanOrEqual, .double(let d)): return run(d, QueryOpGreaterOrEqual.self)
+    default:
+        // `QueryCompiler.simpleComparison` only makes the six orderings above.
+        preconditionFailure("simple comparison with operator \(s.op)")
+    }
+}
+
+/// `withMatches` on column `c` of `view`; false when the cluster predates the column.
+@inline(__always)
+func withMatches<V: SimpleColumnValue, Op: QueryComparisonOperator, C: MatchConsumer>(_ view: ClusterView, column c: Int, _ k: V, _: Op.Type,
+                                                                                     _ consumer: inout C) -> Bool {
+    guard let column = ColumnArray(view, column: c, isInt: V.isInt) else { return false }
+    withMatches(column, k, Op.self, &consumer)
+    return true
+}
+
+/// Writes a cluster's test into match bytes (1 or 0 per object): the compound scan's masks and
+/// the `Double` sum's first pass.
+struct MaskFill: MatchConsumer {
+    let out: UnsafeMutablePointer<UInt8>
+    let m: Int
+    @inline(__always) mutating func consume<M: RowMatcher>(_ matches: M) {
+        var i = 0
+        while i < m {
+            out[i] = matches(i) ? 1 : 0
+            i &+= 1
+        }
+    }
+}
+
 /// Passes a cluster's test to a sink's `takeMatches`.
 struct SinkConsumer<S: SimpleScanSink>: MatchConsumer {
     let sink: UnsafeMutablePointer<S>
@@ -394,34 +439,12 @@ extension PreparedQuery {
             return true
         }
         guard let simple, isSimpleColumn(table, simple.column) else { return false }
-        let c = simple.column
-        func scan<V: SimpleColumnValue, Op: QueryComparisonOperator>(_ k: V, _: Op.Type) throws {
-            var reader = RowReader(table: table)
-            let columns = [c] + (sink.pointee.readsColumn.map { [$0] } ?? [])
-            try forEachScannedCluster(columns: columns) { v, view in
-                sink.pointee.begin(view)
-                guard let column = ColumnArray(view, column: c, isInt: V.isInt) else {
-                    return try takeByTest(v, test, &reader, sink)
-                }
-                var consumer = SinkConsumer(sink: sink, view: view)
-                withMatches(column, k, Op.self, &consumer)
-            }
-        }
-        // Each operator and constant type gets its own specialised loop.
-        switch (simple.op, simple.constant) {
-        case (.equal, .int(let k)): try scan(k, QueryOpEqual.self)
-        case (.equal, .double(let d)): try scan(d, QueryOpEqual.self)
-        case (.notEqual, .int(let k)): try scan(k, QueryOpNotEqual.self)
-        case (.notEqual, .double(let d)): try scan(d, QueryOpNotEqual.self)
-        case (.lessThan, .int(let k)): try scan(k, QueryOpLess.self)
-        case (.lessThan, .double(let d)): try scan(d, QueryOpLess.self)
-        case (.lessThanOrEqual, .int(let k)): try scan(k, QueryOpLessOrEqual.self)
-        case (.lessThanOrEqual, .double(let d)): try scan(d, QueryOpLessOrEqual.self)
-        case (.greaterThan, .int(let k)): try scan(k, QueryOpGreater.self)
-        case (.greaterThan, .double(let d)): try scan(d, QueryOpGreater.self)
-        case (.greaterThanOrEqual, .int(let k)): try scan(k, QueryOpGreaterOrEqual.self)
-        case (.greaterThanOrEqual, .double(let d)): try scan(d, QueryOpGreaterOrEqual.self)
-        default: return false
+        var reader = RowReader(table: table)
+        let columns = [simple.column] + (sink.pointee.readsColumn.map { [$0] } ?? [])
+        try forEachScannedCluster(columns: columns) { v, view in
+            sink.pointee.begin(view)
+            var consumer = SinkConsumer(sink: sink, view: view)
+            if !withMatches(simple, view, &consumer) { try takeByTest(v, test, &reader, sink) }
         }
         return true
     }
@@ -503,7 +526,7 @@ extension PreparedQuery {
             case .constant(true):
                 try forEachScannedCluster(columns: [column]) { _, view in
                     sink.pointee.begin(view)
-                    for i in 0..<view.count { sink.pointee.take(i, view) }
+                    sink.pointee.takeMatches(view.count, view, where: ConstantMatcher(all: true))
                 }
             case .test(let test):
                 guard try simpleScan(test, into: sink) else { return nil }

@@ -240,7 +240,6 @@ extension WriteTransaction {
         // (so its whole path is writable), with no change to the tree since: write it there.
         if !ended, let h = floorHint, h.stamp == changeStamp, h.tree == tree.index, h.matches(key),
            trees[tree.index].root == h.root, h.leaf.u64(PageHeader.version) == v {
-            try checkOpen()
             if case .inline(let value) = try Node.leafValue(h.leaf, h.index, access) {
                 return try body(UnsafeMutableRawBufferPointer(mutating: value))
             }
