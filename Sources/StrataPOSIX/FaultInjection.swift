@@ -15,7 +15,7 @@ import Synchronization
 public enum FaultPoint: String, Sendable, CaseIterable {
     /// `pwritev` is the commit's write of data pages (`pwrite`: meta records and the rest), so a test
     /// can fail one without the other.
-    case open, close, pread, pwrite, pwritev, fsync, fdatasync, ftruncate, fallocate, mmap, msync, fcntlLock, rename, unlink, fstat
+    case open, close, pread, pwrite, pwritev, fsync, fdatasync, ftruncate, fallocate, mmap, msync, fcntlLock, rename, link, unlink, fstat
 }
 
 /// How an armed fault fails.

@@ -351,6 +351,19 @@ public enum System {
         if Glibc_rename(from, to) != 0 { throw fail("rename", errno, from) }
     }
 
+    /// Makes `to` a second name of the file `from`, failing with `EEXIST` if `to` exists: unlike
+    /// `rename`, it never replaces a file, so it publishes a new file atomically and exclusively.
+    /// The corresponding C function is `link(2)`.
+    public static func link(_ from: String, to: String) throws {
+        try injected(.link, to)
+        while true {
+            if Glibc_link(from, to) == 0 { return }
+            let err = errno
+            if err == EINTR { continue }
+            throw fail("link", err, to)
+        }
+    }
+
     /// Removes a file; a missing file is not an error. The corresponding C function is `unlink(2)`.
     public static func unlink(_ path: String) throws {
         try injected(.unlink, path)
@@ -397,3 +410,4 @@ public enum System {
 @inline(__always) private func Glibc_msync(_ a: UnsafeMutableRawPointer, _ l: Int, _ f: Int32) -> Int32 { msync(a, l, f) }
 @inline(__always) private func Glibc_rename(_ a: String, _ b: String) -> Int32 { rename(a, b) }
 @inline(__always) private func Glibc_unlink(_ a: String) -> Int32 { unlink(a) }
+@inline(__always) private func Glibc_link(_ a: String, _ b: String) -> Int32 { link(a, b) }

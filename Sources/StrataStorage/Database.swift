@@ -1,4 +1,13 @@
+import Atomics
 import StrataPOSIX
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// How a commit is made durable.
 public enum Durability: Sendable, Equatable {
@@ -183,35 +192,57 @@ public final class Database: @unchecked Sendable {
         return (want + unit - 1) / unit * unit
     }
 
-    /// Writes a new, empty database: both meta pages at version 1, into a temporary file that is
-    /// synced and then renamed into place, so a crash never leaves a half-created file at `path`.
+    /// Creates a new, empty database at `path` unless one appears there first.
+    ///
+    /// Both meta pages (version 1) are written to a temporary file beside `path`, synced, and then
+    /// published with `link(2)`, which fails if `path` exists: so a crash never leaves a
+    /// half-created file at `path`, and when several threads or processes create the same new
+    /// file at once exactly one file wins and every loser opens it. (Publishing with `rename`
+    /// would let a later creator replace a file that others had already committed to, sending
+    /// their durable commits to an unlinked inode.)
+    ///
+    /// On a file system without hard links (`link` fails with `EPERM` or `ENOTSUP`), the file is
+    /// created in place with `O_EXCL` instead; an opener racing with that creation may see a file
+    /// shorter than two pages and is told it is not a database (nothing is lost).
     static func createFile(path: String, pageSize: Int) throws {
-        let tmp = path + ".creating-\(System.processID)"
+        let tmp = path + ".creating-\(System.processID)-\(creationCounter.loadThenWrappingIncrement(ordering: .relaxed))"
         do {
-            let fd = try StorageError.wrap { try System.open(tmp, create: true) }
-            defer { System.close(fd) }
-            let buf = UnsafeMutableRawPointer.allocate(byteCount: pageSize * 2, alignment: 4096)
-            defer { buf.deallocate() }
-            let meta = MetaRecord(version: 1, catalogRoot: 0, freeListHead: 0, pageCount: 2, flags: MetaLayout.flagClean,
-                                  durableBase: 1, freeListPages: 0, listHead: 0, listPagesOwn: 0, inlineList: [])
-            meta.encode(into: buf, pageSize: pageSize, slot: 0)
-            meta.encode(into: buf + pageSize, pageSize: pageSize, slot: 1)
-            try StorageError.wrap {
-                try System.pwrite(fd, from: buf, count: pageSize * 2, offset: 0)
-                try System.fdatasync(fd)
-            }
+            try writeEmptyDatabase(at: tmp, exclusive: false, pageSize: pageSize)
         } catch {
             try? System.unlink(tmp)
             throw error
         }
+        defer { try? System.unlink(tmp) }
         do {
-            try StorageError.wrap {
-                try System.rename(tmp, to: path)
-                try System.syncDirectory(of: path)
+            try StorageError.wrap { try System.link(tmp, to: path) }
+        } catch StorageError.system(let e) where e.errno == EEXIST {
+            return  // another thread or process created it first: open theirs
+        } catch StorageError.system(let e) where e.errno == EPERM || e.errno == ENOTSUP || e.errno == EOPNOTSUPP {
+            do {
+                try writeEmptyDatabase(at: path, exclusive: true, pageSize: pageSize)
+            } catch StorageError.system(let e) where e.errno == EEXIST {
+                return
             }
-        } catch {
-            try? System.unlink(tmp)
-            throw error
+        }
+        try StorageError.wrap { try System.syncDirectory(of: path) }
+    }
+
+    /// Distinguishes the temporary files of creations running at once in this process.
+    private static let creationCounter = ManagedAtomic<UInt64>(0)
+
+    /// Writes both meta pages of an empty database (version 1) to a new file and syncs it.
+    private static func writeEmptyDatabase(at file: String, exclusive: Bool, pageSize: Int) throws {
+        let fd = try StorageError.wrap { try System.open(file, create: true, exclusive: exclusive) }
+        defer { System.close(fd) }
+        let buf = UnsafeMutableRawPointer.allocate(byteCount: pageSize * 2, alignment: 4096)
+        defer { buf.deallocate() }
+        let meta = MetaRecord(version: 1, catalogRoot: 0, freeListHead: 0, pageCount: 2, flags: MetaLayout.flagClean,
+                              durableBase: 1, freeListPages: 0, listHead: 0, listPagesOwn: 0, inlineList: [])
+        meta.encode(into: buf, pageSize: pageSize, slot: 0)
+        meta.encode(into: buf + pageSize, pageSize: pageSize, slot: 1)
+        try StorageError.wrap {
+            try System.pwrite(fd, from: buf, count: pageSize * 2, offset: 0)
+            try System.fdatasync(fd)
         }
     }
 

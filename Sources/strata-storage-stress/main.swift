@@ -13,7 +13,7 @@
 //            an acknowledgement covers every commit up to i.
 //   digest   --seed S --commits N
 //            Prints StressWorkload.digest, so a test can check that the child runs the same workload code (a stale build would not).
-//   counter  --path P --worker W --commits N [--deferred-every K]
+//   counter  --path P --worker W --commits N [--deferred-every K] [--start-at MS]
 //            Each commit increments counter W in tree `counters` and adds record `r-W-<count>`
 //            to tree `records`. Prints "<count>" after each acknowledged commit.
 //   reader   --path P --workers W --target T
@@ -24,6 +24,9 @@
 //   hold     --path P
 //            Opens P, begins a read transaction, prints "pinned <version>", and keeps the
 //            snapshot until stdin reaches end of file (or the process is killed).
+//
+// Every mode that opens the file takes --start-at MS (milliseconds since the epoch): it waits
+// until then before opening, so that several processes open (or create) the file together.
 //
 // Exit status: 0 on success, 1 on an invariant violation, 2 on an error (message on stderr).
 import StrataStorage
@@ -80,7 +83,21 @@ struct Arguments {
     }
 }
 
-func openDatabase(_ path: String) -> Database {
+/// With `--start-at MS` (milliseconds since the epoch, CLOCK_REALTIME), waits until then: tests
+/// start several processes with one deadline so that they open the file at the same moment.
+func waitForStart(_ args: Arguments) {
+    guard let at = args.values["start-at"], let ms = Int64(at) else { return }
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    let remaining = ms * 1_000_000 - (Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec))
+    guard remaining > 0 else { return }
+    var req = timespec(tv_sec: Int(remaining / 1_000_000_000), tv_nsec: Int(remaining % 1_000_000_000))
+    var rest = timespec()
+    while nanosleep(&req, &rest) != 0 && errno == EINTR { req = rest }
+}
+
+func openDatabase(_ path: String, _ args: Arguments) -> Database {
+    waitForStart(args)
     do {
         return try Database(path: path)
     } catch {
@@ -98,7 +115,7 @@ func runCrash(_ args: Arguments) throws {
     let seed = UInt64(args.int("seed"))
     let commits = args.int("commits")
     let deferredEvery = args.int("deferred-every", default: 0)
-    let db = openDatabase(path)
+    let db = openDatabase(path, args)
     let last: Int = try db.read { r in
         guard let t = try r.tree(named: StressWorkload.treeName), let v = try r.get(StressWorkload.lastKey, in: t) else { return 0 }
         guard let n = Int(String(decoding: v, as: UTF8.self)) else { fail("the `last` key holds no number", status: 1) }
@@ -134,7 +151,7 @@ func runCounter(_ args: Arguments) throws {
     let worker = args.int("worker")
     let commits = args.int("commits")
     let deferredEvery = args.int("deferred-every", default: 0)
-    let db = openDatabase(path)
+    let db = openDatabase(path, args)
     let counterKey = Array("w\(worker)".utf8)
     for n in 1...max(commits, 1) {
         let durability: Durability = deferredEvery > 0 && n % deferredEvery != 0 && n != commits ? .deferred : .full
@@ -156,7 +173,7 @@ func runReader(_ args: Arguments) throws {
     let path = args.string("path")
     let workers = args.int("workers")
     let target = UInt64(args.int("target"))
-    let db = openDatabase(path)
+    let db = openDatabase(path, args)
     var snapshots = 0
     var lastVersion = VersionID(0)
     while true {
@@ -197,7 +214,7 @@ func runReader(_ args: Arguments) throws {
 }
 
 func runHold(_ args: Arguments) throws {
-    let db = openDatabase(args.string("path"))
+    let db = openDatabase(args.string("path"), args)
     let snapshot = try db.beginRead()
     emit("pinned \(snapshot.version.rawValue)")
     var byte: UInt8 = 0
