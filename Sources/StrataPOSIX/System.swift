@@ -211,9 +211,12 @@ public enum System {
     }
 
     /// Reserves disk blocks for `[offset, offset + length)` so that later writes through a memory
-    /// map cannot fail for lack of space (which would raise SIGBUS instead of an error). The
-    /// corresponding C function is `posix_fallocate(3)`. File systems that do not support it fall
-    /// back to `ftruncate`, which extends the file without reserving blocks.
+    /// map cannot fail for lack of space (which would raise SIGBUS instead of an error), extending
+    /// the file if the range ends past it. The corresponding C function is `posix_fallocate(3)`.
+    ///
+    /// On a file system that does not support it (`EOPNOTSUPP`), the part of the range past the
+    /// file's end is written with zeros instead, which makes the file system allocate it (or
+    /// report `ENOSPC` now); bytes already in the file are never changed.
     public static func allocate(_ fd: FileDescriptor, offset: Int64, length: Int64) throws {
         try injected(.fallocate, fd.path)
         #if os(Linux)
@@ -221,17 +224,26 @@ public enum System {
             let rc = posix_fallocate(fd.rawValue, off_t(offset), off_t(length))
             if rc == 0 { return }
             if rc == EINTR { continue }
-            if rc == EOPNOTSUPP || rc == EINVAL {
-                let size = try fileSize(fd)
-                if size < offset + length { try ftruncate(fd, length: offset + length) }
-                return
-            }
+            if rc == EOPNOTSUPP || rc == EINVAL { break }
             throw fail("posix_fallocate", rc, fd.path)
         }
-        #else
-        let size = try fileSize(fd)
-        if size < offset + length { try ftruncate(fd, length: offset + length) }
         #endif
+        try extendWithZeros(fd, to: offset + length)
+    }
+
+    /// Writes zeros from the file's end up to `end` (nothing if the file is that long already).
+    private static func extendWithZeros(_ fd: FileDescriptor, to end: Int64) throws {
+        var at = try fileSize(fd)
+        guard at < end else { return }
+        let chunk = 1 << 20
+        let zeros = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 4096)
+        defer { zeros.deallocate() }
+        memset(zeros, 0, chunk)
+        while at < end {
+            let n = Int(min(Int64(chunk), end - at))
+            try pwrite(fd, from: zeros, count: n, offset: at)
+            at += Int64(n)
+        }
     }
 
     /// The file's size in bytes. The corresponding C function is `fstat(2)`.

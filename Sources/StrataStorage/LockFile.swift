@@ -76,7 +76,13 @@ final class LockFile: @unchecked Sendable {
             let first = try StorageError.wrap { try System.tryLock(fd, byte: openLockByte, kind: .exclusive) }
             if first {
                 let size = fileSize(slots: maxReaders)
-                try StorageError.wrap { try System.ftruncate(fd, length: Int64(size)) }
+                // Set the length, then reserve the blocks before touching the file through the
+                // map: on a full disk a store into an unreserved page raises SIGBUS, while
+                // posix_fallocate reports ENOSPC.
+                try StorageError.wrap {
+                    try System.ftruncate(fd, length: Int64(size))
+                    try System.allocate(fd, offset: 0, length: Int64(size))
+                }
                 let region = try StorageError.wrap { try System.mmap(fd, length: size, writable: true) }
                 zeroBytes(region.base, size)
                 region.base.setU64(Offset.magic, lockFileMagic)

@@ -21,6 +21,12 @@
 //            of records and that worker w's records are exactly r-w-1...r-w-<counter w>. Prints
 //            "ok <snapshots>" and exits 0 once the counters reach T; prints "violation: ..." and
 //            exits 1 on the first inconsistent snapshot.
+//   open     --path P
+//            Opens (or creates) P, reads the catalog, prints "ok <trees>".
+//   fill     --path P [--value-bytes B]
+//            Commits one B-byte value per transaction (tree `fill`, keys v1, v2, ...), printing
+//            each commit's number once durable, until a commit fails: prints "error <message>"
+//            and exits 3 (tests run it on a small file system until the disk is full).
 //   hold     --path P
 //            Opens P, begins a read transaction, prints "pinned <version>", and keeps the
 //            snapshot until stdin reaches end of file (or the process is killed).
@@ -223,6 +229,36 @@ func runHold(_ args: Arguments) throws {
     db.close()
 }
 
+/// Opens the file (creating it if needed), reads every tree, and prints "ok <trees>".
+func runOpen(_ args: Arguments) throws {
+    let db = openDatabase(args.string("path"), args)
+    let trees = try db.read { r in try r.treeNames().count }
+    emit("ok \(trees)")
+    db.close()
+}
+
+/// Commits one value of `--value-bytes` bytes per transaction, printing the commit's number once
+/// it is durable, until a commit fails: then prints "error <message>" and exits 3.
+func runFill(_ args: Arguments) throws {
+    let db = openDatabase(args.string("path"), args)
+    let size = args.int("value-bytes", default: 200_000)
+    var n = try db.read { r in try r.tree(named: "fill").map { Int($0.count) } ?? 0 }
+    while true {
+        do {
+            try db.write { txn in
+                let t = try txn.openTree("fill", create: true)
+                try txn.put(Array("v\(n + 1)".utf8), Array(repeating: UInt8(truncatingIfNeeded: n + 1), count: size), in: t)
+            }
+        } catch {
+            emit("error \(error)")
+            db.close()
+            exit(3)
+        }
+        n += 1
+        emit("\(n)")
+    }
+}
+
 let args = Arguments(CommandLine.arguments)
 do {
     switch args.values["mode"] ?? "crash" {
@@ -231,7 +267,9 @@ do {
     case "counter": try runCounter(args)
     case "reader": try runReader(args)
     case "hold": try runHold(args)
-    case let other: fail("unknown --mode '\(other)' (crash, digest, counter, reader, hold)")
+    case "open": try runOpen(args)
+    case "fill": try runFill(args)
+    case let other: fail("unknown --mode '\(other)' (crash, digest, counter, reader, hold, open, fill)")
     }
 } catch {
     fail("\(error)")
