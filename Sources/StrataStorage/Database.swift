@@ -56,6 +56,13 @@ public final class Database: @unchecked Sendable {
         public var mapReserve: Int = 1 << 30
         /// Verify the checksum of every page on open, not just the newest commit's (slow on large files).
         public var verifyAllOnOpen: Bool = false
+        /// What opening does when the newest commit was acknowledged as durable but its pages no
+        /// longer verify (damaged on disk after it was written): `false` (the default) refuses
+        /// the file with ``StorageError/damagedCommit(path:version:page:reason:intactVersion:)``
+        /// and changes nothing; `true` opens the last intact version instead, losing that commit,
+        /// and reports it in ``Database/recovery``. A torn commit (a crash before its pages
+        /// reached the disk, so never acknowledged) is always rolled back.
+        public var openLastIntactVersion: Bool = false
         public init() {}
     }
 
@@ -67,6 +74,9 @@ public final class Database: @unchecked Sendable {
     public let pageSize: Int
     /// Whether the database was opened read-only.
     public let isReadOnly: Bool
+    /// What recovery discarded when this handle opened the file, or nil when it opened at the
+    /// newest commit (or another process had the file open already, and chose the version).
+    public private(set) var recovery: RecoveryReport?
 
     let fd: FileDescriptor
     let lockFile: LockFile
@@ -312,30 +322,92 @@ public final class Database: @unchecked Sendable {
             if fileBytes < needed { throw StorageError.truncated(path: path, expectedBytes: needed, actualBytes: fileBytes) }
         }
         try checkLength(chosen)
+        var problem: (error: StorageError, acknowledged: Bool)?
         if !chosen.isClean {
             let acc = PageAccess(base: mapping.base, pageSize: pageSize, pageCount: chosen.pageCount, path: path)
             if let failure = verifyCommit(chosen, acc) {
-                // The newest commit is torn: its pages did not all reach the disk. Fall back to the
-                // other meta, which was durable when the newest was written.
-                guard order.count == 2 else { throw failure }
-                chosenSlot = order[1]
-                chosen = metas[chosenSlot]!
-                try checkLength(chosen)
+                problem = (failure, wasAcknowledged(chosen, slot: chosenSlot))
             }
+        }
+        if problem == nil, let failure = emptyCatalogProblem(chosen) {
+            // A record whose catalog is empty while pages are in use can only be a damaged (or
+            // forged) record: opening it would show an empty database and let the next commit
+            // reuse every page.
+            problem = (failure, true)
+        }
+        if let (failure, acknowledged) = problem {
+            // Either the newest commit is torn (a crash before its pages all reached the disk:
+            // it was never acknowledged, and the other meta, durable when it was written, is the
+            // version to open), or its pages were damaged after it was acknowledged as durable.
+            guard order.count == 2 else { throw failure }
+            let fallbackSlot = order[1]
+            let fallback = metas[fallbackSlot]!
+            let page: UInt32
+            let reason: String
+            if case .corruptPage(_, let p, let r) = failure { (page, reason) = (p, r) } else { (page, reason) = (0, failure.description) }
+            if acknowledged && !options.openLastIntactVersion {
+                throw StorageError.damagedCommit(path: path, version: chosen.version, page: page, reason: reason,
+                                                 intactVersion: fallback.version)
+            }
+            recovery = RecoveryReport(discardedVersion: VersionID(chosen.version), openedVersion: VersionID(fallback.version),
+                                      page: page, reason: reason, wasAcknowledged: acknowledged)
+            chosenSlot = fallbackSlot
+            chosen = fallback
+            try checkLength(chosen)
+            if let failure = emptyCatalogProblem(chosen) { throw failure }
         }
         if options.verifyAllOnOpen {
             let acc = PageAccess(base: mapping.base, pageSize: pageSize, pageCount: chosen.pageCount, path: path)
             var verifier = Verifier(access: acc, meta: chosen)
             _ = try verifier.run()
         }
-        if !isReadOnly && !chosen.isClean {
+        if !chosen.isClean {
             // After an unclean close, what we open at may include commits a previous process made
             // without syncing (deferred commits still in the page cache): make them durable before
-            // calling this version durable. A clean close already synced everything.
-            try StorageError.wrap { try System.fdatasync(fd) }
+            // calling this version durable (the lock file then records it as durable, which the
+            // next recovery takes as proof that it was acknowledged). A clean close already synced
+            // everything. A read-only descriptor may sync too (it flushes the file, not the handle).
+            do {
+                try StorageError.wrap { try System.fdatasync(fd) }
+            } catch {
+                if !isReadOnly { throw error }
+            }
         }
         return PublishedState(version: chosen.version, catalogRoot: chosen.catalogRoot, pageCount: chosen.pageCount,
                               latestSlot: UInt32(chosenSlot), durableVersion: chosen.version, durableSlot: UInt32(chosenSlot))
+    }
+
+    /// Whether the processes that used the file before this open acknowledged `m` as durable:
+    /// the lock file they left (read before it was reset) records `m`'s version, in `m`'s slot,
+    /// as its durable version. A lock file records a version as durable only after the
+    /// `fdatasync` that made it so returned, when all of its pages were on the disk; so if such a
+    /// commit fails verification now, its pages were damaged afterwards, not torn by a crash.
+    /// Without that record (no lock file, a reset one, or a crash before the sync returned) a
+    /// failed verification is taken for a torn commit.
+    func wasAcknowledged(_ m: MetaRecord, slot: Int) -> Bool {
+        guard let previous = lockFile.previousState else { return false }
+        guard previous.durableVersion == m.version, previous.durableSlot == UInt32(slot) else { return false }
+        if previous.version == m.version {
+            return previous.catalogRoot == m.catalogRoot && previous.pageCount == m.pageCount
+        }
+        return true
+    }
+
+    /// A meta record with an empty catalog describes an empty database: every page past the two
+    /// meta pages must then be free or bookkeeping. Returns the damage found, or nil.
+    func emptyCatalogProblem(_ m: MetaRecord) -> StorageError? {
+        guard m.catalogRoot == 0, m.pageCount > 2 else { return nil }
+        let acc = PageAccess(base: mapping.base, pageSize: pageSize, pageCount: m.pageCount, path: path)
+        var verifier = Verifier(access: acc, meta: m)
+        do {
+            let report = try verifier.run()
+            if report.leakedPages.isEmpty { return nil }
+            return acc.corrupt(0, "the meta record of version \(m.version) has an empty catalog, but \(report.leakedPages.count) of its \(m.pageCount) pages are in use")
+        } catch let e as StorageError {
+            return e
+        } catch {
+            return acc.corrupt(0, "\(error)")
+        }
     }
 
     /// Checks every page the commit (and the deferred commits before it) wrote: returns the first
@@ -630,5 +702,30 @@ public final class Database: @unchecked Sendable {
         } catch {
             // The flag only saves verification work on the next open; without it the file is still correct.
         }
+    }
+}
+
+/// What recovery did when a database was opened: the newest commit it found did not verify, so
+/// it opened the version before it.
+///
+/// ## Concurrency
+/// A value; `Sendable`.
+public struct RecoveryReport: Sendable, Equatable, CustomStringConvertible {
+    /// The commit that was rolled back.
+    public var discardedVersion: VersionID
+    /// The version the file was opened at.
+    public var openedVersion: VersionID
+    /// The first page of the discarded commit that failed verification (0: its meta record).
+    public var page: UInt32
+    /// What was wrong with that page.
+    public var reason: String
+    /// Whether the discarded commit had been acknowledged as durable (so it was damaged after
+    /// it was written, and the file was opened with `openLastIntactVersion`); false for a commit
+    /// torn by a crash before it was acknowledged.
+    public var wasAcknowledged: Bool
+
+    public var description: String {
+        let why = wasAcknowledged ? "it was damaged after it was made durable" : "a crash interrupted it before it was durable"
+        return "rolled back version \(discardedVersion.rawValue) (\(why): page \(page), \(reason)); opened version \(openedVersion.rawValue)"
     }
 }

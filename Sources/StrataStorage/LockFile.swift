@@ -54,12 +54,33 @@ final class LockFile: @unchecked Sendable {
     private var isClosed = false
     /// True if this handle found no other process using the database when it opened.
     let wasFirstOpener: Bool
+    /// For the first opener: the published state the lock file held before it was reset, when it
+    /// was a whole record of this format (the last state the processes before this one
+    /// published; nil for a new or damaged lock file, or one left mid-update). Recovery uses its
+    /// durable version as evidence that a commit was acknowledged (FORMAT.md, "Opening").
+    private(set) var previousState: PublishedState?
 
     private init(fd: FileDescriptor, region: MappedRegion, slotCount: Int, first: Bool) {
         self.fd = fd
         self.region = region
         self.slotCount = slotCount
         self.wasFirstOpener = first
+    }
+
+    /// Reads the published state an existing lock file holds, without mapping it; nil when the
+    /// file is too short, of another format, or was left mid-update (odd sequence number).
+    private static func readPublishedState(_ fd: FileDescriptor) -> PublishedState? {
+        var head = [UInt8](repeating: 0, count: 128)
+        guard let n = try? head.withUnsafeMutableBytes({ try System.pread(fd, into: $0.baseAddress!, count: $0.count, offset: 0) }),
+              n == head.count else { return nil }
+        return head.withUnsafeBytes { raw -> PublishedState? in
+            let p = raw.baseAddress!
+            guard p.u64(Offset.magic) == lockFileMagic, p.u32(Offset.formatVersion) == lockFileFormatVersion,
+                  p.u64(Offset.seq) & 1 == 0, p.u64(Offset.version) != 0 else { return nil }
+            return PublishedState(version: p.u64(Offset.version), catalogRoot: p.u32(Offset.catalogRoot),
+                                  pageCount: p.u32(Offset.pageCount), latestSlot: p.u32(Offset.latestSlot),
+                                  durableVersion: p.u64(Offset.durableVersion), durableSlot: p.u32(Offset.durableSlot))
+        }
     }
 
     static func fileSize(slots: Int) -> Int {
@@ -75,6 +96,7 @@ final class LockFile: @unchecked Sendable {
         do {
             let first = try StorageError.wrap { try System.tryLock(fd, byte: openLockByte, kind: .exclusive) }
             if first {
+                let previous = readPublishedState(fd)
                 let size = fileSize(slots: maxReaders)
                 // Set the length, then reserve the blocks before touching the file through the
                 // map: on a full disk a store into an unreserved page raises SIGBUS, while
@@ -88,7 +110,12 @@ final class LockFile: @unchecked Sendable {
                 region.base.setU64(Offset.magic, lockFileMagic)
                 region.base.setU32(Offset.formatVersion, lockFileFormatVersion)
                 region.base.setU32(Offset.slotCount, UInt32(maxReaders))
-                return LockFile(fd: fd, region: region, slotCount: maxReaders, first: true)
+                let lockFile = LockFile(fd: fd, region: region, slotCount: maxReaders, first: true)
+                lockFile.previousState = previous
+                // Keep the previous state until recovery publishes a new one: if this open fails
+                // (a damaged newest commit), the next open still finds the evidence it needs.
+                if let previous { lockFile.publish(previous) }
+                return lockFile
             }
             try StorageError.wrap { try System.lock(fd, byte: openLockByte, kind: .shared) }
             let size = try StorageError.wrap { try System.fileSize(fd) }

@@ -12,6 +12,7 @@ import StrataPOSIX
 /// | `byteOrderMismatch` | the file was written on a machine of the other byte order |
 /// | `unsupportedFormatVersion` | the file's format version is not one this build reads |
 /// | `corruptPage` | a page failed its checksum or structural check |
+/// | `damagedCommit` | the newest commit was acknowledged as durable, but its pages no longer verify |
 /// | `truncated` | the file is shorter than its meta record says |
 /// | `invalidPageSize` | a page size that is not a power of two in 4096...32768 |
 /// | `keyTooLarge` / `valueTooLarge` | a key or value exceeds the engine's limits |
@@ -32,6 +33,10 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     case unsupportedFormatVersion(path: String, found: UInt32, supported: UInt32)
     case corruptPage(path: String, page: UInt32, reason: String)
     case truncated(path: String, expectedBytes: Int64, actualBytes: Int64)
+    /// The newest commit (`version`) was acknowledged as durable, but `page`, which it wrote, no
+    /// longer verifies: the file was damaged after the commit. Opening changed nothing;
+    /// `Database.Options.openLastIntactVersion` opens `intactVersion` instead.
+    case damagedCommit(path: String, version: UInt64, page: UInt32, reason: String, intactVersion: UInt64)
     case invalidPageSize(Int)
     case keyTooLarge(size: Int, limit: Int)
     case valueTooLarge(size: Int, limit: Int)
@@ -55,6 +60,8 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(path) has format version \(found), but this build of Strata reads format version \(supported). Open it with a Strata release that supports version \(found)."
         case .corruptPage(let path, let page, let reason):
             return "\(path) is corrupt at page \(page): \(reason). Restore the file from a backup; Database.verify() lists the first damaged page of the newest version."
+        case .damagedCommit(let path, let version, let page, let reason, let intact):
+            return "\(path) is damaged: the newest commit (version \(version)) was made durable, but its page \(page) no longer verifies (\(reason)). Nothing was changed. Restore the file from a backup, or open it with openLastIntactVersion to open version \(intact) and lose that commit."
         case .truncated(let path, let expected, let actual):
             return "\(path) is truncated: its meta record needs \(expected) bytes but the file has \(actual). The file was cut short (a partial copy?); restore it from a backup."
         case .invalidPageSize(let size):

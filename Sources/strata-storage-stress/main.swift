@@ -21,6 +21,8 @@
 //            of records and that worker w's records are exactly r-w-1...r-w-<counter w>. Prints
 //            "ok <snapshots>" and exits 0 once the counters reach T; prints "violation: ..." and
 //            exits 1 on the first inconsistent snapshot.
+//   crash also takes --exit-without-close 1: exit after the last commit without closing the
+//            database, as a process that ends without tearing down (the file is not marked clean).
 //   open     --path P
 //            Opens (or creates) P, reads the catalog, prints "ok <trees>".
 //   fill     --path P [--value-bytes B]
@@ -149,6 +151,7 @@ func runCrash(_ args: Arguments) throws {
         }
         i += 1
     }
+    if args.int("exit-without-close", default: 0) != 0 { exit(0) }
     db.close()
 }
 

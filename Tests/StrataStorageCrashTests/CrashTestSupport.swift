@@ -36,6 +36,26 @@ class CrashTestCase: XCTestCase {
     }
 
     /// An integer from the environment (for longer local runs), else `fallback`.
+    func readFile(_ p: String) throws -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: p) else { throw CocoaError(.fileReadNoSuchFile) }
+        return Array(data)
+    }
+
+    /// Replaces the file at `p` (and removes its lock file, as a copy to a new place would).
+    func writeFile(_ p: String, _ bytes: [UInt8]) throws {
+        try? FileManager.default.removeItem(atPath: p)
+        try? FileManager.default.removeItem(atPath: p + ".lock")
+        try Data(bytes).write(to: URL(fileURLWithPath: p))
+    }
+
+    /// Overwrites the bytes of the file at `p` in place, keeping its lock file (damage on disk).
+    func overwriteInPlace(_ p: String, _ bytes: [UInt8]) throws {
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: p))
+        defer { try? handle.close() }
+        try handle.seek(toOffset: 0)
+        try handle.write(contentsOf: Data(bytes))
+    }
+
     func environmentInt(_ name: String, _ fallback: Int) -> Int {
         ProcessInfo.processInfo.environment[name].flatMap(Int.init) ?? fallback
     }

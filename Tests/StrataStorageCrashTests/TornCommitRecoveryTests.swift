@@ -41,17 +41,6 @@ final class TornCommitRecoveryTests: CrashTestCase {
         try txn.put(Array("blob2".utf8), value(0, size: 9000, fill: fill), in: t)
     }
 
-    func readFile(_ p: String) throws -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: p) else { throw CocoaError(.fileReadNoSuchFile) }
-        return Array(data)
-    }
-
-    func writeFile(_ p: String, _ bytes: [UInt8]) throws {
-        try? FileManager.default.removeItem(atPath: p)
-        try? FileManager.default.removeItem(atPath: p + ".lock")
-        try Data(bytes).write(to: URL(fileURLWithPath: p))
-    }
-
     func entries(_ db: Database) throws -> [([UInt8], [UInt8])] {
         try db.read { r in try r.tree(named: "t").map { try r.allEntries($0) } ?? [] }
     }
