@@ -165,7 +165,7 @@ extension _CollectionOwner {
         if realm.isFrozen { return self }
         guard realm.checkThread() else { return nil }
         guard state.row() != nil else {
-            return Realm.violation(Self.invalidatedMessage(kind), fallback: nil)
+            return realm.ownerMissing(state, Self.invalidatedMessage(kind), fallback: nil)
         }
         let frozen = realm.freeze()
         guard frozen.isFrozen, let s = frozen.object(state.binding, key: state.key)._strataManaged else { return nil }

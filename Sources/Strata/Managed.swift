@@ -22,6 +22,10 @@ public final class ManagedObjectState {
     /// reads borrow it: a copy, or a reader made from the bytes per read, retains the row's
     /// table, a reference count that every thread reading the snapshot changes.
     let frozenRow: RowReader?
+    /// The realm's stamp when this state was made. The object existed then (it came from a query,
+    /// a link or a lookup of that version), so if its row is missing while the realm still shows
+    /// that stamp, the file is damaged; the object was not deleted.
+    let bornStamp: UInt64
     /// Decoded values of collection properties (`_CollectionCache`), by property index; each
     /// carries the realm stamp it was read at (see ManagedCollection.swift).
     var collectionCaches: [Int: AnyObject] = [:]
@@ -39,6 +43,7 @@ public final class ManagedObjectState {
         self.realm = realm
         self.binding = binding
         self.key = key
+        self.bornStamp = realm.core.stamp
     }
 
     /// The object's row in the realm's current version; traps (through `Realm.violation`) when
@@ -157,7 +162,8 @@ extension _Persistable where Self: _PropertyValueConvertible {
     public static func _strataManagedGet(_ state: ManagedObjectState, _ index: Int) -> Self {
         let value = state.realm.propertyValue(state, index)
         guard let decoded = Self._strataFromPropertyValue(value) else {
-            return Realm.violation("the stored value of '\(state.realm.className(state)).\(state.realm.propertyName(state, index))' (\(value.kindName)) does not fit \(Self.self); the file's schema does not match the model", fallback: Self._strataDefaultValue())
+            state.realm._strataStoredValueDoesNotFit(state, index, value, expected: "\(Self.self)")
+            return Self._strataDefaultValue()
         }
         return decoded
     }

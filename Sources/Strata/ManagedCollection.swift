@@ -45,11 +45,12 @@ struct _CollectionOwner {
             return box.value
         }
         guard state.row() != nil else {
-            return Realm.violation(Self.invalidatedMessage(kind), fallback: nil)
+            return state.realm.ownerMissing(state, Self.invalidatedMessage(kind), fallback: nil)
         }
         let stored = state.realm.propertyValue(state, index)
         guard let decoded = decode(stored) else {
-            return Realm.violation("the stored value of '\(propertyPath)' (\(stored.kindName)) does not fit \(kind); the file's schema does not match the model", fallback: nil)
+            state.realm._strataStoredValueDoesNotFit(state, index, stored, expected: kind)
+            return nil
         }
         if !frozen { state.collectionCaches[index] = _CollectionCache(stamp: stamp, value: decoded) }
         return decoded
@@ -66,7 +67,7 @@ struct _CollectionOwner {
             return Realm.violation("Cannot modify managed objects outside of a write transaction.", fallback: false)
         }
         guard state.row() != nil else {
-            return Realm.violation(Self.invalidatedMessage(kind), fallback: false)
+            return state.realm.ownerMissing(state, Self.invalidatedMessage(kind), fallback: false)
         }
         return true
     }

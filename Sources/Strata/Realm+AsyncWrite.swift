@@ -281,6 +281,8 @@ extension Realm {
         guard !configuration.readOnly else {
             throw Realm.Error(.readOnly, "Can't perform transactions on read-only Realms (\(file.path)). Open it without readOnly to write.", path: file.path)
         }
+        // Nothing is written on top of damage a read of this process found.
+        try throwIfDamaged()
     }
 
     /// Makes `txn` (which holds the write lock) this realm's write transaction.

@@ -10,7 +10,7 @@ extension Realm {
         do {
             return try current().row(binding.table, key: key)
         } catch {
-            return Realm.violation("cannot read '\(binding.className)' object \(key) from '\(file.path)': \(error)", fallback: nil)
+            return readFailed(error, "cannot read '\(binding.className)' object \(key) from '\(file.path)': \(error)", fallback: nil)
         }
     }
 
@@ -30,7 +30,25 @@ extension Realm {
     func liveRow(_ state: ManagedObjectState) -> RowReader? {
         guard state.realm.checkThread() else { return nil }
         if let r = state.row() { return r }
-        return Realm.violation("Object has been deleted or invalidated. ('\(state.binding.className)' object \(state.key))", fallback: nil)
+        return missingRow(state)
+    }
+
+    /// The object owning a collection is missing: a violation with `message` when it was
+    /// deleted, damage when nothing changed since it was found (see `missingRow`).
+    func ownerMissing<T>(_ state: ManagedObjectState, _ message: @autoclosure () -> String, fallback: T) -> T {
+        if file.damage != nil { return fallback }
+        if state.bornStamp == stamp {
+            let error = Realm.Error(.invalidDatabase, "object \(state.key) of '\(state.binding.className)' is listed by the file but cannot be found.", path: file.path)
+            return readFailed(error, "", fallback: fallback)
+        }
+        return Realm.violation(message(), fallback: fallback)
+    }
+
+    /// A managed object's row is missing: deleted (the caller's mistake, a violation as in
+    /// RealmSwift), or, when nothing changed since the object was found, a damaged file.
+    @inline(never)
+    func missingRow(_ state: ManagedObjectState) -> RowReader? {
+        ownerMissing(state, "Object has been deleted or invalidated. ('\(state.binding.className)' object \(state.key))", fallback: nil)
     }
 
     // The scalar reads below are not inlinable and read a frozen object's row in place, so that
@@ -249,6 +267,8 @@ extension Realm {
 
     func translate(_ error: Swift.Error, className: String, object: ObjectBase? = nil, binding: TableBinding? = nil) -> Realm.Error {
         if let e = error as? Realm.Error { return e }
+        // Damage met by a write: recorded for the file, so later writes are refused too.
+        if Realm.isDamage(error) { return file.recordDamage(error) }
         guard let e = error as? CoreError else { return Realm.Error(storage: error, path: file.path) }
         switch e {
         case .duplicatePrimaryKey(let table, let column, let value):
@@ -318,6 +338,7 @@ extension Realm {
         }
         do {
             guard try txn.delete(state.binding.table, key: state.key) else {
+                if file.damage != nil { return }
                 return Realm.violation("Object has been deleted or invalidated.", fallback: ())
             }
             stamp &+= 1
@@ -379,7 +400,7 @@ extension Realm {
             guard let k = try txn.objectKey(binding.table, primaryKey: core) else { return nil }
             return (object(binding, key: k) as! Element)
         } catch {
-            return Realm.violation("cannot read '\(binding.className)' from '\(file.path)': \(error)", fallback: nil)
+            return readFailed(error, "cannot read '\(binding.className)' from '\(file.path)': \(error)", fallback: nil)
         }
     }
 
@@ -448,7 +469,7 @@ extension Realm {
             let keys = try current().backlinks(to: state.binding.table, key: state.key, from: origin, column: column)
             return keys.map { object(originBinding, key: $0) }
         } catch {
-            return Realm.violation("cannot read the links to '\(state.binding.className)' object \(state.key): \(error)", fallback: [])
+            return readFailed(error, "cannot read the links to '\(state.binding.className)' object \(state.key): \(error)", fallback: [])
         }
     }
 

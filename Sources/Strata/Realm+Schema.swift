@@ -247,7 +247,7 @@ extension Realm {
             try prepareSchema([t])
         } catch {
             if isInWriteTransaction, let e = error as? Realm.Error { fail(e) ; return nil }
-            return Realm.violation("\(error)", fallback: nil)
+            return readFailed(error, "\(error)", fallback: nil)
         }
         return file.binding(for: type)
     }

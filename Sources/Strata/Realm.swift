@@ -48,6 +48,11 @@ public struct Realm: Equatable {
         /// The most versions this file may pin at once in this process (frozen objects, open
         /// realms); 0 for no limit.
         public var maximumNumberOfActiveVersions: UInt = 0
+        /// What opening does when the file's newest commit was made durable but its pages were
+        /// damaged since: `false` (the default) fails with `Realm.Error.invalidDatabase` and
+        /// changes nothing; `true` opens the last intact version instead, losing that commit.
+        /// (A commit torn by a crash before it was durable is always rolled back.)
+        public var openLastIntactVersion = false
 
         /// A configuration; every argument has RealmSwift's default.
         public init(fileURL: URL? = nil, inMemoryIdentifier: String? = nil, readOnly: Bool = false,
@@ -169,24 +174,35 @@ public struct Realm: Equatable {
             return
         }
         let path = configuration.path
-        if !configuration.readOnly {
-            let dir = (path as NSString).deletingLastPathComponent
-            if !dir.isEmpty { try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
-        } else if !FileManager.default.fileExists(atPath: path) {
+        // As in RealmSwift, a missing directory is an error, not created: a typo in a path must
+        // not silently give an empty database.
+        let dir = (path as NSString).deletingLastPathComponent
+        var isDirectory: ObjCBool = false
+        if !dir.isEmpty, !FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory) {
+            throw Realm.Error(.fileNotFound, "Unable to open a realm at path '\(path)': the directory '\(dir)' does not exist. Create it first (FileManager.default.createDirectory), or check the path.", path: path)
+        } else if !dir.isEmpty, !isDirectory.boolValue {
+            throw Realm.Error(.fileAccess, "Unable to open a realm at path '\(path)': '\(dir)' is not a directory. Check the path.", path: path)
+        }
+        if configuration.readOnly && !FileManager.default.fileExists(atPath: path) {
             throw Realm.Error(.fileNotFound, "Unable to open a realm at path '\(path)': the file does not exist, and a read-only realm cannot create it.", path: path)
         }
+        let wasOpen = RealmFile.isOpen(path)
         let file: RealmFile
         do {
-            file = try RealmFile.shared(path: path, readOnly: configuration.readOnly, isInMemory: configuration.inMemoryIdentifier != nil)
+            file = try RealmFile.shared(path: path, readOnly: configuration.readOnly, isInMemory: configuration.inMemoryIdentifier != nil,
+                                        openLastIntactVersion: configuration.openLastIntactVersion)
         } catch {
             throw Realm.Error(storage: error, path: path)
         }
         self.core = RealmCore(configuration: configuration, file: file, confinement: confinement)
         RealmCore.remember(core, path: path)
-        if let types = configuration.objectTypes {
-            try prepareSchema(types.compactMap { $0 as? any ObjectSchemaProviding.Type })
-        } else {
-            try prepareSchema([])
+        do {
+            try prepareSchema(configuration.objectTypes?.compactMap { $0 as? any ObjectSchemaProviding.Type } ?? [])
+        } catch {
+            // An open that fails writes nothing to the file, not even the clean-close record.
+            if !wasOpen { file.openFailed = true }
+            if Realm.isDamage(error) || (error as? Realm.Error)?.code == .invalidDatabase { file.openFailed = true }
+            throw error
         }
     }
 

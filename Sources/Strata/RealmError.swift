@@ -17,6 +17,11 @@ extension Realm {
         public enum Code: Sendable, Equatable {
             case fail, fileAccess, filePermissionDenied, fileExists, fileNotFound, incompatibleLockFile
             case fileFormatUpgradeRequired, schemaMismatch, readOnly
+            /// The file is not a Strata file, or it is damaged (a page failed its checks, the file
+            /// is truncated, or its newest commit was damaged after it was made durable).
+            case invalidDatabase
+            /// The disk (or the file system's quota) is full.
+            case outOfDiskSpace
             case alreadyInWriteTransaction, notInWriteTransaction
             case primaryKeyExists, missingValue, invalidValue, objectManagedByAnotherRealm, invalidatedObject
             case wrongThread, frozen, invalidQuery
@@ -39,8 +44,14 @@ extension Realm {
         init(storage error: Swift.Error, path: String) {
             if let e = error as? StorageError {
                 switch e {
-                case .notADatabase, .byteOrderMismatch, .corruptPage, .truncated:
-                    self.init(.fileAccess, "Unable to open a realm at path '\(path)': \(e)", path: path)
+                case .notADatabase, .byteOrderMismatch:
+                    self.init(.invalidDatabase, "Unable to open a realm at path '\(path)': \(e)", path: path)
+                case .corruptPage, .truncated:
+                    self.init(.invalidDatabase, "The realm file at '\(path)' is damaged: \(e) Nothing was changed; `strata verify` reports every damaged page.", path: path)
+                case .damagedCommit:
+                    self.init(.invalidDatabase, "The realm file at '\(path)' is damaged: \(e) (For a realm: set Realm.Configuration.openLastIntactVersion.)", path: path)
+                case .system(let s) where s.errno == ENOSPC || s.errno == EDQUOT:
+                    self.init(.outOfDiskSpace, "The disk holding '\(path)' is full (\(e)). Free some space and try again; nothing committed was lost.", path: path)
                 case .unsupportedFormatVersion:
                     self.init(.fileFormatUpgradeRequired, "Unable to open a realm at path '\(path)': \(e)", path: path)
                 case .readOnly:
@@ -55,7 +66,11 @@ extension Realm {
                     self.init(.fail, "\(e)", path: path)
                 }
             } else if let e = error as? CoreError {
-                self.init(.fail, e.description, path: path)
+                if Realm.isDamage(e) {
+                    self.init(.invalidDatabase, "The realm file at '\(path)' is damaged: \(e.description). Nothing was changed; `strata verify` reports every damaged page.", path: path)
+                } else {
+                    self.init(.fail, e.description, path: path)
+                }
             } else if let e = error as? Realm.Error {
                 self = e
             } else {

@@ -15,6 +15,11 @@ final class RealmFile: @unchecked Sendable {
     let syncQueue = DispatchQueue(label: "io.strata.sync", qos: .userInitiated)
     /// Stored tables (the file's schema catalog, as of the last schema change).
     var tables: [String: CoreTable] = [:]
+    /// The first damage a read of this process found in the file (guarded by `lock`).
+    var damageFound: Realm.Error?
+    /// Set when opening a realm of this file failed after the file was opened (a schema that
+    /// cannot be read, a failed migration): closing it then writes nothing.
+    nonisolated(unsafe) var openFailed = false
     /// Versions pinned by realms of this process: version -> number of snapshots.
     var pinned: [UInt64: Int] = [:]
     private var bindings: [ObjectIdentifier: TableBinding] = [:]
@@ -35,7 +40,8 @@ final class RealmFile: @unchecked Sendable {
     }
 
     deinit {
-        db.close()
+        // Nothing is written to a file found damaged, not even the clean-close record.
+        db.close(markingClean: damage == nil && !openFailed)
         if isInMemory {
             try? FileManager.default.removeItem(atPath: path)
             try? FileManager.default.removeItem(atPath: path + ".lock")
@@ -43,7 +49,7 @@ final class RealmFile: @unchecked Sendable {
     }
 
     /// The shared file for `path`, opening it if no realm of this process has it open.
-    static func shared(path: String, readOnly: Bool, isInMemory: Bool) throws -> RealmFile {
+    static func shared(path: String, readOnly: Bool, isInMemory: Bool, openLastIntactVersion: Bool = false) throws -> RealmFile {
         openLock.lock()
         defer { openLock.unlock() }
         if let f = open[path]?.file { return f }
@@ -53,6 +59,7 @@ final class RealmFile: @unchecked Sendable {
         options.pageSize = 8192
         options.readOnly = readOnly
         options.create = !readOnly
+        options.openLastIntactVersion = openLastIntactVersion
         let db = try Database(path: path, options: options)
         let file = RealmFile(path: path, db: db, isInMemory: isInMemory)
         open[path] = Weak(file)

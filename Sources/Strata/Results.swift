@@ -45,7 +45,7 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
         do {
             return try query.evaluate(in: realm.current(), table: binding.table)
         } catch {
-            return Realm.violation("Invalid query on '\(binding.className)': \(error)", fallback: [])
+            return realm.readFailed(error, "Invalid query on '\(binding.className)': \(error)", fallback: [])
         }
     }
 
@@ -55,7 +55,7 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
     private func frozenKeys(_ realm: Realm) -> Unmanaged<FrozenKeys> {
         cache.frozen(or: {
             let binding = realm.binding(for: Element.self)
-            return FrozenKeys(binding: binding, keys: binding.map { evaluate(realm, $0) } ?? [], txn: realm.current())
+            return FrozenKeys(binding: binding, keys: binding.map { evaluate(realm, $0) } ?? [], txn: realm.current(), realm: realm)
         })
     }
 
@@ -68,7 +68,11 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
     public var count: Int {
         guard realm?.checkThread() ?? true else { return 0 }
         if query.predicate == nil, query.distinctKeyPaths.isEmpty, let realm, let binding {
-            return (try? realm.current().count(binding.table)) ?? 0
+            do {
+                return try realm.current().count(binding.table)
+            } catch {
+                return realm.readFailed(error, "cannot count '\(binding.className)' objects in '\(realm.file.path)': \(error)", fallback: 0)
+            }
         }
         // One fixed-width comparison (`age > 50`) of a live realm whose keys are not evaluated
         // yet: counted from the rows' bytes, no keys collected. Anything else, or an error,
@@ -295,11 +299,14 @@ final class FrozenKeys {
     let binding: TableBinding?
     let keys: [Int64]
     let txn: StoreTransaction
+    /// The frozen realm (to report damage through); immutable.
+    let realm: Realm
 
-    init(binding: TableBinding?, keys: [Int64], txn: StoreTransaction) {
+    init(binding: TableBinding?, keys: [Int64], txn: StoreTransaction, realm: Realm) {
         self.binding = binding
         self.keys = keys
         self.txn = txn
+        self.realm = realm
     }
 
     /// The row of object `key` (nil if absent or unreadable, as `Realm.currentRow` reports).
@@ -310,7 +317,7 @@ final class FrozenKeys {
             // both the binding and its table here, objects that every reading thread shares.
             return try binding.flatMap { try txn.row($0.table, key: key) }
         } catch {
-            return Realm.violation("cannot read '\(binding?.className ?? "?")' object \(key): \(error)", fallback: nil)
+            return realm.readFailed(error, "cannot read '\(binding?.className ?? "?")' object \(key): \(error)", fallback: nil)
         }
     }
 }

@@ -468,7 +468,7 @@ extension PreparedQuery {
 
     /// Cluster `v` with the columns a scan reads checked (a full check of every column would cost
     /// a pass over each variable-width column's offsets).
-    /// - Throws: `CoreError.storage` when the cluster is corrupt.
+    /// - Throws: `CoreError.corrupt` when the cluster is corrupt.
     @inline(__always)
     private func scanView(_ v: UnsafeRawBufferPointer, _ columns: [Int]) throws -> ClusterView {
         guard let view = ClusterView(v, table: table, checkColumns: false),

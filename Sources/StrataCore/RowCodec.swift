@@ -454,7 +454,9 @@ public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case noSuchTable(String)
     case objectMissing(table: String, key: Int64)
     case corruptRow(table: String, key: Int64)
-    case storage(String)
+    /// The stored data is damaged (a cluster, row, backlink entry or schema record fails its
+    /// checks); the message says which.
+    case corrupt(String)
     case valueTooLongForIndex(table: String, column: String, size: Int, limit: Int)
 
     public var description: String {
@@ -473,7 +475,7 @@ public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
             "object \(k) of '\(t)' has been deleted or does not exist in this version"
         case .corruptRow(let t, let k):
             "the stored row of object \(k) of '\(t)' is corrupt; run Database.verify() and restore from a backup"
-        case .storage(let message):
+        case .corrupt(let message):
             message
         case .valueTooLongForIndex(let t, let c, let size, let limit):
             "the value of '\(t).\(c)' is \(size) bytes long, but an indexed or primary-key property holds at most \(limit) bytes in this file; shorten the value, or remove the index from the property"

@@ -25,11 +25,11 @@ extension StoreTransaction {
     }
 
     /// `bytes` as a validated cluster of `table`.
-    /// - Throws: `CoreError.storage` when they are not one.
+    /// - Throws: `CoreError.corrupt` when they are not one.
     @inline(__always)
     func clusterView(_ bytes: UnsafeRawBufferPointer, _ table: CoreTable) throws -> ClusterView {
         guard let view = ClusterView(bytes, table: table) else {
-            throw CoreError.storage("a cluster of '\(table.name)' is corrupt; run Database.verify(), or restore the file from a backup")
+            throw CoreError.corrupt("a cluster of '\(table.name)' is corrupt; run Database.verify(), or restore the file from a backup")
         }
         return view
     }
@@ -293,7 +293,7 @@ extension StoreTransaction {
         }
         guard let outcome else { return .missing }
         guard let result = outcome else {
-            throw CoreError.storage("a cluster of '\(table.name)' is corrupt; run Database.verify(), or restore the file from a backup")
+            throw CoreError.corrupt("a cluster of '\(table.name)' is corrupt; run Database.verify(), or restore the file from a backup")
         }
         return result
     }

@@ -96,12 +96,12 @@ extension StoreTransaction {
             var next: [UInt8]? = nil
             try w.forEach(in: old, from: start) { k, v in
                 if batch.count == 4096 { next = Array(k); return false }
-                guard k.count == 8 else { throw CoreError.storage("a row key of '\(table.name)' is corrupt; run Database.verify()") }
+                guard k.count == 8 else { throw CoreError.corrupt("a row key of '\(table.name)' is corrupt; run Database.verify()") }
                 let key = decodeObjectKey(k)
                 let n = v.count >= 2 ? Int(UInt16(littleEndian: v.loadUnaligned(as: UInt16.self))) : -1
                 guard n >= 0, n <= table.columns.count,
                       RowLayout.header(n) + table.layout.slotSizes[0..<n].reduce(0, +) <= v.count else {
-                    throw CoreError.storage("row \(key) of '\(table.name)' is corrupt; run Database.verify()")
+                    throw CoreError.corrupt("row \(key) of '\(table.name)' is corrupt; run Database.verify()")
                 }
                 // Variable-width slots must point inside the row (the reader traps otherwise).
                 let header = RowLayout.header(n)
@@ -111,7 +111,7 @@ extension StoreTransaction {
                     let off = Int(UInt32(littleEndian: v.loadUnaligned(fromByteOffset: s, as: UInt32.self)))
                     let len = Int(UInt32(littleEndian: v.loadUnaligned(fromByteOffset: s + 4, as: UInt32.self)))
                     guard off + len <= v.count else {
-                        throw CoreError.storage("row \(key) of '\(table.name)' is corrupt; run Database.verify()")
+                        throw CoreError.corrupt("row \(key) of '\(table.name)' is corrupt; run Database.verify()")
                     }
                 }
                 batch.append((key, LegacyRowReader(bytes: v, table: table, key: key).values()))

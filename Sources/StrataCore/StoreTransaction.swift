@@ -202,7 +202,7 @@ public final class StoreTransaction {
         try forEach(tree: Self.schemaTree) { k, v in
             let name = String(decoding: k, as: UTF8.self)
             guard let table = CoreTable.decode(name: name, v) else {
-                throw CoreError.storage("the stored schema of '\(name)' is corrupt or from a newer version of Strata")
+                throw CoreError.corrupt("the stored schema of '\(name)' is corrupt or from a newer version of Strata")
             }
             result[name] = table
             return true
@@ -242,7 +242,7 @@ public final class StoreTransaction {
     // MARK: Reads
 
     /// The row of object `key`, or nil if there is none.
-    /// - Throws: `CoreError.storage` when the object's cluster is corrupt.
+    /// - Throws: `CoreError.corrupt` when the object's cluster is corrupt.
     @inline(__always)
     public func row(_ table: CoreTable, key: Int64) throws -> RowReader? {
         var k = objectKeyBytes(key)
@@ -353,7 +353,7 @@ public final class StoreTransaction {
             guard k.starts(with: prefix) else { return false }
             let rest = Array(k[8...])
             guard let z1 = rest.firstIndex(of: 0), let z2 = rest[(z1 + 1)...].firstIndex(of: 0), rest.count == z2 + 9 else {
-                throw CoreError.storage("a backlink entry of '\(table.name)' is corrupt; run Database.verify()")
+                throw CoreError.corrupt("a backlink entry of '\(table.name)' is corrupt; run Database.verify()")
             }
             let t = String(decoding: rest[..<z1], as: UTF8.self)
             let c = String(decoding: rest[(z1 + 1)..<z2], as: UTF8.self)

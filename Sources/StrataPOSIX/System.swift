@@ -271,6 +271,16 @@ public enum System {
         return MappedRegion(base: p, length: length)
     }
 
+    /// Maps `length` bytes of zeroed memory that belongs to this process only (no file). The
+    /// corresponding C function is `mmap(2)` with `MAP_ANONYMOUS | MAP_PRIVATE`.
+    public static func mapAnonymous(length: Int) throws -> MappedRegion {
+        try injected(.mmap, nil)
+        guard let p = Glibc_mmap(nil, length, PROT_READ | PROT_WRITE, MAP_ANONYMOUS | MAP_PRIVATE, -1, 0), p != MAP_FAILED else {
+            throw fail("mmap", errno, nil)
+        }
+        return MappedRegion(base: p, length: length)
+    }
+
     /// Unmaps a region. The corresponding C function is `munmap(2)`.
     public static func munmap(_ region: MappedRegion) {
         _ = Glibc_munmap(region.base, region.length)

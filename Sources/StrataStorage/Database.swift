@@ -74,6 +74,11 @@ public final class Database: @unchecked Sendable {
     public let pageSize: Int
     /// Whether the database was opened read-only.
     public let isReadOnly: Bool
+    /// Whether this handle shares a lock file with other processes. False only for a read-only
+    /// open where the lock file could not be created or written (a read-only directory or
+    /// volume): the handle then sees the version it opened at, and must not be used while a
+    /// process elsewhere writes the file.
+    public var sharesLockFile: Bool { !lockFile.isPrivate }
     /// What recovery discarded when this handle opened the file, or nil when it opened at the
     /// newest commit (or another process had the file open already, and chose the version).
     public private(set) var recovery: RecoveryReport?
@@ -154,7 +159,15 @@ public final class Database: @unchecked Sendable {
             self.maxInlineCell = (pageSize - PageHeader.size) / 4 - 2
             self.maxKeySize = maxInlineCell - CellLayout.leafHeader - 4
             self.fd = fd
-            let lf = try LockFile.open(path: path + ".lock", maxReaders: options.maxReaders)
+            let lf: LockFile
+            do {
+                lf = try LockFile.open(path: path + ".lock", maxReaders: options.maxReaders)
+            } catch StorageError.system(let e) where options.readOnly && [EACCES, EROFS, EPERM].contains(e.errno) {
+                // A read-only open of a file whose lock file cannot be created or written (a
+                // database shipped on a read-only volume or in a read-only directory): nobody can
+                // write the file there either, so open it alone, with a lock file in memory.
+                lf = try LockFile.makePrivate(maxReaders: 1)
+            }
             openedLockFile = lf
             self.lockFile = lf
             self.fileCapacity = size
@@ -257,38 +270,77 @@ public final class Database: @unchecked Sendable {
     }
 
     /// Reads the start of the file and returns its page size, or explains why it is not ours.
+    ///
+    /// Meta slot 0 identifies the file (magic, format version, page size). When it does not,
+    /// slot 1 is looked for at each page size: a slot 0 damaged in those fields is then only a
+    /// damaged meta record (recovery opens at slot 1), and a file whose two slots both name
+    /// another format version is refused as such.
     static func readHeader(fd: FileDescriptor, path: String, fileSize: Int64) throws -> Int {
         if fileSize == 0 { throw StorageError.notADatabase(path: path, reason: "the file is empty (0 bytes)") }
-        var head = [UInt8](repeating: 0, count: minimumPageSize)
-        let n = try head.withUnsafeMutableBytes { b in
-            try StorageError.wrap { try System.pread(fd, into: b.baseAddress!, count: b.count, offset: 0) }
-        }
-        return try head.withUnsafeBytes { raw -> Int in
-            let p = raw.baseAddress!
-            if n >= 16, memcmpBytes(p, Array("SQLite format 3\0".utf8), 16) == 0 {
-                throw StorageError.notADatabase(path: path, reason: "it is a SQLite database")
+        func read(at offset: Int64, count: Int) throws -> [UInt8] {
+            var bytes = [UInt8](repeating: 0, count: count)
+            let n = try bytes.withUnsafeMutableBytes { b in
+                try StorageError.wrap { try System.pread(fd, into: b.baseAddress!, count: b.count, offset: offset) }
             }
-            guard n >= MetaLayout.inlineList else {
-                throw StorageError.notADatabase(path: path, reason: "the file is only \(n) bytes long")
+            return Array(bytes.prefix(n))
+        }
+        let head = try read(at: 0, count: minimumPageSize)
+        let slot0Problem: StorageError? = head.withUnsafeBytes { raw -> StorageError? in
+            let p = raw.baseAddress!
+            if head.count >= 16, memcmpBytes(p, Array("SQLite format 3\0".utf8), 16) == 0 {
+                return .notADatabase(path: path, reason: "it is a SQLite database")
+            }
+            guard head.count >= MetaLayout.inlineList else {
+                return .notADatabase(path: path, reason: "the file is only \(head.count) bytes long")
             }
             let magic = p.u64(MetaLayout.magic)
-            if magic == fileMagicByteSwapped { throw StorageError.byteOrderMismatch(path: path) }
+            if magic == fileMagicByteSwapped { return .byteOrderMismatch(path: path) }
             guard magic == fileMagic else {
-                throw StorageError.notADatabase(path: path, reason: "its first page does not start with Strata's magic number")
+                return .notADatabase(path: path, reason: "its first page does not start with Strata's magic number")
             }
             let format = p.u32(MetaLayout.formatVersion)
             guard format == strataFormatVersion else {
-                throw StorageError.unsupportedFormatVersion(path: path, found: format, supported: strataFormatVersion)
+                return .unsupportedFormatVersion(path: path, found: format, supported: strataFormatVersion)
             }
             let ps = Int(p.u32(MetaLayout.pageSize))
             guard ps >= minimumPageSize, ps <= maximumPageSize, ps & (ps - 1) == 0 else {
-                throw StorageError.corruptPage(path: path, page: 0, reason: "meta page records page size \(ps)")
+                return .corruptPage(path: path, page: 0, reason: "meta page records page size \(ps)")
             }
             guard fileSize >= Int64(2 * ps) else {
-                throw StorageError.truncated(path: path, expectedBytes: Int64(2 * ps), actualBytes: fileSize)
+                return .truncated(path: path, expectedBytes: Int64(2 * ps), actualBytes: fileSize)
             }
-            return ps
+            return nil
         }
+        guard let slot0Problem else { return head.withUnsafeBytes { Int($0.baseAddress!.u32(MetaLayout.pageSize)) } }
+        switch slot0Problem {
+        case .notADatabase(_, let reason) where reason.hasPrefix("it is a SQLite") || head.count < MetaLayout.inlineList:
+            throw slot0Problem
+        case .truncated:
+            throw slot0Problem
+        default:
+            break
+        }
+        var ps = minimumPageSize
+        while ps <= maximumPageSize {
+            if fileSize >= Int64(2 * ps) {
+                let slot1 = try read(at: Int64(ps), count: MetaLayout.inlineList)
+                if slot1.count == MetaLayout.inlineList {
+                    let verdict: Int? = try slot1.withUnsafeBytes { raw -> Int? in
+                        let p = raw.baseAddress!
+                        guard p.u64(MetaLayout.magic) == fileMagic, Int(p.u32(MetaLayout.pageSize)) == ps,
+                              p.u32(PageHeader.pageNumber) == 1, p.u8(PageHeader.type) == PageType.meta.rawValue else { return nil }
+                        let format = p.u32(MetaLayout.formatVersion)
+                        guard format == strataFormatVersion else {
+                            throw StorageError.unsupportedFormatVersion(path: path, found: format, supported: strataFormatVersion)
+                        }
+                        return ps
+                    }
+                    if let verdict { return verdict }
+                }
+            }
+            ps *= 2
+        }
+        throw slot0Problem
     }
 
     // MARK: Recovery (first opener)
@@ -662,6 +714,13 @@ public final class Database: @unchecked Sendable {
     /// is the last handle on the file in any process, marks the file as cleanly closed so the next
     /// open skips crash verification. Transactions still open keep their mapping valid.
     public func close() {
+        close(markingClean: true)
+    }
+
+    /// Closes the handle; with `markingClean: false` it never writes the clean-close meta record,
+    /// for a handle whose user found the file damaged (nothing is written on top of damage, and
+    /// the next open verifies the newest commit again).
+    public func close(markingClean: Bool) {
         let already = stateLock.withLock { () -> Bool in
             let was = closed
             closed = true
@@ -673,7 +732,7 @@ public final class Database: @unchecked Sendable {
             if (try? lockFile.lockWriter()) != nil {
                 if poisonedBy == nil {
                     _ = try? syncLocked()
-                    if lockFile.tryBecomeLastCloser() { markClean() }
+                    if markingClean && lockFile.tryBecomeLastCloser() { markClean() }
                 }
                 lockFile.unlockWriter()
             }

@@ -47,7 +47,8 @@ final class LockFile: @unchecked Sendable {
         static let slotSize = 64
     }
 
-    let fd: FileDescriptor
+    /// The lock file's descriptor; nil for a private lock file (``makePrivate(maxReaders:)``).
+    let fd: FileDescriptor?
     let region: MappedRegion
     let slotCount: Int
     private(set) var mySlot: Int = -1
@@ -60,7 +61,7 @@ final class LockFile: @unchecked Sendable {
     /// durable version as evidence that a commit was acknowledged (FORMAT.md, "Opening").
     private(set) var previousState: PublishedState?
 
-    private init(fd: FileDescriptor, region: MappedRegion, slotCount: Int, first: Bool) {
+    private init(fd: FileDescriptor?, region: MappedRegion, slotCount: Int, first: Bool) {
         self.fd = fd
         self.region = region
         self.slotCount = slotCount
@@ -144,9 +145,24 @@ final class LockFile: @unchecked Sendable {
         }
     }
 
+    /// A lock file in this process's memory only, for a read-only open that cannot create or
+    /// write the lock file (a read-only directory or volume): nobody else can write the file
+    /// there, so there is no other process to coordinate with. Every lock succeeds at once.
+    static func makePrivate(maxReaders: Int) throws -> LockFile {
+        let size = fileSize(slots: maxReaders)
+        let region = try StorageError.wrap { try System.mapAnonymous(length: size) }
+        region.base.setU64(Offset.magic, lockFileMagic)
+        region.base.setU32(Offset.formatVersion, lockFileFormatVersion)
+        region.base.setU32(Offset.slotCount, UInt32(maxReaders))
+        return LockFile(fd: nil, region: region, slotCount: maxReaders, first: true)
+    }
+
+    /// Whether this is a private lock file (no file, no other processes).
+    var isPrivate: Bool { fd == nil }
+
     /// Downgrades the first opener's exclusive open lock to shared, letting other processes in.
     func finishOpening() throws {
-        if wasFirstOpener {
+        if wasFirstOpener, let fd {
             try StorageError.wrap { try System.lock(fd, byte: Self.openLockByte, kind: .shared) }
         }
     }
@@ -206,6 +222,12 @@ final class LockFile: @unchecked Sendable {
     /// Claims a free reader slot for this handle: takes the slot's liveness lock (which only
     /// succeeds if its previous owner, if any, is gone), then writes our pid.
     func claimSlot() throws {
+        guard let fd else {
+            atomic64(Offset.slots + 8).store(0, ordering: .relaxed)
+            atomic32(Offset.slots).store(UInt32(bitPattern: System.processID), ordering: .releasing)
+            mySlot = 0
+            return
+        }
         for i in 0..<slotCount {
             if try StorageError.wrap({ try System.tryLock(fd, byte: Self.slotLockBase + Int64(i), kind: .exclusive) }) {
                 let base = Offset.slots + Offset.slotSize * i
@@ -234,6 +256,7 @@ final class LockFile: @unchecked Sendable {
             if v == 0 { continue }
             if let o = oldest, v >= o { continue }
             // A pinned old version: make sure its owner is alive before honouring it.
+            guard let fd else { break }
             let alive = (try? System.isLockedByOther(fd, byte: Self.slotLockBase + Int64(i))) ?? true
             if !alive {
                 // The owner died without releasing its slot. Clear it unless a new owner claimed
@@ -249,22 +272,26 @@ final class LockFile: @unchecked Sendable {
     // MARK: Writer lock
 
     func lockWriter() throws {
+        guard let fd else { return }
         try StorageError.wrap { try System.lock(fd, byte: Self.writerLockByte, kind: .exclusive) }
     }
 
     /// Takes the writer byte lock if no other process (or handle) holds it; never waits.
     func tryLockWriter() throws -> Bool {
-        try StorageError.wrap { try System.tryLock(fd, byte: Self.writerLockByte, kind: .exclusive) }
+        guard let fd else { return true }
+        return try StorageError.wrap { try System.tryLock(fd, byte: Self.writerLockByte, kind: .exclusive) }
     }
 
     func unlockWriter() {
+        guard let fd else { return }
         try? System.unlock(fd, byte: Self.writerLockByte)
     }
 
     /// Whether this handle is the only one open (tries to upgrade the open lock). On success the
     /// open lock is held exclusively; call ``close()`` next.
     func tryBecomeLastCloser() -> Bool {
-        (try? System.tryLock(fd, byte: Self.openLockByte, kind: .exclusive)) ?? false
+        guard let fd else { return false }
+        return (try? System.tryLock(fd, byte: Self.openLockByte, kind: .exclusive)) ?? false
     }
 
     /// Releases the slot and every lock. The shared memory stays mapped until this object is
@@ -280,6 +307,7 @@ final class LockFile: @unchecked Sendable {
         // Unlock explicitly: an open-file-description lock lives as long as the description,
         // and the mapping (kept until deinit) holds a reference to it, so closing the
         // descriptor alone would not release anything.
+        guard let fd else { return }
         if mySlot >= 0 { try? System.unlock(fd, byte: Self.slotLockBase + Int64(mySlot)) }
         try? System.unlock(fd, byte: Self.openLockByte)
         try? System.unlock(fd, byte: Self.writerLockByte)

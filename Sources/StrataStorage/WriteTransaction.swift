@@ -351,9 +351,14 @@ public final class WriteTransaction: @unchecked Sendable {
     func ensureCapacity(_ pages: UInt32) throws {
         let needed = Int64(pages) * Int64(pageSize)
         if needed > fileCapacity {
-            let step = min(max(fileCapacity / 8, 4 << 20), 1 << 30)
-            var newCap = max(needed, fileCapacity + step)
-            newCap = (newCap + (1 << 20) - 1) / (1 << 20) * (1 << 20)
+            // Small files double (in 64 KiB units), so a new database stays small; from 4 MiB on
+            // the file grows by an eighth (at least 4 MiB, at most 1 GiB, in 1 MiB units), so a
+            // growing file calls posix_fallocate rarely. FORMAT.md, "Pages".
+            let small: Int64 = 4 << 20
+            var newCap = fileCapacity < small ? max(needed, 2 * fileCapacity, 64 << 10)
+                                              : max(needed, fileCapacity + min(max(fileCapacity / 8, small), 1 << 30))
+            let unit: Int64 = newCap < small ? 64 << 10 : 1 << 20
+            newCap = (newCap + unit - 1) / unit * unit
             // Reserve real blocks, so writing through the map cannot hit a full disk (SIGBUS).
             try StorageError.wrap { try System.allocate(db.fd, offset: fileCapacity, length: newCap - fileCapacity) }
             fileCapacity = newCap

@@ -748,7 +748,7 @@ final class ClusterReviewTests: CoreTestCase {
             try txn.putRaw(keyBytes(1), row, tree: table.legacyRowTree)
         }
         XCTAssertThrowsError(try write([table]) { txn in try txn.upgradeLegacyRows(table) }) { error in
-            guard case .storage = error as? CoreError else { return XCTFail("\(error)") }
+            guard case .corrupt = error as? CoreError else { return XCTFail("\(error)") }
         }
     }
 }

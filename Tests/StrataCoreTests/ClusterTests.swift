@@ -359,7 +359,7 @@ final class ClusterTests: CoreTestCase {
                 // Object 0 is the one whose name range the falling offsets break (a point read
                 // checks the cluster's extents and its own object's ranges; a scan checks all).
                 XCTAssertThrowsError(try r.row(table, key: 0), "lie \(i)") { error in
-                    guard case .storage(let message) = error as? CoreError else { return XCTFail("\(error)") }
+                    guard case .corrupt(let message) = error as? CoreError else { return XCTFail("\(error)") }
                     XCTAssertTrue(message.contains("corrupt"), message)
                 }
                 XCTAssertThrowsError(try r.forEachRow(table) { _ in true }, "lie \(i)")

@@ -372,7 +372,7 @@ final class StoreTransactionTests: CoreTestCase {
         }
         try read { r in
             XCTAssertThrowsError(try r.storedTables()) { error in
-                guard case .storage(let message) = error as? CoreError else { return XCTFail("\(error)") }
+                guard case .corrupt(let message) = error as? CoreError else { return XCTFail("\(error)") }
                 XCTAssertTrue(message.contains("'Bad'"), message)
             }
         }

@@ -23,7 +23,50 @@ class CrashTestCase: XCTestCase {
 
     override func tearDownWithError() throws {
         FaultInjector.disarmAll()
+        for m in mounts.reversed() { _ = runTool("/bin/umount", ["-l", m]) }
+        mounts = []
         try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// File systems this test mounted (unmounted in tearDown).
+    private var mounts: [String] = []
+
+    /// Mounts a tmpfs of `megabytes` MiB inside the test's directory and returns its path; skips
+    /// the test, printing why, where mounting is not permitted.
+    func mountSmallFileSystem(megabytes: Int = 8) throws -> String {
+        #if os(Linux)
+        let m = directory.appendingPathComponent("small-fs-\(mounts.count)").path
+        try FileManager.default.createDirectory(atPath: m, withIntermediateDirectories: true)
+        let (status, output) = runTool("/bin/mount", ["-t", "tmpfs", "-o", "size=\(megabytes)m", "tmpfs", m])
+        guard status == 0 else {
+            print("\(name): skipped: mounting a tmpfs is not permitted here (\(output.trimmingCharacters(in: .whitespacesAndNewlines)))")
+            throw XCTSkip("mounting a tmpfs is not permitted here: \(output)")
+        }
+        mounts.append(m)
+        return m
+        #else
+        throw XCTSkip("the small file system is a Linux tmpfs")
+        #endif
+    }
+
+    /// Remounts a file system of `mountSmallFileSystem` read-only (or read-write again).
+    func remount(_ m: String, readOnly: Bool) throws {
+        let (status, output) = runTool("/bin/mount", ["-o", readOnly ? "remount,ro" : "remount,rw", m])
+        XCTAssertEqual(status, 0, output)
+    }
+
+    /// Runs `tool` and returns its exit status and combined output.
+    func runTool(_ tool: String, _ arguments: [String]) -> (Int32, String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: tool)
+        p.arguments = arguments
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = pipe
+        do { try p.run() } catch { return (-1, "\(error)") }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
     func path(_ name: String = "test.strata") -> String { directory.appendingPathComponent(name).path }
@@ -35,7 +78,6 @@ class CrashTestCase: XCTestCase {
         return try Database(path: path, options: o)
     }
 
-    /// An integer from the environment (for longer local runs), else `fallback`.
     func readFile(_ p: String) throws -> [UInt8] {
         guard let data = FileManager.default.contents(atPath: p) else { throw CocoaError(.fileReadNoSuchFile) }
         return Array(data)
@@ -56,6 +98,7 @@ class CrashTestCase: XCTestCase {
         try handle.write(contentsOf: Data(bytes))
     }
 
+    /// An integer from the environment (for longer local runs), else `fallback`.
     func environmentInt(_ name: String, _ fallback: Int) -> Int {
         ProcessInfo.processInfo.environment[name].flatMap(Int.init) ?? fallback
     }

@@ -15,44 +15,6 @@ import Darwin
 /// `strata-storage-stress` child processes, so a SIGBUS shows up as the child's death instead of
 /// killing the test runner. Skipped, with the reason printed, where mounting is not permitted.
 final class FullDiskTests: CrashTestCase {
-    private var mountPoint: String?
-
-    override func tearDownWithError() throws {
-        if let m = mountPoint { _ = run("/bin/umount", ["-l", m]) }
-        mountPoint = nil
-        try super.tearDownWithError()
-    }
-
-    /// Mounts a tmpfs of `megabytes` MiB inside the test's directory and returns its path.
-    private func mountSmallFileSystem(megabytes: Int = 8) throws -> String {
-        #if os(Linux)
-        let m = directory.appendingPathComponent("small-fs").path
-        try FileManager.default.createDirectory(atPath: m, withIntermediateDirectories: true)
-        let (status, output) = run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(megabytes)m", "tmpfs", m])
-        guard status == 0 else {
-            print("\(name): skipped: mounting a tmpfs is not permitted here (\(output.trimmingCharacters(in: .whitespacesAndNewlines)))")
-            throw XCTSkip("mounting a tmpfs is not permitted here: \(output)")
-        }
-        mountPoint = m
-        return m
-        #else
-        throw XCTSkip("the small file system is a Linux tmpfs")
-        #endif
-    }
-
-    private func run(_ tool: String, _ arguments: [String]) -> (Int32, String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: tool)
-        p.arguments = arguments
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = pipe
-        do { try p.run() } catch { return (-1, "\(error)") }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-
     /// Fills the file system at `dir` with one file until it reports ENOSPC; returns its path.
     @discardableResult
     private func fillFileSystem(_ dir: String) throws -> String {

@@ -364,10 +364,21 @@ final class YoungPageReviewTests: CrashTestCase {
         let ps = db.pageSize
         let changed = reached.filter { n in !after[(n * ps)..<((n + 1) * ps)].elementsEqual(before[(n * ps)..<((n + 1) * ps)]) }
         XCTAssertEqual(changed, [], "pages of the snapshot held by another process were reused")
-        XCTAssertLessThan(after.count / ps - before.count / ps, 150, "the group should still reuse the pages it freed itself")
         holder.closeStdin()
         XCTAssertEqual(holder.waitForExit(), .exited(0), holder.summary())
+        // While another process pins a version older than the group, the group cannot reuse the
+        // pages it freed: a reader slot shows only the oldest version its handle pins, so the
+        // writer cannot rule out newer snapshots there. (This test used to assert reuse by the
+        // file's length, which only held because the file was preallocated 4 MiB ahead.) Once
+        // the holder is gone, a group of the same size reuses its own pages: pages in use grow
+        // by far less than its 200 commits write.
         try smallGroup(db, round: 3, count: 5)
+        try db.sync()
+        let beforeGroup = Int(db.lockFile.readState().pageCount)
+        try smallGroup(db, round: 4, count: 200)
+        let grown = Int(db.lockFile.readState().pageCount) - beforeGroup
+        XCTAssertLessThan(grown, 150, "the group should reuse the pages it freed itself")
+        _ = after.count
         try db.sync()
         XCTAssertEqual(try db.verify().leakedPages, [])
     }

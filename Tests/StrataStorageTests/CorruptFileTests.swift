@@ -69,7 +69,8 @@ final class CorruptFileTests: StorageTestCase {
 
     func testByteSwappedFileIsRefused() throws {
         try makeDatabase()
-        try patch(MetaLayout.magic, withUnsafeBytes(of: fileMagic.bigEndian) { Array($0) })
+        // Both meta slots, as a file written with the other byte order has them.
+        for slot in 0..<2 { try patch(slot * 4096 + MetaLayout.magic, withUnsafeBytes(of: fileMagic.bigEndian) { Array($0) }) }
         expectRefusal { e in
             guard case .byteOrderMismatch = e else { return XCTFail("\(e)") }
         }
@@ -77,12 +78,27 @@ final class CorruptFileTests: StorageTestCase {
 
     func testUnknownFormatVersionNamesBothVersions() throws {
         try makeDatabase()
-        try patch(MetaLayout.formatVersion, withUnsafeBytes(of: UInt32(99).littleEndian) { Array($0) })
+        // Both meta slots, as a file written by a newer format has them.
+        for slot in 0..<2 { try patch(slot * 4096 + MetaLayout.formatVersion, withUnsafeBytes(of: UInt32(99).littleEndian) { Array($0) }) }
         expectRefusal { e in
             guard case .unsupportedFormatVersion(_, let found, let supported) = e else { return XCTFail("\(e)") }
             XCTAssertEqual(found, 99)
             XCTAssertEqual(supported, strataFormatVersion)
             XCTAssertTrue(e.description.contains("99") && e.description.contains("\(strataFormatVersion)"))
+        }
+    }
+
+    /// Meta slot 0 damaged in the fields that identify the file (magic, format version, page
+    /// size): only a damaged meta record, so the file opens at slot 1 with every entry.
+    func testSlotZeroDamagedInItsIdentityOpensAtSlotOne() throws {
+        for (offset, value) in [(MetaLayout.magic, UInt32(0x1234_5678)), (MetaLayout.formatVersion, 99), (MetaLayout.pageSize, 12345)] {
+            try? FileManager.default.removeItem(atPath: path())
+            try? FileManager.default.removeItem(atPath: path() + ".lock")
+            try makeDatabase()
+            try patch(offset, withUnsafeBytes(of: value.littleEndian) { Array($0) })
+            let db = try open()
+            XCTAssertEqual(try db.read { r in try r.tree(named: "t")?.count }, 3000, "slot 0 damaged at offset \(offset)")
+            db.close()
         }
     }
 
