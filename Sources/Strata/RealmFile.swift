@@ -92,6 +92,21 @@ final class RealmFile: @unchecked Sendable {
         tables[binding.table.name] = binding.table
     }
 
+    /// Records stored tables this process has not bound (classes no model declares), so that a
+    /// delete also cleans up the links they hold.
+    func noteStoredTables(_ stored: [String: CoreTable]) {
+        lock.lock()
+        defer { lock.unlock() }
+        for (name, table) in stored where tables[name] == nil { tables[name] = table }
+    }
+
+    /// Replaces the known tables after a schema change (tables may have been renamed or dropped).
+    func replaceTables(_ new: [String: CoreTable]) {
+        lock.lock()
+        defer { lock.unlock() }
+        tables = new
+    }
+
     func tablesSnapshot() -> [String: CoreTable] {
         lock.lock()
         defer { lock.unlock() }
