@@ -197,12 +197,25 @@ public struct SchemaHistory: Codable, Equatable, Sendable {
                 continue
             }
             if type.kind != model.kind { result.append("\(model.name) changed from \(type.kind.rawValue) to \(model.kind.rawValue)") }
+            // A new property whose `originalName` names a vanished one is that property renamed.
+            var renamedTo: [String: String] = [:]
+            for property in model.properties where !type.properties.contains(where: { $0.name == property.name }) {
+                if let o = property.originalName, type.properties.contains(where: { $0.name == o }),
+                   !model.properties.contains(where: { $0.name == o }) {
+                    renamedTo[o] = property.name
+                }
+            }
             for old in type.properties where !model.properties.contains(where: { $0.name == old.name }) {
-                result.append("\(model.name).\(old.name) was removed")
+                if let new = renamedTo[old.name] {
+                    result.append("\(model.name).\(old.name) was renamed to \(new)")
+                } else {
+                    result.append("\(model.name).\(old.name) was removed")
+                }
             }
             for property in model.properties {
                 let new = Self.record(property, id: 0)
-                guard let old = type.properties.first(where: { $0.name == property.name }) else {
+                guard let old = type.properties.first(where: { $0.name == property.name })
+                        ?? type.properties.first(where: { renamedTo[$0.name] == property.name }) else {
                     result.append("\(model.name).\(property.name) was added")
                     continue
                 }

@@ -166,6 +166,7 @@ final class SchemaHistoryTests: XCTestCase {
         let built = SchemaCompiler.generate(targetName: "App", inputs: Fixtures.inputs(["Models.swift": decided]), history: history, historyDisplayPath: "h.json")
         XCTAssertNotNil(built.output)
         XCTAssertEqual(built.diagnostics.map(\.severity), [.warning])
+        XCTAssertTrue(built.diagnostics.first?.message.contains("(Dog.chipNumber was renamed to chip);") ?? false, "\(built.diagnostics)")
     }
 
     /// A class gone and another new: the build says how to record a rename (`--rename-type`) or a
