@@ -352,11 +352,22 @@ final class MigrationModelTests: SeedTestCase {
             model.classes[ci].props.append(MProp(name: model.freshName("l"), kind: .list(n.name)))
             for mid in (model.objects[c.name] ?? [:]).keys { model.objects[c.name]?[mid]?[model.classes[ci].props.last!.name] = .list([]) }
             return "add class \(n.name)"
-        case 9: // remove a class no other class links to: its table stays, or deleteData drops it
-            let linked = Set(model.all.flatMap { k in k.props.compactMap { p in p.kind.isLink && k.name != c.name ? p.kind.target : nil } })
-            guard top.count > 1, !linked.contains(c.name) else { return nil }
+        case 9: // remove a class (and the properties of other classes linking to it): its table stays, or deleteData drops it
+            let linking = model.classes.filter { k in k.name != c.name && k.props.contains { $0.kind.target == c.name } }.map(\.name)
+            guard top.count > 1, !linking.contains(where: touched.contains) else { return nil }
             model.classes.remove(at: ci)
-            for k in model.classes.indices { model.classes[k].props.removeAll { $0.kind.target == c.name } }
+            for k in model.classes.indices {
+                let gone = model.classes[k].props.filter { $0.kind.target == c.name && c.name != model.classes[k].name }
+                guard !gone.isEmpty else { continue }
+                // Changing that class too: no other change to it in this step.
+                touched.insert(model.classes[k].name)
+                model.classes[k].props.removeAll { $0.kind.target == c.name }
+                let owner = model.classes[k].name
+                for p in gone {
+                    for mid in (model.objects[owner] ?? [:]).keys { model.objects[owner]?[mid]?[p.name] = nil }
+                    for j in model.classes.indices { model.classes[j].props.removeAll { $0.kind == .backlink(owner, p.name) } }
+                }
+            }
             if rng.int(2) == 0 {
                 var retired = c
                 retired.props.removeAll { if case .backlink = $0.kind { true } else { false } }
@@ -404,7 +415,7 @@ final class MigrationModelTests: SeedTestCase {
                     news[mid] = new
                 }
                 for (mid, obj) in news.sorted(by: { $0.key < $1.key }) {
-                    switch rng.int(4) {
+                    switch rng.int(5) {
                     case 0:
                         let v = Int64(rng.int(50))
                         if c.prop("n")?.kind == .int { obj["n"] = Int(v); model.objects[c.name]?[mid]?["n"] = .int(v) }
@@ -421,9 +432,23 @@ final class MigrationModelTests: SeedTestCase {
                     case 2:
                         m.delete(obj)
                         model.delete(c.name, mid)
+                    case 3:
+                        // Replace a list (or set) with objects of its class, given as MigrationObjects.
+                        guard let p = c.props.first(where: { if case .list = $0.kind { true } else if case .set = $0.kind { true } else { false } }),
+                              let t = p.kind.target else { break }
+                        var targets: [Int: MigrationObject] = [:]
+                        m.enumerateObjects(ofType: t) { _, new in if let new, let tm = new["mid"] as? Int { targets[tm] = new } }
+                        let picked = targets.keys.sorted().filter { _ in rng.int(3) == 0 }
+                        obj[p.name] = picked.map { targets[$0]! }
+                        model.objects[c.name]?[mid]?[p.name] = .list(picked)
                     default:
                         break
                     }
+                }
+                // Now and then, every object of the class goes (deleteData of a class the models keep).
+                if rng.int(12) == 0 {
+                    m.deleteData(forType: c.name)
+                    for mid in (model.objects[c.name] ?? [:]).keys.sorted() { model.delete(c.name, mid) }
                 }
                 if rng.int(2) == 0 {
                     let mid = model.nextMid
