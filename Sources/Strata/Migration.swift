@@ -376,8 +376,7 @@ extension Realm {
             var map: [Int64: Int64] = [:]
             for (key, values) in rows {
                 let v = values[pk]
-                if let other = seen.updateValue(key, forKey: IndexKey.encode(v)) {
-                    _ = other
+                if seen.updateValue(key, forKey: IndexKey.encode(v)) != nil {
                     throw Realm.Error(.primaryKeyExists, "After the migration, two objects of '\(final.name)' have the primary key \(MigrationObject.scalar(v).map { "\($0)" } ?? "nil") ('\(final.columns[pk].name)'). Give each object a unique primary key in the migration block (or delete the duplicates).", path: file.path)
                 }
                 if final.primaryKeyIsObjectKey {

@@ -114,9 +114,17 @@ extension Realm {
             }
             throw Realm.Error(.schemaMismatch, message, path: file.path)
         }
-        try withSchemaTransaction { txn in
-            try runMigration(txn, plan: plan, oldVersion: storedVersion ?? 0, isMigration: versionBump)
-            try txn.setSchemaVersion(max(target, storedVersion ?? 0))
+        let saved = file.bindingState()
+        do {
+            try withSchemaTransaction { txn in
+                try runMigration(txn, plan: plan, oldVersion: storedVersion ?? 0, isMigration: versionBump)
+                try txn.setSchemaVersion(max(target, storedVersion ?? 0))
+            }
+        } catch {
+            // Nothing was written: the bindings the migration installed go too.
+            file.restore(saved)
+            bindingCache.removeAll()
+            throw error
         }
     }
 

@@ -107,6 +107,28 @@ final class RealmFile: @unchecked Sendable {
         tables = new
     }
 
+    /// The bindings and tables, to put back when a schema change fails (it installs bindings as
+    /// it goes, before its transaction commits).
+    struct BindingState {
+        fileprivate let bindings: [ObjectIdentifier: TableBinding]
+        fileprivate let bindingsByName: [String: TableBinding]
+        fileprivate let tables: [String: CoreTable]
+    }
+
+    func bindingState() -> BindingState {
+        lock.lock()
+        defer { lock.unlock() }
+        return BindingState(bindings: bindings, bindingsByName: bindingsByName, tables: tables)
+    }
+
+    func restore(_ state: BindingState) {
+        lock.lock()
+        defer { lock.unlock() }
+        bindings = state.bindings
+        bindingsByName = state.bindingsByName
+        tables = state.tables
+    }
+
     func tablesSnapshot() -> [String: CoreTable] {
         lock.lock()
         defer { lock.unlock() }
