@@ -1,7 +1,7 @@
 import Foundation
 import PackagePlugin
 
-/// `swift package --allow-writing-to-package-directory strata-schema update [--target NAME]...`
+/// `swift package --allow-writing-to-package-directory strata-schema update [--target NAME]... [--rename-type OLD=NEW]... [--schema-version N]`
 ///
 /// Records the current models of each target as a new version in `<target folder>/strata-schema.json`
 /// (only when they changed). Without `--target` it updates every Swift target that uses StrataPlugin
@@ -11,9 +11,11 @@ struct StrataSchemaCommand: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
         var extractor = ArgumentExtractor(arguments)
         let targetNames = extractor.extractOption(named: "target")
+        let typeRenames = extractor.extractOption(named: "rename-type")
+        let schemaVersions = extractor.extractOption(named: "schema-version")
         let verb = extractor.remainingArguments.first ?? "update"
         guard verb == "update" else {
-            throw CommandError("unknown action '\(verb)'; run `swift package --allow-writing-to-package-directory strata-schema update [--target NAME]`")
+            throw CommandError("unknown action '\(verb)'; run `swift package --allow-writing-to-package-directory strata-schema update [--target NAME] [--rename-type OLD=NEW] [--schema-version N]`")
         }
         let allTargets = context.package.targets.compactMap { $0 as? SwiftSourceModuleTarget }
         var targets: [SwiftSourceModuleTarget] = []
@@ -39,7 +41,10 @@ struct StrataSchemaCommand: CommandPlugin {
             let sources: [String] = target.sourceFiles(withSuffix: "swift").map { (file: File) -> String in file.url.path }.sorted()
             let process = Process()
             process.executableURL = tool
-            process.arguments = ["update", "--target", target.name, "--history", history.path] + sources
+            var options: [String] = []
+            for rename in typeRenames { options += ["--rename-type", rename] }
+            if let version = schemaVersions.last { options += ["--schema-version", version] }
+            process.arguments = ["update", "--target", target.name, "--history", history.path] + options + sources
             try process.run()
             process.waitUntilExit()
             guard process.terminationStatus == 0 else {

@@ -1,8 +1,10 @@
 import Foundation
 import StrataCore
 
-// Binding model classes to the file's tables: creating tables, additive schema changes, and
-// detecting changes that need a migration (Migration.swift runs those).
+// Binding model classes to the file's tables: comparing the stored schema with the models when a
+// realm opens, creating tables, additive changes, and planning the migrations that
+// Migration.swift runs. Docs/SchemaCompiler.md, "Schema history and migrations", describes the
+// rules; Docs/Errors.md the errors.
 
 extension Realm {
     /// The key of the stored schema version in the counter tree.
@@ -28,125 +30,122 @@ extension Realm {
         return result
     }
 
+    /// The model classes an open checks: `objectTypes` when given, else every model of the module
+    /// that made the configuration (StrataPlugin's generated `Realm.Configuration` initializer
+    /// records it), else none (classes are then bound when first used).
+    var typesCheckedAtOpen: [any ObjectSchemaProviding.Type] {
+        if let types = configuration.objectTypes { return types.compactMap { $0 as? any ObjectSchemaProviding.Type } }
+        return configuration._strataModuleSchema?.objectTypes ?? []
+    }
+
+    /// Checks the file's schema against the models at open (`Realm(configuration:)`), migrating
+    /// or throwing as `prepareSchema` does.
+    func prepareSchemaAtOpen() throws {
+        try prepareSchema(typesCheckedAtOpen)
+    }
+
+    /// The module schemas of `types`, one per module (by their lists of types).
+    static func moduleSchemas(of types: [any ObjectSchemaProviding.Type]) -> [Schema] {
+        var seen: Set<[ObjectIdentifier]> = []
+        var result: [Schema] = []
+        for t in types {
+            let m = t.strataModuleSchema
+            if seen.insert(m.objectTypes.map { ObjectIdentifier($0) }).inserted { result.append(m) }
+        }
+        return result
+    }
+
     /// Binds `types` (and what they link to) to tables, creating or extending tables and running
     /// migrations as needed. Called when the realm opens and when a class is first used.
+    /// - Throws: `Realm.Error` `.schemaMismatch` naming each difference when the file cannot be
+    ///   brought to the models (a change that needs a migration without a higher schema version,
+    ///   a file with a higher version, a failing migration, a read-only file with another schema).
     func prepareSchema(_ requested: [any ObjectSchemaProviding.Type]) throws {
-        let types = Self.closure(of: requested, includeModules: configuration.objectTypes == nil && !requested.isEmpty)
+        let explicit = configuration.objectTypes != nil
+        let types = Self.closure(of: requested, includeModules: !explicit && !requested.isEmpty)
         let unbound = types.filter { file.binding(for: $0) == nil }
-        // Stored version check, even with nothing to bind.
         let (stored, storedVersion, legacy) = try readStoredSchema()
         if !legacy.isEmpty { try upgradeLegacyRows(legacy) }
-        if let storedVersion, storedVersion > configuration.schemaVersion, !requested.isEmpty || configuration.objectTypes != nil {
-            throw Realm.Error(.schemaMismatch, "Provided schema version \(configuration.schemaVersion) is less than last set version \(storedVersion) of '\(file.path)'. Set Realm.Configuration.schemaVersion to \(storedVersion) or higher.", path: file.path)
+        file.noteStoredTables(stored)
+        let modules = Self.moduleSchemas(of: types)
+        let recorded = modules.map(\.schemaVersion).max() ?? 0
+        // One number: a configuration that leaves schemaVersion at 0 uses the version the schema
+        // history recorded (0 without one).
+        let target = configuration.schemaVersion != 0 ? configuration.schemaVersion : recorded
+        if configuration.schemaVersion != 0, configuration.schemaVersion < recorded {
+            throw Realm.Error(.schemaMismatch, "Realm.Configuration.schemaVersion is \(configuration.schemaVersion), but the schema history of the models (strata-schema.json) records version \(recorded). Set schemaVersion to \(recorded) (or leave it at 0, which means the recorded version).", path: file.path)
         }
-        // A raised schema version runs the migration block once, when the classes are known.
-        let versionBump = !types.isEmpty && storedVersion.map { configuration.schemaVersion > $0 } ?? false
+        if let storedVersion, storedVersion > target, !types.isEmpty || configuration.schemaVersion != 0 {
+            throw Realm.Error(.schemaMismatch, "Provided schema version \(target) is less than last set version \(storedVersion) of '\(file.path)'. Set Realm.Configuration.schemaVersion to \(storedVersion) or higher; a file written by a newer version of the app cannot be opened by an older one.", path: file.path)
+        }
+        // A raised schema version runs the migration (and its block) once, when the classes are known.
+        let versionBump = !types.isEmpty && storedVersion.map { target > $0 } ?? false
         guard !unbound.isEmpty || versionBump else { return }
-        var plans: [(any ObjectSchemaProviding.Type, CoreTable, SchemaChange)] = []
-        var mismatches: [String] = []
-        for t in unbound {
-            let desired = Self.desiredTable(t)
-            let change = Self.compare(stored: stored[desired.name], desired: desired)
-            if case .incompatible(let reasons) = change { mismatches += reasons }
-            plans.append((t, desired, change))
-        }
-        if !versionBump, plans.allSatisfy({ if case .same = $0.2 { true } else { false } }) {
-            for (t, _, _) in plans { install(t, table: stored[t.strataObjectSchema.className]!) }
+
+        let planned = versionBump ? types : unbound
+        let renames = versionBump ? Self.recordedRenames(modules, from: storedVersion ?? 0) : []
+        let plan = SchemaPlan(stored: stored, desired: planned.map { ($0, Self.desiredTable($0)) }, renames: renames)
+        if !plan.needsWrite && !versionBump {
+            for item in plan.items { install(item.type, table: item.currentTable) }
             return
         }
-        guard !configuration.readOnly else {
-            throw Realm.Error(.readOnly, "The schema of '\(file.path)' differs from the models (\(plans.map { $0.1.name }.joined(separator: ", "))) and the realm is read-only, so it cannot be changed. Open it writable once to update the file.", path: file.path)
+        let lossy = plan.lossyReasons
+        if configuration.readOnly {
+            // Nothing can be written: missing tables read as empty and added columns as their
+            // defaults (RealmSwift's read-only mode allows extra tables and columns in the file).
+            let problems = lossy + plan.renameReasons + plan.readOnlyProblems
+            guard problems.isEmpty else {
+                throw Realm.Error(.schemaMismatch, "The schema of read-only realm '\(file.path)' differs from the models and cannot be changed:\n" + problems.map { "- " + $0 }.joined(separator: "\n") + "\nOpen it writable once (with the models' schemaVersion) to migrate it.", path: file.path)
+            }
+            for item in plan.items { install(item.type, table: item.readOnlyTable) }
+            return
         }
-        let needsMigration = !mismatches.isEmpty
-        if needsMigration {
-            let storedV = storedVersion ?? 0
+        if !lossy.isEmpty, !versionBump, storedVersion != nil {
             if configuration.deleteRealmIfMigrationNeeded {
                 try deleteAllForMigration(stored: stored)
                 return try prepareSchema(requested)
             }
-            guard configuration.schemaVersion > storedV else {
-                throw Realm.Error(.schemaMismatch, "Migration is required due to the following errors:\n" + mismatches.map { "- " + $0 }.joined(separator: "\n") + "\nIncrease Realm.Configuration.schemaVersion (now \(configuration.schemaVersion)) and give a migrationBlock, or set deleteRealmIfMigrationNeeded.", path: file.path)
+            var message = "Migration is required due to the following errors:\n" + lossy.map { "- " + $0 }.joined(separator: "\n")
+            let pending = modules.flatMap(\.pendingChanges)
+            if let command = modules.compactMap(\.recordCommand).first, !pending.isEmpty {
+                message += "\nThe models changed since schema version \(recorded) was recorded in strata-schema.json (\(pending.joined(separator: "; "))). Run `\(command)` to record version \(recorded + 1), rebuild, and give a migrationBlock if the data needs converting."
+            } else {
+                message += "\nIncrease Realm.Configuration.schemaVersion (now \(target), the file's is \(storedVersion ?? 0)) and give a migrationBlock if the data needs converting, or set deleteRealmIfMigrationNeeded."
             }
+            throw Realm.Error(.schemaMismatch, message, path: file.path)
         }
-        try withSchemaTransaction { txn in
-            for (t, desired, change) in plans {
-                switch change {
-                case .same:
-                    install(t, table: stored[desired.name]!)
-                case .create:
-                    try txn.storeTable(desired)
-                    install(t, table: desired)
-                case .additive(let merged, let newIndexes, let droppedIndexes):
-                    try txn.storeTable(merged)
-                    for c in droppedIndexes { try txn.dropTree(merged.indexTree(c)) }
-                    if !newIndexes.isEmpty { try txn.rebuildIndexes(merged, columns: newIndexes) }
-                    install(t, table: merged)
-                case .incompatible:
-                    break
+        let saved = file.bindingState()
+        do {
+            try withSchemaTransaction { txn in
+                try runMigration(txn, plan: plan, oldVersion: storedVersion ?? 0, isMigration: versionBump)
+                try txn.setSchemaVersion(max(target, storedVersion ?? 0))
+            }
+        } catch {
+            // Nothing was written: the bindings the migration installed go too.
+            file.restore(saved)
+            bindingCache.removeAll()
+            throw error
+        }
+    }
+
+    /// The renames recorded in the schema history after `version`, in order.
+    static func recordedRenames(_ modules: [Schema], from version: UInt64) -> [MigrationStep] {
+        var steps: [MigrationStep] = []
+        for m in modules {
+            for step in m.migrationSteps(from: version) {
+                switch step {
+                case .renameType, .renameProperty: steps.append(step)
+                default: break
                 }
             }
-            if needsMigration {
-                let migrating = plans.filter { if case .incompatible = $0.2 { true } else { false } }
-                try runMigration(txn, stored: stored, migrating: migrating.map { ($0.0, $0.1) }, oldVersion: storedVersion ?? 0)
-            } else if versionBump, configuration.migrationBlock != nil {
-                try runMigration(txn, stored: stored, migrating: [], oldVersion: storedVersion ?? 0)
-            }
-            try txn.setSchemaVersion(configuration.schemaVersion)
         }
+        return steps
     }
 
     /// The table the generated schema of `t` asks for.
     static func desiredTable(_ t: any ObjectSchemaProviding.Type) -> CoreTable {
         let schema = t.strataObjectSchema
         return CoreTable(name: schema.className, isEmbedded: schema.isEmbedded, columns: schema.properties.map(coreColumn))
-    }
-
-    enum SchemaChange {
-        case same
-        case create
-        /// The stored columns (indexes updated) plus new columns at the end.
-        case additive(CoreTable, newIndexes: [Int], droppedIndexes: [Int])
-        case incompatible([String])
-    }
-
-    static func compare(stored: CoreTable?, desired: CoreTable) -> SchemaChange {
-        guard let stored else { return .create }
-        if stored.sameShape(as: desired) { return .same }
-        var reasons: [String] = []
-        var merged: [CoreColumn] = []
-        var newIndexes: [Int] = []
-        var dropped: [Int] = []
-        for (i, old) in stored.columns.enumerated() {
-            guard let j = desired.columnIndex[old.name] else {
-                reasons.append("Property '\(desired.name).\(old.name)' has been removed.")
-                continue
-            }
-            let new = desired.columns[j]
-            if new.type != old.type || new.collection != old.collection || new.targetTable != old.targetTable {
-                reasons.append("Property '\(desired.name).\(old.name)' has been changed from '\(old.type)' to '\(new.type)'.")
-            } else if new.isNullable != old.isNullable {
-                reasons.append("Property '\(desired.name).\(old.name)' has been made \(new.isNullable ? "optional" : "required").")
-            } else if new.isPrimaryKey != old.isPrimaryKey {
-                reasons.append("Primary Key for class '\(desired.name)' has been \(new.isPrimaryKey ? "added" : "removed") ('\(old.name)').")
-            }
-            var c = old
-            c.isIndexed = new.isIndexed
-            c.originProperty = new.originProperty
-            if c.hasIndexTree && !old.hasIndexTree { newIndexes.append(i) }
-            if !c.hasIndexTree && old.hasIndexTree { dropped.append(i) }
-            merged.append(c)
-        }
-        if stored.isEmbedded != desired.isEmbedded {
-            reasons.append("Class '\(desired.name)' has been changed \(desired.isEmbedded ? "to" : "from") an embedded object.")
-        }
-        if !reasons.isEmpty { return .incompatible(reasons) }
-        for c in desired.columns where stored.columnIndex[c.name] == nil {
-            if c.isPrimaryKey { return .incompatible(["Primary Key for class '\(desired.name)' has been added ('\(c.name)')."]) }
-            if c.hasIndexTree { newIndexes.append(merged.count) }
-            merged.append(c)
-        }
-        return .additive(CoreTable(name: desired.name, isEmbedded: desired.isEmbedded, columns: merged),
-                         newIndexes: newIndexes, droppedIndexes: dropped)
     }
 
     func install(_ t: any ObjectSchemaProviding.Type, table: CoreTable) {
@@ -185,16 +184,19 @@ extension Realm {
     }
 
     /// Runs `body` in the current write transaction, or in a write of its own committed at once.
+    /// The transaction knows every stored table (also those of classes no model declares, whose
+    /// links a delete must clean up).
     func withSchemaTransaction(_ body: (StoreTransaction) throws -> Void) throws {
         if let txn = writeTxn {
             try body(txn)
+            file.replaceTables(txn.tables)
             stamp &+= 1
             return
         }
         endRead()
         do {
             let txn = StoreTransaction(write: try file.db.beginWrite())
-            txn.tables = file.tablesSnapshot()
+            txn.tables = try txn.storedTables()
             // Reads during the change (migration objects) go through this transaction.
             writeTxn = txn
             defer { writeTxn = nil }
@@ -205,6 +207,7 @@ extension Realm {
                 txn.write?.abort()
                 throw error
             }
+            file.replaceTables(txn.tables)
         } catch let e as Realm.Error {
             throw e
         } catch {
@@ -255,6 +258,228 @@ extension Realm {
     /// The binding of the class named `name`.
     func binding(named name: String) -> TableBinding? {
         file.binding(named: name)
+    }
+}
+
+/// How the stored tables become the models' tables: per model class, what happens to its table.
+///
+/// Renames recorded in the schema history are applied to the stored schema first (a class or
+/// property keeps its objects and values under the new name); the renamed stored table is then
+/// compared with the model's.
+struct SchemaPlan {
+    enum Action {
+        /// The stored table is the model's.
+        case same
+        /// No stored table: create it.
+        case create
+        /// Columns added at the end, index or catalog changes (renamed link targets): no row changes.
+        case additive(newIndexes: [Int], droppedIndexTrees: [String])
+        /// The rows are written again: from the stored table `old` (its stored name), column `i`
+        /// of the new table taking the value of `sources[i]` of the old one (nil: the default).
+        case rewrite(old: CoreTable, sources: [Int?])
+    }
+
+    struct Item {
+        let type: any ObjectSchemaProviding.Type
+        /// The table the class ends with.
+        let table: CoreTable
+        let action: Action
+        /// Differences that lose or convert data (RealmSwift's "Migration is required" list).
+        let lossy: [String]
+        /// Recorded renames applied to this class.
+        let renames: [String]
+        /// The stored table the class is bound to while nothing is written (same and additive:
+        /// `table`; for a read-only file, see `readOnlyTable`).
+        let stored: CoreTable?
+
+        var currentTable: CoreTable { table }
+
+        /// The table a read-only realm binds: the stored columns plus the added ones (read as their
+        /// defaults), indexes as stored (a missing index tree would find nothing).
+        var readOnlyTable: CoreTable {
+            guard let stored else { return table }
+            var columns = stored.columns
+            for c in table.columns where stored.columnIndex[c.name] == nil {
+                var added = c
+                added.isIndexed = false
+                columns.append(added)
+            }
+            return CoreTable(name: stored.name, isEmbedded: stored.isEmbedded, columns: columns)
+        }
+    }
+
+    var items: [Item] = []
+    /// Stored tables no model declares (kept, as RealmSwift keeps them), after renames of their link
+    /// targets; `catalogChanged` lists those whose stored record must be rewritten.
+    var others: [String: CoreTable] = [:]
+    var catalogChanged: Set<String> = []
+    /// The stored name of each table in `others` that was renamed.
+    var otherOrigins: [String: String] = [:]
+    /// Stored tables renamed away: their old trees are dropped.
+    var renamedAway: [String] = []
+
+    var lossyReasons: [String] { items.flatMap(\.lossy) }
+    var renameReasons: [String] { items.flatMap(\.renames) }
+    var readOnlyProblems: [String] { catalogChanged.sorted().map { "Class '\($0)' links to a renamed class." } }
+
+    var needsWrite: Bool {
+        !catalogChanged.isEmpty || items.contains { if case .same = $0.action { false } else { true } }
+    }
+
+    init(stored: [String: CoreTable], desired: [(any ObjectSchemaProviding.Type, CoreTable)], renames: [MigrationStep]) {
+        // 1. Renames, in recorded order, on the stored schema: `origin` maps each current table
+        // name to its stored name, `columnOrigin` each current column name to its stored one.
+        var tables = stored
+        var origin: [String: String] = Dictionary(uniqueKeysWithValues: stored.keys.map { ($0, $0) })
+        var columnOrigin: [String: [String: String]] = [:]
+        var renameNotes: [String: [String]] = [:]
+        for step in renames {
+            switch step {
+            case .renameType(let from, let to):
+                guard let t = tables[from], tables[to] == nil else { continue }
+                tables[from] = nil
+                tables[to] = CoreTable(name: to, isEmbedded: t.isEmbedded, columns: t.columns)
+                origin[to] = origin[from]
+                origin[from] = nil
+                columnOrigin[to] = columnOrigin[from]
+                columnOrigin[from] = nil
+                renameNotes[to, default: []].append("Class '\(from)' is renamed to '\(to)'.")
+                // Links and LinkingObjects of every table follow the class.
+                for (name, table) in tables where table.columns.contains(where: { $0.targetTable == from }) {
+                    let columns = table.columns.map { c -> CoreColumn in
+                        var c = c
+                        if c.targetTable == from { c.targetTable = to }
+                        return c
+                    }
+                    tables[name] = CoreTable(name: name, isEmbedded: table.isEmbedded, columns: columns)
+                }
+            case .renameProperty(let type, let from, let to):
+                guard let t = tables[type], let i = t.columnIndex[from], t.columnIndex[to] == nil else { continue }
+                var columns = t.columns
+                columns[i].name = to
+                tables[type] = CoreTable(name: type, isEmbedded: t.isEmbedded, columns: columns)
+                let storedName = columnOrigin[type]?[from] ?? from
+                columnOrigin[type, default: [:]][from] = nil
+                columnOrigin[type, default: [:]][to] = storedName
+                renameNotes[type, default: []].append("Property '\(type).\(from)' is renamed to '\(to)'.")
+                // LinkingObjects that invert the renamed link column follow it.
+                for (name, table) in tables where table.columns.contains(where: { $0.targetTable == type && $0.originProperty == from }) {
+                    let columns = table.columns.map { c -> CoreColumn in
+                        var c = c
+                        if c.type == .linkingObjects, c.targetTable == type, c.originProperty == from { c.originProperty = to }
+                        return c
+                    }
+                    tables[name] = CoreTable(name: name, isEmbedded: table.isEmbedded, columns: columns)
+                }
+            default:
+                continue
+            }
+        }
+        let desiredNames = Set(desired.map { $0.1.name })
+        // Tables whose stored record or name changed through renames.
+        func changedByRenames(_ name: String) -> Bool {
+            guard let t = tables[name], let o = origin[name], let s = stored[o] else { return false }
+            return o != name || t.columns != s.columns
+        }
+        for (name, t) in tables where !desiredNames.contains(name) {
+            others[name] = t
+            if changedByRenames(name) {
+                if origin[name] != name {
+                    renamedAway.append(origin[name]!)
+                    otherOrigins[name] = origin[name]!
+                }
+                catalogChanged.insert(name)
+            }
+        }
+        // 2. Each model class against its (renamed) stored table.
+        for (type, desiredTable) in desired {
+            let name = desiredTable.name
+            guard let current = tables[name], let storedName = origin[name], let storedTable = stored[storedName] else {
+                items.append(Item(type: type, table: desiredTable, action: .create, lossy: [], renames: [], stored: nil))
+                continue
+            }
+            let renamed = storedName != name || current.columns.map(\.name) != storedTable.columns.map(\.name)
+            let (lossy, additive) = Self.compare(current, desiredTable)
+            let notes = renameNotes[name] ?? []
+            if !renamed, lossy.isEmpty, let (merged, newIndexes, dropped) = additive {
+                if merged.sameShape(as: storedTable) {
+                    items.append(Item(type: type, table: storedTable, action: .same, lossy: [], renames: [], stored: storedTable))
+                } else {
+                    items.append(Item(type: type, table: merged, action: .additive(newIndexes: newIndexes, droppedIndexTrees: dropped.map { storedTable.indexTree($0) }),
+                                      lossy: [], renames: [], stored: storedTable))
+                }
+                continue
+            }
+            // Rewritten: each new column takes the stored column of the same (renamed) name when
+            // its values fit, else the default.
+            let sources = desiredTable.columns.map { c -> Int? in
+                guard c.isStored, let j = current.columnIndex[c.name] else { return nil }
+                let o = current.columns[j]
+                guard o.type == c.type, o.collection == c.collection, o.targetTable == c.targetTable else { return nil }
+                return j
+            }
+            if storedName != name { renamedAway.append(storedName) }
+            items.append(Item(type: type, table: desiredTable, action: .rewrite(old: storedTable, sources: sources),
+                              lossy: lossy, renames: notes, stored: storedTable))
+        }
+    }
+
+    /// The changes from the stored (renamed) table to the model's that lose or convert data, with
+    /// RealmSwift's wording; and, when there are none and the change is additive, the merged table
+    /// (stored columns first, index flags and LinkingObjects origins from the model, new columns
+    /// at the end) with the columns gaining and losing an index tree.
+    static func compare(_ stored: CoreTable, _ desired: CoreTable) -> ([String], (CoreTable, [Int], [Int])?) {
+        var reasons: [String] = []
+        var merged: [CoreColumn] = []
+        var newIndexes: [Int] = []
+        var dropped: [Int] = []
+        var additive = true
+        for (i, old) in stored.columns.enumerated() {
+            guard let j = desired.columnIndex[old.name] else {
+                // LinkingObjects are computed: dropping one loses nothing, but the rows change shape.
+                if old.isStored { reasons.append("Property '\(desired.name).\(old.name)' has been removed.") }
+                additive = false
+                continue
+            }
+            let new = desired.columns[j]
+            if new.type != old.type || new.collection != old.collection || (new.targetTable != old.targetTable && new.type != .linkingObjects) {
+                if old.isStored || new.isStored {
+                    reasons.append("Property '\(desired.name).\(old.name)' has been changed from '\(describe(old))' to '\(describe(new))'.")
+                }
+                additive = false
+            } else if new.isNullable != old.isNullable {
+                reasons.append("Property '\(desired.name).\(old.name)' has been made \(new.isNullable ? "optional" : "required").")
+            } else if new.isPrimaryKey != old.isPrimaryKey {
+                reasons.append("Primary Key for class '\(desired.name)' has been \(new.isPrimaryKey ? "added" : "removed") ('\(old.name)').")
+            }
+            var c = old
+            c.isIndexed = new.isIndexed
+            c.originProperty = new.originProperty
+            c.targetTable = new.targetTable
+            if c.hasIndexTree && !old.hasIndexTree { newIndexes.append(i) }
+            if !c.hasIndexTree && old.hasIndexTree { dropped.append(i) }
+            merged.append(c)
+        }
+        if stored.isEmbedded != desired.isEmbedded {
+            reasons.append("Class '\(desired.name)' has been changed \(desired.isEmbedded ? "to" : "from") an embedded object.")
+        }
+        for c in desired.columns where stored.columnIndex[c.name] == nil {
+            if c.isPrimaryKey { reasons.append("Primary Key for class '\(desired.name)' has been added ('\(c.name)').") }
+            if c.hasIndexTree { newIndexes.append(merged.count) }
+            merged.append(c)
+        }
+        guard reasons.isEmpty, additive else { return (reasons, nil) }
+        return (reasons, (CoreTable(name: desired.name, isEmbedded: desired.isEmbedded, columns: merged), newIndexes, dropped))
+    }
+
+    static func describe(_ c: CoreColumn) -> String {
+        let element = c.type == .link || c.type == .linkingObjects ? "\(c.type) \(c.targetTable ?? "")" : "\(c.type)"
+        switch c.collection {
+        case .none: return element
+        case .list: return "list<\(element)>"
+        case .set: return "set<\(element)>"
+        case .map: return "map<\(element)>"
+        }
     }
 }
 

@@ -53,6 +53,10 @@ public struct Realm: Equatable {
         /// changes nothing; `true` opens the last intact version instead, losing that commit.
         /// (A commit torn by a crash before it was durable is always rolled back.)
         public var openLastIntactVersion = false
+        /// The models of the module that made this configuration, which `Realm(configuration:)`
+        /// compares with the file when `objectTypes` is nil. Set by the `Realm.Configuration`
+        /// initializer StrataPlugin generates in each module with models; not API.
+        public var _strataModuleSchema: Schema?
 
         /// A configuration; every argument has RealmSwift's default.
         public init(fileURL: URL? = nil, inMemoryIdentifier: String? = nil, readOnly: Bool = false,
@@ -67,6 +71,19 @@ public struct Realm: Equatable {
             self.deleteRealmIfMigrationNeeded = deleteRealmIfMigrationNeeded
             self.objectTypes = objectTypes
             self.maximumNumberOfActiveVersions = maximumNumberOfActiveVersions
+        }
+
+        /// A configuration that knows the models of the calling module (`Schema.generated`). The
+        /// initializer StrataPlugin generates in a module with models calls it, so that
+        /// `Realm(configuration:)` checks every model of that module at open. When you change the
+        /// parameters of `init(fileURL:...)`, change `SchemaEmitter.emitConfiguration` too.
+        public init(_strataModuleSchema schema: Schema, fileURL: URL?, inMemoryIdentifier: String?, readOnly: Bool,
+                    schemaVersion: UInt64, migrationBlock: MigrationBlock?, deleteRealmIfMigrationNeeded: Bool,
+                    objectTypes: [ObjectBase.Type]?, maximumNumberOfActiveVersions: UInt) {
+            self.init(fileURL: fileURL, inMemoryIdentifier: inMemoryIdentifier, readOnly: readOnly, schemaVersion: schemaVersion,
+                      migrationBlock: migrationBlock, deleteRealmIfMigrationNeeded: deleteRealmIfMigrationNeeded,
+                      objectTypes: objectTypes, maximumNumberOfActiveVersions: maximumNumberOfActiveVersions)
+            _strataModuleSchema = schema.objectTypes.isEmpty ? nil : schema
         }
 
         /// `default.realm` in the current directory.
@@ -170,7 +187,7 @@ public struct Realm: Equatable {
         if let cached = RealmCore.cached(path: configuration.path, confinement: confinement), cached.configuration.schemaVersion == configuration.schemaVersion,
            cached.configuration.readOnly == configuration.readOnly {
             self.core = cached
-            try prepareSchema(configuration.objectTypes?.compactMap { $0 as? any ObjectSchemaProviding.Type } ?? [])
+            try prepareSchemaAtOpen()
             return
         }
         let path = configuration.path
@@ -197,7 +214,7 @@ public struct Realm: Equatable {
         self.core = RealmCore(configuration: configuration, file: file, confinement: confinement)
         RealmCore.remember(core, path: path)
         do {
-            try prepareSchema(configuration.objectTypes?.compactMap { $0 as? any ObjectSchemaProviding.Type } ?? [])
+            try prepareSchemaAtOpen()
         } catch {
             // An open that fails writes nothing to the file, not even the clean-close record.
             if !wasOpen { file.openFailed = true }

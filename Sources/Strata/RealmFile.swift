@@ -99,6 +99,43 @@ final class RealmFile: @unchecked Sendable {
         tables[binding.table.name] = binding.table
     }
 
+    /// Records stored tables this process has not bound (classes no model declares), so that a
+    /// delete also cleans up the links they hold.
+    func noteStoredTables(_ stored: [String: CoreTable]) {
+        lock.lock()
+        defer { lock.unlock() }
+        for (name, table) in stored where tables[name] == nil { tables[name] = table }
+    }
+
+    /// Replaces the known tables after a schema change (tables may have been renamed or dropped).
+    func replaceTables(_ new: [String: CoreTable]) {
+        lock.lock()
+        defer { lock.unlock() }
+        tables = new
+    }
+
+    /// The bindings and tables, to put back when a schema change fails (it installs bindings as
+    /// it goes, before its transaction commits).
+    struct BindingState {
+        fileprivate let bindings: [ObjectIdentifier: TableBinding]
+        fileprivate let bindingsByName: [String: TableBinding]
+        fileprivate let tables: [String: CoreTable]
+    }
+
+    func bindingState() -> BindingState {
+        lock.lock()
+        defer { lock.unlock() }
+        return BindingState(bindings: bindings, bindingsByName: bindingsByName, tables: tables)
+    }
+
+    func restore(_ state: BindingState) {
+        lock.lock()
+        defer { lock.unlock() }
+        bindings = state.bindings
+        bindingsByName = state.bindingsByName
+        tables = state.tables
+    }
+
     func tablesSnapshot() -> [String: CoreTable] {
         lock.lock()
         defer { lock.unlock() }

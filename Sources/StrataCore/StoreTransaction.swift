@@ -601,9 +601,10 @@ public final class StoreTransaction {
     }
 
     func addLinks(_ table: CoreTable, column: Int, key: Int64, value: CoreValue) throws {
-        guard let target = table.columns[column].targetTable else { return }
+        // No links, no tree: a column may target a table a migration dropped (deleteData).
+        guard let target = table.columns[column].targetTable, case let targets = linkTargets(value), !targets.isEmpty else { return }
         let h = try writeTree("b:" + target, create: true)!
-        for t in linkTargets(value) {
+        for t in targets {
             let bk = backlinkKey(target: t, originTable: table.name, column: table.columns[column].name, origin: key)
             let count = try write!.get(bk, in: h).map { UInt32(littleEndian: $0.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }) } ?? 0
             _ = try write!.put(bk, withUnsafeBytes(of: (count + 1).littleEndian) { Array($0) }, in: h)

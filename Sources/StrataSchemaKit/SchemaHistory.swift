@@ -98,13 +98,19 @@ public struct SchemaHistory: Codable, Equatable, Sendable {
     // MARK: Recording
 
     /// Appends `schema` as a new version unless it matches the latest one.
+    /// - Parameters:
+    ///   - typeRenames: classes renamed since the latest version, new name -> old name (their
+    ///     objects keep their type id, so the runtime renames the class with its data).
+    ///   - version: the number of the new version (greater than the latest), recorded even when the
+    ///     models did not change (a migration that only changes data); nil for the latest + 1.
     /// - Returns: whether a version was added.
     @discardableResult
-    public mutating func record(_ schema: ResolvedSchema) -> Bool {
-        if let latest, differences(from: latest, to: schema).isEmpty { return false }
+    public mutating func record(_ schema: ResolvedSchema, typeRenames: [String: String] = [:], version: Int? = nil) -> Bool {
+        if let latest, version == nil, typeRenames.isEmpty, differences(from: latest, to: schema).isEmpty { return false }
         var types: [TypeRecord] = []
         for model in schema.models {
             let previous = latest?.types.first { $0.name == model.name }
+                ?? typeRenames[model.name].flatMap { old in latest?.types.first { $0.name == old } }
             let typeId = previous?.id ?? takeId()
             var claimed = Set<Int>()
             // Same name first, so an `originalName` cannot steal the id of a property still present.
@@ -127,8 +133,40 @@ public struct SchemaHistory: Codable, Equatable, Sendable {
             }
             types.append(TypeRecord(id: typeId, name: model.name, kind: model.kind, properties: properties))
         }
-        versions.append(Version(version: (latest?.version ?? 0) + 1, types: types))
+        versions.append(Version(version: version ?? (latest?.version ?? 0) + 1, types: types))
         return true
+    }
+
+    /// Changes since `version` that the generator cannot record without the user's decision: in
+    /// a class, a stored property gone and another new (a rename, or a removal and an addition?),
+    /// or a class gone and another new. Each is an error at the new declaration that says what to
+    /// write or run either way.
+    public func decisionsNeeded(from version: Version, to schema: ResolvedSchema, targetName: String) -> [SchemaDiagnostic] {
+        var result: [SchemaDiagnostic] = []
+        let command = SchemaCompiler.updateCommand(targetName: targetName)
+        let modelNames = Set(schema.models.map(\.name))
+        for model in schema.models {
+            guard let type = version.types.first(where: { $0.name == model.name }) else { continue }
+            let stored = type.properties.filter { $0.type != .linkingObjects }
+            let claimedByOriginalName = Set(model.properties.compactMap(\.originalName))
+            let gone = stored.filter { old in !model.properties.contains { $0.name == old.name } && !claimedByOriginalName.contains(old.name) }
+            let new = model.properties.filter { p in
+                p.type != .linkingObjects && !type.properties.contains { $0.name == p.name }
+                    && !(p.originalName.map { o in type.properties.contains { $0.name == o } } ?? false)
+            }
+            guard let first = new.first, let old = gone.first else { continue }
+            let goneList = gone.map { "'\(model.name).\($0.name)'" }.joined(separator: ", ")
+            let newList = new.map { "'\(model.name).\($0.name)'" }.joined(separator: ", ")
+            result.append(SchemaDiagnostic(at: first.location,
+                "\(newList) \(new.count == 1 ? "is" : "are") new and \(goneList) \(gone.count == 1 ? "is" : "are") gone since schema version \(version.version) of \(SchemaHistory.fileName): a rename keeps the stored values, a removal drops them. To rename, write `@Persisted(originalName: \"\(old.name)\") var \(first.name)` and build; to remove and add, run `\(command)`"))
+        }
+        let goneTypes = version.types.filter { !modelNames.contains($0.name) }
+        let newModels = schema.models.filter { m in !version.types.contains { $0.name == m.name } }
+        if let first = newModels.first, let old = goneTypes.first {
+            result.append(SchemaDiagnostic(at: first.location,
+                "class \(newModels.map { "'\($0.name)'" }.joined(separator: ", ")) \(newModels.count == 1 ? "is" : "are") new and class \(goneTypes.map { "'\($0.name)'" }.joined(separator: ", ")) \(goneTypes.count == 1 ? "is" : "are") gone since schema version \(version.version) of \(SchemaHistory.fileName): a rename keeps the objects, a removal leaves them in existing files (until a migration calls deleteData(forType:)). To rename, run `\(command) --rename-type \(old.name)=\(first.name)`; to remove and add, run `\(command)`"))
+        }
+        return result
     }
 
     private mutating func takeId() -> Int {
@@ -159,12 +197,25 @@ public struct SchemaHistory: Codable, Equatable, Sendable {
                 continue
             }
             if type.kind != model.kind { result.append("\(model.name) changed from \(type.kind.rawValue) to \(model.kind.rawValue)") }
+            // A new property whose `originalName` names a vanished one is that property renamed.
+            var renamedTo: [String: String] = [:]
+            for property in model.properties where !type.properties.contains(where: { $0.name == property.name }) {
+                if let o = property.originalName, type.properties.contains(where: { $0.name == o }),
+                   !model.properties.contains(where: { $0.name == o }) {
+                    renamedTo[o] = property.name
+                }
+            }
             for old in type.properties where !model.properties.contains(where: { $0.name == old.name }) {
-                result.append("\(model.name).\(old.name) was removed")
+                if let new = renamedTo[old.name] {
+                    result.append("\(model.name).\(old.name) was renamed to \(new)")
+                } else {
+                    result.append("\(model.name).\(old.name) was removed")
+                }
             }
             for property in model.properties {
                 let new = Self.record(property, id: 0)
-                guard let old = type.properties.first(where: { $0.name == property.name }) else {
+                guard let old = type.properties.first(where: { $0.name == property.name })
+                        ?? type.properties.first(where: { renamedTo[$0.name] == property.name }) else {
                     result.append("\(model.name).\(property.name) was added")
                     continue
                 }

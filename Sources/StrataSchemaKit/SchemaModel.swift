@@ -134,7 +134,16 @@ public struct CollectedDeclarations: Sendable {
     public var otherClasses: [SubclassDeclaration] = []
     public var enums: [EnumDeclaration] = []
     public var diagnostics: [SchemaDiagnostic] = []
+    /// Integer literals given as a schema version (`schemaVersion: 2`, `config.schemaVersion = 2`),
+    /// checked against the schema history.
+    public var schemaVersionLiterals: [SchemaVersionLiteral] = []
     public init() {}
+}
+
+/// An integer literal the sources give as `Realm.Configuration.schemaVersion`.
+public struct SchemaVersionLiteral: Hashable, Sendable {
+    public var value: Int
+    public var location: SourceLocation
 }
 
 // MARK: - Resolved schema

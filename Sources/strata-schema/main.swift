@@ -5,7 +5,7 @@ import StrataSchemaKit
 
 let usage = """
     usage: strata-schema generate --target NAME --output FILE [--history FILE] SOURCE...
-           strata-schema update --target NAME --history FILE SOURCE...
+           strata-schema update --target NAME --history FILE [--rename-type OLD=NEW]... [--schema-version N] SOURCE...
            strata-schema print SOURCE...
     """
 
@@ -28,6 +28,9 @@ struct Arguments {
     var output: String?
     var history: String?
     var sources: [String] = []
+    /// `--rename-type OLD=NEW`: old name by new name.
+    var typeRenames: [String: String] = [:]
+    var schemaVersion: Int?
 
     init(_ raw: [String]) throws(UsageError) {
         var rest = raw[...]
@@ -38,6 +41,17 @@ struct Arguments {
             case "--target", "--output", "--history":
                 guard let value = rest.popFirst() else { throw UsageError(message: "strata-schema: \(argument) needs a value\n\(usage)") }
                 if argument == "--target" { target = value } else if argument == "--output" { output = value } else { history = value }
+            case "--rename-type":
+                guard let value = rest.popFirst(), case let parts = value.split(separator: "=", omittingEmptySubsequences: false),
+                      parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                    throw UsageError(message: "strata-schema: --rename-type needs OLD=NEW, the class's name in the latest recorded version and its name now\n\(usage)")
+                }
+                typeRenames[String(parts[1])] = String(parts[0])
+            case "--schema-version":
+                guard let value = rest.popFirst(), let n = Int(value), n > 0 else {
+                    throw UsageError(message: "strata-schema: --schema-version needs a positive number\n\(usage)")
+                }
+                schemaVersion = n
             default:
                 if argument.hasPrefix("--") { throw UsageError(message: "strata-schema: unknown option \(argument)\n\(usage)") }
                 sources.append(argument)
@@ -89,7 +103,8 @@ case "generate":
     write(text, to: output)
 case "update":
     guard let historyPath = arguments.history else { fail("strata-schema: update needs --history FILE\n\(usage)") }
-    let result = SchemaCompiler.update(inputs: readInputs(arguments.sources), history: readHistory(historyPath))
+    let result = SchemaCompiler.update(inputs: readInputs(arguments.sources), history: readHistory(historyPath),
+                                       typeRenames: arguments.typeRenames, version: arguments.schemaVersion, historyDisplayPath: historyPath)
     report(result.diagnostics)
     guard let history = result.history else { exit(1) }
     if result.added {

@@ -18,12 +18,20 @@ public struct Schema: Sendable, CustomStringConvertible {
     public let objectTypes: [any ObjectSchemaProviding.Type]
     /// Steps between consecutive recorded versions, oldest first.
     public let migrations: [SchemaMigration]
+    /// How the models differ from the latest recorded version (empty when they match or there is
+    /// no history): changes built without running the update command yet.
+    public let pendingChanges: [String]
+    /// The command that records the models as a new version (nil without a history).
+    public let recordCommand: String?
 
     /// Called by generated code.
-    public init(schemaVersion: UInt64, objectTypes: [any ObjectSchemaProviding.Type], migrations: [SchemaMigration]) {
+    public init(schemaVersion: UInt64, objectTypes: [any ObjectSchemaProviding.Type], migrations: [SchemaMigration],
+                pendingChanges: [String] = [], recordCommand: String? = nil) {
         self.schemaVersion = schemaVersion
         self.objectTypes = objectTypes
         self.migrations = migrations
+        self.pendingChanges = pendingChanges
+        self.recordCommand = recordCommand
     }
 
     /// The schema of each class, in declaration order.
