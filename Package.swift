@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "StrataCore", dependencies: ["StrataStorage", "StrataQuery"]),
         .target(
             name: "Strata",
-            dependencies: ["StrataStorage", "StrataCore", .product(name: "Atomics", package: "swift-atomics")]
+            dependencies: ["StrataStorage", "StrataCore", "StrataQuery", .product(name: "Atomics", package: "swift-atomics")]
         ),
         // Parser for Realm's string query language (`filter("age > %@", 3)`); no dependencies.
         .target(name: "StrataQuery"),
@@ -92,7 +92,7 @@ let package = Package(
         // The Realm-style API end to end: models compiled with StrataPlugin, stored in real files.
         .testTarget(
             name: "StrataTests",
-            dependencies: ["Strata", "StrataPOSIX"],
+            dependencies: ["Strata", "StrataStorage", "StrataPOSIX"],
             plugins: [.plugin(name: "StrataPlugin")]
         ),
     ],

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
-import StrataCore
+internal import StrataCore
+internal import StrataStorage
 
 /// Identifies an asynchronous write transaction (`beginAsyncWrite`, `writeAsync`) or an
 /// asynchronous commit (`commitAsyncWrite`), for `cancelAsyncWrite`.

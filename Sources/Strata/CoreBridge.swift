@@ -1,5 +1,6 @@
 import Foundation
-import StrataCore
+internal import StrataCore
+internal import StrataStorage
 
 // Conversions between the API layer's values (`PropertyValue`, `Date`, `ObjectId`, ...) and the
 // object store's `CoreValue`.

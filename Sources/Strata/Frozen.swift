@@ -1,5 +1,6 @@
 import Foundation
-import StrataCore
+internal import StrataCore
+internal import StrataStorage
 
 // Frozen realms, objects and results: immutable snapshots of one version, readable from any
 // thread; `thaw()` returns the live counterpart on the calling thread.

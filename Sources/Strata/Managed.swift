@@ -1,5 +1,6 @@
 import Foundation
-import StrataCore
+internal import StrataCore
+internal import StrataStorage
 
 /// Where a managed object lives: its realm, its class's table binding and its object key. Not
 /// API; reached through `ObjectBase._strataManaged` by `@Persisted` accessors.

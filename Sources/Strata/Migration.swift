@@ -1,5 +1,6 @@
 import Foundation
-import StrataCore
+internal import StrataCore
+internal import StrataStorage
 
 /// What a migration block receives: the objects of the old schema and their migrated
 /// counterparts, with RealmSwift's methods.

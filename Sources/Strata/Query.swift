@@ -1,6 +1,29 @@
 import Foundation
-import StrataCore
-import StrataQuery
+internal import StrataCore
+internal import StrataStorage
+internal import StrataQuery
+
+/// Options of string comparisons in `where { }` (RealmSwift's `StringOptions`):
+/// `$0.name.contains("rex", options: [.caseInsensitive])`.
+///
+/// ## Concurrency
+/// A value; `Sendable`.
+public struct StringOptions: OptionSet, Sendable, Hashable {
+    public var rawValue: Int8
+    public init(rawValue: Int8) { self.rawValue = rawValue }
+
+    /// Compare ignoring case (`"Rex"` matches `"rEX"`), as `[c]` in a query string.
+    public static let caseInsensitive = StringOptions(rawValue: 1 << 0)
+    /// Compare ignoring diacritics (`"é"` matches `"e"`), as `[d]` in a query string.
+    public static let diacriticInsensitive = StringOptions(rawValue: 1 << 1)
+
+    var query: QueryStringOptions {
+        var o: QueryStringOptions = []
+        if contains(.caseInsensitive) { o.insert(.caseInsensitive) }
+        if contains(.diacriticInsensitive) { o.insert(.diacriticInsensitive) }
+        return o
+    }
+}
 
 /// A type-safe query expression, built inside `Results.where { }` from key paths of the model:
 ///
@@ -150,26 +173,26 @@ extension Query where T: ObjectBase {
 
 extension Query where T == String {
     /// Starts with `prefix`; `options` `[.caseInsensitive, .diacriticInsensitive]` as in Realm.
-    public func starts(with prefix: String, options: QueryStringOptions = []) -> Query<Bool> { compare(.beginsWith, prefix, options: options) }
+    public func starts(with prefix: String, options: StringOptions = []) -> Query<Bool> { compare(.beginsWith, prefix, options: options.query) }
     /// Ends with `suffix`.
-    public func ends(with suffix: String, options: QueryStringOptions = []) -> Query<Bool> { compare(.endsWith, suffix, options: options) }
+    public func ends(with suffix: String, options: StringOptions = []) -> Query<Bool> { compare(.endsWith, suffix, options: options.query) }
     /// Contains `substring`.
-    public func contains(_ substring: String, options: QueryStringOptions = []) -> Query<Bool> { compare(.contains, substring, options: options) }
+    public func contains(_ substring: String, options: StringOptions = []) -> Query<Bool> { compare(.contains, substring, options: options.query) }
     /// Matches `pattern` with `?` (one character) and `*` (any run).
     public func like(_ pattern: String, caseInsensitive: Bool = false) -> Query<Bool> {
         compare(.like, pattern, options: caseInsensitive ? .caseInsensitive : [])
     }
     /// Equal ignoring case/diacritics as `options` say.
-    public func equals(_ value: String, options: QueryStringOptions) -> Query<Bool> { compare(.equal, value, options: options) }
+    public func equals(_ value: String, options: StringOptions) -> Query<Bool> { compare(.equal, value, options: options.query) }
 }
 
 extension Query where T == String? {
     /// Starts with `prefix`.
-    public func starts(with prefix: String, options: QueryStringOptions = []) -> Query<Bool> { compare(.beginsWith, prefix, options: options) }
+    public func starts(with prefix: String, options: StringOptions = []) -> Query<Bool> { compare(.beginsWith, prefix, options: options.query) }
     /// Ends with `suffix`.
-    public func ends(with suffix: String, options: QueryStringOptions = []) -> Query<Bool> { compare(.endsWith, suffix, options: options) }
+    public func ends(with suffix: String, options: StringOptions = []) -> Query<Bool> { compare(.endsWith, suffix, options: options.query) }
     /// Contains `substring`.
-    public func contains(_ substring: String, options: QueryStringOptions = []) -> Query<Bool> { compare(.contains, substring, options: options) }
+    public func contains(_ substring: String, options: StringOptions = []) -> Query<Bool> { compare(.contains, substring, options: options.query) }
 }
 
 extension Query where T: _QueryCollectionMarker {

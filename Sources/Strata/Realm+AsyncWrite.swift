@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
-import StrataCore
+internal import StrataCore
+internal import StrataStorage
 
 // Asynchronous writes (seeds 000, 003, 004): `writeAsync`, `beginAsyncWrite`,
 // `commitAsyncWrite(allowGrouping:)`, `cancelAsyncWrite`, `isPerformingAsynchronousWriteOperations`,

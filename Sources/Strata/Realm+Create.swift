@@ -1,5 +1,6 @@
 import Foundation
-import StrataCore
+internal import StrataCore
+internal import StrataStorage
 
 // create(_:value:update:) and Object(value:): objects from dictionaries, arrays, JSON values and
 // other objects.

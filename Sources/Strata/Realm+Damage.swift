@@ -1,5 +1,6 @@
 import Foundation
-import StrataCore
+internal import StrataCore
+internal import StrataStorage
 
 // Damage found while reading: a file whose pages fail their checks is not a programming error,
 // so it never stops the process. Calls that throw (opening, `write`, `beginWrite`,

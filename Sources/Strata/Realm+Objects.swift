@@ -1,5 +1,6 @@
 import Foundation
-import StrataCore
+internal import StrataCore
+internal import StrataStorage
 
 // Object access: managed property reads and writes, add, create, delete and lookups.
 

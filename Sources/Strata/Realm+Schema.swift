@@ -1,5 +1,6 @@
 import Foundation
-import StrataCore
+internal import StrataCore
+internal import StrataStorage
 
 // Binding model classes to the file's tables: comparing the stored schema with the models when a
 // realm opens, creating tables, additive changes, and planning the migrations that

@@ -1,5 +1,6 @@
 import Foundation
-import StrataCore
+internal import StrataCore
+internal import StrataStorage
 
 /// A database of objects: an instance of a Strata file, with RealmSwift's API.
 ///

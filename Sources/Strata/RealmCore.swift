@@ -1,7 +1,8 @@
 import Dispatch
 import Synchronization
 import Foundation
-import StrataCore
+internal import StrataCore
+internal import StrataStorage
 
 /// Where a realm may be used.
 enum Confinement {

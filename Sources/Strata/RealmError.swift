@@ -1,5 +1,6 @@
 import Foundation
-import StrataCore
+internal import StrataCore
+internal import StrataStorage
 
 extension Realm {
     /// An error of a realm operation: a code to match on and a message that says what was wrong

@@ -1,5 +1,6 @@
 import Foundation
-import StrataCore
+internal import StrataCore
+internal import StrataStorage
 
 /// One open database file shared by every `Realm` instance of the same path in this process:
 /// the storage handle and the table bindings of the model classes used with it.

@@ -1,7 +1,8 @@
 import Atomics
 import Foundation
-import StrataCore
-import StrataQuery
+internal import StrataCore
+internal import StrataStorage
+internal import StrataQuery
 
 /// The objects of one class that match a query, in a realm: lazy (nothing is read until used)
 /// and live (each access reflects the realm's current version, including the current write).

@@ -1,5 +1,6 @@
 import Foundation
-import StrataCore
+internal import StrataCore
+internal import StrataStorage
 
 /// What a `ThreadSafeReference` can carry: `Object` subclasses, `Results`, and the managed
 /// collections `List`, `MutableSet`, `Map` and `LinkingObjects`.

@@ -1,6 +1,7 @@
 import Foundation
 import Strata
 import StrataPOSIX
+import StrataStorage
 import XCTest
 
 // Asynchronous writes: seeds 000 (the whole file), 003 and 004 (the background-write parts).
