@@ -1,4 +1,4 @@
-import Atomics
+internal import Atomics
 import Foundation
 internal import StrataCore
 internal import StrataStorage
