@@ -74,6 +74,10 @@ public final class Database: @unchecked Sendable {
     public let pageSize: Int
     /// Whether the database was opened read-only.
     public let isReadOnly: Bool
+    /// The format version of the file: as this handle found it when it opened read-only, and
+    /// ``strataFormatVersion`` once a writable open upgraded an older file (FORMAT.md, "Version
+    /// history").
+    public private(set) var formatVersion: UInt32 = strataFormatVersion
     /// Whether this handle shares a lock file with other processes. False only for a read-only
     /// open where the lock file could not be created or written (a read-only directory or
     /// volume): the handle then sees the version it opened at, and must not be used while a
@@ -188,6 +192,42 @@ public final class Database: @unchecked Sendable {
             System.close(fd)
             throw error
         }
+        formatVersion = newestRecordFormat()
+        if !options.readOnly {
+            do {
+                try upgradeFormatIfNeeded()
+            } catch {
+                close(markingClean: false)
+                throw error
+            }
+        }
+    }
+
+    /// The format version of the newest meta record (0 if it cannot be read).
+    func newestRecordFormat() -> UInt32 {
+        let st = lockFile.readState()
+        return stateLock.withLock { (mapping.base + Int(st.latestSlot) * pageSize).u32(MetaLayout.formatVersion) }
+    }
+
+    /// Upgrades a file of an older format this build reads: two empty durable commits, so that
+    /// both meta records carry ``strataFormatVersion`` and a build that reads only the older
+    /// format refuses the file rather than misreading it (reading one slot of each format, it
+    /// would take the newer record for damaged and open at the older one). The page format of
+    /// format 1 is that of 2; the object store converts its own layouts when a realm opens.
+    func upgradeFormatIfNeeded() throws {
+        // Only valid records count: a torn or erased slot is rewritten by the next commit anyway.
+        func oldestSlotFormat() -> UInt32 {
+            stateLock.withLock {
+                (0..<2).compactMap { slot -> UInt32? in
+                    let page = mapping.base + slot * pageSize
+                    guard case .success = MetaRecord.decode(page, pageSize: pageSize, slot: slot) else { return nil }
+                    return page.u32(MetaLayout.formatVersion)
+                }.min() ?? strataFormatVersion
+            }
+        }
+        guard oldestSlotFormat() < strataFormatVersion else { return }
+        for _ in 0..<2 { try write(durability: .full) { _ in } }
+        formatVersion = strataFormatVersion
     }
 
     private func finishOpening(fileSize size: Int64) throws {
@@ -299,7 +339,7 @@ public final class Database: @unchecked Sendable {
                 return .notADatabase(path: path, reason: "its first page does not start with Strata's magic number")
             }
             let format = p.u32(MetaLayout.formatVersion)
-            guard format == strataFormatVersion else {
+            guard isReadableFormat(format) else {
                 return .unsupportedFormatVersion(path: path, found: format, supported: strataFormatVersion)
             }
             let ps = Int(p.u32(MetaLayout.pageSize))
@@ -330,7 +370,7 @@ public final class Database: @unchecked Sendable {
                         guard p.u64(MetaLayout.magic) == fileMagic, Int(p.u32(MetaLayout.pageSize)) == ps,
                               p.u32(PageHeader.pageNumber) == 1, p.u8(PageHeader.type) == PageType.meta.rawValue else { return nil }
                         let format = p.u32(MetaLayout.formatVersion)
-                        guard format == strataFormatVersion else {
+                        guard isReadableFormat(format) else {
                             throw StorageError.unsupportedFormatVersion(path: path, found: format, supported: strataFormatVersion)
                         }
                         return ps

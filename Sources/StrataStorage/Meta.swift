@@ -77,7 +77,7 @@ struct MetaRecord: Equatable {
         if magic == fileMagicByteSwapped { return .failure(.byteSwapped) }
         guard magic == fileMagic else { return .failure(.badMagic) }
         let format = page.u32(MetaLayout.formatVersion)
-        guard format == strataFormatVersion else { return .failure(.formatVersion(format)) }
+        guard isReadableFormat(format) else { return .failure(.formatVersion(format)) }
         let ps = page.u32(MetaLayout.pageSize)
         guard Int(ps) == pageSize else { return .failure(.pageSize(ps)) }
         guard page.u64(PageHeader.checksum) == Checksum.ofPage(page, length: pageSize) else { return .failure(.badChecksum) }

@@ -57,7 +57,8 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .byteOrderMismatch(let path):
             return "\(path) was written on a machine of the other byte order; Strata files are little-endian. Open it on a little-endian machine or export its data there."
         case .unsupportedFormatVersion(let path, let found, let supported):
-            return "\(path) has format version \(found), but this build of Strata reads format version \(supported). Open it with a Strata release that supports version \(found)."
+            let reads = oldestReadableFormatVersion == supported ? "format version \(supported)" : "format versions \(oldestReadableFormatVersion) to \(supported)"
+            return "\(path) has format version \(found), but this build of Strata reads \(reads). Open it with a Strata release that supports version \(found)."
         case .corruptPage(let path, let page, let reason):
             return "\(path) is corrupt at page \(page): \(reason). Restore the file from a backup; Database.verify() lists the first damaged page of the newest version."
         case .damagedCommit(let path, let version, let page, let reason, let intact):
