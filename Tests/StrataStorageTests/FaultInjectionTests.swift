@@ -208,7 +208,7 @@ final class FaultInjectionTests: StorageTestCase {
             try writeRound(db, 1)
             FaultInjector.arm(.fallocate, kind: kind, pathContaining: path(name))
             // ~6 MiB of values: more than the first 4 MiB the file reserved.
-            XCTAssertThrowsError(try writeRound(db, 2, valueSize: 40_000), label) { assertSystemError($0, call: "fallocate", path: path(name), errno: errno) }
+            XCTAssertThrowsError(try writeRound(db, 2, valueSize: 40_000), label) { assertSystemError($0, call: "posix_fallocate", path: path(name), errno: errno) }
             XCTAssertGreaterThan(FaultInjector.hits(.fallocate), 0)
             FaultInjector.disarmAll()
             try assertIntact(db, round: 1)
