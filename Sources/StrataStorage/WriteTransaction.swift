@@ -126,9 +126,18 @@ public final class WriteTransaction: @unchecked Sendable {
             let erased = UnsafeMutableRawPointer.allocate(byteCount: db.pageSize, alignment: 4096)
             defer { erased.deallocate() }
             MetaRecord.encodeErased(into: erased, pageSize: db.pageSize)
-            try StorageError.wrap {
-                try System.pwrite(db.fd, from: erased, count: db.pageSize, offset: Int64(staleSlot * db.pageSize))
-                try System.fdatasync(db.fd)
+            do {
+                try StorageError.wrap {
+                    try System.pwrite(db.fd, from: erased, count: db.pageSize, offset: Int64(staleSlot * db.pageSize))
+                    try System.fdatasync(db.fd)
+                }
+            } catch {
+                // The map may now show the slot erased while the disk still holds the record (a
+                // failed sync leaves the page cache's state unknown), so a later transaction would
+                // skip the erase and write pages the record could verify against: refuse writes
+                // until reopened, as after a failed commit sync.
+                db.poisonedBy = "\(error)"
+                throw error
             }
         }
         let state: WriterState
