@@ -162,6 +162,24 @@ enum Node {
         return CellLayout.branchHeader + Int(p.u16(off + 4))
     }
 
+    /// Whether every cell of node `p` lies inside its cell area and the cells plus the garbage
+    /// count fill that area exactly: what the write path's in-place edits (insert, compact,
+    /// split) rely on. Readers check each access instead; a writer checks a committed node once,
+    /// when it copies it, so a damaged node is an error instead of edits outside the page.
+    static func cellsFillCellArea(_ p: UnsafeRawPointer, leaf: Bool, pageSize: Int) -> Bool {
+        let n = count(p)
+        let start = cellStart(p)
+        var used = 0
+        for i in 0..<n {
+            let off = slot(p, i)
+            guard off >= start, off + CellLayout.leafHeader <= pageSize else { return false }
+            let size = cellSize(p, i, leaf: leaf)
+            guard size <= pageSize - off else { return false }
+            used += size
+        }
+        return used + garbage(p) == pageSize - start
+    }
+
     /// Bytes used by cells and slots (what a merge would need).
     @inline(__always)
     static func usedBytes(_ p: UnsafeRawPointer, pageSize: Int) -> Int {

@@ -464,6 +464,9 @@ public final class WriteTransaction: @unchecked Sendable {
     func writable(_ n: UInt32) throws -> (UInt32, UnsafeMutableRawPointer) {
         let p = try access.node(n)
         if p.u64(PageHeader.version) == v { return (n, p) }
+        guard Node.cellsFillCellArea(p, leaf: Node.isLeaf(p), pageSize: pageSize) else {
+            throw access.corrupt(n, "its cells do not fill its cell area (\(Node.count(p)) cells from offset \(Node.cellStart(p)), \(Node.garbage(p)) bytes of garbage)")
+        }
         let (m, q) = try allocPage(.leaf)
         moveBytes(q, p, pageSize)
         q.setU32(PageHeader.pageNumber, m)
