@@ -54,7 +54,7 @@ extension WriteTransaction {
                     return false
                 }
                 if case .overflow(let first, _) = old {
-                    freePage(first, run: Int(try access.page(first).u32(PageHeader.runPages)))
+                    freePage(first, run: try access.overflowRun(first: first))
                 }
                 removeCell(p, i, leaf: true)
             }
@@ -280,7 +280,7 @@ extension WriteTransaction {
             let (i, found) = try access.leafSearch(p, key)
             precondition(found, "key vanished between lookup and delete")
             if case .overflow(let first, _) = try Node.leafValue(p, i, access) {
-                freePage(first, run: Int(try access.page(first).u32(PageHeader.runPages)))
+                freePage(first, run: try access.overflowRun(first: first))
             }
             removeCell(p, i, leaf: true)
             // (The catalog's own state carries no count, hence the floor at zero.)

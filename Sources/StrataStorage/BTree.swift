@@ -230,6 +230,18 @@ extension PageAccess {
         return lo - 1
     }
 
+    /// The pages of the overflow run starting at `first`, checked to be an overflow page whose
+    /// run lies inside the version's pages. Writers free and copy runs by this count, so a
+    /// damaged count is an error here rather than billions of pages freed or copied.
+    func overflowRun(first: UInt32) throws -> Int {
+        let p = try page(first)
+        let run = Int(p.u32(PageHeader.runPages))
+        guard p.u8(PageHeader.type) == PageType.overflow.rawValue, run >= 1, UInt64(first) + UInt64(run) <= UInt64(pageCount) else {
+            throw corrupt(first, "not an overflow run inside the file (type \(p.u8(PageHeader.type)), \(run) pages)")
+        }
+        return run
+    }
+
     /// The bytes of an overflow run's value, checked against the run's header.
     func overflowValue(first: UInt32, length: Int) throws -> UnsafeRawBufferPointer {
         let p = try page(first)

@@ -482,7 +482,7 @@ public final class WriteTransaction: @unchecked Sendable {
         if Node.isLeaf(p) {
             for i in 0..<count {
                 if case .overflow(let first, _) = try Node.leafValue(p, i, access) {
-                    let run = Int(try access.page(first).u32(PageHeader.runPages))
+                    let run = try access.overflowRun(first: first)
                     freePage(first, run: run)
                 }
             }

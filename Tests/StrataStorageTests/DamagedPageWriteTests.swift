@@ -65,4 +65,53 @@ final class DamagedPageWriteTests: StorageTestCase {
             try? FileManager.default.removeItem(atPath: path() + ".lock")
         }
     }
+
+    /// Damages the header of the overflow run holding key 0's 10,000-byte value (no reseal: the
+    /// writer frees runs without reading their checksums), and returns the run's first page.
+    func makeFileWithDamagedRun(runPages: UInt32) throws -> UInt32 {
+        let db = try open()
+        try db.write { txn in
+            let t = try txn.openTree("t", create: true)
+            try txn.put(key(0), Array(repeating: 7, count: 10_000), in: t)
+            for i in 1..<50 { try txn.put(key(i), [UInt8(i)], in: t) }
+        }
+        let first = try db.read { r -> UInt32 in
+            let p = try r.access.node(try XCTUnwrap(try r.tree(named: "t")).root)
+            guard case .overflow(let first, _) = try Node.leafValue(p, 0, r.access) else { throw XCTSkip("no overflow run") }
+            return first
+        }
+        db.close()
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path())))
+        bytes.withUnsafeMutableBytes { $0.baseAddress!.setU32(Int(first) * 4096 + PageHeader.runPages, runPages) }
+        try Data(bytes).write(to: URL(fileURLWithPath: path()))
+        return first
+    }
+
+    func testFreeingAnOverflowRunWithADamagedPageCountIsACorruptPageError() throws {
+        let edits: [(String, (WriteTransaction, TreeHandle) throws -> Void)] = [
+            ("delete", { txn, t in _ = try txn.delete(key(0), in: t) }),
+            ("replace", { txn, t in try txn.put(key(0), [1, 2, 3], in: t) }),
+        ]
+        for runPages: UInt32 in [0xB8B8_B8B8, 0, 5000] {
+            for (label, edit) in edits {
+                let first = try makeFileWithDamagedRun(runPages: runPages)
+                let db = try open()
+                XCTAssertThrowsError(try db.write { txn in try edit(txn, try txn.openTree("t")) }, "\(label) \(runPages)") { error in
+                    guard case StorageError.corruptPage(_, let page, let reason) = error else { return XCTFail("\(label): \(error)") }
+                    XCTAssertEqual(page, first, label)
+                    XCTAssertTrue(reason.contains("overflow run"), "\(label): \(reason)")
+                }
+                // Nothing was committed; the other entries still read and take writes.
+                try db.write { txn in try txn.put(key(49), [9], in: try txn.openTree("t")) }
+                try db.read { r in
+                    let t = try XCTUnwrap(try r.tree(named: "t"))
+                    XCTAssertEqual(try r.get(key(49), in: t), [9])
+                    XCTAssertEqual(try r.get(key(1), in: t), [1])
+                }
+                db.close()
+                try FileManager.default.removeItem(atPath: path())
+                try? FileManager.default.removeItem(atPath: path() + ".lock")
+            }
+        }
+    }
 }
