@@ -114,4 +114,34 @@ final class DamagedPageWriteTests: StorageTestCase {
             }
         }
     }
+
+    /// A copied branch is checked before its first structural edit (a child's split adds a cell
+    /// to it), not on every copy: a commit that only repoints one of its children leaves it
+    /// as it was, which is safe.
+    func testSplittingAChildIntoADamagedBranchIsACorruptPageError() throws {
+        _ = try makeFile()
+        let root = try { () -> UInt32 in
+            let db = try open()
+            defer { db.close() }
+            return try db.read { r in try XCTUnwrap(try r.tree(named: "t")).root }
+        }()
+        try damage(page: root) { p in p.setU16(PageHeader.garbage, UInt16(Node.garbage(p) + 16)) }
+        let db = try open()
+        // One small put: the root is copied and repointed, not edited structurally.
+        try db.write { txn in try txn.put(key(5), [5], in: try txn.openTree("t")) }
+        // Enough puts into one leaf to split it: the root must take a new cell.
+        XCTAssertThrowsError(try db.write { txn in
+            let t = try txn.openTree("t")
+            for i in 0..<200 { try txn.put(key(3000 + i), Array(repeating: 1, count: 40), in: t) }
+        }) { error in
+            guard case StorageError.corruptPage(_, _, let reason) = error else { return XCTFail("\(error)") }
+            XCTAssertTrue(reason.contains("cells do not fill"), reason)
+        }
+        try db.read { r in
+            let t = try XCTUnwrap(try r.tree(named: "t"))
+            XCTAssertEqual(try r.get(key(5), in: t), [5])
+            XCTAssertNil(try r.get(key(3000), in: t))
+        }
+        db.close()
+    }
 }
