@@ -23,14 +23,15 @@ enum BaseFiles {
             let path = directory + "/base-\(i)" + (i == 3 ? ".realm" : ".strata")
             let source = directory + "/base-\(i)-source.strata"
             for p in [path, path + ".lock", source, source + ".lock"] { try? FileManager.default.removeItem(atPath: p) }
-            var pageSize = 4096
             switch i {
             case 0: try makeSmall(path)
             case 1: try makeUnclean(path, source: source)
-            case 2: pageSize = 8192; try makeDeep(path)
+            case 2: try makeDeep(path)
             default: try makeRealm(path)
             }
             var image = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+            // The page size the file records (the Realm layer chooses its own).
+            let pageSize = Int(image[44]) | Int(image[45]) << 8 | Int(image[46]) << 16 | Int(image[47]) << 24
             // Keep the pages either meta record counts.
             var used = 2
             for slot in 0..<2 where image.count >= (slot + 1) * pageSize {

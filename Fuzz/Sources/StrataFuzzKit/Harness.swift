@@ -25,6 +25,8 @@ public final class Harness: @unchecked Sendable {
     public let realm: Bool
     let storagePath: String
     let realmPath: String
+    /// Print what each run saw (`STRATA_FUZZ_VERBOSE=1`), for triage.
+    let verbose = ProcessInfo.processInfo.environment["STRATA_FUZZ_VERBOSE"] == "1"
 
     /// Makes the base files in a new working directory (in `/dev/shm` where there is one: the
     /// open path syncs the files it recovers).
@@ -57,6 +59,9 @@ public final class Harness: @unchecked Sendable {
         let (file, options) = materialize(data)
         place(file, at: storagePath)
         let outcome = checkStorage(options)
+        if verbose {
+            print("storage: opened \(outcome.opened); errors: \(outcome.errors.map { "\($0.step): \($0.error)" })")
+        }
         if realm {
             place(file, at: realmPath)
             checkRealm()
@@ -152,8 +157,10 @@ public final class Harness: @unchecked Sendable {
             sink &+= pets.filter("name BEGINSWITH %@", "pet 1").count
             sink &+= pets.sorted(byKeyPath: "weight").first?.age ?? 0
             sink &+= realm.object(ofType: FuzzOwner.self, forPrimaryKey: 7)?.pets.count ?? 0
+            if verbose { print("realm: \(owners.count) owners, \(pets.count) pets read") }
             if sink == 0x5EED { print("") }
         } catch {
+            if verbose { print("realm: \(error)") }
             guard error is Realm.Error else { fatalError("realm: untyped error \(type(of: error)): \(error)") }
         }
     }

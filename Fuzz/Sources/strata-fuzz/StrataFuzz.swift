@@ -10,6 +10,7 @@
 //   STRATA_FUZZ_REALM=1               also open each file through the Realm API (off in CI for now)
 //   STRATA_FUZZ_MAKE_SEEDS=DIR         write the seed corpus to DIR and exit
 //   STRATA_FUZZ_WRITE_FILE=PATH        with one input file: write the data file it describes to PATH and exit
+//   STRATA_FUZZ_VERBOSE=1              print what each run saw (errors per step), for triage
 import Foundation
 import StrataFuzzKit
 
