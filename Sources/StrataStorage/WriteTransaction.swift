@@ -468,7 +468,16 @@ public final class WriteTransaction: @unchecked Sendable {
     @inline(__always)
     func writable(_ n: UInt32) throws -> (UInt32, UnsafeMutableRawPointer) {
         let p = try access.node(n)
-        if p.u64(PageHeader.version) == v { return (n, p) }
+        if p.u64(PageHeader.version) == v {
+            // Only a page this transaction wrote carries its version. A page of the committed
+            // version that claims it (damage with a valid checksum) would otherwise be edited in
+            // place, uncopied and unchecked. Pages past the base version's end are new, so only
+            // reused pages cost a lookup.
+            guard n >= base.pageCount || dirty.contains(n) else {
+                throw access.corrupt(n, "a page of the committed version claims version \(v), the one being written")
+            }
+            return (n, p)
+        }
         let leaf = Node.isLeaf(p)
         if leaf { try checkCells(n, p, leaf: true) }
         let (m, q) = try allocPage(.leaf)

@@ -21,6 +21,8 @@ final class FuzzRegressionTests: XCTestCase {
         "write-into-leaf-with-wrong-garbage-count": ("write", "cells do not fill"),
         // StrataStorageTests.DamagedPageWriteTests.testFreeingAnOverflowRunWithADamagedPageCountIsACorruptPageError
         "free-overflow-run-with-damaged-page-count": ("write", "not an overflow run"),
+        // StrataStorageTests.DamagedPageWriteTests.testACommittedPageClaimingTheWritersVersionIsACorruptPageError
+        "committed-page-claims-writer-version": ("write", "claims version"),
     ]
 
     func testEveryRegressionInputRunsToTheEndWithTypedErrors() throws {

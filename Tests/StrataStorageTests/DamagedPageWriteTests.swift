@@ -144,4 +144,27 @@ final class DamagedPageWriteTests: StorageTestCase {
         }
         db.close()
     }
+
+    /// A committed page whose header claims the version the writer is creating is not taken for
+    /// one the writer made: it is reported, not edited in place (which would change the
+    /// committed version without a commit).
+    func testACommittedPageClaimingTheWritersVersionIsACorruptPageError() throws {
+        let leaf = try makeFile()
+        let next = try { () -> UInt64 in
+            let db = try open()
+            defer { db.close() }
+            return db.latestVersion.rawValue + 1
+        }()
+        try damage(page: leaf) { p in p.setU64(PageHeader.version, next) }
+        let before = Array(try Data(contentsOf: URL(fileURLWithPath: path()))[(Int(leaf) * 4096)..<(Int(leaf) * 4096 + 4096)])
+        let db = try open()
+        XCTAssertThrowsError(try db.write { txn in try txn.put(key(0), [1, 2, 3], in: try txn.openTree("t")) }) { error in
+            guard case StorageError.corruptPage(_, let page, let reason) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(page, leaf)
+            XCTAssertTrue(reason.contains("claims version"), reason)
+        }
+        db.close()
+        let after = Array(try Data(contentsOf: URL(fileURLWithPath: path()))[(Int(leaf) * 4096)..<(Int(leaf) * 4096 + 4096)])
+        XCTAssertEqual(after, before, "the committed page was edited in place")
+    }
 }
