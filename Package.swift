@@ -16,6 +16,8 @@ let package = Package(
         .executable(name: "strata-schema", targets: ["strata-schema"]),
         .plugin(name: "StrataPlugin", targets: ["StrataPlugin"]),
         .plugin(name: "StrataSchemaCommand", targets: ["StrataSchemaCommand"]),
+        // Not API: the fuzz harness, for the strata-fuzz executable of the Fuzz package.
+        .library(name: "_StrataFuzzKit", targets: ["StrataFuzzKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
@@ -23,7 +25,7 @@ let package = Package(
     ],
     targets: [
         // MARK: Runtime (what users link)
-        .target(name: "StrataPOSIX"),
+        .target(name: "StrataPOSIX", dependencies: [.product(name: "Atomics", package: "swift-atomics")]),
         // One C header: the processor's prefetch hint for scans (Swift has no builtin for it).
         .target(name: "StrataPrefetchShim"),
         .target(
@@ -75,6 +77,14 @@ let package = Package(
         // A process making grouped asynchronous commits through the Realm API, killed by the crash tests.
         .executableTarget(name: "strata-async-stress", dependencies: ["Strata"], plugins: [.plugin(name: "StrataPlugin")]),
 
+        // MARK: Fuzzing
+        // The fuzz harness (Fuzz/README.md): base files, the input script, the storage and Realm
+        // checks. The libFuzzer executable is in the Fuzz package (a `--sanitize=fuzzer` build of
+        // this package would also build strata-schema with libFuzzer, which its main cannot link
+        // with). Its models' generated code is kept in Generated/ for the same reason;
+        // StrataSchemaTests.GoldenFileTests checks it is current.
+        .target(name: "StrataFuzzKit", dependencies: ["StrataStorage", "Strata"], path: "Fuzz/Sources/StrataFuzzKit"),
+
         // MARK: Tests
         .testTarget(name: "StrataPOSIXTests", dependencies: ["StrataPOSIX"]),
         .testTarget(name: "StrataStorageTests", dependencies: ["StrataStorage", "StrataPOSIX"]),
@@ -82,6 +92,8 @@ let package = Package(
         // Kills real `strata-storage-stress` processes; finds the executable beside the test bundle.
         .testTarget(name: "StrataStorageCrashTests", dependencies: ["StrataStorage", "StrataPOSIX", "StrataStressWorkload"]),
         .testTarget(name: "StrataSchemaTests", dependencies: ["StrataSchemaKit"]),
+        // Replays every input the fuzzer found a crash with (Fuzz/regressions).
+        .testTarget(name: "StrataFuzzRegressionTests", dependencies: ["StrataFuzzKit", "Strata", "StrataStorage"]),
         .testTarget(name: "StrataQueryTests", dependencies: ["StrataQuery"]),
         // Models compiled with StrataPlugin; asserts on the generated schema and accessors at run time.
         .testTarget(

@@ -5,25 +5,42 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
+import Atomics
 
 /// Named places where tests make a system call fail on purpose.
 ///
-/// Each wrapper in ``System`` consults the injector before it calls the operating system; when a
-/// fault is armed for that call site it fails the way the real call could (an `errno`, or a short
-/// transfer for `pwrite` and `pwritev`). The check costs one atomic-free read of a flag when nothing is armed.
+/// Each wrapper in ``System`` consults the injector on every attempt of its call, in place of the
+/// operating system's answer: an armed fault makes that attempt fail the way the real call could
+/// (an `errno`, or a short transfer for `pread`, `pwrite` and `pwritev`), and the wrapper then does
+/// what it does with a real failure (retries EINTR, completes a short transfer, throws a
+/// `SystemError` naming the C call). The check costs one atomic load when nothing is armed.
 public enum FaultPoint: String, Sendable, CaseIterable {
     /// `pwritev` is the commit's write of data pages (`pwrite`: meta records and the rest), so a test
     /// can fail one without the other.
-    case open, close, pread, pwrite, pwritev, fsync, fdatasync, ftruncate, fallocate, mmap, msync, fcntlLock, rename, link, unlink, fstat
+    case open, close, pread, pwrite, pwritev, fsync, fdatasync, ftruncate, fallocate, mmap, msync, rename, link, unlink, fstat
+    /// `fcntl(2)` taking a byte lock: ``System/lock(_:byte:kind:)`` (`F_OFD_SETLKW`) and
+    /// ``System/tryLock(_:byte:kind:)`` (`F_OFD_SETLK`; an injected `EAGAIN` reads as "held by another").
+    case fcntlLock
+    /// `fcntl(2)` releasing a byte lock (`F_UNLCK`): ``System/unlock(_:byte:)``.
+    case fcntlUnlock
+    /// `fcntl(2)` asking who holds a byte lock (`F_OFD_GETLK`): ``System/isLockedByOther(_:byte:)``.
+    case fcntlGetLock
 }
 
 /// How an armed fault fails.
+///
+/// Never inject `EBADF` or `EFAULT`: the wrappers treat those as a bug in Strata and stop.
 public enum FaultKind: Sendable, Equatable {
-    /// The call fails with this `errno` and transfers nothing.
+    /// The attempt fails with this `errno` and transfers nothing. `EINTR` is retried by the
+    /// wrapper like a real interruption, so arm it with a finite `times`.
     case error(Int32)
-    /// `pwrite` writes only this many bytes of the request, then the next attempt fails with `ENOSPC`.
+    /// `pwrite` or `pwritev` writes only this many bytes of the request, then the next attempt
+    /// fails with `ENOSPC` (the device took part of the data, then was full). Other calls ignore it.
     case shortWrite(Int)
+    /// One attempt of `pread`, `pwrite` or `pwritev` transfers at most this many bytes (at least
+    /// one), as the kernel may; the wrapper completes the request with further attempts. Other
+    /// calls ignore it.
+    case partialTransfer(Int)
 }
 
 /// A test hook that injects failures into ``System`` calls.
@@ -44,7 +61,7 @@ public enum FaultInjector {
         init() { pthread_mutex_init(&lock, nil) }
     }
     private static let state = State()
-    private static let anyArmed = Atomic<Bool>(false)
+    private static let anyArmed = ManagedAtomic<Bool>(false)
 
     /// Arms `point`: the call is allowed `after` more times, then fails `times` times as `kind`.
     /// - Parameters:
@@ -76,7 +93,8 @@ public enum FaultInjector {
         return state.hits[point, default: 0]
     }
 
-    /// Returns the fault to apply at `point` for a call about `path`, if one is due.
+    /// Returns the fault to apply at `point` for a call about `path`, if one is due. Counts one
+    /// hit per call (per attempt, for a wrapper that retries).
     @usableFromInline
     static func check(_ point: FaultPoint, path: String?) -> FaultKind? {
         guard anyArmed.load(ordering: .acquiring) else { return nil }

@@ -2,8 +2,9 @@
 //
 // Every wrapper: retries on EINTR, completes short reads and writes, throws a `SystemError` that
 // names the C call and the path, treats EBADF/EFAULT as programmer errors (they mean a bug in
-// Strata, not a condition a caller can handle), and consults `FaultInjector` so tests can make it
-// fail with EIO, ENOSPC or a short write.
+// Strata, not a condition a caller can handle), and consults `FaultInjector` on every attempt so
+// tests can make it fail with EIO, ENOSPC, EINTR, a short write or a partial transfer, through the
+// same retry and error paths as a real failure.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -54,10 +55,36 @@ public enum System {
         return SystemError(call: call, errno: err, path: path)
     }
 
+    /// The `errno` an armed fault gives this attempt of `point`, or nil to make the real call.
+    /// (Transfer faults only apply to `pread`, `pwrite` and `pwritev`, which ask the injector
+    /// themselves.)
     @inline(__always)
-    static func injected(_ point: FaultPoint, _ path: String?) throws {
-        if let fault = FaultInjector.check(point, path: path), case .error(let err) = fault {
-            throw SystemError(call: point.rawValue, errno: err, path: path)
+    static func injectedErrno(_ point: FaultPoint, _ path: String?) -> Int32? {
+        if let fault = FaultInjector.check(point, path: path), case .error(let err) = fault { return err }
+        return nil
+    }
+
+    /// One attempt of a call that returns -1 and sets `errno` on failure: the real call, or the
+    /// failure an armed fault stands for (so the caller's EINTR retry and error paths run as for
+    /// a real failure).
+    @inline(__always)
+    static func attempt(_ point: FaultPoint, _ path: String?, _ call: () -> Int32) -> Int32 {
+        if let err = injectedErrno(point, path) {
+            errno = err
+            return -1
+        }
+        return call()
+    }
+
+    /// How much of `want` bytes one attempt of a transfer may move, and whether the device is
+    /// full after it (``FaultKind/shortWrite(_:)``); nil with the errno of an injected failure.
+    @inline(__always)
+    static func transferLimit(_ point: FaultPoint, _ path: String, want: Int) -> (bytes: Int, thenFull: Bool, errno: Int32?) {
+        switch FaultInjector.check(point, path: path) {
+        case nil: return (want, false, nil)
+        case .error(let err)?: return (0, false, err)
+        case .shortWrite(let n)?: return (min(max(n, 0), want), true, nil)
+        case .partialTransfer(let n)?: return (min(max(n, 1), want), false, nil)
         }
     }
 
@@ -68,12 +95,11 @@ public enum System {
     ///   - exclusive: with `create`, fail with `EEXIST` if it exists.
     ///   - readOnly: open for reading only.
     public static func open(_ path: String, create: Bool = false, exclusive: Bool = false, readOnly: Bool = false) throws -> FileDescriptor {
-        try injected(.open, path)
         var flags: Int32 = (readOnly ? O_RDONLY : O_RDWR) | O_CLOEXEC
         if create { flags |= O_CREAT }
         if create && exclusive { flags |= O_EXCL }
         while true {
-            let fd = Glibc_open(path, flags, 0o644)
+            let fd = attempt(.open, path) { Glibc_open(path, flags, 0o644) }
             if fd >= 0 { return FileDescriptor(rawValue: fd, path: path) }
             let err = errno
             if err == EINTR { continue }
@@ -86,7 +112,8 @@ public enum System {
     /// Not retried on EINTR: on Linux the descriptor is released even when close reports EINTR, and
     /// retrying could close a descriptor another thread just opened (the same reasoning as
     /// swift-nio's `Posix.close`). Errors are ignored: nothing useful can be done with them here,
-    /// and durability never depends on close (commits call `fdatasync` first).
+    /// and durability never depends on close (commits call `fdatasync` first). An injected fault
+    /// stands for such an ignored error: the descriptor is released all the same.
     public static func close(_ fd: FileDescriptor) {
         _ = FaultInjector.check(.close, path: fd.path)
         _ = Glibc_close(fd.rawValue)
@@ -95,13 +122,13 @@ public enum System {
     /// Reads exactly `count` bytes at `offset`, or fewer only at end of file; returns the bytes read.
     /// The corresponding C function is `pread(2)`.
     public static func pread(_ fd: FileDescriptor, into buffer: UnsafeMutableRawPointer, count: Int, offset: Int64) throws -> Int {
-        try injected(.pread, fd.path)
         var done = 0
         while done < count {
-            let n = Glibc_pread(fd.rawValue, buffer + done, count - done, off_t(offset + Int64(done)))
+            let limit = transferLimit(.pread, fd.path, want: count - done)
+            let n = limit.errno == nil ? Glibc_pread(fd.rawValue, buffer + done, limit.bytes, off_t(offset + Int64(done))) : -1
             if n > 0 { done += n; continue }
             if n == 0 { break }
-            let err = errno
+            let err = limit.errno ?? errno
             if err == EINTR { continue }
             throw fail("pread", err, fd.path)
         }
@@ -111,24 +138,23 @@ public enum System {
     /// Writes all `count` bytes at `offset`, looping over short writes.
     /// The corresponding C function is `pwrite(2)`.
     public static func pwrite(_ fd: FileDescriptor, from buffer: UnsafeRawPointer, count: Int, offset: Int64) throws {
-        var limit = count
-        if let fault = FaultInjector.check(.pwrite, path: fd.path) {
-            switch fault {
-            case .error(let err): throw SystemError(call: "pwrite", errno: err, path: fd.path)
-            case .shortWrite(let n): limit = min(n, count)
-            }
-        }
         var done = 0
-        while done < limit {
-            let n = Glibc_pwrite(fd.rawValue, buffer + done, limit - done, off_t(offset + Int64(done)))
-            if n >= 0 { done += n; continue }
-            let err = errno
-            if err == EINTR { continue }
-            throw fail("pwrite", err, fd.path)
-        }
-        if limit < count {
+        while done < count {
+            let limit = transferLimit(.pwrite, fd.path, want: count - done)
+            if limit.errno == nil && limit.bytes > 0 {
+                let n = Glibc_pwrite(fd.rawValue, buffer + done, limit.bytes, off_t(offset + Int64(done)))
+                if n < 0 {
+                    let err = errno
+                    if err == EINTR { continue }
+                    throw fail("pwrite", err, fd.path)
+                }
+                done += n
+            } else if let err = limit.errno {
+                if err == EINTR { continue }
+                throw fail("pwrite", err, fd.path)
+            }
             // An injected short write: the device accepted part of the data, then ran out of space.
-            throw SystemError(call: "pwrite", errno: ENOSPC, path: fd.path)
+            if limit.thenFull { throw SystemError(call: "pwrite", errno: ENOSPC, path: fd.path) }
         }
     }
 
@@ -137,47 +163,47 @@ public enum System {
     /// corresponding C function is `pwritev(2)`.
     public static func pwritev(_ fd: FileDescriptor, buffers: [UnsafeRawPointer], size: Int, offset: Int64) throws {
         let total = buffers.count * size
-        var limit = total
-        if let fault = FaultInjector.check(.pwritev, path: fd.path) {
-            switch fault {
-            case .error(let err): throw SystemError(call: "pwritev", errno: err, path: fd.path)
-            case .shortWrite(let n): limit = min(n, total)
-            }
-        }
         var iov: [iovec] = []
         iov.reserveCapacity(min(buffers.count, 1024))
         var done = 0
-        while done < limit {
-            // The vector for bytes [done, limit): after a short write it starts inside a buffer.
-            iov.removeAll(keepingCapacity: true)
-            var pos = done
-            while pos < limit && iov.count < 1024 {
-                let within = pos % size
-                let length = min(size - within, limit - pos)
-                iov.append(iovec(iov_base: UnsafeMutableRawPointer(mutating: buffers[pos / size] + within), iov_len: length))
-                pos += length
+        while done < total {
+            let limit = transferLimit(.pwritev, fd.path, want: total - done)
+            if let err = limit.errno {
+                if err == EINTR { continue }
+                throw fail("pwritev", err, fd.path)
             }
-            let n = iov.withUnsafeBufferPointer { Glibc_pwritev(fd.rawValue, $0.baseAddress!, Int32($0.count), off_t(offset + Int64(done))) }
-            if n >= 0 { done += n; continue }
-            let err = errno
-            if err == EINTR { continue }
-            throw fail("pwritev", err, fd.path)
-        }
-        if limit < total {
+            if limit.bytes > 0 {
+                // The vector for bytes [done, end): after a short write it starts inside a buffer.
+                let end = done + limit.bytes
+                iov.removeAll(keepingCapacity: true)
+                var pos = done
+                while pos < end && iov.count < 1024 {
+                    let within = pos % size
+                    let length = min(size - within, end - pos)
+                    iov.append(iovec(iov_base: UnsafeMutableRawPointer(mutating: buffers[pos / size] + within), iov_len: length))
+                    pos += length
+                }
+                let n = iov.withUnsafeBufferPointer { Glibc_pwritev(fd.rawValue, $0.baseAddress!, Int32($0.count), off_t(offset + Int64(done))) }
+                if n < 0 {
+                    let err = errno
+                    if err == EINTR { continue }
+                    throw fail("pwritev", err, fd.path)
+                }
+                done += n
+            }
             // An injected short write: the device accepted part of the data, then ran out of space.
-            throw SystemError(call: "pwritev", errno: ENOSPC, path: fd.path)
+            if limit.thenFull { throw SystemError(call: "pwritev", errno: ENOSPC, path: fd.path) }
         }
     }
 
     /// Flushes file data and the metadata needed to read it back. The corresponding C function is
     /// `fdatasync(2)` (`fcntl(F_FULLFSYNC)` on Apple platforms, where `fsync` does not reach the platter).
     public static func fdatasync(_ fd: FileDescriptor) throws {
-        try injected(.fdatasync, fd.path)
         while true {
             #if canImport(Darwin)
-            let rc = fcntl(fd.rawValue, F_FULLFSYNC)
+            let rc = attempt(.fdatasync, fd.path) { fcntl(fd.rawValue, F_FULLFSYNC) }
             #else
-            let rc = Glibc_fdatasync(fd.rawValue)
+            let rc = attempt(.fdatasync, fd.path) { Glibc_fdatasync(fd.rawValue) }
             #endif
             if rc == 0 { return }
             let err = errno
@@ -188,9 +214,8 @@ public enum System {
 
     /// Flushes file data and all metadata. The corresponding C function is `fsync(2)`.
     public static func fsync(_ fd: FileDescriptor) throws {
-        try injected(.fsync, fd.path)
         while true {
-            let rc = Glibc_fsync(fd.rawValue)
+            let rc = attempt(.fsync, fd.path) { Glibc_fsync(fd.rawValue) }
             if rc == 0 { return }
             let err = errno
             if err == EINTR { continue }
@@ -200,9 +225,8 @@ public enum System {
 
     /// Sets the file's length. The corresponding C function is `ftruncate(2)`.
     public static func ftruncate(_ fd: FileDescriptor, length: Int64) throws {
-        try injected(.ftruncate, fd.path)
         while true {
-            let rc = Glibc_ftruncate(fd.rawValue, off_t(length))
+            let rc = attempt(.ftruncate, fd.path) { Glibc_ftruncate(fd.rawValue, off_t(length)) }
             if rc == 0 { return }
             let err = errno
             if err == EINTR { continue }
@@ -218,15 +242,17 @@ public enum System {
     /// file's end is written with zeros instead, which makes the file system allocate it (or
     /// report `ENOSPC` now); bytes already in the file are never changed.
     public static func allocate(_ fd: FileDescriptor, offset: Int64, length: Int64) throws {
-        try injected(.fallocate, fd.path)
         #if os(Linux)
         while true {
-            let rc = posix_fallocate(fd.rawValue, off_t(offset), off_t(length))
+            // posix_fallocate returns the error number instead of setting errno.
+            let rc = injectedErrno(.fallocate, fd.path) ?? posix_fallocate(fd.rawValue, off_t(offset), off_t(length))
             if rc == 0 { return }
             if rc == EINTR { continue }
             if rc == EOPNOTSUPP || rc == EINVAL { break }
             throw fail("posix_fallocate", rc, fd.path)
         }
+        #else
+        if let err = injectedErrno(.fallocate, fd.path), err != EOPNOTSUPP { throw fail("posix_fallocate", err, fd.path) }
         #endif
         try extendWithZeros(fd, to: offset + length)
     }
@@ -248,10 +274,9 @@ public enum System {
 
     /// The file's size in bytes. The corresponding C function is `fstat(2)`.
     public static func fileSize(_ fd: FileDescriptor) throws -> Int64 {
-        try injected(.fstat, fd.path)
         var st = stat()
         while true {
-            let rc = Glibc_fstat(fd.rawValue, &st)
+            let rc = attempt(.fstat, fd.path) { Glibc_fstat(fd.rawValue, &st) }
             if rc == 0 { return Int64(st.st_size) }
             let err = errno
             if err == EINTR { continue }
@@ -263,7 +288,7 @@ public enum System {
     ///
     /// The length may exceed the file's size: pages past the end become accessible once the file grows.
     public static func mmap(_ fd: FileDescriptor, length: Int, writable: Bool) throws -> MappedRegion {
-        try injected(.mmap, fd.path)
+        if let err = injectedErrno(.mmap, fd.path) { throw fail("mmap", err, fd.path) }
         let prot = writable ? (PROT_READ | PROT_WRITE) : PROT_READ
         guard let p = Glibc_mmap(nil, length, prot, MAP_SHARED, fd.rawValue, 0), p != MAP_FAILED else {
             throw fail("mmap", errno, fd.path)
@@ -274,14 +299,15 @@ public enum System {
     /// Maps `length` bytes of zeroed memory that belongs to this process only (no file). The
     /// corresponding C function is `mmap(2)` with `MAP_ANONYMOUS | MAP_PRIVATE`.
     public static func mapAnonymous(length: Int) throws -> MappedRegion {
-        try injected(.mmap, nil)
+        if let err = injectedErrno(.mmap, nil) { throw fail("mmap", err, nil) }
         guard let p = Glibc_mmap(nil, length, PROT_READ | PROT_WRITE, MAP_ANONYMOUS | MAP_PRIVATE, -1, 0), p != MAP_FAILED else {
             throw fail("mmap", errno, nil)
         }
         return MappedRegion(base: p, length: length)
     }
 
-    /// Unmaps a region. The corresponding C function is `munmap(2)`.
+    /// Unmaps a region. The corresponding C function is `munmap(2)`. Not a fault point: it fails
+    /// only for an address or length that is not a mapping's (a bug), and nothing could be done then.
     public static func munmap(_ region: MappedRegion) {
         _ = Glibc_munmap(region.base, region.length)
     }
@@ -289,9 +315,8 @@ public enum System {
     /// Writes back the dirty pages of a mapped range and waits for them. The corresponding C
     /// function is `msync(2)` with `MS_SYNC`.
     public static func msync(_ region: MappedRegion, offset: Int, length: Int, path: String) throws {
-        try injected(.msync, path)
         while true {
-            let rc = Glibc_msync(region.base + offset, length, MS_SYNC)
+            let rc = attempt(.msync, path) { Glibc_msync(region.base + offset, length, MS_SYNC) }
             if rc == 0 { return }
             let err = errno
             if err == EINTR { continue }
@@ -307,24 +332,24 @@ public enum System {
     /// descriptors in one process conflict like two processes do, and closing an unrelated
     /// descriptor of the same file does not drop it. On other systems it is a classic `F_SETLK` lock.
     public static func tryLock(_ fd: FileDescriptor, byte: Int64, kind: LockKind) throws -> Bool {
-        try lockCall(fd, byte: byte, type: kind == .shared ? Int16(F_RDLCK) : Int16(F_WRLCK), wait: false)
+        try lockCall(fd, byte: byte, type: kind == .shared ? Int16(F_RDLCK) : Int16(F_WRLCK), wait: false, point: .fcntlLock)
     }
 
     /// Takes an advisory lock on one byte, waiting for conflicting holders to release it.
     /// The corresponding C function is `fcntl(2)` with `F_OFD_SETLKW` (38) on Linux.
     public static func lock(_ fd: FileDescriptor, byte: Int64, kind: LockKind) throws {
-        _ = try lockCall(fd, byte: byte, type: kind == .shared ? Int16(F_RDLCK) : Int16(F_WRLCK), wait: true)
+        _ = try lockCall(fd, byte: byte, type: kind == .shared ? Int16(F_RDLCK) : Int16(F_WRLCK), wait: true, point: .fcntlLock)
     }
 
     /// Releases a lock taken with ``lock(_:byte:kind:)`` or ``tryLock(_:byte:kind:)``.
+    /// The corresponding C function is `fcntl(2)` with `F_OFD_SETLK` (37) and `F_UNLCK` on Linux.
     public static func unlock(_ fd: FileDescriptor, byte: Int64) throws {
-        _ = try lockCall(fd, byte: byte, type: Int16(F_UNLCK), wait: false)
+        _ = try lockCall(fd, byte: byte, type: Int16(F_UNLCK), wait: false, point: .fcntlUnlock)
     }
 
     /// Whether another open file description holds a lock on `byte` that conflicts with an
     /// exclusive lock. The corresponding C function is `fcntl(2)` with `F_OFD_GETLK` (36) on Linux.
     public static func isLockedByOther(_ fd: FileDescriptor, byte: Int64) throws -> Bool {
-        try injected(.fcntlLock, fd.path)
         var fl = flock()
         fl.l_type = Int16(F_WRLCK)
         fl.l_whence = Int16(SEEK_SET)
@@ -333,9 +358,9 @@ public enum System {
         fl.l_pid = 0
         while true {
             #if os(Linux)
-            let rc = fcntl(fd.rawValue, 36 /* F_OFD_GETLK */, &fl)
+            let rc = attempt(.fcntlGetLock, fd.path) { fcntl(fd.rawValue, 36 /* F_OFD_GETLK */, &fl) }
             #else
-            let rc = fcntl(fd.rawValue, F_GETLK, &fl)
+            let rc = attempt(.fcntlGetLock, fd.path) { fcntl(fd.rawValue, F_GETLK, &fl) }
             #endif
             if rc == 0 { return fl.l_type != Int16(F_UNLCK) }
             let err = errno
@@ -344,8 +369,7 @@ public enum System {
         }
     }
 
-    static func lockCall(_ fd: FileDescriptor, byte: Int64, type: Int16, wait: Bool) throws -> Bool {
-        try injected(.fcntlLock, fd.path)
+    static func lockCall(_ fd: FileDescriptor, byte: Int64, type: Int16, wait: Bool, point: FaultPoint) throws -> Bool {
         var fl = flock()
         fl.l_type = type
         fl.l_whence = Int16(SEEK_SET)
@@ -358,28 +382,31 @@ public enum System {
         let cmd: Int32 = wait ? F_SETLKW : F_SETLK
         #endif
         while true {
-            let rc = fcntl(fd.rawValue, cmd, &fl)
+            let rc = attempt(point, fd.path) { fcntl(fd.rawValue, cmd, &fl) }
             if rc == 0 { return true }
             let err = errno
             if err == EINTR { continue }
-            if !wait && (err == EAGAIN || err == EACCES) { return false }
-            throw fail(wait ? "fcntl(F_OFD_SETLKW)" : "fcntl(F_OFD_SETLK)", err, fd.path)
+            if !wait && type != Int16(F_UNLCK) && (err == EAGAIN || err == EACCES) { return false }
+            throw fail(type == Int16(F_UNLCK) ? "fcntl(F_UNLCK)" : wait ? "fcntl(F_OFD_SETLKW)" : "fcntl(F_OFD_SETLK)", err, fd.path)
         }
     }
 
     /// Atomically replaces `to` with `from`. The corresponding C function is `rename(2)`.
     public static func rename(_ from: String, to: String) throws {
-        try injected(.rename, from)
-        if Glibc_rename(from, to) != 0 { throw fail("rename", errno, from) }
+        while true {
+            if attempt(.rename, from, { Glibc_rename(from, to) }) == 0 { return }
+            let err = errno
+            if err == EINTR { continue }
+            throw fail("rename", err, from)
+        }
     }
 
     /// Makes `to` a second name of the file `from`, failing with `EEXIST` if `to` exists: unlike
     /// `rename`, it never replaces a file, so it publishes a new file atomically and exclusively.
     /// The corresponding C function is `link(2)`.
     public static func link(_ from: String, to: String) throws {
-        try injected(.link, to)
         while true {
-            if Glibc_link(from, to) == 0 { return }
+            if attempt(.link, to, { Glibc_link(from, to) }) == 0 { return }
             let err = errno
             if err == EINTR { continue }
             throw fail("link", err, to)
@@ -388,8 +415,13 @@ public enum System {
 
     /// Removes a file; a missing file is not an error. The corresponding C function is `unlink(2)`.
     public static func unlink(_ path: String) throws {
-        try injected(.unlink, path)
-        if Glibc_unlink(path) != 0 && errno != ENOENT { throw fail("unlink", errno, path) }
+        while true {
+            if attempt(.unlink, path, { Glibc_unlink(path) }) == 0 { return }
+            let err = errno
+            if err == EINTR { continue }
+            if err == ENOENT { return }
+            throw fail("unlink", err, path)
+        }
     }
 
     /// Whether a file exists at `path`. The corresponding C function is `access(2)`.
@@ -398,7 +430,7 @@ public enum System {
     }
 
     /// Makes the directory entry of a newly created or renamed file durable: opens the directory
-    /// and calls `fsync(2)` on it.
+    /// and calls `fsync(2)` on it (fault points `open`, `fsync` and `close`, on the directory's path).
     public static func syncDirectory(of path: String) throws {
         var dir = path
         if let slash = dir.lastIndex(of: "/") { dir = String(dir[..<slash]) } else { dir = "." }
@@ -406,6 +438,28 @@ public enum System {
         let fd = try open(dir, readOnly: true)
         defer { close(fd) }
         try fsync(fd)
+    }
+
+    /// The names in a directory (without `.` and `..`). The corresponding C functions are
+    /// `opendir(3)`, `readdir(3)` and `closedir(3)`.
+    public static func directoryEntries(_ path: String) throws -> [String] {
+        if let err = injectedErrno(.open, path) { throw fail("opendir", err, path) }
+        guard let dir = opendir(path) else { throw fail("opendir", errno, path) }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// Whether a process with id `pid` exists (it may belong to another user). The corresponding
+    /// C function is `kill(2)` with signal 0, which sends nothing.
+    public static func processExists(_ pid: Int32) -> Bool {
+        kill(pid, 0) == 0 || errno == EPERM
     }
 
     /// The calling process's id. The corresponding C function is `getpid(2)`.

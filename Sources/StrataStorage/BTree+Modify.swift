@@ -84,7 +84,7 @@ extension WriteTransaction {
             return
         }
         if case .overflow(let first, _) = stored {
-            freePage(first, run: Int(try access.page(first).u32(PageHeader.runPages)))
+            freePage(first, run: try access.overflowRun(first: first))
         }
         setLeafCellHeader(key, length: length)
         if replaceCellInPlace(p, i, cellBuf, valueAt + length, leaf: true) { return }
@@ -285,7 +285,7 @@ extension WriteTransaction {
             var run = first
             let src = try access.page(first)
             if src.u64(PageHeader.version) != v {
-                let pages = Int(src.u32(PageHeader.runPages))
+                let pages = try access.overflowRun(first: first)
                 let (nf, np) = try allocRun(pages)
                 moveBytes(np + PageHeader.size, src + PageHeader.size, pages * pageSize - PageHeader.size)
                 np.setU32(PageHeader.valueLength, UInt32(length))

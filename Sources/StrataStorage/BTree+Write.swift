@@ -54,7 +54,7 @@ extension WriteTransaction {
                     return false
                 }
                 if case .overflow(let first, _) = old {
-                    freePage(first, run: Int(try access.page(first).u32(PageHeader.runPages)))
+                    freePage(first, run: try access.overflowRun(first: first))
                 }
                 removeCell(p, i, leaf: true)
             }
@@ -82,6 +82,7 @@ extension WriteTransaction {
     /// Inserts a cell into node `p` at index `i`, compacting or splitting as needed.
     func insertCell(_ path: inout [PathEntry], _ n: UInt32, _ p: UnsafeMutableRawPointer, _ i: Int,
                     _ cell: UnsafeRawPointer, _ size: Int, leaf: Bool, append: Bool, _ t: inout TreeState) throws {
+        if !leaf { try checkBranchBeforeEdit(n, p) }
         if Node.freeBytes(p) >= size + 2 {
             checkedInsert(p, i, cell, size, leaf: leaf)
             return
@@ -280,7 +281,7 @@ extension WriteTransaction {
             let (i, found) = try access.leafSearch(p, key)
             precondition(found, "key vanished between lookup and delete")
             if case .overflow(let first, _) = try Node.leafValue(p, i, access) {
-                freePage(first, run: Int(try access.page(first).u32(PageHeader.runPages)))
+                freePage(first, run: try access.overflowRun(first: first))
             }
             removeCell(p, i, leaf: true)
             // (The catalog's own state carries no count, hence the floor at zero.)
@@ -315,6 +316,7 @@ extension WriteTransaction {
             }
             if Node.count(p) == 0 {
                 freePage(n)
+                try checkBranchBeforeEdit(parent.page, parent.ptr)
                 removeCell(parent.ptr, parent.index, leaf: false)
                 path.removeLast()
                 (n, p, leaf) = (parent.page, parent.ptr, false)
@@ -332,7 +334,10 @@ extension WriteTransaction {
             let rightUsed = Node.usedBytes(rpRead, pageSize: pageSize) + (leaf ? 0 : sepKey.count)
             if Node.usedBytes(lpRead, pageSize: pageSize) + rightUsed > capacity { return }
             let separator = Array(sepKey)
+            // The right node's cells are copied by their sizes, and the left one grows in place.
+            try checkCells(rOld, rpRead, leaf: leaf)
             let (ln, lp) = try writable(lOld)
+            if !leaf { try checkBranchBeforeEdit(ln, lp) }
             if ln != lOld { parent.ptr.setU32(Node.slot(parent.ptr, li), ln) }
             if Node.freeBytes(lp) < rightUsed { compact(lp, leaf: leaf) }
             let rp = rpRead
@@ -352,6 +357,7 @@ extension WriteTransaction {
             assertNodeInvariant(lp, leaf: leaf, "merge")
             // The right node's cells now live in the left node; its overflow runs stay referenced.
             freePage(rOld)
+            try checkBranchBeforeEdit(parent.page, parent.ptr)
             removeCell(parent.ptr, ri, leaf: false)
             path.removeLast()
             (n, p, leaf) = (parent.page, parent.ptr, false)

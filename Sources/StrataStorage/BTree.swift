@@ -162,6 +162,24 @@ enum Node {
         return CellLayout.branchHeader + Int(p.u16(off + 4))
     }
 
+    /// Whether every cell of node `p` lies inside its cell area and the cells plus the garbage
+    /// count fill that area exactly: what the write path's in-place edits (insert, compact,
+    /// split) rely on. Readers check each access instead; a writer checks a committed node once,
+    /// when it copies it, so a damaged node is an error instead of edits outside the page.
+    static func cellsFillCellArea(_ p: UnsafeRawPointer, leaf: Bool, pageSize: Int) -> Bool {
+        let n = count(p)
+        let start = cellStart(p)
+        var used = 0
+        for i in 0..<n {
+            let off = slot(p, i)
+            guard off >= start, off + CellLayout.leafHeader <= pageSize else { return false }
+            let size = cellSize(p, i, leaf: leaf)
+            guard size <= pageSize - off else { return false }
+            used += size
+        }
+        return used + garbage(p) == pageSize - start
+    }
+
     /// Bytes used by cells and slots (what a merge would need).
     @inline(__always)
     static func usedBytes(_ p: UnsafeRawPointer, pageSize: Int) -> Int {
@@ -210,6 +228,18 @@ extension PageAccess {
             if c <= 0 { lo = mid + 1 } else { hi = mid }
         }
         return lo - 1
+    }
+
+    /// The pages of the overflow run starting at `first`, checked to be an overflow page whose
+    /// run lies inside the version's pages. Writers free and copy runs by this count, so a
+    /// damaged count is an error here rather than billions of pages freed or copied.
+    func overflowRun(first: UInt32) throws -> Int {
+        let p = try page(first)
+        let run = Int(p.u32(PageHeader.runPages))
+        guard p.u8(PageHeader.type) == PageType.overflow.rawValue, run >= 1, UInt64(first) + UInt64(run) <= UInt64(pageCount) else {
+            throw corrupt(first, "not an overflow run inside the file (type \(p.u8(PageHeader.type)), \(run) pages)")
+        }
+        return run
     }
 
     /// The bytes of an overflow run's value, checked against the run's header.

@@ -34,7 +34,7 @@ extension WriteTransaction {
             var highRuns: [Int] = []
             for i in 0..<count {
                 if case .overflow(let first, _) = try Node.leafValue(p, i, access) {
-                    let run = Int(try access.page(first).u32(PageHeader.runPages))
+                    let run = try access.overflowRun(first: first)
                     if first + UInt32(run) > target { highRuns.append(i) }
                 }
             }
@@ -44,7 +44,7 @@ extension WriteTransaction {
             for i in highRuns {
                 guard case .overflow(let first, let length) = try Node.leafValue(q, i, access) else { continue }
                 let src = try access.page(first)
-                let run = Int(src.u32(PageHeader.runPages))
+                let run = try access.overflowRun(first: first)
                 let (nf, np) = try allocRun(run)
                 moveBytes(np + PageHeader.size, src + PageHeader.size, run * pageSize - PageHeader.size)
                 np.setU32(PageHeader.valueLength, UInt32(length))

@@ -269,13 +269,18 @@ public final class Database: @unchecked Sendable {
     /// shorter than two pages and is told it is not a database (nothing is lost).
     static func createFile(path: String, pageSize: Int) throws {
         let tmp = path + ".creating-\(System.processID)-\(creationCounter.loadThenWrappingIncrement(ordering: .relaxed))"
+        creationsLock.withLock { _ = creationsInProgress.insert(tmp) }
+        defer { creationsLock.withLock { _ = creationsInProgress.remove(tmp) } }
         do {
             try writeEmptyDatabase(at: tmp, exclusive: false, pageSize: pageSize)
         } catch {
             try? System.unlink(tmp)
             throw error
         }
-        defer { try? System.unlink(tmp) }
+        defer {
+            try? System.unlink(tmp)
+            removeAbandonedCreations(of: path, except: tmp)
+        }
         do {
             try StorageError.wrap { try System.link(tmp, to: path) }
         } catch StorageError.system(let e) where e.errno == EEXIST {
@@ -289,6 +294,35 @@ public final class Database: @unchecked Sendable {
         }
         try StorageError.wrap { try System.syncDirectory(of: path) }
     }
+
+    /// Removes temporary files of earlier creations of `path` that nobody will finish: this
+    /// process's (a cleanup that failed) and those of processes that no longer exist (a crash).
+    /// Another live process's temporary file is its creation in progress, and stays. Best effort.
+    private static func removeAbandonedCreations(of path: String, except current: String) {
+        // `path` is `<directory part><base>`; temporary names are `<directory part><base>.creating-...`.
+        var directoryPart = ""
+        var base = path
+        if let slash = path.lastIndex(of: "/") {
+            directoryPart = String(path[...slash])
+            base = String(path[path.index(after: slash)...])
+        }
+        let prefix = base + ".creating-"
+        guard let names = try? System.directoryEntries(directoryPart.isEmpty ? "." : directoryPart) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            let full = directoryPart + name
+            guard full != current, let pid = Int32(name.dropFirst(prefix.count).prefix { $0 != "-" }) else { continue }
+            if pid == System.processID {
+                // Another thread of this process may be creating the same file right now.
+                if creationsLock.withLock({ !creationsInProgress.contains(full) }) { try? System.unlink(full) }
+            } else if !System.processExists(pid) {
+                try? System.unlink(full)
+            }
+        }
+    }
+
+    /// The temporary files of this process's creations in progress (guarded by `creationsLock`).
+    private nonisolated(unsafe) static var creationsInProgress: Set<String> = []
+    private static let creationsLock = Lock()
 
     /// Distinguishes the temporary files of creations running at once in this process.
     private static let creationCounter = ManagedAtomic<UInt64>(0)

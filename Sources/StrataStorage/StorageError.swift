@@ -20,7 +20,7 @@ import StrataPOSIX
 /// | `transactionEnded` | a transaction was used after commit or abort |
 /// | `treeNotFound` | a named tree does not exist |
 /// | `readersFull` | every reader slot of the lock file is taken |
-/// | `needsReopen` | an earlier commit failed at the durability step; the handle refuses writes |
+/// | `needsReopen` | an earlier commit, sync or stale-record erase failed at the durability step; the handle refuses writes |
 /// | `lockFileInvalid` | the lock file beside the database is not a Strata lock file |
 /// | `databaseClosed` | a transaction was begun on a closed handle |
 ///

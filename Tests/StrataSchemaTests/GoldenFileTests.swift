@@ -24,6 +24,15 @@ final class GoldenFileTests: XCTestCase {
         try check(name: "PublicModels", sources: Fixtures.golden.appending(path: "PublicModels/Input"), history: nil)
     }
 
+    /// The fuzzer's models (StrataFuzzKit) are compiled without the plugin (a fuzzing build
+    /// would build the generator with libFuzzer too), from a generated file kept in the
+    /// repository: it must be what the generator makes of the models today.
+    func testFuzzKitModelsMatchTheirCheckedInGeneratedFile() throws {
+        let kit = Fixtures.packageRoot.appending(path: "Fuzz/Sources/StrataFuzzKit")
+        try check(name: "StrataFuzzKit", sources: kit.appending(path: "Models"), history: nil,
+                  golden: kit.appending(path: "Generated/StrataFuzzKit+Strata.swift"))
+    }
+
     func testOutputIsDeterministic() throws {
         let inputs = try Fixtures.inputs(in: Fixtures.packageRoot.appending(path: "Examples/DoggoDB"))
         let first = SchemaCompiler.generate(targetName: "DoggoDB", inputs: inputs, history: nil, historyDisplayPath: "h").output
@@ -33,7 +42,7 @@ final class GoldenFileTests: XCTestCase {
         XCTAssertFalse(first?.contains(Fixtures.packageRoot.path) ?? true, "no absolute paths in the output")
     }
 
-    private func check(name: String, sources: URL, history historyURL: URL?, file: StaticString = #filePath, line: UInt = #line) throws {
+    private func check(name: String, sources: URL, history historyURL: URL?, golden: URL? = nil, file: StaticString = #filePath, line: UInt = #line) throws {
         let inputs = try Fixtures.inputs(in: sources)
         var history: SchemaHistory?
         if let historyURL {
@@ -42,7 +51,7 @@ final class GoldenFileTests: XCTestCase {
         let outcome = SchemaCompiler.generate(targetName: name, inputs: inputs, history: history, historyDisplayPath: "strata-schema.json")
         XCTAssertEqual(outcome.diagnostics.map(\.description), [], file: file, line: line)
         let actual = try XCTUnwrap(outcome.output, file: file, line: line)
-        let goldenURL = Fixtures.golden.appending(path: "\(name)/Expected.swift.golden")
+        let goldenURL = golden ?? Fixtures.golden.appending(path: "\(name)/Expected.swift.golden")
         if ProcessInfo.processInfo.environment["STRATA_UPDATE_GOLDENS"] != nil {
             try FileManager.default.createDirectory(at: goldenURL.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(actual.utf8).write(to: goldenURL)
@@ -52,7 +61,7 @@ final class GoldenFileTests: XCTestCase {
             return XCTFail("missing golden \(goldenURL.path); run STRATA_UPDATE_GOLDENS=1 swift test --filter StrataSchemaTests.GoldenFileTests", file: file, line: line)
         }
         if expected != actual {
-            XCTFail("generated output differs from \(name)/Expected.swift.golden:\n" + lineDiff(expected: expected, actual: actual)
+            XCTFail("generated output differs from \(goldenURL.lastPathComponent):\n" + lineDiff(expected: expected, actual: actual)
                     + "\nIf the change is intended: STRATA_UPDATE_GOLDENS=1 swift test --filter StrataSchemaTests.GoldenFileTests",
                     file: file, line: line)
         }

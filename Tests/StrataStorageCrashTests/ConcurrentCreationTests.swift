@@ -101,13 +101,19 @@ final class ConcurrentCreationTests: CrashTestCase {
     }
 
     /// A file whose creation a crash interrupted (a temporary file left beside the path) does not
-    /// stop a later open from creating the database.
+    /// stop a later open from creating the database, which removes it; the temporary file of a
+    /// process that is alive (a creation in progress) stays.
     func testLeftoverTemporaryFileFromACrashedCreatorDoesNotBlockCreation() throws {
         let file = path()
-        let stale = file + ".creating-99999-0"
+        // A process id that exists nowhere: above the kernel's pid_max.
+        let stale = file + ".creating-2147483000-0"
+        let inProgress = file + ".creating-1-0"  // pid 1 is always alive
         XCTAssertTrue(FileManager.default.createFile(atPath: stale, contents: Data([1, 2, 3])))
+        XCTAssertTrue(FileManager.default.createFile(atPath: inProgress, contents: Data([1, 2, 3])))
         let db = try open(file)
         defer { db.close() }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: stale), "a dead creator's temporary file is removed")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: inProgress), "a live process's temporary file stays")
         try db.write { txn in try txn.put(bytes("k"), bytes("v"), in: try txn.openTree("t", create: true)) }
         XCTAssertEqual(try db.read { r in try r.get(bytes("k"), in: try XCTUnwrap(try r.tree(named: "t"))) }, bytes("v"))
     }

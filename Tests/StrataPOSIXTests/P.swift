@@ -1,2 +1,0 @@
-import XCTest
-final class P1: XCTestCase { func testP() {} }
