@@ -133,4 +133,29 @@ final class FormatUpgradeTests: XCTestCase {
         db.close()
         XCTAssertEqual(try slotFormats(path), [strataFormatVersion, strataFormatVersion])
     }
+
+    /// Format 1 with one row per object (Strata 0.1, made by that release's code): a read-only
+    /// open is refused with `readOnly` saying it must be converted (and changes nothing); a
+    /// writable open converts the rows to clusters and upgrades the format, and every object,
+    /// link, list, embedded object, set, map and mixed value reads back.
+    func testFormat1RowFileIsConvertedAndUpgradedOnWritableOpen() throws {
+        let path = try copyOfFixture("format1-rows.realm")
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        XCTAssertEqual(try slotFormats(path), [1, 1])
+        XCTAssertThrowsError(try Realm(configuration: configuration(path, readOnly: true))) { error in
+            XCTAssertEqual((error as? Realm.Error)?.code, .readOnly, "\(error)")
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before, "a read-only open changed the file")
+        try {
+            let realm = try Realm(configuration: configuration(path))
+            checkEveryObject(realm)
+        }()
+        XCTAssertEqual(try slotFormats(path), [strataFormatVersion, strataFormatVersion])
+        var ro = Database.Options()
+        ro.readOnly = true
+        let names = try Database(path: path, options: ro).read { r in try r.treeNames() }
+        XCTAssertFalse(names.contains { $0.hasPrefix("o:") }, "rows remain: \(names)")
+        let realm = try Realm(configuration: configuration(path, readOnly: true))
+        checkEveryObject(realm)
+    }
 }
