@@ -86,7 +86,7 @@ extension PageAccess {
     /// as `checkScannedLeaf` does (its cells once; its keys above those of the leaf before it)
     /// and below the separator of the leaf after it; every leaf at the depth of the first; the
     /// first leaf within the separators that lead to it. The leaves after the first are not
-    /// checksummed (that would cost a scan of a cold file about half again: Docs/Performance.md).
+    /// checksummed (that would cost a scan of a cold file about 40% more: Docs/Performance.md).
     func forEachLeaf(root: UInt32, from start: UnsafeRawBufferPointer? = nil, _ body: (LeafView, Int) throws -> Bool) throws {
         guard root != 0 else { return }
         var stack: [(UnsafeMutableRawPointer, Int)] = []

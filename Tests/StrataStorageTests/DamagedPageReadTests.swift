@@ -223,6 +223,48 @@ final class DamagedPageReadTests: StorageTestCase {
         XCTAssertTrue(probe.detected.contains { $0.hasPrefix("forEach t:") && $0.contains("at page \(run.first):") })
     }
 
+    func testThreadsSharingASnapshotCheckEachPageAndReadTrueData() throws {
+        // Several threads reach the same pages for the first time at once: each may check a page
+        // and record it in the shared table; every read returns the true value, and a page
+        // damaged on disk is refused on every thread.
+        var file = try buildPristine()
+        let leaf = file.walk(file.treeRoot("t")!).leaves[3]
+        let damagedKeys = Set(file.leafKeys(leaf))
+        let off = file.u16(leaf, PageHeader.size)
+        file.flip(page: leaf, offset: off + 6 + 8 + 1, mask: 0x40)
+        try file.write(to: path("damaged.strata"))
+        let db = try open("damaged.strata")
+        defer { db.close() }
+        let r = try db.beginRead()
+        defer { r.end() }
+        let t = try XCTUnwrap(r.tree(named: "t"))
+        let entries = model["t"]!
+        final class Tally: @unchecked Sendable {
+            let lock = NSLock()
+            var wrong: [String] = []
+            var refused = 0
+        }
+        let tally = Tally()
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            for (i, (k, v)) in entries.enumerated() where i % 2 == thread % 2 {
+                do {
+                    let got = try r.get(k, in: t)
+                    if got != v { tally.lock.withLock { tally.wrong.append("thread \(thread): key \(k)") } }
+                } catch {
+                    tally.lock.withLock {
+                        if damagedKeys.contains(k), "\(error)".contains("checksum mismatch") {
+                            tally.refused += 1
+                        } else {
+                            tally.wrong.append("thread \(thread): \(error)")
+                        }
+                    }
+                }
+            }
+        }
+        XCTAssertEqual(tally.wrong, [])
+        XCTAssertEqual(tally.refused, 2 * damagedKeys.count, "every thread that looked a damaged key up was refused")
+    }
+
     func testTruncatedCellCountIsReportedByScans() throws {
         var file = try buildPristine()
         let leaves = file.walk(file.treeRoot("t")!).leaves
