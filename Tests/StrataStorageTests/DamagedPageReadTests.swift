@@ -110,6 +110,19 @@ final class DamagedPageReadTests: StorageTestCase {
         XCTAssertTrue(probe.detected.contains { $0.contains("header names page \(b)") })
     }
 
+    func testLeavesSwappedBetweenTwoTreesAreReportedNotRead() throws {
+        var file = try buildPristine()
+        // Trees "t" and "u" have the same keys and values of the same sizes, so their leaves hold
+        // the same key ranges: a leaf of one in the other's place passes every key check and its
+        // own checksum. Only its page-number field shows that it is not where it was written.
+        let (lt, lu) = (file.walk(file.treeRoot("t")!).leaves, file.walk(file.treeRoot("u")!).leaves)
+        XCTAssertEqual(file.leafKeys(lt[5]), file.leafKeys(lu[5]), "setup: the two leaves hold the same keys")
+        file.swap(lt[5], lu[5])
+        let probe = try probe(file, damaged: [lt[5], lu[5]])
+        assertNoWrongData(probe, "a leaf of t and a leaf of u swapped")
+        XCTAssertTrue(probe.detected.contains { $0.contains("at page \(lt[5]): the page's header names page \(lu[5])") })
+    }
+
     func testForgedLeafSwapIsCaughtByKeyOrderAndSeparators() throws {
         var file = try buildPristine()
         let leaves = file.walk(file.treeRoot("t")!).leaves
