@@ -13,6 +13,12 @@ extension PageAccess {
     /// The leaf and cell index of the entry with the greatest key <= `key`, or nil if every key
     /// is greater. No allocation: the one branch the rare walk to the left needs (the deepest
     /// one whose chosen child had a left sibling) is kept in two variables.
+    ///
+    /// The answer is checked against the separators that led to it (a leaf from elsewhere would
+    /// give a plausible wrong floor): an entry found in the leaf is >= the separator above the
+    /// leaf's left neighbour; a leaf whose keys are all greater than `key` starts below the
+    /// separator of its right neighbour; an entry found in the left neighbour's subtree is below
+    /// the separator between the two.
     @inline(__always)
     func floorCell(root: UInt32, _ key: UnsafeRawBufferPointer) throws -> (leaf: UnsafeMutableRawPointer, index: Int)? {
         guard root != 0 else { return nil }
@@ -28,10 +34,22 @@ extension PageAccess {
             if depth > 64 { throw corrupt(root, "tree deeper than 64 levels") }
         }
         let (i, found) = try leafSearch(p, key)
-        if found { return (p, i) }
-        if i > 0 { return (p, i - 1) }
+        if found || i > 0 {
+            let j = found ? i : i - 1
+            // The separator of the subtree the descent took: every key of this leaf is >= it.
+            if let left {
+                guard compareKeys(try Node.leafKey(p, j, self), try Node.branchKey(left, leftIndex + 1, self)) >= 0 else {
+                    throw outOfBounds(p, "key \(j) lies below separator \(leftIndex + 1) of page \(Self.number(left))")
+                }
+            }
+            return (p, j)
+        }
         // Every key of this leaf is greater (a separator is only a prefix bound): the floor is
-        // the last entry of the nearest subtree to the left.
+        // the last entry of the nearest subtree to the left. The leaf must still be the one the
+        // key routes to: its keys start below the next separator (found by a second descent:
+        // this path is rare, the object store's separators being its leaves' first keys).
+        let high = try upperBound(root: root, key)
+        try checkLeafBounds(p, isRoot: depth == 0, low: nil, 0, high: high?.0, high?.1 ?? 0)
         guard let left else { return nil }
         var c = try node(try Node.child(left, leftIndex, self))
         while !Node.isLeaf(c) {
@@ -40,8 +58,31 @@ extension PageAccess {
             if depth > 64 { throw corrupt(root, "tree deeper than 64 levels") }
         }
         let n = Node.count(c)
-        guard n > 0 else { throw corrupt(root, "empty leaf inside a tree") }
+        guard n > 0 else { throw corrupt(Self.number(c), "an empty leaf inside a tree") }
+        guard compareKeys(try Node.leafKey(c, n - 1, self), try Node.branchKey(left, leftIndex + 1, self)) < 0 else {
+            throw outOfBounds(c, "last key is not below separator \(leftIndex + 1) of page \(Self.number(left))")
+        }
         return (c, n - 1)
+    }
+}
+
+extension PageAccess {
+    /// The branch and cell whose key bounds from above the leaf `key` routes to in the tree at
+    /// `root` (the next cell of the deepest branch on the path that has one), or nil. A second
+    /// descent, for rare paths that need it.
+    @inline(never)
+    func upperBound(root: UInt32, _ key: UnsafeRawBufferPointer) throws -> (UnsafeMutableRawPointer, Int)? {
+        var high: (UnsafeMutableRawPointer, Int)? = nil
+        var p = try node(root)
+        var depth = 0
+        while !Node.isLeaf(p) {
+            let i = try branchSearch(p, key)
+            if i + 1 < Node.count(p) { high = (p, i + 1) }
+            p = try node(try Node.child(p, i, self))
+            depth += 1
+            if depth > 64 { throw corrupt(root, "tree deeper than 64 levels") }
+        }
+        return high
     }
 }
 
@@ -185,6 +226,7 @@ extension WriteTransaction {
             let (i0, exact) = try access.leafSearch(p, key)
             let i = exact ? i0 : i0 - 1
             guard i >= 0 else { return (false, nil) }
+            try checkFloorEntry(path, p, i)
             // The entry's key, copied (replacing the cell may reuse its bytes): on the stack when
             // short, as object-store keys are.
             let ek = try Node.leafKey(p, i, access)
@@ -248,12 +290,33 @@ extension WriteTransaction {
         var t = trees[tree.index]
         defer { trees[tree.index] = t }
         guard t.root != 0 else { return nil }
-        let p = try withPath { path in try descendWritable(key, &t, &path).1 }
-        t.dirty = true
-        let (i0, exact) = try access.leafSearch(p, key)
-        let i = exact ? i0 : i0 - 1
-        guard i >= 0, case .inline(let v) = try Node.leafValue(p, i, access) else { return nil }
+        let found = try withPath { path -> (UnsafeMutableRawPointer, Int)? in
+            let p = try descendWritable(key, &t, &path).1
+            t.dirty = true
+            let (i0, exact) = try access.leafSearch(p, key)
+            let i = exact ? i0 : i0 - 1
+            guard i >= 0 else { return nil }
+            try checkFloorEntry(path, p, i)
+            return (p, i)
+        }
+        guard let (p, i) = found, case .inline(let v) = try Node.leafValue(p, i, access) else { return nil }
         return try body(UnsafeMutableRawBufferPointer(mutating: v))
+    }
+
+    /// Checks that entry `i` of leaf `p`, which `path` leads to, is >= the separator of the
+    /// subtree the descent took (as `floorCell` does for reads): a leaf from elsewhere must not
+    /// hand a wrong entry to a read-modify-write.
+    @inline(__always)
+    func checkFloorEntry(_ path: [PathEntry], _ p: UnsafeRawPointer, _ i: Int) throws {
+        var k = path.count - 1
+        while k >= 0 && path[k].index == 0 { k -= 1 }
+        guard k >= 0 else { return }
+        let e = path[k]
+        guard compareKeys(try Node.leafKey(p, i, access), try Node.branchKey(e.ptr, e.index, access)) >= 0 else {
+            // Named by the page the descent copied it from (the copy is this transaction's).
+            throw StorageError.corruptPage(path: access.path, page: descentSource,
+                                           reason: "the leaf's key \(i) lies below the separator that leads to it: a page from elsewhere in the tree or from another tree, or damaged keys")
+        }
     }
 
     /// Gives `body` write access to the bytes of the value under `key`, in place (copying the
@@ -301,6 +364,7 @@ extension WriteTransaction {
     /// Descends to the leaf for `key`, making every node on the way writable (copy-on-write) and
     /// recording the path. Returns the leaf and whether the path ran along the right edge.
     func descendWritable(_ key: UnsafeRawBufferPointer, _ t: inout TreeState, _ path: inout [PathEntry]) throws -> (UInt32, UnsafeMutableRawPointer, Bool) {
+        descentSource = t.root
         var (n, p) = try writable(t.root)
         t.root = n
         var rightmost = true
@@ -308,6 +372,7 @@ extension WriteTransaction {
             let i = try access.branchSearch(p, key)
             if i != Node.count(p) - 1 { rightmost = false }
             let child = try Node.child(p, i, access)
+            descentSource = child
             let (cn, cp) = try writable(child)
             if cn != child { p.setU32(Node.slot(p, i), cn) }
             path.append((n, p, i))

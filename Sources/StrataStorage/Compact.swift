@@ -81,6 +81,7 @@ extension WriteTransaction {
         }
         if trimmed {
             access = PageAccess(base: access.base, pageSize: pageSize, pageCount: pageCount, path: db.pathName,
+                                maxVersion: v, checked: access.checked, ownVersion: v,
                                 shadow: shadow, shadowGeneration: access.shadowGeneration)
         }
     }

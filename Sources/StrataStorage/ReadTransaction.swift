@@ -42,7 +42,8 @@ public final class ReadTransaction: @unchecked Sendable {
         self.mapping = mapping
         self.version = VersionID(state.version)
         self.catalogRoot = state.catalogRoot
-        self.access = PageAccess(base: mapping.base, pageSize: database.pageSize, pageCount: state.pageCount, path: database.pathName)
+        self.access = PageAccess(base: mapping.base, pageSize: database.pageSize, pageCount: state.pageCount, path: database.pathName,
+                                 maxVersion: state.version, checked: mapping.checked)
     }
 
     deinit { end() }

@@ -82,6 +82,9 @@ public final class WriteTransaction: @unchecked Sendable {
     @exclusivity(unchecked) var changeStamp: UInt64 = 0
     /// Where the last `floor` found its entry.
     @exclusivity(unchecked) var floorHint: FloorHint?
+    /// The committed page the last `descendWritable` reached its leaf through (before copying it),
+    /// for error messages.
+    @exclusivity(unchecked) var descentSource: UInt32 = 0
     @exclusivity(unchecked) var ended = false
     // Scratch buffers: one page for rebuilding nodes, one cell, one separator cell.
     let scratch: UnsafeMutableRawPointer
@@ -106,6 +109,7 @@ public final class WriteTransaction: @unchecked Sendable {
         shadow.pointee.reset(generation: db.shadowGeneration)
         self.shadow = shadow
         self.access = PageAccess(base: mapping.base, pageSize: db.pageSize, pageCount: st.pageCount, path: db.pathName,
+                                 maxVersion: st.version + 1, checked: mapping.checked, ownVersion: st.version + 1,
                                  shadow: shadow, shadowGeneration: db.shadowGeneration)
         // The file's length: from the caller, or from this handle's last commit when no commit
         // came after it (every change of length happens in a commit, with the writer lock held:
@@ -383,6 +387,7 @@ public final class WriteTransaction: @unchecked Sendable {
         }
         if access.base != mappings.last!.base || access.pageCount != pages {
             access = PageAccess(base: mappings.last!.base, pageSize: pageSize, pageCount: pages, path: db.pathName,
+                                maxVersion: v, checked: mappings.last!.checked, ownVersion: v,
                                 shadow: shadow, shadowGeneration: access.shadowGeneration)
         }
     }
@@ -744,6 +749,9 @@ public final class WriteTransaction: @unchecked Sendable {
         db.lockFile.publish(PublishedState(version: v, catalogRoot: catalog.root, pageCount: pageCount, latestSlot: UInt32(slot),
                                            durableVersion: durable, durableSlot: durableSlot))
         committed = true
+        // The pages this commit wrote are known good: this process's readers need not checksum them.
+        let checked = mappings.last!.checked
+        for n in dirty { checked.insert(n, version: v, inFull: true) }
         // The cache still shares the free list's buffers with `free`: drop it first, so that the
         // append below changes them in place instead of copying every pending group (a copy per
         // commit made commits in a deferred group slower as the group grew), and hand the
