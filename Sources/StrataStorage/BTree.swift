@@ -35,7 +35,7 @@ struct PageAccess {
     /// rewritten. Nil for recovery and `verify()`, which check every page themselves.
     let checked: CheckedPages?
     /// The version whose pages are this access's own and not yet checksummed (a write
-    /// transaction's; their checksums are computed at commit step 5), never checked in full;
+    /// transaction's; their checksums are computed at commit step 6), never checked in full;
     /// `UInt64.max` for readers.
     let ownVersion: UInt64
     /// A write transaction's private pages (nil for readers), valid while the table carries

@@ -108,7 +108,7 @@ extension Database {
         try write { _ in }
         // The last commit also shortens the file to its page count, before it releases the writer
         // lock: every other handle's cached file length belongs to an older version then, so no
-        // writer can trust a length from before the truncation (commit step 9).
+        // writer can trust a length from before the truncation (commit step 11).
         try write { txn in txn.shortensFileToPageCount = true }
         let length = try StorageError.wrap { try System.fileSize(fd) }
         return CompactReport(bytesBefore: before, bytesAfter: length, pagesMoved: moved)

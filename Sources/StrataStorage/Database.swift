@@ -572,7 +572,7 @@ public final class Database: @unchecked Sendable {
     }
 
     /// Publishes a commit whose writer died between writing its meta record and publishing it
-    /// (FORMAT.md, "Commit", steps 6-8). Called with the writer lock held.
+    /// (FORMAT.md, "Commit", steps 8-10). Called with the writer lock held.
     ///
     /// Only a deferred commit needs this: its record goes to the slot of the newest published
     /// (deferred) version, so that version's record is gone, and every later writer would fail to
@@ -586,7 +586,7 @@ public final class Database: @unchecked Sendable {
         let slot = Int(st.latestSlot)
         // Every write transaction after a deferred commit gets here. Look at the version field
         // before decoding the record (which checksums the whole page): it is the published version
-        // unless a writer died in steps 6-8. Measured: the decode was ~8k of a deferred commit's
+        // unless a writer died in steps 8-10. Measured: the decode was ~8k of a deferred commit's
         // ~70k instructions. A torn or foreign value only leads to the full check below.
         guard (current.base + slot * pageSize).u64(MetaLayout.version) == st.version + 1 else { return }
         guard case .success(let m) = MetaRecord.decode(current.base + slot * pageSize, pageSize: pageSize, slot: slot),

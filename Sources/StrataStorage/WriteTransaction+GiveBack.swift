@@ -1,7 +1,7 @@
 import StrataPOSIX
 
 extension WriteTransaction {
-    /// Commit step 9: after a durable commit that followed a durable one, shortens the file to
+    /// Commit step 11: after a durable commit that followed a durable one, shortens the file to
     /// the pages in use plus a sixteenth (at least 1 MiB) of headroom, rounded up to a MiB, when
     /// more than 4 MiB, and more than an eighth of that length, lies past it. (The file grows in
     /// steps of an eighth, which leaves at most a sixteenth past the headroom, so ordinary growth
@@ -15,7 +15,7 @@ extension WriteTransaction {
     /// still pinned keeps its pages from being reused, so they are below `pageCount`. Readers
     /// never touch pages past their version's count. Best effort: a failure leaves the file
     /// longer, which is harmless.
-    /// Commit step 9 for compact's last commit (`shortensFileToPageCount`): shortens the file to
+    /// Commit step 11 for compact's last commit (`shortensFileToPageCount`): shortens the file to
     /// the pages in use, no headroom, for the same reasons `giveBackSpace` may. Inside the commit,
     /// with the writer lock held, so the version moves with the length: a handle whose cached
     /// length predates it looks the length up again. Best effort: a failure leaves the file longer.

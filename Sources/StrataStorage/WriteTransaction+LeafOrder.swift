@@ -1,5 +1,5 @@
 extension WriteTransaction {
-    /// Commit step 4b: in a large commit, the leaves this commit wrote get their page numbers in
+    /// Commit step 5: in a large commit, the leaves this commit wrote get their page numbers in
     /// key order, so that a scan in key order reads the file front to back.
     ///
     /// Why: a transaction that inserts in random key order (a bulk load of shuffled ids, or an
@@ -14,7 +14,7 @@ extension WriteTransaction {
     /// and so the commit list, the free list and the file length, stay exactly the same. Leaf
     /// contents move between those numbers; each moved page's own number (page header) and its
     /// parent's reference are rewritten. Branches, roots, overflow runs and pages the commit did
-    /// not write are left alone. Checksums are computed after this step (step 5).
+    /// not write are left alone. Checksums are computed after this step (step 6).
     func orderDirtyLeaves() {
         // Small commits (the common case) pay one comparison.
         guard dirty.count >= Self.largeCommitMinimumPages else { return }
@@ -85,7 +85,7 @@ extension WriteTransaction {
         return nodes
     }
 
-    /// Commits writing fewer pages than this skip commit steps 0 and 4b (packing, ordering).
+    /// Commits writing fewer pages than this skip commit steps 0 and 5 (packing, ordering).
     static let largeCommitMinimumPages = 64
     /// Fewer dirty leaves than this are not reordered (a few jumps cost a scan nothing).
     static let leafOrderMinimumLeaves = 32

@@ -79,7 +79,7 @@ final class GroupCommitCrashTests: CrashTestCase {
     }
 
     /// A writer that dies after writing its meta record but before publishing it in the lock file
-    /// (commit steps 6-8) must not stop the other processes' writers. Two handles on one file
+    /// (commit steps 8-10) must not stop the other processes' writers. Two handles on one file
     /// stand for two processes (their lock-file locks conflict like processes' do); the "dead"
     /// writer's commit is unpublished by restoring the lock file's previous state.
     func testWriterDeathBetweenMetaWriteAndPublishDoesNotBlockOtherWriters() throws {

@@ -11,7 +11,7 @@ import Musl
 import Darwin
 #endif
 
-/// Review of 6c92e0f (`forEachLeaf` / `LeafView.inlineEntry`), 56338d1 (commit step 4b,
+/// Review of 6c92e0f (`forEachLeaf` / `LeafView.inlineEntry`), 56338d1 (commit step 5,
 /// `orderDirtyLeaves`) and c35dd73 (commit step 0, `repackDirtyLeaves`).
 ///
 /// The commit steps are attacked with large random-order commits that mix overflow values,
@@ -122,7 +122,7 @@ final class CommitReorderReviewTests: StorageTestCase {
         }
     }
 
-    /// Evidence that steps 0 and 4b ran on tree `name` in the newest commit: the leaves it wrote
+    /// Evidence that steps 0 and 5 ran on tree `name` in the newest commit: the leaves it wrote
     /// are packed and in key order.
     func assertPackedAndOrdered(_ db: Database, _ name: String, _ what: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let s = try leafStats(db, name)
@@ -296,7 +296,7 @@ final class CommitReorderReviewTests: StorageTestCase {
         }
     }
 
-    // MARK: 2, 3. Commit steps 0 and 4b
+    // MARK: 2, 3. Commit steps 0 and 5
 
     /// Large random-order commits over several trees (integer keys; long shared-prefix keys; a
     /// tree whose root is a leaf; a tree dropped and re-created), with overflow values, values near
@@ -332,7 +332,7 @@ final class CommitReorderReviewTests: StorageTestCase {
                 for i in 0..<500 { try txn.put(key(i), [UInt8(i % 256)], in: drop); model["drop", default: [:]][key(i)] = [UInt8(i % 256)] }
             }
             try assertHolds(db, model, "page size \(pageSize), round 0")
-            // Steps 0 and 4b ran: the random-order load of small values is packed, and leaves are
+            // Steps 0 and 5 ran: the random-order load of small values is packed, and leaves are
             // in key order. (Not "a": one cell near the inline limit in a run makes step 0 leave
             // the whole run unpacked; see testPackingASmallShareOfLargeInlineCells.)
             let small0 = try leafStats(db, "s")
@@ -483,7 +483,7 @@ final class CommitReorderReviewTests: StorageTestCase {
             try assertHolds(db, model, "round \(round)")
         }
         // Most of "big" goes, then compact() relocates pages from the end in a commit that steps
-        // 0 and 4b also rewrite.
+        // 0 and 5 also rewrite.
         try db.write { txn in
             let big = try txn.openTree("big")
             for i in 0..<5_000 where i % 5 != 0 {
@@ -577,7 +577,7 @@ final class CommitReorderReviewTests: StorageTestCase {
     }
 
     /// `commitAndContinue` chains large deferred commits (each new transaction starts from the
-    /// state the previous commit's steps 0 and 4b left), ending with a full one.
+    /// state the previous commit's steps 0 and 5 left), ending with a full one.
     func testCommitAndContinueChainOfLargeCommits() throws {
         let db = try open()
         var rng = SeededRandom(seed: 31)
@@ -600,7 +600,7 @@ final class CommitReorderReviewTests: StorageTestCase {
         reopened.close()
     }
 
-    /// Readers on another thread scan the tree while large commits (steps 0 and 4b) run: each
+    /// Readers on another thread scan the tree while large commits (steps 0 and 5) run: each
     /// snapshot must read exactly the version it pinned.
     func testReadersOnAnotherThreadReadTheirVersionDuringLargeCommits() throws {
         final class Shared: @unchecked Sendable {
@@ -742,9 +742,9 @@ final class CommitReorderReviewTests: StorageTestCase {
         db.close()
     }
 
-    // MARK: Failures after steps 0 and 4b
+    // MARK: Failures after steps 0 and 5
 
-    /// Large commits (steps 0 and 4b run) that fail at the data write (`pwritev`, a commit that
+    /// Large commits (steps 0 and 5 run) that fail at the data write (`pwritev`, a commit that
     /// still uses its private table), the meta write or the sync; with a durable or a deferred
     /// predecessor that left young pages. The previous version stays, the handle behaves as
     /// FORMAT.md says, a kill opens at the newest published version, and later commits work.
@@ -837,7 +837,7 @@ final class CommitReorderReviewTests: StorageTestCase {
     }
 }
 
-/// Outside the three commits, found while checking which trees steps 0 and 4b visit (they skip
+/// Outside the three commits, found while checking which trees steps 0 and 5 visit (they skip
 /// trees whose `dirty` flag is false). Fixed: the descent marks the tree dirty before the search.
 final class MutateInPlaceAbsentKeyReviewTests: StorageTestCase {
     /// `mutateInPlace(checkPresence: false)` on an absent key copies the path (the documented

@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import StrataStorage
 
-/// Commit step 9 (`giveBackSpace`): after a durable commit, preallocated space far past the pages
+/// Commit step 11 (`giveBackSpace`): after a durable commit, preallocated space far past the pages
 /// in use is given back; both meta records still fit the file (a crash may fall back to the
 /// older one).
 final class GiveBackSpaceTests: StorageTestCase {

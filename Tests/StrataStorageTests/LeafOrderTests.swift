@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import StrataStorage
 
-/// Commit step 4b (`orderDirtyLeaves`): after a large commit, the leaves it wrote sit in the file
+/// Commit step 5 (`orderDirtyLeaves`): after a large commit, the leaves it wrote sit in the file
 /// in key order; contents, snapshots, free space and verification are unaffected.
 final class LeafOrderTests: StorageTestCase {
     /// The page numbers of `tree`'s leaves, in key order.

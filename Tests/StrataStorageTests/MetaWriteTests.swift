@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import StrataStorage
 
-/// Step 6 writes only the meta record's first 4 KiB when the rest of the page is zero in the new
+/// Step 8 writes only the meta record's first 4 KiB when the rest of the page is zero in the new
 /// record and in the slot as the file holds it (`metaWriteLength`). The slot's page in the file
 /// must still be the record's whole page: a record whose list reached past 4 KiB leaves bytes
 /// there that the next, short record in the same slot must overwrite, or that record's checksum
@@ -60,7 +60,7 @@ final class MetaWriteTests: StorageTestCase {
 }
 
 extension WriteTransaction {
-    /// What step 6 would write for a short record into the slot this transaction's commit uses.
+    /// What step 8 would write for a short record into the slot this transaction's commit uses.
     func metaWriteLengthProbe() -> Int {
         let slot = 1 - Int(base.durableSlot)
         MetaRecord(version: 0, catalogRoot: 0, freeListHead: 0, pageCount: 2, flags: 0, durableBase: 0, freeListPages: 0,
