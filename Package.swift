@@ -9,7 +9,10 @@ import PackageDescription
 
 let package = Package(
     name: "Strata",
-    platforms: [.macOS(.v14), .iOS(.v17)],
+    // Synchronization's Atomic (macOS 15, iOS 18) keeps the hot flags free of generic metadata:
+    // swift-atomics' ManagedAtomic is a generic class whose metadata is built at run time on first
+    // use, about 0.5M instructions at every process's first system call (open_first_read).
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "Strata", targets: ["Strata"]),
         .library(name: "StrataStorage", targets: ["StrataStorage"]),
@@ -25,7 +28,7 @@ let package = Package(
     ],
     targets: [
         // MARK: Runtime (what users link)
-        .target(name: "StrataPOSIX", dependencies: [.product(name: "Atomics", package: "swift-atomics")]),
+        .target(name: "StrataPOSIX"),
         // One C header: the processor's prefetch hint for scans (Swift has no builtin for it).
         .target(name: "StrataPrefetchShim"),
         .target(

@@ -8,7 +8,7 @@ import PackageDescription
 
 let package = Package(
     name: "StrataBenchmarks",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "Strata", path: ".."),
         // The peer engine W1 compares against (SQLite through GRDB, WAL, synchronous=FULL).

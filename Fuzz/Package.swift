@@ -12,7 +12,7 @@ import PackageDescription
 
 let package = Package(
     name: "StrataFuzz",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "Strata", path: ".."),
     ],

@@ -1,5 +1,5 @@
 import Foundation
-internal import Atomics
+internal import Synchronization
 
 /// A 12-byte identifier, unique without coordination, in MongoDB's and RealmSwift's format:
 /// a 4-byte big-endian timestamp in seconds, 5 bytes random per process, a 3-byte counter.
@@ -30,12 +30,12 @@ public struct ObjectId: Hashable, Comparable, Sendable, CustomStringConvertible 
     }
 
     private static let processUnique: [UInt8] = (0..<5).map { _ in UInt8.random(in: 0...255) }
-    private static let counter = ManagedAtomic<UInt32>(UInt32.random(in: 0..<0xFF_FFFF))
+    private static let counter = Atomic<UInt32>(UInt32.random(in: 0..<0xFF_FFFF))
 
     /// A new, unique id.
     public static func generate() -> ObjectId {
         let seconds = UInt32(truncatingIfNeeded: Int(Date().timeIntervalSince1970))
-        let count = counter.wrappingIncrementThenLoad(ordering: .relaxed) & 0xFF_FFFF
+        let count = counter.add(1, ordering: .relaxed).newValue & 0xFF_FFFF
         var bytes: [UInt8] = []
         bytes.reserveCapacity(12)
         bytes += [UInt8(seconds >> 24), UInt8(seconds >> 16 & 0xFF), UInt8(seconds >> 8 & 0xFF), UInt8(seconds & 0xFF)]

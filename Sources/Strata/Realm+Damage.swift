@@ -50,13 +50,17 @@ extension Realm {
     /// Handles an error met by a read that cannot throw: damage goes to ``damageHandler``
     /// (returning `fallback`, and making the current write fail), anything else is a violation
     /// with `message`, as before.
-    func readFailed<T>(_ error: Swift.Error, _ message: @autoclosure () -> String, fallback: T) -> T {
-        if Realm.isDamage(error) {
-            let e = file.recordDamage(error)
-            if isInWriteTransaction { fail(e) }
-            return fallback
-        }
-        return Realm.violation(message(), fallback: fallback)
+    func readFailed<T>(_ error: Swift.Error, _ message: String, fallback: T) -> T {
+        readFailed(error, message) ? fallback : Realm.violation(message, fallback: fallback)
+    }
+
+    /// `readFailed(_:_:fallback:)` out of line (error paths only): whether it was damage, reported.
+    @inline(never)
+    private func readFailed(_ error: Swift.Error, _ message: String) -> Bool {
+        guard Realm.isDamage(error) else { return false }
+        let e = file.recordDamage(error)
+        if isInWriteTransaction { fail(e) }
+        return true
     }
 
     /// The damage this process found in the file, if any: writes throw it.

@@ -1,5 +1,5 @@
 import Dispatch
-internal import Atomics
+internal import Synchronization
 import Foundation
 internal import StrataCore
 internal import StrataStorage
@@ -74,7 +74,7 @@ enum ThreadID {
     }
 
     /// The main thread's id, once a realm of the main context was opened on it (0 before).
-    static let main = ManagedAtomic<UInt64>(0)
+    static let main = Atomic<UInt64>(0)
 
     @inline(__always)
     static var current: UInt64 {

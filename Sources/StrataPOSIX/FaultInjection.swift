@@ -5,7 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Atomics
+import Synchronization
 
 /// Named places where tests make a system call fail on purpose.
 ///
@@ -61,7 +61,7 @@ public enum FaultInjector {
         init() { pthread_mutex_init(&lock, nil) }
     }
     private static let state = State()
-    private static let anyArmed = ManagedAtomic<Bool>(false)
+    private static let anyArmed = Atomic<Bool>(false)
 
     /// Arms `point`: the call is allowed `after` more times, then fails `times` times as `kind`.
     /// - Parameters:

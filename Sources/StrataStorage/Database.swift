@@ -215,6 +215,9 @@ public final class Database: @unchecked Sendable {
     /// would take the newer record for damaged and open at the older one). The page format of
     /// format 1 is that of 2; the object store converts its own layouts when a realm opens.
     func upgradeFormatIfNeeded() throws {
+        // Most files are current: look at the two fields before decoding anything.
+        let fields = stateLock.withLock { (mapping.base.u32(MetaLayout.formatVersion), (mapping.base + pageSize).u32(MetaLayout.formatVersion)) }
+        guard fields.0 < strataFormatVersion || fields.1 < strataFormatVersion else { return }
         // Only valid records count: a torn or erased slot is rewritten by the next commit anyway.
         func oldestSlotFormat() -> UInt32 {
             stateLock.withLock {
