@@ -381,7 +381,10 @@ extension Realm {
                     throw Realm.Error(.primaryKeyExists, "After the migration, two objects of '\(final.name)' have the primary key \(MigrationObject.scalar(v).map { "\($0)" } ?? "nil") ('\(final.columns[pk].name)'). Give each object a unique primary key in the migration block (or delete the duplicates).", path: file.path)
                 }
                 if final.primaryKeyIsObjectKey {
-                    guard case .int(let newKey) = v else {
+                    if case .int(let k) = v, k == final.layout.nullKey {
+                        throw Realm.Error(.invalidValue, "After the migration, an object of '\(final.name)' has the primary key \(k) ('\(final.columns[pk].name)'), which an optional Int primary key keeps for nil. Give it another key (or nil) in the migration block.", path: file.path)
+                    }
+                    guard let newKey = StoreTransaction.objectKey(final, forKeyValue: v) else {
                         throw Realm.Error(.invalidValue, "After the migration, an object of '\(final.name)' has no Int primary key ('\(final.columns[pk].name)').", path: file.path)
                     }
                     if newKey != key { map[key] = newKey }

@@ -280,7 +280,7 @@ extension Realm {
             return Realm.Error(.primaryKeyExists, "Attempting to create an object of type '\(table)' with an existing primary key value '\(shown)' (property '\(column)'). Use add(_:update: .modified) or create(_:value:update: .modified) to update the existing object, or give the new object another primary key.")
         case .nullNotAllowed(let table, let column):
             return Realm.Error(.missingValue, "Property '\(table).\(column)' cannot be nil; give it a value.")
-        case .typeMismatch, .valueTooLongForIndex:
+        case .typeMismatch, .valueTooLongForIndex, .reservedPrimaryKey:
             return Realm.Error(.invalidValue, e.description)
         case .objectMissing(let table, _):
             return Realm.Error(.invalidatedObject, "Object of type '\(table)' has been deleted or invalidated.")
@@ -392,7 +392,7 @@ extension Realm {
         do {
             let txn = current()
             if binding.table.primaryKeyIsObjectKey {
-                guard case .int(let k) = core, let row = try txn.row(binding.table, key: k) else { return nil }
+                guard let k = StoreTransaction.objectKey(binding.table, forKeyValue: core), let row = try txn.row(binding.table, key: k) else { return nil }
                 let o = object(binding, key: k, frozenRow: row) as! Element
                 o._strataManaged!.cachedRow = row
                 o._strataManaged!.cachedStamp = stamp
@@ -403,6 +403,18 @@ extension Realm {
         } catch {
             return readFailed(error, "cannot read '\(binding.className)' from '\(file.path)': \(error)", fallback: nil)
         }
+    }
+
+    /// The object of `type` whose optional primary key is nil, if there is one (a nil key is a
+    /// key like any other: at most one object has it).
+    ///
+    /// ```swift
+    /// let keyless = realm.object(ofType: Tag.self, forPrimaryKey: nil)
+    /// ```
+    ///
+    /// `nil as Int?` (any optional holding nil) and `NSNull()` find the same object.
+    public func object<Element: Object>(ofType type: Element.Type, forPrimaryKey key: _NilPrimaryKey?) -> Element? {
+        object(ofType: type, primaryKeyValue: .null)
     }
 
     /// The object of `type` whose primary key is `key`, or nil (the overload for typed keys:
@@ -422,11 +434,20 @@ extension Realm {
         case let v as ObjectId: .objectId(v)
         case let v as UUID: .uuid(v)
         case let v as PropertyValue: v
+        case is NSNull: .null
         case let v as _PropertyValueEncodable: v._strataPropertyValue
+        case let v as _StrataOptional where v.strataIsNone: .null
         default: nil
         }
     }
 }
+
+/// The type of a bare `nil` given as a primary key (`object(ofType:forPrimaryKey: nil)`): it
+/// has no values, so only `nil` can be passed. Not API.
+///
+/// ## Concurrency
+/// No values; `Sendable`.
+public enum _NilPrimaryKey: Sendable {}
 
 extension PropertyValue {
     /// The value as a user reads it in messages.

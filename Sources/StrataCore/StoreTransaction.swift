@@ -261,10 +261,21 @@ public final class StoreTransaction {
         try row(table, key: key) != nil
     }
 
+    /// The object key an `Int` primary key value is stored under in a table whose primary key is
+    /// the object key: the value itself, or `layout.nullKey` for nil in an optional key (and no
+    /// key for `Int64.min` there, which stands for nil).
+    public static func objectKey(_ table: CoreTable, forKeyValue value: CoreValue) -> Int64? {
+        switch value {
+        case .int(let k): return k == table.layout.nullKey ? nil : k
+        case .null: return table.layout.nullKey
+        default: return nil
+        }
+    }
+
     /// The object key of the object whose primary key is `value`, or nil.
     public func objectKey(_ table: CoreTable, primaryKey value: CoreValue) throws -> Int64? {
         if table.primaryKeyIsObjectKey {
-            guard case .int(let k) = value else { return nil }
+            guard let k = Self.objectKey(table, forKeyValue: value) else { return nil }
             return try exists(table, key: k) ? k : nil
         }
         let key = IndexKey.encode(value)
@@ -415,7 +426,11 @@ public final class StoreTransaction {
         if let pk = table.primaryKeyColumn {
             let pkValue = values[pk]
             if table.primaryKeyIsObjectKey {
-                guard case .int(let k) = pkValue else {
+                if case .int(let k) = pkValue, k == table.layout.nullKey {
+                    throw CoreError.reservedPrimaryKey(table: table.name, column: table.columns[pk].name)
+                }
+                guard let k = Self.objectKey(table, forKeyValue: pkValue) else {
+                    if pkValue.isNull { throw CoreError.nullNotAllowed(table: table.name, column: table.columns[pk].name) }
                     throw CoreError.typeMismatch(table: table.name, column: table.columns[pk].name, expected: "int", found: pkValue.kindName)
                 }
                 key = k
