@@ -155,6 +155,7 @@ extension Realm {
                 let key = try addForLink(o, update: update)
                 return .typedLink(table: type(of: o).className(), key: key)
             }
+            try checkLinkTarget(o, property)
             return .link(try addForLink(o, update: update))
         case .list(let elements), .set(let elements):
             var out: [CoreValue] = []
@@ -174,6 +175,16 @@ extension Realm {
         default:
             return coreScalar(value) ?? .null
         }
+    }
+
+    /// Refuses an object of another class than the one `property` links to: a subclass of a
+    /// model is a class of its own, stored in its own table (as in RealmSwift, whose links and
+    /// lists hold exactly their declared class).
+    func checkLinkTarget(_ o: ObjectBase, _ property: Property) throws {
+        guard let expected = property.objectClassName else { return }
+        let actual = o._strataManaged?.binding.className ?? (type(of: o) as? any ObjectSchemaProviding.Type)?.strataObjectSchema.className
+        guard let actual, actual != expected else { return }
+        throw Realm.Error(.invalidValue, "Object of type '\(actual)' cannot be stored in property '\(property.name)', which holds '\(expected)' objects. A subclass of a model class is a class of its own (stored in its own table), as in RealmSwift; declare the property with '\(actual)' to link to it.")
     }
 
     /// The key of `o` in this realm: itself if managed here, else added (embedded objects are
@@ -485,7 +496,9 @@ extension Realm {
     /// the object, in key order.
     public func linkingObjects(_ state: ManagedObjectState, _ index: Int) -> [ObjectBase] {
         let property = state.binding.schema.properties[index]
-        guard let origin = property.objectClassName, let column = property.linkOriginPropertyName,
+        // The origin's link column by its stored name (propertiesMapping()).
+        let stored = state.binding.table.columns[state.binding.columns[index]].originProperty
+        guard let origin = property.objectClassName, let column = stored ?? property.linkOriginPropertyName,
               let originBinding = binding(named: origin) ?? bindingForName(origin, from: state.binding) else { return [] }
         do {
             let keys = try current().backlinks(to: state.binding.table, key: state.key, from: origin, column: column)

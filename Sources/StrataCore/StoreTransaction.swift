@@ -74,6 +74,11 @@ public final class StoreTransaction {
     @exclusivity(unchecked) public internal(set) var changeCount: UInt64 = 0
     /// Tables known to this transaction, by name (for cascades and link cleanup).
     public var tables: [String: CoreTable] = [:]
+    /// For tables whose model stores properties under other names (`propertiesMapping()`): the
+    /// stored (column) name of each property by its Swift name. Query key paths name properties
+    /// by their Swift names, resolved through this map; a table without an entry has columns
+    /// named as its properties. Not stored in the file.
+    public var propertyColumns: [String: [String: String]] = [:]
 
     public init(read: ReadTransaction) {
         self.read = read
