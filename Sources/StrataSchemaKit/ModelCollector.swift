@@ -55,19 +55,20 @@ public final class ModelCollector: SyntaxVisitor {
             .map { $0.name.tokenKind == .keyword(.package) ? "package" : "public" }
         var properties: [PropertyDeclaration] = []
         var mapping: PropertiesMappingDeclaration?
+        var legacy: [SchemaDiagnostic] = []
         for member in node.memberBlock.members {
             if let function = member.decl.as(FunctionDeclSyntax.self) {
                 if function.name.text == "propertiesMapping", function.signature.parameterClause.parameters.isEmpty {
                     mapping = propertiesMapping(function)
-                } else if let legacy = Self.legacyClassFunctions[function.name.text], function.signature.parameterClause.parameters.isEmpty,
+                } else if let message = Self.legacyClassFunctions[function.name.text], function.signature.parameterClause.parameters.isEmpty,
                           function.modifiers.contains(where: { $0.name.tokenKind == .keyword(.override) }) {
-                    diagnostics.append(SchemaDiagnostic(at: location(of: function), legacy))
+                    legacy.append(SchemaDiagnostic(at: location(of: function), message))
                 }
                 continue
             }
             guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
             guard let attribute = Self.persistedAttribute(of: variable) else {
-                if let legacy = legacyProperty(variable) { diagnostics.append(SchemaDiagnostic(at: location(of: variable), legacy)) }
+                if let message = legacyProperty(variable) { legacy.append(SchemaDiagnostic(at: location(of: variable), message)) }
                 continue
             }
             properties.append(contentsOf: property(variable, attribute: attribute))
@@ -76,6 +77,7 @@ public final class ModelCollector: SyntaxVisitor {
                                            superclassName: superclass, isFinal: isFinal, accessLevel: accessLevel,
                                            properties: properties, location: location(of: node), propertiesMapping: mapping)
         declaration.placementProblem = problem
+        declaration.legacyDeclarations = legacy
         if kind != nil { models.append(declaration) } else { candidates.append(declaration) }
         return .visitChildren
     }

@@ -139,6 +139,9 @@ public struct ModelDeclaration: Hashable, Sendable {
     /// Why the generated file cannot reach the class where it is declared (in a function, a
     /// generic or private type, or private itself), reported if the class is a model.
     public var placementProblem: String?
+    /// RealmSwift legacy declarations in the class body (`let dogs = List<Dog>()`, ...),
+    /// reported if the class is a model.
+    public var legacyDeclarations: [SchemaDiagnostic] = []
 }
 
 /// An enum conforming to `PersistableEnum`.

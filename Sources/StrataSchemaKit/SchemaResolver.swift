@@ -47,6 +47,7 @@ public enum SchemaResolver {
             }
             modelsByName[model.name] = model
             if let problem = model.placementProblem { diagnostics.append(SchemaDiagnostic(at: model.location, problem)) }
+            diagnostics += model.legacyDeclarations
         }
         // A subclass has the kind of the model class it derives from.
         func root(of model: ModelDeclaration) -> ModelDeclaration {

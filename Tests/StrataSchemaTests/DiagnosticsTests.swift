@@ -267,6 +267,11 @@ final class DiagnosticsTests: XCTestCase {
             }
             final class DogToy: Object {}
             final class Person: Object {}
+            final class Settings: NSObject {
+                @objc dynamic var theme = ""
+                let recent = List<Int>()
+                override class func primaryKey() -> String? { nil }
+            }
             """), [
             "Models.swift:2:5: error: 'name' is declared as RealmSwift's legacy `@objc dynamic var`, which Strata does not store; write `@Persisted var name = \"\"`",
             "Models.swift:3:5: error: 'toys' is declared as RealmSwift's legacy `let toys = List<...>()`, which Strata does not store; write `@Persisted var toys: List<DogToy>`",
