@@ -269,6 +269,7 @@ public final class StoreTransaction {
     /// The object key an `Int` primary key value is stored under in a table whose primary key is
     /// the object key: the value itself, or `layout.nullKey` for nil in an optional key (and no
     /// key for `Int64.min` there, which stands for nil).
+    @inlinable
     public static func objectKey(_ table: CoreTable, forKeyValue value: CoreValue) -> Int64? {
         switch value {
         case .int(let k): return k == table.layout.nullKey ? nil : k
@@ -431,14 +432,17 @@ public final class StoreTransaction {
         if let pk = table.primaryKeyColumn {
             let pkValue = values[pk]
             if table.primaryKeyIsObjectKey {
-                if case .int(let k) = pkValue, k == table.layout.nullKey {
-                    throw CoreError.reservedPrimaryKey(table: table.name, column: table.columns[pk].name)
-                }
-                guard let k = Self.objectKey(table, forKeyValue: pkValue) else {
-                    if pkValue.isNull { throw CoreError.nullNotAllowed(table: table.name, column: table.columns[pk].name) }
+                // One match on the value: this is every insert's path (W1 bulk_insert).
+                switch pkValue {
+                case .int(let k):
+                    if k == table.layout.nullKey { throw CoreError.reservedPrimaryKey(table: table.name, column: table.columns[pk].name) }
+                    key = k
+                case .null:
+                    guard let nullKey = table.layout.nullKey else { throw CoreError.nullNotAllowed(table: table.name, column: table.columns[pk].name) }
+                    key = nullKey
+                default:
                     throw CoreError.typeMismatch(table: table.name, column: table.columns[pk].name, expected: "int", found: pkValue.kindName)
                 }
-                key = k
             } else {
                 if try objectKey(table, primaryKey: pkValue) != nil {
                     throw CoreError.duplicatePrimaryKey(table: table.name, column: table.columns[pk].name, value: describe(pkValue))
