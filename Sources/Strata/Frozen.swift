@@ -70,7 +70,7 @@ extension Realm {
         } catch {
             return Realm.violation("Cannot freeze '\(file.path)': \(error)", fallback: self)
         }
-        txn.tables = file.tablesSnapshot()
+        file.prepare(txn)
         frozen.readTxn = txn
         frozen.snapshot = snapshot
         var bindings = bindingCache

@@ -83,7 +83,7 @@ final class TableBinding: @unchecked Sendable {
         self.type = type
         schema = T.strataObjectSchema
         self.table = table
-        columns = schema.properties.map { table.columnIndex[$0.name]! }
+        columns = schema.properties.map { table.columnIndex[$0.columnName]! }
         let accessors = T.strataAccessors
         make = accessors.erasedMake
         getters = accessors.properties.map { p in { object in p.get(object as! T.StrataRoot) } }
@@ -149,7 +149,7 @@ func coreColumn(for p: Property) -> CoreColumn {
     case .set: .set
     case .map: .map
     }
-    return CoreColumn(name: p.name, type: type, collection: collection,
+    return CoreColumn(name: p.columnName, type: type, collection: collection,
                       isNullable: p.isOptional || (p.type == .object && p.collection == .none),
                       isPrimaryKey: p.isPrimaryKey, isIndexed: p.isIndexed || p.isPrimaryKey,
                       targetTable: p.objectClassName, originProperty: p.linkOriginPropertyName)

@@ -117,9 +117,12 @@ public final class Migration {
 
     /// Moves the values that property `oldName` had before the migration to property `newName`,
     /// for every object of `typeName` (RealmSwift's rename; a rename recorded in the schema
-    /// history needs no call).
+    /// history needs no call). `oldName` is the name the file stores (the stored name, for a
+    /// property the old model mapped with `propertiesMapping()`); `newName` is the model's Swift
+    /// name (its stored name is accepted too).
     public func renameProperty(onType typeName: String, from oldName: String, to newName: String) {
-        guard let b = realm.binding(named: typeName), let i = b.propertyIndexByName[newName] else {
+        guard let b = realm.binding(named: typeName),
+              let i = b.propertyIndexByName[newName] ?? b.schema.properties.firstIndex(where: { $0.columnName == newName }) else {
             realm.fail(Realm.Error(.schemaMismatch, "Cannot rename '\(typeName).\(oldName)' to '\(newName)': the new schema has no property '\(newName)' on '\(typeName)'."))
             return
         }
@@ -190,9 +193,13 @@ public final class MigrationObject {
     /// The value of the property named `name`: Int, String, Double, Float, Bool, Date, Data,
     /// ObjectId, UUID, Decimal128 or nil; a `MigrationObject` for a link; an array (List,
     /// MutableSet) or dictionary (Map) of those. Writing it (new objects only) stores the value.
+    ///
+    /// A new object names properties as the model does (Swift names); an old object as the file
+    /// stores them (the stored names of `propertiesMapping()`, which the file's schema records,
+    /// as RealmSwift's old objects do).
     public subscript(name: String) -> Any? {
         get {
-            guard let table, let c = table.columnIndex[name] else { return nil }
+            guard let table, let c = column(named: name, in: table) else { return nil }
             let txn = isOld ? migration.old : migration.txn
             guard let row = (try? txn.row(table, key: key)) ?? nil else { return nil }
             return plain(row.value(c), column: table.columns[c])
@@ -213,6 +220,15 @@ public final class MigrationObject {
                 realm.fail(realm.translate(error, className: className))
             }
         }
+    }
+
+    /// The column of property `name`: by Swift name for a new object of a model, by stored name
+    /// otherwise.
+    func column(named name: String, in table: CoreTable) -> Int? {
+        if !isOld, let binding {
+            return binding.propertyIndexByName[name].map { binding.columns[$0] }
+        }
+        return table.columnIndex[name]
     }
 
     func plain(_ v: CoreValue, column: CoreColumn) -> Any? {
@@ -381,7 +397,10 @@ extension Realm {
                     throw Realm.Error(.primaryKeyExists, "After the migration, two objects of '\(final.name)' have the primary key \(MigrationObject.scalar(v).map { "\($0)" } ?? "nil") ('\(final.columns[pk].name)'). Give each object a unique primary key in the migration block (or delete the duplicates).", path: file.path)
                 }
                 if final.primaryKeyIsObjectKey {
-                    guard case .int(let newKey) = v else {
+                    if case .int(let k) = v, k == final.layout.nullKey {
+                        throw Realm.Error(.invalidValue, "After the migration, an object of '\(final.name)' has the primary key \(k) ('\(final.columns[pk].name)'), which an optional Int primary key keeps for nil. Give it another key (or nil) in the migration block.", path: file.path)
+                    }
+                    guard let newKey = StoreTransaction.objectKey(final, forKeyValue: v) else {
                         throw Realm.Error(.invalidValue, "After the migration, an object of '\(final.name)' has no Int primary key ('\(final.columns[pk].name)').", path: file.path)
                     }
                     if newKey != key { map[key] = newKey }

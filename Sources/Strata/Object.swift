@@ -11,8 +11,10 @@
 /// dog.name = "Rex"
 /// ```
 ///
-/// Model classes must be `final`: the StrataPlugin build plugin generates their schema, accessors and
-/// key-path tables (see `ObjectSchemaProviding`), and reports a non-final model as a build error.
+/// The StrataPlugin build plugin generates each model's schema, accessors and key-path tables (see
+/// `ObjectSchemaProviding`). A model class may be `final` or not, nested in a type, or a subclass of
+/// another model class (then a class of its own, with its superclass's properties first, as in
+/// RealmSwift); Docs/SchemaCompiler.md lists what the plugin accepts.
 ///
 /// ## Concurrency
 /// Not `Sendable`. An unmanaged object is a plain class instance; a managed one (object layer) is

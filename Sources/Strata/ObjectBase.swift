@@ -34,6 +34,23 @@ open class ObjectBase: Hashable {
         String(describing: self)
     }
 
+    /// The names the class's properties are stored under, by Swift name, when they differ:
+    /// override it to store a property under another name (RealmSwift's `propertiesMapping()`).
+    ///
+    /// ```swift
+    /// class Person: Object {
+    ///     @Persisted var firstName = ""
+    ///     override class func propertiesMapping() -> [String: String] { ["firstName": "first_name"] }
+    /// }
+    /// ```
+    ///
+    /// The StrataPlugin reads the returned dictionary literal at build time (write it as a
+    /// literal of string literals); queries, key paths, `objectSchema` and `create(_:value:)`
+    /// keep using the Swift names. Each class of a hierarchy maps the properties it declares.
+    open class func propertiesMapping() -> [String: String] {
+        [:]
+    }
+
     /// The generated schema of this object's class, or nil when the class has no generated
     /// conformance (its target does not use the StrataPlugin build plugin).
     public var objectSchema: ObjectSchema? {

@@ -1,5 +1,6 @@
-/// Lets an enum with an `Int` or `String` raw value be a property type; it is stored as its raw
-/// value.
+/// Lets an enum with an `Int` (any width), `String`, `Float` or `Double` raw value be a property
+/// type; it is stored as its raw value. An enum with `Int` or `String` raw values can also be a
+/// primary key (`@Persisted(primaryKey: true) var size: Size`).
 ///
 /// ```swift
 /// enum TaskStatus: String, PersistableEnum {

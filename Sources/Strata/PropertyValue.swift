@@ -100,3 +100,12 @@ public func _strataDecode<T: _PropertyValueConvertible>(_ value: PropertyValue, 
     }
     return decoded
 }
+
+/// `_strataDecode` for generated code that cannot spell the property's type: `like` only gives
+/// the type (it is never evaluated). Not API.
+public func _strataDecode<T: _PropertyValueConvertible>(_ value: PropertyValue, like _: @autoclosure () -> T, property: String) throws(PropertyValueError) -> T {
+    guard let decoded = T._strataFromPropertyValue(value) else {
+        throw .typeMismatch(property: property, expected: "\(T.self)", found: value.kindName)
+    }
+    return decoded
+}

@@ -115,7 +115,7 @@ final class QueryContext {
 func propertyName<Root: ObjectBase>(_ root: Root.Type, _ keyPath: AnyKeyPath) -> String? {
     guard let t = root as? any ObjectSchemaProviding.Type else { return nil }
     func find<P: ObjectSchemaProviding>(_ p: P.Type) -> String? {
-        guard let kp = keyPath as? PartialKeyPath<P.StrataRoot>, let i = P.strataPropertyIndex(for: kp) else { return nil }
+        guard let i = P.strataPropertyIndex(for: keyPath) else { return nil }
         return P.strataObjectSchema.properties[i].name
     }
     return find(t)

@@ -290,7 +290,7 @@ extension Realm {
     func install(_ txn: WriteTransaction) {
         endRead()
         let store = StoreTransaction(write: txn)
-        store.tables = file.tablesSnapshot()
+        file.prepare(store)
         writeTxn = store
         pendingError = nil
         stamp &+= 1

@@ -155,6 +155,7 @@ extension Realm {
                 let key = try addForLink(o, update: update)
                 return .typedLink(table: type(of: o).className(), key: key)
             }
+            try checkLinkTarget(o, property)
             return .link(try addForLink(o, update: update))
         case .list(let elements), .set(let elements):
             var out: [CoreValue] = []
@@ -174,6 +175,16 @@ extension Realm {
         default:
             return coreScalar(value) ?? .null
         }
+    }
+
+    /// Refuses an object of another class than the one `property` links to: a subclass of a
+    /// model is a class of its own, stored in its own table (as in RealmSwift, whose links and
+    /// lists hold exactly their declared class).
+    func checkLinkTarget(_ o: ObjectBase, _ property: Property) throws {
+        guard let expected = property.objectClassName else { return }
+        let actual = o._strataManaged?.binding.className ?? (type(of: o) as? any ObjectSchemaProviding.Type)?.strataObjectSchema.className
+        guard let actual, actual != expected else { return }
+        throw Realm.Error(.invalidValue, "Object of type '\(actual)' cannot be stored in property '\(property.name)', which holds '\(expected)' objects. A subclass of a model class is a class of its own (stored in its own table), as in RealmSwift; declare the property with '\(actual)' to link to it.")
     }
 
     /// The key of `o` in this realm: itself if managed here, else added (embedded objects are
@@ -280,7 +291,7 @@ extension Realm {
             return Realm.Error(.primaryKeyExists, "Attempting to create an object of type '\(table)' with an existing primary key value '\(shown)' (property '\(column)'). Use add(_:update: .modified) or create(_:value:update: .modified) to update the existing object, or give the new object another primary key.")
         case .nullNotAllowed(let table, let column):
             return Realm.Error(.missingValue, "Property '\(table).\(column)' cannot be nil; give it a value.")
-        case .typeMismatch, .valueTooLongForIndex:
+        case .typeMismatch, .valueTooLongForIndex, .reservedPrimaryKey:
             return Realm.Error(.invalidValue, e.description)
         case .objectMissing(let table, _):
             return Realm.Error(.invalidatedObject, "Object of type '\(table)' has been deleted or invalidated.")
@@ -392,7 +403,17 @@ extension Realm {
         do {
             let txn = current()
             if binding.table.primaryKeyIsObjectKey {
-                guard case .int(let k) = core, let row = try txn.row(binding.table, key: k) else { return nil }
+                // Matched here rather than through StoreTransaction.objectKey(_:forKeyValue:):
+                // passing the value on cost W1's point_get 28 instructions a lookup, this 6
+                // (callgrind, n = 20,000, 100,000 gets). Int64.min is the nil key of an
+                // optional Int key (RowLayout.nullKey), not a value.
+                let k: Int64
+                switch core {
+                case .int(let v) where v != binding.table.layout.nullKey: k = v
+                case .null: guard let nullKey = binding.table.layout.nullKey else { return nil }; k = nullKey
+                default: return nil
+                }
+                guard let row = try txn.row(binding.table, key: k) else { return nil }
                 let o = object(binding, key: k, frozenRow: row) as! Element
                 o._strataManaged!.cachedRow = row
                 o._strataManaged!.cachedStamp = stamp
@@ -403,6 +424,18 @@ extension Realm {
         } catch {
             return readFailed(error, "cannot read '\(binding.className)' from '\(file.path)': \(error)", fallback: nil)
         }
+    }
+
+    /// The object of `type` whose optional primary key is nil, if there is one (a nil key is a
+    /// key like any other: at most one object has it).
+    ///
+    /// ```swift
+    /// let keyless = realm.object(ofType: Tag.self, forPrimaryKey: nil)
+    /// ```
+    ///
+    /// `nil as Int?` (any optional holding nil) and `NSNull()` find the same object.
+    public func object<Element: Object>(ofType type: Element.Type, forPrimaryKey key: _NilPrimaryKey?) -> Element? {
+        object(ofType: type, primaryKeyValue: .null)
     }
 
     /// The object of `type` whose primary key is `key`, or nil (the overload for typed keys:
@@ -422,11 +455,20 @@ extension Realm {
         case let v as ObjectId: .objectId(v)
         case let v as UUID: .uuid(v)
         case let v as PropertyValue: v
+        case is NSNull: .null
         case let v as _PropertyValueEncodable: v._strataPropertyValue
+        case let v as _StrataOptional where v.strataIsNone: .null
         default: nil
         }
     }
 }
+
+/// The type of a bare `nil` given as a primary key (`object(ofType:forPrimaryKey: nil)`): it
+/// has no values, so only `nil` can be passed. Not API.
+///
+/// ## Concurrency
+/// No values; `Sendable`.
+public enum _NilPrimaryKey: Sendable {}
 
 extension PropertyValue {
     /// The value as a user reads it in messages.
@@ -464,7 +506,9 @@ extension Realm {
     /// the object, in key order.
     public func linkingObjects(_ state: ManagedObjectState, _ index: Int) -> [ObjectBase] {
         let property = state.binding.schema.properties[index]
-        guard let origin = property.objectClassName, let column = property.linkOriginPropertyName,
+        // The origin's link column by its stored name (propertiesMapping()).
+        let stored = state.binding.table.columns[state.binding.columns[index]].originProperty
+        guard let origin = property.objectClassName, let column = stored ?? property.linkOriginPropertyName,
               let originBinding = binding(named: origin) ?? bindingForName(origin, from: state.binding) else { return [] }
         do {
             let keys = try current().backlinks(to: state.binding.table, key: state.key, from: origin, column: column)

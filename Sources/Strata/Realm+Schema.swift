@@ -148,10 +148,19 @@ extension Realm {
         return steps
     }
 
-    /// The table the generated schema of `t` asks for.
+    /// The table the generated schema of `t` asks for. Columns have the stored names
+    /// (`propertiesMapping()`); a `LinkingObjects` column names its origin by the origin
+    /// property's stored name, as the link column is called in the file.
     static func desiredTable(_ t: any ObjectSchemaProviding.Type) -> CoreTable {
         let schema = t.strataObjectSchema
-        return CoreTable(name: schema.className, isEmbedded: schema.isEmbedded, columns: schema.properties.map(coreColumn))
+        var columns = schema.properties.map(coreColumn)
+        for (i, p) in schema.properties.enumerated() where p.type == .linkingObjects {
+            guard let origin = p.objectClassName, let name = p.linkOriginPropertyName,
+                  let originSchema = t.strataModuleSchema[origin] ?? (t.strataObjectSchema.className == origin ? schema : nil),
+                  let stored = originSchema[name]?.columnName else { continue }
+            columns[i].originProperty = stored
+        }
+        return CoreTable(name: schema.className, isEmbedded: schema.isEmbedded, columns: columns)
     }
 
     func install(_ t: any ObjectSchemaProviding.Type, table: CoreTable) {
@@ -202,6 +211,7 @@ extension Realm {
         endRead()
         do {
             let txn = StoreTransaction(write: try file.db.beginWrite())
+            file.prepare(txn)
             txn.tables = try txn.storedTables()
             // Reads during the change (migration objects) go through this transaction.
             writeTxn = txn

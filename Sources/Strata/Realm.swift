@@ -347,7 +347,7 @@ public struct Realm: Equatable {
             // owner's transaction is never touched from this thread.
             guard let read = try? file.db.beginRead() else { fatalError("Strata cannot read '\(file.path)'") }
             let txn = StoreTransaction(read: read)
-            txn.tables = file.tablesSnapshot()
+            file.prepare(txn)
             return txn
         }
         if let w = writeTxn { return w }
@@ -355,7 +355,7 @@ public struct Realm: Equatable {
         do {
             let snapshot = PinnedSnapshot(read: try file.db.beginRead(), file: file)
             let txn = StoreTransaction(read: snapshot.read)
-            txn.tables = file.tablesSnapshot()
+            file.prepare(txn)
             readTxn = txn
             core.snapshot = snapshot
             return txn

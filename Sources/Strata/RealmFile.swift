@@ -25,6 +25,9 @@ final class RealmFile: @unchecked Sendable {
     var pinned: [UInt64: Int] = [:]
     private var bindings: [ObjectIdentifier: TableBinding] = [:]
     private var bindingsByName: [String: TableBinding] = [:]
+    /// Per bound table whose model maps property names (`propertiesMapping()`): stored name by
+    /// Swift name, for queries (`StoreTransaction.propertyColumns`).
+    private var propertyColumns: [String: [String: String]] = [:]
 
     private nonisolated(unsafe) static var open: [String: Weak] = [:]
     private static let openLock = NSLock()
@@ -98,6 +101,23 @@ final class RealmFile: @unchecked Sendable {
         bindings[ObjectIdentifier(binding.type)] = binding
         bindingsByName[binding.className] = binding
         tables[binding.table.name] = binding.table
+        propertyColumns[binding.table.name] = Self.propertyColumns(of: binding)
+    }
+
+    /// The stored name of each property by Swift name, or nil when every property is stored
+    /// under its Swift name.
+    static func propertyColumns(of binding: TableBinding) -> [String: String]? {
+        let properties = binding.schema.properties
+        guard properties.contains(where: { $0.columnName != $0.name }) else { return nil }
+        return Dictionary(properties.map { ($0.name, $0.columnName) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// Gives `txn` the tables and property names known now.
+    func prepare(_ txn: StoreTransaction) {
+        lock.lock()
+        defer { lock.unlock() }
+        txn.tables = tables
+        txn.propertyColumns = propertyColumns
     }
 
     /// Records stored tables this process has not bound (classes no model declares), so that a
@@ -135,11 +155,7 @@ final class RealmFile: @unchecked Sendable {
         bindings = state.bindings
         bindingsByName = state.bindingsByName
         tables = state.tables
-    }
-
-    func tablesSnapshot() -> [String: CoreTable] {
-        lock.lock()
-        defer { lock.unlock() }
-        return tables
+        propertyColumns = [:]
+        for b in bindingsByName.values { propertyColumns[b.table.name] = Self.propertyColumns(of: b) }
     }
 }

@@ -279,7 +279,7 @@ public struct RowReader {
     /// Whether column `c` is null (or absent from an older cluster, with a nullable column).
     @inline(__always)
     public func isNull(_ c: Int) -> Bool {
-        if c == table.layout.keyColumn { return false }
+        if c == table.layout.keyColumn { return key == table.layout.nullKey }
         guard c < n else { return table.columns[c].defaultValue.isNull }
         if table.layout.clusterKinds[c] == .none { return true }
         let d = descriptor(c)
@@ -296,7 +296,7 @@ public struct RowReader {
     /// An `Int`, `link` column's value, nil when null.
     @inline(__always)
     public func int(_ c: Int) -> Int64? {
-        if c == table.layout.keyColumn { return key }
+        if c == table.layout.keyColumn { return key == table.layout.nullKey ? nil : key }
         guard c < n else { return table.columns[c].isNullable ? nil : 0 }
         let d = descriptor(c)
         if d.nulls, bytes[d.offset + position >> 3] & (1 << UInt8(position & 7)) != 0 { return nil }
@@ -336,7 +336,7 @@ public struct RowReader {
     /// Column `c`'s value.
     public func value(_ c: Int) -> CoreValue {
         let column = table.columns[c]
-        if c == table.layout.keyColumn { return .int(key) }
+        if c == table.layout.keyColumn { return key == table.layout.nullKey ? .null : .int(key) }
         guard column.isStored else { return .null }
         guard c < n else { return column.defaultValue }
         if isNull(c) { return .null }

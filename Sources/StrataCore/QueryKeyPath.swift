@@ -77,6 +77,13 @@ struct QueryPath {
 extension QueryCompiler {
     // MARK: Resolving
 
+    /// The column of `table` that the property named `name` is stored in: through the model's
+    /// Swift names when it maps any (`StoreTransaction.propertyColumns`), else by column name.
+    func column(named name: String, in table: CoreTable) -> Int? {
+        if let names = txn.propertyColumns[table.name] { return names[name].flatMap { table.columnIndex[$0] } }
+        return table.columnIndex[name]
+    }
+
     /// Binds `components` (and a trailing collection operator) to the schema.
     func resolvePath(_ components: [String], aggregate: QueryAggregate?) throws(CoreQueryError) -> QueryPath {
         var text = components.joined(separator: ".")
@@ -90,7 +97,7 @@ extension QueryCompiler {
         var current = table
         var hops: [QueryHop] = []
         for name in components.dropLast() {
-            guard let c = current.columnIndex[name] else {
+            guard let c = self.column(named: name, in: current) else {
                 throw .unknownProperty(table: current.name, property: name, keyPath: text)
             }
             let column = current.columns[c]
@@ -111,7 +118,7 @@ extension QueryCompiler {
             }
         }
         let last = components[components.count - 1]
-        guard let c = current.columnIndex[last] else {
+        guard let c = self.column(named: last, in: current) else {
             throw .unknownProperty(table: current.name, property: last, keyPath: text)
         }
         let column = current.columns[c]
@@ -156,7 +163,7 @@ extension QueryCompiler {
                                             reason: "'\(current.name).\(last)' holds \(QueryPath.typeName(column.type, target: nil)) values, not objects; write \(last).\(aggregate.name) without a property")
                 }
                 let target = try linkedTable(elementTarget, keyPath: text)
-                guard let ac = target.columnIndex[property] else {
+                guard let ac = self.column(named: property, in: target) else {
                     throw .unknownProperty(table: target.name, property: property, keyPath: text)
                 }
                 guard target.columns[ac].collection == .none, target.columns[ac].isStored else {

@@ -131,7 +131,7 @@ extension QueryCompiler {
         }
         var values: [CoreValue] = []
         for constant in constants {
-            switch lookupValue(constant, column: column, isKey: c == table.layout.keyColumn) {
+            switch lookupValue(constant, column: column) {
             case .value(let v): if !values.contains(v) { values.append(v) }
             case .matchesNothing: continue
             case .unusable: return nil
@@ -150,14 +150,15 @@ extension QueryCompiler {
 
     /// The constant as the index stores values of `column`, so that index equality is the query's
     /// equality (QueryValues.equal).
-    private func lookupValue(_ constant: CoreValue, column: CoreColumn, isKey: Bool) -> LookupValue {
+    private func lookupValue(_ constant: CoreValue, column: CoreColumn) -> LookupValue {
         switch (column.type, constant) {
         case (_, .null):
-            return isKey || !column.isNullable ? .matchesNothing : .value(.null)
+            // An optional Int primary key keeps its nil key as an object key too (RowLayout.nullKey).
+            return !column.isNullable ? .matchesNothing : .value(.null)
         case (.int, .int):
             return .value(constant)
         case (.int, .float(let f)):
-            return lookupValue(.double(Double(f)), column: column, isKey: isKey)
+            return lookupValue(.double(Double(f)), column: column)
         case (.int, .double(let d)):
             guard !d.isNaN, d >= -9_223_372_036_854_775_808.0, d < 9_223_372_036_854_775_808.0, d.rounded(.towardZero) == d else { return .matchesNothing }
             return .value(.int(Int64(d)))

@@ -25,6 +25,10 @@ public struct RowLayout: Sendable {
     let variable: [Bool]
     /// The column whose value is the object key (an `Int` primary key), if any.
     public let keyColumn: Int?
+    /// The object key that stands for a nil key when `keyColumn` is an optional `Int` primary key
+    /// (FORMAT.md, "Object keys"): `Int64.min`, so that the object with the nil key sorts first,
+    /// as nil does. Nil when there is no key column or it is not optional.
+    public let nullKey: Int64?
     public let columnCount: Int
     /// Offset of the first slot in a row with all `columnCount` columns.
     let fullHeader: Int
@@ -51,6 +55,7 @@ public struct RowLayout: Sendable {
         collections = columns.map(\.collection)
         variable = columns.map(\.isVariable)
         self.keyColumn = keyColumn
+        nullKey = keyColumn.flatMap { columns[$0].isNullable ? Int64.min : nil }
         columnCount = columns.count
         fullHeader = 2 + (columns.count + 7) / 8
         clusterKinds = columns.enumerated().map { i, c in
@@ -104,7 +109,7 @@ struct LegacyRowReader {
     /// Whether column `c` is null (or absent from an older row, with a nullable column).
     @inline(__always)
     public func isNull(_ c: Int) -> Bool {
-        if c == table.layout.keyColumn { return false }
+        if c == table.layout.keyColumn { return key == table.layout.nullKey }
         guard c < n else { return table.columns[c].defaultValue.isNull }
         return bytes[2 + c >> 3] & (1 << UInt8(c & 7)) != 0
     }
@@ -115,7 +120,7 @@ struct LegacyRowReader {
     /// An `Int`, `link` column's value, nil when null.
     @inline(__always)
     public func int(_ c: Int) -> Int64? {
-        if c == table.layout.keyColumn { return key }
+        if c == table.layout.keyColumn { return key == table.layout.nullKey ? nil : key }
         guard c < n else { return table.columns[c].isNullable ? nil : 0 }
         if isNull(c) { return nil }
         return Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: slot(c), as: Int64.self))
@@ -149,7 +154,7 @@ struct LegacyRowReader {
     /// Column `c`'s value.
     public func value(_ c: Int) -> CoreValue {
         let column = table.columns[c]
-        if c == table.layout.keyColumn { return .int(key) }
+        if c == table.layout.keyColumn { return key == table.layout.nullKey ? .null : .int(key) }
         guard column.isStored else { return .null }
         guard c < n else { return column.defaultValue }
         if isNull(c) { return .null }
@@ -458,6 +463,8 @@ public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// checks); the message says which.
     case corrupt(String)
     case valueTooLongForIndex(table: String, column: String, size: Int, limit: Int)
+    /// `Int64.min` given as the key of an optional `Int` primary key, where it stands for nil.
+    case reservedPrimaryKey(table: String, column: String)
 
     public var description: String {
         switch self {
@@ -477,6 +484,8 @@ public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
             "the stored row of object \(k) of '\(t)' is corrupt; run Database.verify() and restore from a backup"
         case .corrupt(let message):
             message
+        case .reservedPrimaryKey(let t, let c):
+            "\(Int64.min) cannot be the primary key of '\(t).\(c)': an optional Int primary key stores its nil key under that value. Use another key (or nil), or make the primary key non-optional."
         case .valueTooLongForIndex(let t, let c, let size, let limit):
             "the value of '\(t).\(c)' is \(size) bytes long, but an indexed or primary-key property holds at most \(limit) bytes in this file; shorten the value, or remove the index from the property"
         }

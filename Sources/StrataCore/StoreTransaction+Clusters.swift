@@ -200,7 +200,7 @@ extension StoreTransaction {
     private func duplicateKey(_ table: CoreTable, _ key: Int64) -> CoreError {
         // Only possible for a primary key that is the object key (new keys are unused ones).
         let pk = table.primaryKeyColumn ?? 0
-        return CoreError.duplicatePrimaryKey(table: table.name, column: table.columns[pk].name, value: String(key))
+        return CoreError.duplicatePrimaryKey(table: table.name, column: table.columns[pk].name, value: key == table.layout.nullKey ? "null" : String(key))
     }
 
     /// Loads the cluster holding object `key`, lets `edit` change the object at its position,

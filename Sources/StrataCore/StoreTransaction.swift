@@ -74,6 +74,11 @@ public final class StoreTransaction {
     @exclusivity(unchecked) public internal(set) var changeCount: UInt64 = 0
     /// Tables known to this transaction, by name (for cascades and link cleanup).
     public var tables: [String: CoreTable] = [:]
+    /// For tables whose model stores properties under other names (`propertiesMapping()`): the
+    /// stored (column) name of each property by its Swift name. Query key paths name properties
+    /// by their Swift names, resolved through this map; a table without an entry has columns
+    /// named as its properties. Not stored in the file.
+    public var propertyColumns: [String: [String: String]] = [:]
 
     public init(read: ReadTransaction) {
         self.read = read
@@ -261,10 +266,22 @@ public final class StoreTransaction {
         try row(table, key: key) != nil
     }
 
+    /// The object key an `Int` primary key value is stored under in a table whose primary key is
+    /// the object key: the value itself, or `layout.nullKey` for nil in an optional key (and no
+    /// key for `Int64.min` there, which stands for nil).
+    @inlinable
+    public static func objectKey(_ table: CoreTable, forKeyValue value: CoreValue) -> Int64? {
+        switch value {
+        case .int(let k): return k == table.layout.nullKey ? nil : k
+        case .null: return table.layout.nullKey
+        default: return nil
+        }
+    }
+
     /// The object key of the object whose primary key is `value`, or nil.
     public func objectKey(_ table: CoreTable, primaryKey value: CoreValue) throws -> Int64? {
         if table.primaryKeyIsObjectKey {
-            guard case .int(let k) = value else { return nil }
+            guard let k = Self.objectKey(table, forKeyValue: value) else { return nil }
             return try exists(table, key: k) ? k : nil
         }
         let key = IndexKey.encode(value)
@@ -415,10 +432,17 @@ public final class StoreTransaction {
         if let pk = table.primaryKeyColumn {
             let pkValue = values[pk]
             if table.primaryKeyIsObjectKey {
-                guard case .int(let k) = pkValue else {
+                // One match on the value: this is every insert's path (W1 bulk_insert).
+                switch pkValue {
+                case .int(let k):
+                    if k == table.layout.nullKey { throw CoreError.reservedPrimaryKey(table: table.name, column: table.columns[pk].name) }
+                    key = k
+                case .null:
+                    guard let nullKey = table.layout.nullKey else { throw CoreError.nullNotAllowed(table: table.name, column: table.columns[pk].name) }
+                    key = nullKey
+                default:
                     throw CoreError.typeMismatch(table: table.name, column: table.columns[pk].name, expected: "int", found: pkValue.kindName)
                 }
-                key = k
             } else {
                 if try objectKey(table, primaryKey: pkValue) != nil {
                     throw CoreError.duplicatePrimaryKey(table: table.name, column: table.columns[pk].name, value: describe(pkValue))

@@ -1,15 +1,18 @@
 import SwiftParser
 import SwiftSyntax
 
-/// Finds model classes (deriving from `Object`, `EmbeddedObject` or `AsymmetricObject`) and their
-/// `@Persisted` properties in one parsed file.
+/// Finds model classes (deriving from `Object`, `EmbeddedObject` or `AsymmetricObject`), classes
+/// that may be subclasses of models (the resolver decides), and their `@Persisted` properties in
+/// one parsed file.
 ///
-/// Only top-level classes are models: the generated code extends them by name. A model class nested
-/// in another declaration is reported with the fix (move it to the top level).
+/// A model class may be nested in a type (`Outer.Inner`, stored as `Inner`); the generated code
+/// extends it by its qualified name, so it cannot be nested in a generic type, a private type, or
+/// a function: those are reported with the fix.
 public final class ModelCollector: SyntaxVisitor {
     private let converter: SourceLocationConverter
     private let fileName: String
     private(set) var models: [ModelDeclaration] = []
+    private(set) var candidates: [ModelDeclaration] = []
     private(set) var diagnostics: [SchemaDiagnostic] = []
 
     private init(fileName: String, tree: SourceFileSyntax) {
@@ -18,38 +21,171 @@ public final class ModelCollector: SyntaxVisitor {
         super.init(viewMode: .sourceAccurate)
     }
 
-    /// Collects the models of `tree`, reporting locations in `fileName`.
-    public static func collect(in tree: SourceFileSyntax, fileName: String) -> (models: [ModelDeclaration], diagnostics: [SchemaDiagnostic]) {
-        let collector = ModelCollector(fileName: fileName, tree: tree)
-        collector.walk(tree)
-        return (collector.models, collector.diagnostics)
+    /// What one file declares: models, classes deriving from other classes (models if those
+    /// are), and problems found while reading them.
+    public struct Result: Sendable {
+        public var models: [ModelDeclaration]
+        public var candidates: [ModelDeclaration]
+        public var diagnostics: [SchemaDiagnostic]
     }
 
-    // Bodies of functions, closures and accessors cannot declare models the generator can extend.
-    public override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
-    public override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
-    public override func visit(_ node: AccessorBlockSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    /// Collects the models of `tree`, reporting locations in `fileName`.
+    public static func collect(in tree: SourceFileSyntax, fileName: String) -> Result {
+        let collector = ModelCollector(fileName: fileName, tree: tree)
+        collector.walk(tree)
+        return Result(models: collector.models, candidates: collector.candidates, diagnostics: collector.diagnostics)
+    }
 
     public override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
-        guard let kind = Self.modelKind(of: node) else { return .visitChildren }
+        let kind = Self.modelKind(of: node)
+        let superclass = kind == nil ? Self.superclassName(of: node) : nil
+        guard kind != nil || superclass != nil else { return .visitChildren }
         let name = node.name.text
-        if !isTopLevel(node) {
-            diagnostics.append(SchemaDiagnostic(at: location(of: node),
-                "model class '\(name)' is nested in another declaration; move `class \(name): \(kind.baseClassName)` to the top level of its file"))
-            return .skipChildren
+        let baseText = kind.map { "class \(name): \($0.baseClassName)" } ?? "class \(name): \(superclass ?? "")"
+        let (path, placement) = placement(of: node, name: name, declaration: baseText)
+        var problem = placement
+        if problem == nil, node.genericParameterClause != nil {
+            problem = "model class '\(name)' is generic, but a model's schema is one per class, not one per type argument; remove the generic parameters from `\(baseText)`"
+        }
+        if problem == nil, let modifier = node.modifiers.first(where: { [.keyword(.private), .keyword(.fileprivate)].contains($0.name.tokenKind) }) {
+            problem = "model class '\(name)' is '\(modifier.name.text)', but the generated file must reach it; remove '\(modifier.name.text)' (or use 'internal')"
         }
         let isFinal = node.modifiers.contains { $0.name.tokenKind == .keyword(.final) }
         let accessLevel = node.modifiers.first { [.keyword(.public), .keyword(.open), .keyword(.package)].contains($0.name.tokenKind) }
             .map { $0.name.tokenKind == .keyword(.package) ? "package" : "public" }
         var properties: [PropertyDeclaration] = []
+        var mapping: PropertiesMappingDeclaration?
+        var legacy: [SchemaDiagnostic] = []
         for member in node.memberBlock.members {
-            guard let variable = member.decl.as(VariableDeclSyntax.self),
-                  let attribute = Self.persistedAttribute(of: variable) else { continue }
+            if let function = member.decl.as(FunctionDeclSyntax.self) {
+                if function.name.text == "propertiesMapping", function.signature.parameterClause.parameters.isEmpty {
+                    mapping = propertiesMapping(function)
+                } else if let message = Self.legacyClassFunctions[function.name.text], function.signature.parameterClause.parameters.isEmpty,
+                          function.modifiers.contains(where: { $0.name.tokenKind == .keyword(.override) }) {
+                    legacy.append(SchemaDiagnostic(at: location(of: function), message))
+                }
+                continue
+            }
+            guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
+            guard let attribute = Self.persistedAttribute(of: variable) else {
+                if let message = legacyProperty(variable) { legacy.append(SchemaDiagnostic(at: location(of: variable), message)) }
+                continue
+            }
             properties.append(contentsOf: property(variable, attribute: attribute))
         }
-        models.append(ModelDeclaration(name: name, kind: kind, isFinal: isFinal, accessLevel: accessLevel,
-                                      properties: properties, location: location(of: node)))
+        var declaration = ModelDeclaration(name: name, qualifiedName: (path + [name]).joined(separator: "."), kind: kind ?? .object,
+                                           superclassName: superclass, isFinal: isFinal, accessLevel: accessLevel,
+                                           properties: properties, location: location(of: node), propertiesMapping: mapping)
+        declaration.placementProblem = problem
+        declaration.legacyDeclarations = legacy
+        if kind != nil { models.append(declaration) } else { candidates.append(declaration) }
         return .visitChildren
+    }
+
+    /// The names of the types enclosing `node` (outermost first), and why the generated code
+    /// could not reach a model declared there, if it could not.
+    private func placement(of node: ClassDeclSyntax, name: String, declaration: String) -> ([String], String?) {
+        var path: [String] = []
+        var problem: String?
+        var parent = node.parent
+        while let current = parent {
+            if current.is(CodeBlockSyntax.self) || current.is(ClosureExprSyntax.self) || current.is(AccessorBlockSyntax.self) {
+                return (path, "model class '\(name)' is declared inside a function or closure, where the generated file cannot reach it; move `\(declaration)` to the top level of its file (or into a type)")
+            }
+            var typeName: String?
+            var isGeneric = false
+            var hidden: String?
+            if let decl = current.as(ClassDeclSyntax.self) {
+                typeName = decl.name.text; isGeneric = decl.genericParameterClause != nil; hidden = Self.hiddenModifier(decl.modifiers)
+            } else if let decl = current.as(StructDeclSyntax.self) {
+                typeName = decl.name.text; isGeneric = decl.genericParameterClause != nil; hidden = Self.hiddenModifier(decl.modifiers)
+            } else if let decl = current.as(EnumDeclSyntax.self) {
+                typeName = decl.name.text; isGeneric = decl.genericParameterClause != nil; hidden = Self.hiddenModifier(decl.modifiers)
+            } else if let decl = current.as(ActorDeclSyntax.self) {
+                typeName = decl.name.text; isGeneric = decl.genericParameterClause != nil; hidden = Self.hiddenModifier(decl.modifiers)
+            } else if let decl = current.as(ExtensionDeclSyntax.self) {
+                typeName = decl.extendedType.trimmedDescription
+                isGeneric = typeName?.contains("<") ?? false || decl.genericWhereClause != nil
+                hidden = Self.hiddenModifier(decl.modifiers)
+            } else if current.is(ProtocolDeclSyntax.self) {
+                return (path, "model class '\(name)' cannot be declared in a protocol; move `\(declaration)` to the top level of its file")
+            }
+            if let typeName {
+                path.insert(typeName, at: 0)
+                if problem == nil, isGeneric {
+                    problem = "model class '\(name)' is nested in the generic type '\(typeName)', whose classes the generated file cannot extend once for all its type arguments; move `\(declaration)` out of '\(typeName)'"
+                } else if problem == nil, let hidden {
+                    problem = "model class '\(name)' is nested in '\(typeName)', which is '\(hidden)', so the generated file cannot reach it; remove '\(hidden)' from '\(typeName)' (or move `\(declaration)` out of it)"
+                }
+            }
+            parent = current.parent
+        }
+        return (path, problem)
+    }
+
+    private static func hiddenModifier(_ modifiers: DeclModifierListSyntax) -> String? {
+        modifiers.first { [.keyword(.private), .keyword(.fileprivate)].contains($0.name.tokenKind) }?.name.text
+    }
+
+    /// RealmSwift's legacy class methods, which Strata reads from `@Persisted` arguments instead.
+    static let legacyClassFunctions: [String: String] = [
+        "primaryKey": "'primaryKey()' is RealmSwift's legacy way to name the primary key, which Strata does not read; remove it and write `@Persisted(primaryKey: true)` on the key property",
+        "indexedProperties": "'indexedProperties()' is RealmSwift's legacy way to index properties, which Strata does not read; remove it and write `@Persisted(indexed: true)` on each indexed property",
+        "ignoredProperties": "'ignoredProperties()' is RealmSwift's legacy way to ignore properties, which Strata does not need; remove it: properties without `@Persisted` are not stored",
+    ]
+
+    /// A legacy RealmSwift property declaration in a model (stored by RealmSwift, not by Strata),
+    /// with what to write instead.
+    private func legacyProperty(_ variable: VariableDeclSyntax) -> String? {
+        guard let binding = variable.bindings.first, variable.bindings.count == 1,
+              let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { return nil }
+        if variable.modifiers.contains(where: { [.keyword(.static), .keyword(.class)].contains($0.name.tokenKind) }) { return nil }
+        let type = binding.typeAnnotation.map { Self.typeExpression($0.type) } ?? binding.initializer.flatMap { Self.inferType($0.value) }
+        if case .named(let collection, let arguments)? = type {
+            switch collection {
+            case "List", "MutableSet", "Map":
+                return "'\(name)' is declared as RealmSwift's legacy `\(variable.bindingSpecifier.text) \(name) = \(collection)<...>()`, which Strata does not store; write `@Persisted var \(name): \(collection)<\(arguments.map(\.description).joined(separator: ", "))>`"
+            case "LinkingObjects":
+                return "'\(name)' is declared as RealmSwift's legacy `LinkingObjects(fromType:property:)`, which Strata does not read; write `@Persisted(originProperty: \"property\") var \(name): LinkingObjects<\(arguments.first?.description ?? "Model")>`"
+            case "RealmProperty", "RealmOptional":
+                let wrapped = arguments.first.map { a -> String in if case .optional = a { return a.description } else { return "\(a)?" } } ?? "Type?"
+                return "'\(name)' is declared as RealmSwift's legacy `\(collection)`, which Strata does not store; write `@Persisted var \(name): \(wrapped)`"
+            default: break
+            }
+        }
+        if variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.dynamic) }) {
+            let spelled = binding.typeAnnotation.map { ": \($0.type.trimmedDescription)" } ?? ""
+            let initial = binding.initializer.map { " = \($0.value.trimmedDescription)" } ?? ""
+            return "'\(name)' is declared as RealmSwift's legacy `@objc dynamic var`, which Strata does not store; write `@Persisted var \(name)\(spelled)\(initial)`"
+        }
+        return nil
+    }
+
+    /// Reads `propertiesMapping()`'s body: a dictionary literal of string literals, returned
+    /// or written as the single expression of the body.
+    private func propertiesMapping(_ function: FunctionDeclSyntax) -> PropertiesMappingDeclaration {
+        var declaration = PropertiesMappingDeclaration(entries: [], location: location(of: function))
+        let unreadable = "propertiesMapping() must return a dictionary literal of string literals, because the schema is read at build time; write `override class func propertiesMapping() -> [String: String] { [\"swiftName\": \"storedName\"] }`"
+        guard let statements = function.body?.statements, statements.count == 1, let item = statements.first?.item else {
+            declaration.problem = unreadable
+            return declaration
+        }
+        var expression: ExprSyntax?
+        if let returned = item.as(ReturnStmtSyntax.self) { expression = returned.expression } else { expression = item.as(ExprSyntax.self) }
+        guard let dictionary = expression?.as(DictionaryExprSyntax.self) else {
+            declaration.problem = unreadable
+            return declaration
+        }
+        if case .elements(let elements) = dictionary.content {
+            for element in elements {
+                guard let key = Self.stringLiteral(element.key), let value = Self.stringLiteral(element.value) else {
+                    declaration.problem = unreadable
+                    return declaration
+                }
+                declaration.entries.append((key, value, location(of: element)))
+            }
+        }
+        return declaration
     }
 
     // MARK: Reading one declaration
@@ -98,8 +234,15 @@ public final class ModelCollector: SyntaxVisitor {
         for binding in variable.bindings {
             let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text ?? binding.pattern.trimmedDescription
             var bindingProblems = problems
-            if binding.accessorBlock != nil {
-                bindingProblems.append("'@Persisted' cannot be used on a computed property; store the value with `@Persisted var \(name): Type`")
+            var hasObservers = false
+            if let block = binding.accessorBlock {
+                // `willSet`/`didSet` observe a stored property; anything else makes it computed.
+                if case .accessors(let accessors) = block.accessors, !accessors.isEmpty,
+                   accessors.allSatisfy({ [.keyword(.willSet), .keyword(.didSet)].contains($0.accessorSpecifier.tokenKind) }) {
+                    hasObservers = true
+                } else {
+                    bindingProblems.append("'@Persisted' cannot be used on a computed property; store the value with `@Persisted var \(name): Type`")
+                }
             }
             let declaredType = binding.typeAnnotation.map { Self.typeExpression($0.type) }
             let initializer = binding.initializer?.value
@@ -110,7 +253,8 @@ public final class ModelCollector: SyntaxVisitor {
                 inferredType: initializer.flatMap(Self.inferType),
                 attributes: attributes,
                 location: declLocation,
-                syntaxProblems: bindingProblems))
+                syntaxProblems: bindingProblems,
+                hasObservers: hasObservers))
         }
         return result
     }
@@ -122,16 +266,6 @@ public final class ModelCollector: SyntaxVisitor {
         return SourceLocation(file: fileName, line: loc.line, column: loc.column)
     }
 
-    private func isTopLevel(_ node: ClassDeclSyntax) -> Bool {
-        var parent = node.parent
-        while let current = parent {
-            if current.is(SourceFileSyntax.self) { return true }
-            if current.asProtocol(DeclGroupSyntax.self) != nil { return false }
-            parent = current.parent
-        }
-        return true
-    }
-
     static func modelKind(of node: ClassDeclSyntax) -> ModelKind? {
         guard let first = node.inheritanceClause?.inheritedTypes.first else { return nil }
         switch typeExpression(first.type) {
@@ -140,6 +274,14 @@ public final class ModelCollector: SyntaxVisitor {
         case .named("AsymmetricObject", []): return .asymmetric
         default: return nil
         }
+    }
+
+    /// The name of the class `node` derives from, when it derives from one by name (the first
+    /// inherited type; a protocol there is harmless: no model has its name).
+    static func superclassName(of node: ClassDeclSyntax) -> String? {
+        guard let first = node.inheritanceClause?.inheritedTypes.first,
+              case .named(let name, []) = typeExpression(first.type) else { return nil }
+        return name
     }
 
     static func persistedAttribute(of variable: VariableDeclSyntax) -> AttributeSyntax? {
@@ -291,49 +433,14 @@ public enum DeclarationCollection {
         var result = CollectedDeclarations()
         for input in inputs {
             let tree = Parser.parse(source: input.source)
-            let (models, diagnostics) = ModelCollector.collect(in: tree, fileName: input.displayPath)
-            result.models += models
-            result.diagnostics += diagnostics
+            let classes = ModelCollector.collect(in: tree, fileName: input.displayPath)
+            result.models += classes.models
+            result.otherClasses += classes.candidates
+            result.diagnostics += classes.diagnostics
             result.enums += PersistableEnumCollector.collect(in: tree, fileName: input.displayPath)
-            result.otherClasses += SubclassCollector.collect(in: tree, fileName: input.displayPath)
             result.schemaVersionLiterals += SchemaVersionLiteralCollector.collect(in: tree, fileName: input.displayPath)
         }
         return result
-    }
-}
-
-/// Finds classes that inherit from a named class other than the model base classes, so the
-/// resolver can report subclasses of model classes.
-public final class SubclassCollector: SyntaxVisitor {
-    private let converter: SourceLocationConverter
-    private let fileName: String
-    private(set) var classes: [SubclassDeclaration] = []
-
-    private init(fileName: String, tree: SourceFileSyntax) {
-        self.fileName = fileName
-        self.converter = SourceLocationConverter(fileName: fileName, tree: tree)
-        super.init(viewMode: .sourceAccurate)
-    }
-
-    /// The non-model classes of `tree` with their superclass names.
-    public static func collect(in tree: SourceFileSyntax, fileName: String) -> [SubclassDeclaration] {
-        let collector = SubclassCollector(fileName: fileName, tree: tree)
-        collector.walk(tree)
-        return collector.classes
-    }
-
-    public override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
-    public override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
-
-    public override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
-        if ModelCollector.modelKind(of: node) == nil,
-           let first = node.inheritanceClause?.inheritedTypes.first,
-           case .named(let superclass, []) = ModelCollector.typeExpression(first.type) {
-            let loc = converter.location(for: node.positionAfterSkippingLeadingTrivia)
-            classes.append(SubclassDeclaration(name: node.name.text, superclass: superclass,
-                                               location: SourceLocation(file: fileName, line: loc.line, column: loc.column)))
-        }
-        return .visitChildren
     }
 }
 

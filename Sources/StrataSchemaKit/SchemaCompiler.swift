@@ -41,9 +41,10 @@ public enum SchemaCompiler {
                 all.append(SchemaDiagnostic(at: literal.location,
                     "schemaVersion \(literal.value) is not the latest version recorded in \(SchemaHistory.fileName) (\(latest.version)), so the migration steps the history records would not match it; \(fix)"))
             }
-            let changes = history.differences(from: latest, to: schema)
+            // The history records what storage depends on: stored names (propertiesMapping()).
+            let changes = history.differences(from: latest, to: schema.withStoredNames)
             if !changes.isEmpty {
-                let decisions = history.decisionsNeeded(from: latest, to: schema, targetName: targetName)
+                let decisions = history.decisionsNeeded(from: latest, to: schema.withStoredNames, targetName: targetName)
                 if !decisions.isEmpty { return Outcome(output: nil, diagnostics: all + decisions) }
                 all.append(SchemaDiagnostic(.warning, at: SourceLocation(file: historyDisplayPath, line: 1, column: 1),
                     "the models of target '\(targetName)' changed since schema version \(latest.version) was recorded in \(SchemaHistory.fileName) (\(changes.joined(separator: "; "))); run `\(command)` to record version \(latest.version + 1) and commit \(SchemaHistory.fileName). Until then the app runs with version \(latest.version): added classes and properties work, and opening a file that needs a migration for the other changes throws schemaMismatch"))
@@ -88,7 +89,7 @@ public enum SchemaCompiler {
             }
         }
         guard problems.isEmpty else { return (nil, false, diagnostics + problems) }
-        let added = history.record(schema, typeRenames: typeRenames, version: version)
+        let added = history.record(schema.withStoredNames, typeRenames: typeRenames, version: version)
         return (history, added, diagnostics)
     }
 }

@@ -27,7 +27,7 @@ public enum SchemaEmitter {
         out += "import Strata\n"
         for model in schema.models {
             out += "\n"
-            emitModel(model, into: &out)
+            emitModel(model, in: schema, into: &out)
         }
         out += "\n"
         emitSchema(schema, schemaVersion: schemaVersion, migrations: migrations, pendingChanges: pendingChanges,
@@ -41,61 +41,152 @@ public enum SchemaEmitter {
 
     // MARK: Per model
 
-    static func emitModel(_ model: ResolvedModel, into out: inout String) {
+    static func emitModel(_ model: ResolvedModel, in schema: ResolvedSchema, into out: inout String) {
+        let subclasses = schema.subclasses(of: model.name)
+        if model.superclass != nil || !subclasses.isEmpty {
+            emitHierarchyMember(model, in: schema, into: &out)
+            return
+        }
         let access = model.accessLevel.map { "\($0) " } ?? ""
-        let name = model.name
+        let name = model.qualifiedName
         out += "// MARK: \(name)\n\n"
         out += "extension \(name): Strata.ObjectSchemaProviding {\n"
         out += "    \(access)typealias StrataRoot = \(name)\n"
-        out += "    \(access)static let strataObjectSchema = Strata.ObjectSchema(\n"
-        out += "        className: \(literal(name)),\n"
-        out += "        kind: .\(model.kind.rawValue),\n"
-        if model.properties.isEmpty {
-            out += "        properties: []\n"
-        } else {
-            out += "        properties: [\n"
-            for property in model.properties {
-                out += "            \(propertySchema(property)),\n"
-            }
-            out += "        ]\n"
-        }
-        out += "    )\n\n"
-        out += "    \(access)static let strataAccessors = Strata.ObjectAccessors<\(name)>(\n"
-        out += "        make: { \(name)() },\n"
-        if model.properties.isEmpty {
-            out += "        properties: [],\n"
-            out += "        bindPropertyIndexes: { _ in }\n"
-        } else {
-            out += "        properties: [\n"
-            for property in model.properties {
-                let qualified = literal("\(name).\(property.name)")
-                let member = escapedIdentifier(property.name)
-                out += "            Strata.PropertyAccessor(\n"
-                out += "                name: \(literal(property.name)), keyPath: \\\(name).\(member),\n"
-                out += "                get: { $0.\(member)._strataPropertyValue },\n"
-                if property.type == .linkingObjects {
-                    out += "                set: nil\n"
-                } else {
-                    out += "                set: { (object: \(name), value: Strata.PropertyValue) throws(Strata.PropertyValueError) in\n"
-                    out += "                    object.\(member) = try Strata._strataDecode(value, property: \(qualified))\n"
-                    out += "                }\n"
-                }
-                out += "            ),\n"
-            }
-            out += "        ],\n"
-            out += "        bindPropertyIndexes: { object in\n"
-            for (index, property) in model.properties.enumerated() {
-                out += "            object.$\(property.name) = Strata._PersistedSlot(propertyIndex: \(index))\n"
-            }
-            out += "        }\n"
-        }
-        out += "    )\n\n"
+        out += "    \(access)static let strataObjectSchema = "
+        emitObjectSchema(model, indent: "    ", into: &out)
+        out += "\n"
+        out += "    \(access)static let strataAccessors = "
+        emitAccessors(model, root: model, indent: "    ", into: &out)
+        out += "\n"
         out += "    \(access)static var strataModuleSchema: Strata.Schema { Strata.Schema.generated }\n"
         out += "}\n"
     }
 
+    /// A model of a class hierarchy (a model class with subclasses, or a subclass). Swift gives a
+    /// subclass its superclass's conformance, and members of extensions cannot be overridden,
+    /// so the root class's conformance returns the schema and accessors of the class it is
+    /// asked for (`self`), kept per class in a private enum.
+    static func emitHierarchyMember(_ model: ResolvedModel, in schema: ResolvedSchema, into out: inout String) {
+        let root = rootModel(of: model, in: schema)
+        let name = model.qualifiedName
+        let storage = storageName(model)
+        if model.superclass != nil {
+            out += "// MARK: \(name) (a subclass of \(model.superclass ?? ""), stored as a class of its own)\n\n"
+        } else {
+            out += "// MARK: \(name)\n\n"
+        }
+        out += "/// The schema and accessors of \(name), which \(root.qualifiedName)'s conformance returns for it.\n"
+        out += "private enum \(storage) {\n"
+        out += "    static let objectSchema = "
+        emitObjectSchema(model, indent: "    ", into: &out)
+        out += "\n"
+        out += "    static let accessors = "
+        emitAccessors(model, root: root, indent: "    ", into: &out)
+        out += "}\n"
+        guard model.superclass == nil else { return }
+        let access = model.accessLevel.map { "\($0) " } ?? ""
+        let members = schema.subclasses(of: model.name)
+        out += "\n"
+        out += "extension \(name): Strata.ObjectSchemaProviding {\n"
+        out += "    \(access)typealias StrataRoot = \(name)\n"
+        for (member, type) in [("strataObjectSchema", "Strata.ObjectSchema"), ("strataAccessors", "Strata.ObjectAccessors<\(name)>")] {
+            let field = member == "strataObjectSchema" ? "objectSchema" : "accessors"
+            out += "    \(access)static var \(member): \(type) {\n"
+            for subclass in members {
+                out += "        if self == \(subclass.qualifiedName).self { return \(storageName(subclass)).\(field) }\n"
+            }
+            out += "        return \(storage).\(field)\n"
+            out += "    }\n"
+        }
+        out += "\n"
+        out += "    \(access)static var strataModuleSchema: Strata.Schema { Strata.Schema.generated }\n"
+        out += "}\n"
+    }
+
+    /// The model at the top of `model`'s class hierarchy.
+    static func rootModel(of model: ResolvedModel, in schema: ResolvedSchema) -> ResolvedModel {
+        var current = model
+        var seen: Set<String> = [model.name]
+        while let s = current.superclass, let parent = schema.models.first(where: { $0.name == s }), seen.insert(s).inserted {
+            current = parent
+        }
+        return current
+    }
+
+    static func storageName(_ model: ResolvedModel) -> String {
+        "_StrataModel_" + model.qualifiedName.replacingOccurrences(of: ".", with: "_")
+    }
+
+    static func emitObjectSchema(_ model: ResolvedModel, indent: String, into out: inout String) {
+        out += "Strata.ObjectSchema(\n"
+        out += "\(indent)    className: \(literal(model.name)),\n"
+        out += "\(indent)    kind: .\(model.kind.rawValue),\n"
+        if model.properties.isEmpty {
+            out += "\(indent)    properties: []\n"
+        } else {
+            out += "\(indent)    properties: [\n"
+            for property in model.properties {
+                out += "\(indent)        \(propertySchema(property)),\n"
+            }
+            out += "\(indent)    ]\n"
+        }
+        out += "\(indent))\n"
+    }
+
+    /// The accessors of `model`, typed by `root` (the model itself, or the top of its hierarchy:
+    /// then closures cast to the class that declares each property).
+    static func emitAccessors(_ model: ResolvedModel, root: ResolvedModel, indent: String, into out: inout String) {
+        let name = model.qualifiedName
+        let rootName = root.qualifiedName
+        out += "Strata.ObjectAccessors<\(rootName)>(\n"
+        out += "\(indent)    make: { \(name)() },\n"
+        if model.properties.isEmpty {
+            out += "\(indent)    properties: [],\n"
+            out += "\(indent)    bindPropertyIndexes: { _ in }\n"
+            out += "\(indent))\n"
+            return
+        }
+        out += "\(indent)    properties: [\n"
+        for property in model.properties {
+            let qualified = literal("\(model.name).\(property.name)")
+            let member = escapedIdentifier(property.name)
+            let cast = property.declaringClass == rootName ? "$0" : "($0 as! \(property.declaringClass))"
+            let objectCast = property.declaringClass == rootName ? "object" : "(object as! \(property.declaringClass))"
+            out += "\(indent)        Strata.PropertyAccessor(\n"
+            out += "\(indent)            name: \(literal(property.name)), keyPath: \\\(name).\(member),\n"
+            out += "\(indent)            get: { \(cast).\(member)._strataPropertyValue },\n"
+            if property.type == .linkingObjects {
+                out += "\(indent)            set: nil\n"
+            } else if property.hasObservers {
+                // Stored through the wrapper's projection, so `willSet`/`didSet` run only when
+                // Swift code assigns the property (as in RealmSwift), not when Strata fills in
+                // an unmanaged object (`Object(value:)`, `create`, copies).
+                out += "\(indent)            set: { (object: \(rootName), value: Strata.PropertyValue) throws(Strata.PropertyValueError) in\n"
+                out += "\(indent)                let model = \(property.declaringClass == rootName ? "object" : "object as! \(property.declaringClass)")\n"
+                out += "\(indent)                model.$\(property.name) = Strata._PersistedSlot(storing: try Strata._strataDecode(value, like: model.\(member), property: \(qualified)))\n"
+                out += "\(indent)            }\n"
+            } else {
+                out += "\(indent)            set: { (object: \(rootName), value: Strata.PropertyValue) throws(Strata.PropertyValueError) in\n"
+                out += "\(indent)                \(objectCast).\(member) = try Strata._strataDecode(value, property: \(qualified))\n"
+                out += "\(indent)            }\n"
+            }
+            out += "\(indent)        ),\n"
+        }
+        out += "\(indent)    ],\n"
+        out += "\(indent)    bindPropertyIndexes: { object in\n"
+        let target = name == rootName ? "object" : "model"
+        if name != rootName { out += "\(indent)        let model = object as! \(name)\n" }
+        for (index, property) in model.properties.enumerated() {
+            out += "\(indent)        \(target).$\(property.name) = Strata._PersistedSlot(propertyIndex: \(index))\n"
+        }
+        out += "\(indent)    }\n"
+        out += "\(indent))\n"
+    }
+
     static func propertySchema(_ property: ResolvedProperty) -> String {
-        var arguments = ["name: \(literal(property.name))", "type: .\(runtimeTypeName(property.type))"]
+        var arguments = ["name: \(literal(property.name))"]
+        if property.columnName != property.name { arguments.append("columnName: \(literal(property.columnName))") }
+        arguments.append("type: .\(runtimeTypeName(property.type))")
         arguments.append("swiftType: \(literal(property.swiftType))")
         if property.isOptional { arguments.append("isOptional: true") }
         if property.collection != .none { arguments.append("collection: .\(property.collection.rawValue)") }
@@ -123,7 +214,7 @@ public enum SchemaEmitter {
         out += "    /// migration steps between consecutive recorded versions.\n"
         out += "    static let generated = Strata.Schema(\n"
         out += "        schemaVersion: \(schemaVersion),\n"
-        out += "        objectTypes: [\(schema.models.map { "\($0.name).self" }.joined(separator: ", "))],\n"
+        out += "        objectTypes: [\(schema.models.map { "\($0.qualifiedName).self" }.joined(separator: ", "))],\n"
         let more = !pendingChanges.isEmpty
         if migrations.isEmpty {
             out += "        migrations: []\(more ? "," : "")\n"

@@ -92,17 +92,56 @@ public struct PropertyDeclaration: Hashable, Sendable {
     public var location: SourceLocation
     /// Problems the collector saw while reading the declaration (for example `let`, `static`, no type).
     public var syntaxProblems: [String] = []
+    /// Whether the declaration has `willSet`/`didSet` observers (they run when Swift code assigns
+    /// the property, not when Strata fills in an object from stored or given values).
+    public var hasObservers = false
 }
 
-/// A class deriving from `Object`, `EmbeddedObject` or `AsymmetricObject`.
+/// `override class func propertiesMapping() -> [String: String]` as written: Swift property
+/// name -> the name the property is stored under.
+public struct PropertiesMappingDeclaration: Hashable, Sendable {
+    public var entries: [(swiftName: String, storedName: String, location: SourceLocation)]
+    public var location: SourceLocation
+    /// Why the body could not be read (it must be a dictionary literal of string literals).
+    public var problem: String?
+
+    public static func == (a: Self, b: Self) -> Bool {
+        a.location == b.location && a.problem == b.problem
+            && a.entries.map { [$0.swiftName, $0.storedName] } == b.entries.map { [$0.swiftName, $0.storedName] }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(location)
+        for entry in entries { hasher.combine(entry.swiftName); hasher.combine(entry.storedName) }
+    }
+}
+
+/// A class deriving from `Object`, `EmbeddedObject` or `AsymmetricObject`, or (a candidate)
+/// from another class, which makes it a model when that class is one (a subclass of a model).
 public struct ModelDeclaration: Hashable, Sendable {
+    /// The class's own name: the stored class name (`className()`), also for a nested class.
     public var name: String
+    /// The name Swift code outside the class spells it with: `Outer.Inner` for a nested class.
+    public var qualifiedName: String
+    /// The base class's kind; for a subclass of a model, the kind of the model it derives from
+    /// (set by the resolver).
     public var kind: ModelKind
+    /// For a class deriving from another class than the three bases: that class's name, as
+    /// written (module qualifiers dropped).
+    public var superclassName: String?
     public var isFinal: Bool
     /// `public` (also for `open`), `package`, or nil for internal.
     public var accessLevel: String?
     public var properties: [PropertyDeclaration]
     public var location: SourceLocation
+    /// `propertiesMapping()`, when the class declares it.
+    public var propertiesMapping: PropertiesMappingDeclaration?
+    /// Why the generated file cannot reach the class where it is declared (in a function, a
+    /// generic or private type, or private itself), reported if the class is a model.
+    public var placementProblem: String?
+    /// RealmSwift legacy declarations in the class body (`let dogs = List<Dog>()`, ...),
+    /// reported if the class is a model.
+    public var legacyDeclarations: [SchemaDiagnostic] = []
 }
 
 /// An enum conforming to `PersistableEnum`.
@@ -115,23 +154,11 @@ public struct EnumDeclaration: Hashable, Sendable {
 }
 
 /// Everything the collectors found in one target.
-/// A class that is not itself a model, with the name of the class it inherits from (used to
-/// report subclasses of model classes, which Strata does not support).
-public struct SubclassDeclaration: Sendable, Equatable {
-    public var name: String
-    public var superclass: String
-    public var location: SourceLocation
-    public init(name: String, superclass: String, location: SourceLocation) {
-        self.name = name
-        self.superclass = superclass
-        self.location = location
-    }
-}
-
 public struct CollectedDeclarations: Sendable {
     public var models: [ModelDeclaration] = []
-    /// Classes deriving from something other than Object, EmbeddedObject or AsymmetricObject.
-    public var otherClasses: [SubclassDeclaration] = []
+    /// Classes deriving from a class other than Object, EmbeddedObject or AsymmetricObject:
+    /// models when that class is a model of the target (the resolver decides).
+    public var otherClasses: [ModelDeclaration] = []
     public var enums: [EnumDeclaration] = []
     public var diagnostics: [SchemaDiagnostic] = []
     /// Integer literals given as a schema version (`schemaVersion: 2`, `config.schemaVersion = 2`),
@@ -160,7 +187,10 @@ public enum CollectionKind: String, Sendable, Codable {
 
 /// A checked `@Persisted` property.
 public struct ResolvedProperty: Hashable, Sendable {
+    /// The Swift name (what queries, key paths and `objectSchema` use).
     public var name: String
+    /// The name the property is stored under: `name`, unless `propertiesMapping()` maps it.
+    public var columnName: String
     public var type: StorageType
     /// The Swift type of the property as the generated code must spell it, e.g. `List<Dog>`.
     public var swiftType: String
@@ -177,12 +207,21 @@ public struct ResolvedProperty: Hashable, Sendable {
     public var defaultValue: String?
     public var originalName: String?
     public var location: SourceLocation
+    /// Whether the declaration has `willSet`/`didSet` observers.
+    public var hasObservers = false
+    /// The class that declares the property (a superclass's, for an inherited property), as
+    /// Swift code spells it.
+    public var declaringClass: String
 }
 
 /// A checked model class.
 public struct ResolvedModel: Hashable, Sendable {
     public var name: String
+    /// How Swift code outside the class spells it (`Outer.Inner` for a nested class).
+    public var qualifiedName: String
     public var kind: ModelKind
+    /// The model class it derives from, for a subclass of a model (its properties come first).
+    public var superclass: String?
     public var accessLevel: String?
     public var properties: [ResolvedProperty]
     public var location: SourceLocation
@@ -193,4 +232,32 @@ public struct ResolvedModel: Hashable, Sendable {
 public struct ResolvedSchema: Sendable {
     public var models: [ResolvedModel]
     public var enums: [EnumDeclaration]
+
+    /// The models with each property named by its stored name: what the schema history records
+    /// (storage follows the stored names; `propertiesMapping()` only changes the Swift side).
+    public var withStoredNames: ResolvedSchema {
+        var copy = self
+        for m in copy.models.indices {
+            for p in copy.models[m].properties.indices {
+                copy.models[m].properties[p].name = copy.models[m].properties[p].columnName
+            }
+        }
+        return copy
+    }
+
+    /// The models deriving (directly or not) from model `name`, in declaration order.
+    public func subclasses(of name: String) -> [ResolvedModel] {
+        var result: [ResolvedModel] = []
+        var frontier: Set<String> = [name]
+        var changed = true
+        while changed {
+            changed = false
+            for model in models where model.superclass.map(frontier.contains) == true && !frontier.contains(model.name) {
+                frontier.insert(model.name)
+                changed = true
+            }
+        }
+        for model in models where model.name != name && frontier.contains(model.name) { result.append(model) }
+        return result
+    }
 }

@@ -11,41 +11,82 @@ public enum SchemaResolver {
     static let primaryKeyStorage: Set<StorageType> = [.int, .string, .objectId, .uuid]
     static let indexableStorage: Set<StorageType> = [.bool, .int, .string, .objectId, .uuid, .date, .any]
 
+    /// Raw types a `PersistableEnum` may have, with the storage type of its values.
+    static let enumRawTypes: [String: StorageType] = [
+        "Int": .int, "Int8": .int, "Int16": .int, "Int32": .int, "Int64": .int,
+        "String": .string, "Float": .float, "Double": .double,
+    ]
+
     /// Resolves `declarations`; the schema is nil when there is at least one error.
     public static func resolve(_ declarations: CollectedDeclarations) -> (schema: ResolvedSchema?, diagnostics: [SchemaDiagnostic]) {
         var diagnostics = declarations.diagnostics
+        // Subclasses of models are models (RealmSwift: each is a class of its own, with the
+        // superclass's properties first); a class deriving from a subclass too.
+        var declared = declarations.models
+        var candidates = declarations.otherClasses
+        var known = Set(declared.map(\.name))
+        var promoted = true
+        while promoted {
+            promoted = false
+            candidates.removeAll { candidate in
+                guard let superclass = candidate.superclassName, known.contains(superclass) else { return false }
+                declared.append(candidate)
+                known.insert(candidate.name)
+                promoted = true
+                return true
+            }
+        }
+        declared.sort { $0.location < $1.location }
         var modelsByName: [String: ModelDeclaration] = [:]
-        for model in declarations.models {
+        for model in declared {
             if let first = modelsByName[model.name] {
+                let names = first.qualifiedName == model.qualifiedName ? "" : " ('\(first.qualifiedName)' and '\(model.qualifiedName)' are both stored as '\(model.name)')"
                 diagnostics.append(SchemaDiagnostic(at: model.location,
-                    "model class '\(model.name)' is declared twice (first at \(first.location.file):\(first.location.line)); rename one of them"))
+                    "model class '\(model.name)' is declared twice (first at \(first.location.file):\(first.location.line))\(names); rename one of them"))
                 continue
             }
             modelsByName[model.name] = model
+            if let problem = model.placementProblem { diagnostics.append(SchemaDiagnostic(at: model.location, problem)) }
+            diagnostics += model.legacyDeclarations
         }
-        for subclass in declarations.otherClasses {
-            guard let model = modelsByName[subclass.superclass] else { continue }
-            diagnostics.append(SchemaDiagnostic(at: subclass.location,
-                "class '\(subclass.name)' inherits from the model class '\(model.name)', but model inheritance is not supported (it would be stored as a '\(model.name)'); derive it from \(model.kind.baseClassName) and declare the properties it needs: `class \(subclass.name): \(model.kind.baseClassName)`"))
+        // A subclass has the kind of the model class it derives from.
+        func root(of model: ModelDeclaration) -> ModelDeclaration {
+            var current = model
+            var seen: Set<String> = [model.name]
+            while let s = current.superclassName, let parent = modelsByName[s], seen.insert(parent.name).inserted { current = parent }
+            return current
         }
+        let inheritedKinds = modelsByName.values.filter { $0.superclassName != nil }.map { ($0.name, root(of: $0).kind) }
+        for (name, kind) in inheritedKinds { modelsByName[name]?.kind = kind }
         var enumsByName: [String: EnumDeclaration] = [:]
         for declaration in declarations.enums {
             enumsByName[declaration.name] = declaration
-            if declaration.rawType.map({ ["Int", "Int8", "Int16", "Int32", "Int64", "String"].contains($0) }) != true {
+            if declaration.rawType.map({ enumRawTypes[$0] != nil }) != true {
                 diagnostics.append(SchemaDiagnostic(at: declaration.location,
-                    "PersistableEnum '\(declaration.name)' needs an Int or String raw type; write `enum \(declaration.name): String, PersistableEnum` (or `: Int, PersistableEnum`)"))
+                    "PersistableEnum '\(declaration.name)' needs an Int, String, Float or Double raw type; write `enum \(declaration.name): String, PersistableEnum` (or `: Int`, `: Double`, ...)"))
             } else if declaration.caseCount == 0 {
                 diagnostics.append(SchemaDiagnostic(at: declaration.location,
                     "PersistableEnum '\(declaration.name)' has no cases; add at least one `case`, its first case is the default value"))
             }
         }
         let context = Context(models: modelsByName, enums: enumsByName)
-        var resolved: [ResolvedModel] = []
-        for model in declarations.models where modelsByName[model.name]?.location == model.location {
-            var properties: [ResolvedProperty] = []
-            var primaryKeySeen: String?
+        // Superclasses first: a subclass starts from its superclass's properties.
+        let ordered = declared.filter { modelsByName[$0.name]?.location == $0.location }.map { modelsByName[$0.name]! }
+        func depth(_ model: ModelDeclaration) -> Int {
+            var d = 0
+            var current = model
+            var seen: Set<String> = [model.name]
+            while let s = current.superclassName, let parent = modelsByName[s], seen.insert(parent.name).inserted { d += 1; current = parent }
+            return d
+        }
+        var resolvedByName: [String: ResolvedModel] = [:]
+        for model in ordered.sorted(by: { (depth($0), $0.location) < (depth($1), $1.location) }) {
+            let inherited = model.superclassName.flatMap { resolvedByName[$0] }
+            var properties: [ResolvedProperty] = inherited?.properties ?? []
+            var primaryKeySeen = inherited?.primaryKey
+            let mapping = nearestMapping(of: model, in: modelsByName)
             for declaration in model.properties {
-                guard let property = context.resolve(declaration, in: model, diagnostics: &diagnostics) else { continue }
+                guard var property = context.resolve(declaration, in: model, diagnostics: &diagnostics) else { continue }
                 if property.isPrimaryKey {
                     if let first = primaryKeySeen {
                         diagnostics.append(SchemaDiagnostic(at: declaration.location,
@@ -54,12 +95,36 @@ public enum SchemaResolver {
                     }
                     primaryKeySeen = property.name
                 }
+                if let stored = mapping?.entries.last(where: { $0.swiftName == property.name })?.storedName {
+                    property.columnName = stored
+                }
+                property.declaringClass = model.qualifiedName
                 properties.append(property)
             }
-            resolved.append(ResolvedModel(name: model.name, kind: model.kind, accessLevel: model.accessLevel, properties: properties, location: model.location))
+            // Two properties stored under one name would share a column. (Problems among
+            // inherited properties were reported for the superclass.)
+            var byColumn: [String: String] = [:]
+            for (index, property) in properties.enumerated() {
+                let own = index >= (inherited?.properties.count ?? 0)
+                if !own {
+                    byColumn[property.columnName] = property.name
+                } else if property.columnName.isEmpty {
+                    diagnostics.append(SchemaDiagnostic(at: mapping?.location ?? property.location,
+                        "propertiesMapping() maps '\(property.name)' to an empty name; give it a stored name, or remove the entry"))
+                } else if let other = byColumn[property.columnName] {
+                    diagnostics.append(SchemaDiagnostic(at: mapping?.location ?? property.location,
+                        "'\(model.name).\(property.name)' would be stored as '\(property.columnName)', the stored name of '\(other)' too; give each property its own name in propertiesMapping()"))
+                } else {
+                    byColumn[property.columnName] = property.name
+                }
+            }
+            resolvedByName[model.name] = ResolvedModel(name: model.name, qualifiedName: model.qualifiedName, kind: model.kind,
+                                                       superclass: model.superclassName.flatMap { modelsByName[$0]?.name },
+                                                       accessLevel: model.accessLevel, properties: properties, location: model.location)
         }
+        diagnostics += mappingDiagnostics(modelsByName)
+        let resolved = ordered.compactMap { resolvedByName[$0.name] }
         // Backlinks are checked once every model is known.
-        let resolvedByName = Dictionary(resolved.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         for model in resolved {
             for property in model.properties where property.type == .linkingObjects {
                 guard let originType = property.objectClassName, let origin = property.linkOriginPropertyName,
@@ -80,6 +145,38 @@ public enum SchemaResolver {
     }
 
     static func lowerFirst(_ s: String) -> String { s.prefix(1).lowercased() + s.dropFirst() }
+
+    /// The `propertiesMapping()` that applies to the properties `model` declares: its own, or the
+    /// one it inherits (RealmSwift asks each class of the hierarchy for its own properties).
+    static func nearestMapping(of model: ModelDeclaration, in models: [String: ModelDeclaration]) -> PropertiesMappingDeclaration? {
+        var current: ModelDeclaration? = model
+        var seen: Set<String> = []
+        while let c = current, seen.insert(c.name).inserted {
+            if let mapping = c.propertiesMapping { return mapping }
+            current = c.superclassName.flatMap { models[$0] }
+        }
+        return nil
+    }
+
+    /// Unreadable `propertiesMapping()` bodies (errors) and entries that name no property of the
+    /// classes they apply to (warnings: RealmSwift ignores them).
+    static func mappingDiagnostics(_ models: [String: ModelDeclaration]) -> [SchemaDiagnostic] {
+        var result: [SchemaDiagnostic] = []
+        for model in models.values {
+            guard let mapping = model.propertiesMapping else { continue }
+            if let problem = mapping.problem {
+                result.append(SchemaDiagnostic(at: mapping.location, problem))
+                continue
+            }
+            let users = models.values.filter { nearestMapping(of: $0, in: models)?.location == mapping.location }
+            let names = Set(users.flatMap { $0.properties.map(\.name) })
+            for entry in mapping.entries where !names.contains(entry.swiftName) {
+                result.append(SchemaDiagnostic(.warning, at: entry.location,
+                    "propertiesMapping() of '\(model.name)' maps '\(entry.swiftName)', but '\(model.name)' declares no @Persisted property '\(entry.swiftName)'; the entry has no effect (check the spelling; a property a superclass declares keeps the stored name that class gives it)"))
+            }
+        }
+        return result
+    }
 
     /// What one value (a property, or a collection element) resolves to.
     struct ValueType {
@@ -110,10 +207,11 @@ public enum SchemaResolver {
             }
             let attributes = declaration.attributes
             var property = ResolvedProperty(
-                name: name, type: .int, swiftType: type.description, valueSwiftType: type.description, isOptional: false,
+                name: name, columnName: name, type: .int, swiftType: type.description, valueSwiftType: type.description, isOptional: false,
                 collection: .none, objectClassName: nil, linkOriginPropertyName: nil, enumTypeName: nil,
                 isPrimaryKey: attributes.primaryKey, isIndexed: attributes.indexed, defaultValue: declaration.defaultValue,
-                originalName: attributes.originalName, location: declaration.location)
+                originalName: attributes.originalName, location: declaration.location, hasObservers: declaration.hasObservers,
+                declaringClass: model.qualifiedName)
 
             var element: ValueType
             switch type {
@@ -194,7 +292,7 @@ public enum SchemaResolver {
                     return fail("embedded object '\(model.name)' cannot have a primary key; write `@Persisted var \(name): \(property.swiftType)`")
                 }
                 if property.collection != .none || !primaryKeyStorage.contains(property.type) {
-                    return fail("primary key '\(name)' has type \(property.swiftType); a primary key must be Int, String, ObjectId or UUID (optional allowed), e.g. `@Persisted(primaryKey: true) var \(name): ObjectId`")
+                    return fail("primary key '\(name)' has type \(property.swiftType); a primary key must be Int, String, ObjectId, UUID or a PersistableEnum with Int or String raw values (optional allowed), e.g. `@Persisted(primaryKey: true) var \(name): ObjectId`")
                 }
             }
             if property.isIndexed && (property.collection != .none || !indexableStorage.contains(property.type)) {
@@ -224,7 +322,7 @@ public enum SchemaResolver {
                     return .success(ValueType(type: .object, swiftType: type.description, isOptional: isOptional, objectClassName: name, objectKind: model.kind))
                 }
                 if let enumDeclaration = enums[name] {
-                    let storage: StorageType = enumDeclaration.rawType == "String" ? .string : .int
+                    let storage = enumDeclaration.rawType.flatMap { enumRawTypes[$0] } ?? .int
                     return .success(ValueType(type: storage, swiftType: type.description, isOptional: isOptional, enumTypeName: name))
                 }
                 return .failure(Message(unsupportedMessage(base, position: position)))

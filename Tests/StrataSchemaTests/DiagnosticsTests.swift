@@ -41,17 +41,17 @@ final class DiagnosticsTests: XCTestCase {
             """), [])
     }
 
-    func testSubclassOfAModelIsRejected() {
+    func testASubclassCannotDeclareASecondPrimaryKey() {
         XCTAssertEqual(diagnostics("""
             class Dog: Object {
-                @Persisted var name = ""
+                @Persisted(primaryKey: true) var id = 0
             }
             class Puppy: Dog {
-                @Persisted var toy = ""
+                @Persisted(primaryKey: true) var tag = ""
             }
             class Helper: Formatter {}
             """), [
-            "Models.swift:4:1: error: class 'Puppy' inherits from the model class 'Dog', but model inheritance is not supported (it would be stored as a 'Dog'); derive it from Object and declare the properties it needs: `class Puppy: Object`",
+            "Models.swift:5:5: error: 'Puppy' already has the primary key 'id'; a model has at most one, write `@Persisted var tag: String` (or `@Persisted(indexed: true)` to look it up fast)",
         ])
     }
 
@@ -112,7 +112,7 @@ final class DiagnosticsTests: XCTestCase {
                 @Persisted(primaryKey: true) var street = ""
             }
             """), [
-            "Models.swift:2:5: error: primary key 'value' has type Double; a primary key must be Int, String, ObjectId or UUID (optional allowed), e.g. `@Persisted(primaryKey: true) var value: ObjectId`",
+            "Models.swift:2:5: error: primary key 'value' has type Double; a primary key must be Int, String, ObjectId, UUID or a PersistableEnum with Int or String raw values (optional allowed), e.g. `@Persisted(primaryKey: true) var value: ObjectId`",
             "Models.swift:5:5: error: embedded object 'Address' cannot have a primary key; write `@Persisted var street: String`",
         ])
     }
@@ -185,22 +185,131 @@ final class DiagnosticsTests: XCTestCase {
         XCTAssertEqual(diagnostics("""
             enum Mood: PersistableEnum { case happy }
             enum Empty: String, PersistableEnum {}
+            enum Weight: Double, PersistableEnum { case light = 0.5 }
+            enum Gauge: Float, PersistableEnum { case thin = 0.25 }
+            enum Level: Int8, PersistableEnum { case low }
             """), [
-            "Models.swift:1:1: error: PersistableEnum 'Mood' needs an Int or String raw type; write `enum Mood: String, PersistableEnum` (or `: Int, PersistableEnum`)",
+            "Models.swift:1:1: error: PersistableEnum 'Mood' needs an Int, String, Float or Double raw type; write `enum Mood: String, PersistableEnum` (or `: Int`, `: Double`, ...)",
             "Models.swift:2:1: error: PersistableEnum 'Empty' has no cases; add at least one `case`, its first case is the default value",
         ])
     }
 
-    func testModelsMustBeTopLevelAndUnique() {
+    func testModelClassNamesMustBeUniqueAlsoWhenNested() {
         XCTAssertEqual(diagnostics("""
             enum Namespace {
                 final class Inner: Object {}
+                final class Dog: Object {}
             }
             final class Dog: Object {}
             final class Dog: Object {}
             """), [
-            "Models.swift:2:5: error: model class 'Inner' is nested in another declaration; move `class Inner: Object` to the top level of its file",
-            "Models.swift:5:1: error: model class 'Dog' is declared twice (first at Models.swift:4); rename one of them",
+            "Models.swift:5:1: error: model class 'Dog' is declared twice (first at Models.swift:3) ('Namespace.Dog' and 'Dog' are both stored as 'Dog'); rename one of them",
+            "Models.swift:6:1: error: model class 'Dog' is declared twice (first at Models.swift:3) ('Namespace.Dog' and 'Dog' are both stored as 'Dog'); rename one of them",
+        ])
+    }
+
+    func testModelsTheGeneratedFileCannotReachAreRejectedWithTheFix() {
+        XCTAssertEqual(diagnostics("""
+            enum Box<T> {
+                final class InGeneric: Object {}
+            }
+            private enum Hidden {
+                final class InPrivate: Object {}
+            }
+            fileprivate final class PrivateModel: Object {}
+            func make() {
+                final class Local: Object {}
+            }
+            final class Dog: Object {}
+            struct Holder {
+                let make = { class Puppy: Dog {} }
+            }
+            final class Box<T>: Dog {}
+            """), [
+            "Models.swift:2:5: error: model class 'InGeneric' is nested in the generic type 'Box', whose classes the generated file cannot extend once for all its type arguments; move `class InGeneric: Object` out of 'Box'",
+            "Models.swift:5:5: error: model class 'InPrivate' is nested in 'Hidden', which is 'private', so the generated file cannot reach it; remove 'private' from 'Hidden' (or move `class InPrivate: Object` out of it)",
+            "Models.swift:7:1: error: model class 'PrivateModel' is 'fileprivate', but the generated file must reach it; remove 'fileprivate' (or use 'internal')",
+            "Models.swift:9:5: error: model class 'Local' is declared inside a function or closure, where the generated file cannot reach it; move `class Local: Object` to the top level of its file (or into a type)",
+            "Models.swift:13:18: error: model class 'Puppy' is declared inside a function or closure, where the generated file cannot reach it; move `class Puppy: Dog` to the top level of its file (or into a type)",
+            "Models.swift:15:1: error: model class 'Box' is generic, but a model's schema is one per class, not one per type argument; remove the generic parameters from `class Box: Dog`",
+        ])
+    }
+
+    func testPropertyObserversAreAcceptedAndComputedPropertiesAreNot() {
+        XCTAssertEqual(diagnostics("""
+            final class Dog: Object {
+                @Persisted var name = "" {
+                    willSet { print(newValue) }
+                    didSet { print(oldValue) }
+                }
+                @Persisted var age = 0 { didSet {} }
+                @Persisted var label: String { get { "" } set {} }
+            }
+            """), [
+            "Models.swift:7:5: error: '@Persisted' cannot be used on a computed property; store the value with `@Persisted var label: Type`",
+        ])
+    }
+
+    func testLegacyRealmSwiftDeclarationsSayWhatToWrite() {
+        XCTAssertEqual(diagnostics("""
+            final class Dog: Object {
+                @objc dynamic var name = ""
+                let toys = List<DogToy>()
+                var tags = MutableSet<String>()
+                let scores = Map<String, Int>()
+                let age = RealmProperty<Int?>()
+                let weight = RealmOptional<Double>()
+                let owners = LinkingObjects(fromType: Person.self, property: "dogs")
+                let cache = [String]()
+                override class func primaryKey() -> String? { "name" }
+                override class func indexedProperties() -> [String] { ["name"] }
+                override class func ignoredProperties() -> [String] { [] }
+            }
+            final class DogToy: Object {}
+            final class Person: Object {}
+            final class Settings: NSObject {
+                @objc dynamic var theme = ""
+                let recent = List<Int>()
+                override class func primaryKey() -> String? { nil }
+            }
+            """), [
+            "Models.swift:2:5: error: 'name' is declared as RealmSwift's legacy `@objc dynamic var`, which Strata does not store; write `@Persisted var name = \"\"`",
+            "Models.swift:3:5: error: 'toys' is declared as RealmSwift's legacy `let toys = List<...>()`, which Strata does not store; write `@Persisted var toys: List<DogToy>`",
+            "Models.swift:4:5: error: 'tags' is declared as RealmSwift's legacy `var tags = MutableSet<...>()`, which Strata does not store; write `@Persisted var tags: MutableSet<String>`",
+            "Models.swift:5:5: error: 'scores' is declared as RealmSwift's legacy `let scores = Map<...>()`, which Strata does not store; write `@Persisted var scores: Map<String, Int>`",
+            "Models.swift:6:5: error: 'age' is declared as RealmSwift's legacy `RealmProperty`, which Strata does not store; write `@Persisted var age: Int?`",
+            "Models.swift:7:5: error: 'weight' is declared as RealmSwift's legacy `RealmOptional`, which Strata does not store; write `@Persisted var weight: Double?`",
+            "Models.swift:8:5: error: 'owners' is declared as RealmSwift's legacy `LinkingObjects(fromType:property:)`, which Strata does not read; write `@Persisted(originProperty: \"property\") var owners: LinkingObjects<Model>`",
+            "Models.swift:10:5: error: 'primaryKey()' is RealmSwift's legacy way to name the primary key, which Strata does not read; remove it and write `@Persisted(primaryKey: true)` on the key property",
+            "Models.swift:11:5: error: 'indexedProperties()' is RealmSwift's legacy way to index properties, which Strata does not read; remove it and write `@Persisted(indexed: true)` on each indexed property",
+            "Models.swift:12:5: error: 'ignoredProperties()' is RealmSwift's legacy way to ignore properties, which Strata does not need; remove it: properties without `@Persisted` are not stored",
+        ])
+    }
+
+    func testPropertiesMappingMustBeALiteralAndMapEachPropertyToItsOwnName() {
+        XCTAssertEqual(diagnostics("""
+            let names = ["name": "n"]
+            final class Dog: Object {
+                @Persisted var name = ""
+                override class func propertiesMapping() -> [String: String] { names }
+            }
+            final class Cat: Object {
+                @Persisted var name = ""
+                @Persisted var nick = ""
+                @Persisted var age = 0
+                override class func propertiesMapping() -> [String: String] {
+                    return ["name": "label", "nick": "label", "agee": "years", "age": ""]
+                }
+            }
+            final class Kitten: Cat {
+                override class func propertiesMapping() -> [String: String] { ["name": "n"] }
+            }
+            """), [
+            "Models.swift:4:5: error: propertiesMapping() must return a dictionary literal of string literals, because the schema is read at build time; write `override class func propertiesMapping() -> [String: String] { [\"swiftName\": \"storedName\"] }`",
+            "Models.swift:10:5: error: 'Cat.nick' would be stored as 'label', the stored name of 'name' too; give each property its own name in propertiesMapping()",
+            "Models.swift:10:5: error: propertiesMapping() maps 'age' to an empty name; give it a stored name, or remove the entry",
+            "Models.swift:11:51: warning: propertiesMapping() of 'Cat' maps 'agee', but 'Cat' declares no @Persisted property 'agee'; the entry has no effect (check the spelling; a property a superclass declares keeps the stored name that class gives it)",
+            "Models.swift:15:68: warning: propertiesMapping() of 'Kitten' maps 'name', but 'Kitten' declares no @Persisted property 'name'; the entry has no effect (check the spelling; a property a superclass declares keeps the stored name that class gives it)",
         ])
     }
 

@@ -33,6 +33,12 @@ final class GoldenFileTests: XCTestCase {
                   golden: kit.appending(path: "Generated/StrataFuzzKit+Strata.swift"))
     }
 
+    /// Nested models, a class hierarchy, a property with an observer, a mapped property and
+    /// enums with String and Double raw values (one as an optional primary key).
+    func testModelShapesRealmSwiftAccepts() throws {
+        try check(name: "ModelShapes", sources: Fixtures.golden.appending(path: "ModelShapes/Input"), history: nil)
+    }
+
     func testOutputIsDeterministic() throws {
         let inputs = try Fixtures.inputs(in: Fixtures.packageRoot.appending(path: "Examples/DoggoDB"))
         let first = SchemaCompiler.generate(targetName: "DoggoDB", inputs: inputs, history: nil, historyDisplayPath: "h").output

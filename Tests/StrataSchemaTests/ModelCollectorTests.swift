@@ -35,7 +35,7 @@ final class ModelCollectorTests: XCTestCase {
             final class Dog: Strata.Object {
                 @Persisted var name = ""
                 var cache = [String]()
-                func bark() { final class Local: Object {} }
+                func bark() { final class Local: NSObject {} }
             }
             final class Helper: NSObject {
                 @Published var name = ""
@@ -71,5 +71,76 @@ final class ModelCollectorTests: XCTestCase {
         XCTAssertEqual(owners.type, .linkingObjects)
         XCTAssertEqual(owners.objectClassName, "Person")
         XCTAssertEqual(owners.linkOriginPropertyName, "dogs")
+    }
+
+    func testNestedModelsKeepTheirOwnNameAndAreSpelledQualified() throws {
+        let schema = try resolve("""
+            enum Kennel {
+                final class Breed: Object { @Persisted var origin: Kennel.Country? }
+            }
+            extension Kennel {
+                class Country: Object { @Persisted var name = "" }
+                struct Registry { final class Tag: EmbeddedObject { @Persisted var code = "" } }
+            }
+            """)
+        XCTAssertEqual(schema.models.map(\.name), ["Breed", "Country", "Tag"])
+        XCTAssertEqual(schema.models.map(\.qualifiedName), ["Kennel.Breed", "Kennel.Country", "Kennel.Registry.Tag"])
+        XCTAssertEqual(schema.models.map(\.kind), [.object, .object, .embedded])
+        XCTAssertEqual(schema.models[0].properties.first?.objectClassName, "Country")
+    }
+
+    func testSubclassesOfModelsAreModelsWithTheSuperclassPropertiesFirst() throws {
+        let schema = try resolve("""
+            final class Beagle: Puppy { @Persisted var bark = 0 }
+            class Dog: Object {
+                @Persisted(primaryKey: true) var id = 0
+                @Persisted var name = ""
+            }
+            class Puppy: Dog { @Persisted var toy = "" }
+            class Address: EmbeddedObject { @Persisted var street = "" }
+            final class PostalAddress: Address { @Persisted var zip = "" }
+            final class Other: NSObject {}
+            """)
+        XCTAssertEqual(schema.models.map(\.name), ["Beagle", "Dog", "Puppy", "Address", "PostalAddress"])
+        let beagle = schema.models[0]
+        XCTAssertEqual(beagle.superclass, "Puppy")
+        XCTAssertEqual(beagle.properties.map(\.name), ["id", "name", "toy", "bark"])
+        XCTAssertEqual(beagle.properties.map(\.declaringClass), ["Dog", "Dog", "Puppy", "Beagle"])
+        XCTAssertEqual(beagle.primaryKey, "id")
+        XCTAssertEqual(schema.models[4].kind, .embedded)
+        XCTAssertEqual(schema.subclasses(of: "Dog").map(\.name), ["Beagle", "Puppy"])
+    }
+
+    func testPropertiesMappingGivesStoredNamesPerDeclaringClass() throws {
+        let schema = try resolve("""
+            class Person: Object {
+                @Persisted var firstName = ""
+                @Persisted var age = 0
+                override class func propertiesMapping() -> [String: String] { ["firstName": "first_name"] }
+            }
+            class Employee: Person {
+                @Persisted var badge = ""
+            }
+            class Manager: Person {
+                @Persisted var level = 0
+                override class func propertiesMapping() -> [String: String] { ["level": "grade"] }
+            }
+            """)
+        XCTAssertEqual(schema.models[0].properties.map(\.columnName), ["first_name", "age"])
+        XCTAssertEqual(schema.models[1].properties.map(\.columnName), ["first_name", "age", "badge"])
+        // Each class maps the properties it declares (RealmSwift asks each class for its own).
+        XCTAssertEqual(schema.models[2].properties.map(\.columnName), ["first_name", "age", "grade"])
+        XCTAssertEqual(schema.models[2].properties.map(\.name), ["firstName", "age", "level"])
+        XCTAssertEqual(schema.withStoredNames.models[0].properties.map(\.name), ["first_name", "age"])
+    }
+
+    func testObserversAreRecorded() throws {
+        let schema = try resolve("""
+            final class Dog: Object {
+                @Persisted var name = "" { didSet {} }
+                @Persisted var age = 0
+            }
+            """)
+        XCTAssertEqual(schema.models[0].properties.map(\.hasObservers), [true, false])
     }
 }

@@ -37,7 +37,8 @@ public struct ObjectSchema: Sendable, Hashable, CustomStringConvertible {
     /// Whether the class derives from `AsymmetricObject`.
     public var isAsymmetric: Bool { kind == .asymmetric }
 
-    /// The property named `propertyName`.
+    /// The property whose Swift name is `propertyName` (not its stored name, when
+    /// `propertiesMapping()` gives it another).
     public subscript(propertyName: String) -> Property? {
         properties.first { $0.name == propertyName }
     }

@@ -41,13 +41,14 @@ extension ObjectSchemaProviding {
 
 extension ObjectSchemaProviding {
     /// The schema index of the property `keyPath` names, for type-safe queries
-    /// (`\Dog.name` -> 1); nil for a key path that is not a persisted property.
-    public static func strataPropertyIndex(for keyPath: PartialKeyPath<StrataRoot>) -> Int? {
+    /// (`\Dog.name` -> 1); nil for a key path that is not a persisted property of this class.
+    /// Key paths are rooted at the class itself (`\Puppy.name` for a subclass of `Dog`).
+    public static func strataPropertyIndex(for keyPath: AnyKeyPath) -> Int? {
         strataAccessors.index(for: keyPath)
     }
 
     /// The schema property `keyPath` names.
-    public static func strataProperty(for keyPath: PartialKeyPath<StrataRoot>) -> Property? {
+    public static func strataProperty(for keyPath: AnyKeyPath) -> Property? {
         strataPropertyIndex(for: keyPath).map { strataObjectSchema.properties[$0] }
     }
 }
@@ -68,7 +69,7 @@ public struct ObjectAccessors<Root: ObjectBase>: @unchecked Sendable {
     public let properties: [PropertyAccessor<Root>]
     private let makeObject: @Sendable () -> Root
     private let bind: @Sendable (Root) -> Void
-    private let keyPathIndex: [PartialKeyPath<Root>: Int]
+    private let keyPathIndex: [AnyKeyPath: Int]
     private let nameIndex: [String: Int]
     /// `make` and `bindPropertyIndexes` for the object layer, which knows the class only as
     /// `ObjectBase`. Made here, where `Root` is a parameter, so that calling them looks up no
@@ -83,7 +84,7 @@ public struct ObjectAccessors<Root: ObjectBase>: @unchecked Sendable {
         self.makeObject = make
         self.properties = properties
         self.bind = bindPropertyIndexes
-        var keyPathIndex: [PartialKeyPath<Root>: Int] = [:]
+        var keyPathIndex: [AnyKeyPath: Int] = [:]
         var nameIndex: [String: Int] = [:]
         for (index, property) in properties.enumerated() {
             keyPathIndex[property.keyPath] = index
@@ -108,7 +109,7 @@ public struct ObjectAccessors<Root: ObjectBase>: @unchecked Sendable {
     }
 
     /// The schema index of the property `keyPath` names.
-    public func index(for keyPath: PartialKeyPath<Root>) -> Int? {
+    public func index(for keyPath: AnyKeyPath) -> Int? {
         keyPathIndex[keyPath]
     }
 
@@ -170,15 +171,16 @@ public enum AccessorError: Error, Equatable, Sendable, CustomStringConvertible {
 public struct PropertyAccessor<Root: ObjectBase>: @unchecked Sendable {
     /// The property's name.
     public let name: String
-    /// The key path of the property, for the key-path table.
-    public let keyPath: PartialKeyPath<Root>
+    /// The key path of the property, for the key-path table: rooted at the model class (which
+    /// is `Root` itself, or a subclass of it for a subclass of a model).
+    public let keyPath: AnyKeyPath
     /// Reads the property.
     public let get: @Sendable (Root) -> PropertyValue
     /// Writes the property; nil for `LinkingObjects`, which are never written.
     public let set: (@Sendable (Root, PropertyValue) throws(PropertyValueError) -> Void)?
 
     /// Called by generated code only.
-    public init(name: String, keyPath: PartialKeyPath<Root>, get: @escaping @Sendable (Root) -> PropertyValue,
+    public init(name: String, keyPath: AnyKeyPath, get: @escaping @Sendable (Root) -> PropertyValue,
                 set: (@Sendable (Root, PropertyValue) throws(PropertyValueError) -> Void)?) {
         self.name = name
         self.keyPath = keyPath

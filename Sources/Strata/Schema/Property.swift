@@ -30,8 +30,12 @@ public struct Property: Sendable, Hashable, CustomStringConvertible {
         case none, list, set, map
     }
 
-    /// The property's name in Swift and in storage.
+    /// The property's Swift name: what queries, key paths, `objectSchema[name]` and
+    /// `create(_:value:)` dictionaries use.
     public let name: String
+    /// The name the property is stored under in the file: `name`, unless the class maps it in
+    /// `propertiesMapping()` (RealmSwift's `columnName`).
+    public let columnName: String
     /// The storage type (the element's for collections).
     public let type: PropertyType
     /// The declared Swift type, e.g. `List<Dog>`, `Int8`, `DogToy?`.
@@ -54,12 +58,14 @@ public struct Property: Sendable, Hashable, CustomStringConvertible {
     /// reports; the value itself comes from a new unmanaged instance (`ObjectAccessors.make`).
     public let defaultValueSource: String?
 
-    /// Called by generated code.
-    public init(name: String, type: PropertyType, swiftType: String, isOptional: Bool = false,
+    /// Called by generated code. `columnName` is given only when `propertiesMapping()` maps the
+    /// property to another stored name.
+    public init(name: String, columnName: String? = nil, type: PropertyType, swiftType: String, isOptional: Bool = false,
                 collection: CollectionKind = .none, objectClassName: String? = nil,
                 linkOriginPropertyName: String? = nil, persistedEnumTypeName: String? = nil,
                 isPrimaryKey: Bool = false, isIndexed: Bool = false, defaultValueSource: String? = nil) {
         self.name = name
+        self.columnName = columnName ?? name
         self.type = type
         self.swiftType = swiftType
         self.isOptional = isOptional
@@ -90,6 +96,7 @@ public struct Property: Sendable, Hashable, CustomStringConvertible {
         var attributes: [String] = []
         if isPrimaryKey { attributes.append("primary key") }
         if isIndexed { attributes.append("indexed") }
+        if columnName != name { attributes.append("stored as \(columnName)") }
         if let defaultValueSource { attributes.append("default \(defaultValueSource)") }
         return "\(name): \(type)" + (attributes.isEmpty ? "" : " [\(attributes.joined(separator: ", "))]")
     }
