@@ -39,9 +39,10 @@ let fileMagicByteSwapped: UInt64 = fileMagic.byteSwapped
 
 /// The lock file's magic ("STRATALK").
 let lockFileMagic: UInt64 = 0x5354_5241_5441_4C4B
-/// 2 since data format 2: builds that write different data formats refuse each other's lock file,
-/// so they never have one file open at once.
-let lockFileFormatVersion: UInt32 = 2
+/// The lock file's layout version: builds of different lock-file layouts (or data formats) refuse
+/// each other's lock file, so they never have one file open at once. 2 since data format 2; 3 since
+/// the published state has two copies (FORMAT.md, "The lock file").
+let lockFileFormatVersion: UInt32 = 3
 
 /// Smallest and largest supported page sizes (powers of two). 32 KiB is the largest because cell
 /// offsets inside a page are 16-bit.

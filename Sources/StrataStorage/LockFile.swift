@@ -36,13 +36,19 @@ final class LockFile: @unchecked Sendable {
         static let magic = 0            // u64
         static let formatVersion = 8    // u32
         static let slotCount = 12       // u32
-        static let seq = 64             // u64: odd while the writer updates the published state
-        static let version = 72         // u64
-        static let catalogRoot = 80     // u32
-        static let pageCount = 84       // u32
-        static let latestSlot = 88      // u32
-        static let durableVersion = 96  // u64
-        static let durableSlot = 104    // u32
+        /// u64: which of the two copies below holds the published state (0 or 1).
+        static let active = 64
+        /// Copy `i` of the published state starts at `copies + copySize * i`.
+        static let copies = 128
+        static let copySize = 64
+        // Fields inside a copy.
+        static let seq = 0              // u64: odd while the writer fills this copy
+        static let version = 8          // u64
+        static let catalogRoot = 16     // u32
+        static let pageCount = 20       // u32
+        static let latestSlot = 24      // u32
+        static let durableVersion = 32  // u64
+        static let durableSlot = 40     // u32
         static let slots = 4096         // slot i at slots + 64 * i: pid u32, pad u32, version u64
         static let slotSize = 64
     }
@@ -71,16 +77,17 @@ final class LockFile: @unchecked Sendable {
     /// Reads the published state an existing lock file holds, without mapping it; nil when the
     /// file is too short, of another format, or was left mid-update (odd sequence number).
     private static func readPublishedState(_ fd: FileDescriptor) -> PublishedState? {
-        var head = [UInt8](repeating: 0, count: 128)
+        var head = [UInt8](repeating: 0, count: Offset.copies + 2 * Offset.copySize)
         guard let n = try? head.withUnsafeMutableBytes({ try System.pread(fd, into: $0.baseAddress!, count: $0.count, offset: 0) }),
               n == head.count else { return nil }
         return head.withUnsafeBytes { raw -> PublishedState? in
             let p = raw.baseAddress!
-            guard p.u64(Offset.magic) == lockFileMagic, p.u32(Offset.formatVersion) == lockFileFormatVersion,
-                  p.u64(Offset.seq) & 1 == 0, p.u64(Offset.version) != 0 else { return nil }
-            return PublishedState(version: p.u64(Offset.version), catalogRoot: p.u32(Offset.catalogRoot),
-                                  pageCount: p.u32(Offset.pageCount), latestSlot: p.u32(Offset.latestSlot),
-                                  durableVersion: p.u64(Offset.durableVersion), durableSlot: p.u32(Offset.durableSlot))
+            guard p.u64(Offset.magic) == lockFileMagic, p.u32(Offset.formatVersion) == lockFileFormatVersion else { return nil }
+            let c = p + Offset.copies + Offset.copySize * Int(p.u64(Offset.active) & 1)
+            guard c.u64(Offset.seq) & 1 == 0, c.u64(Offset.version) != 0 else { return nil }
+            return PublishedState(version: c.u64(Offset.version), catalogRoot: c.u32(Offset.catalogRoot),
+                                  pageCount: c.u32(Offset.pageCount), latestSlot: c.u32(Offset.latestSlot),
+                                  durableVersion: c.u64(Offset.durableVersion), durableSlot: c.u32(Offset.durableSlot))
         }
     }
 
@@ -179,34 +186,73 @@ final class LockFile: @unchecked Sendable {
         UnsafeAtomic<UInt32>(at: (region.base + offset).assumingMemoryBound(to: UInt32.AtomicRepresentation.self))
     }
 
-    // MARK: Published state (sequence lock; one writer at a time holds the writer lock)
+    // MARK: Published state (two copies, each under a sequence lock; one writer at a time)
+    //
+    // The writer fills the copy readers are not using, then switches `active` to it with one
+    // store. A writer killed while filling a copy leaves that copy odd, but readers never use it:
+    // `active` still names the intact one, and the next writer refills the torn copy. (With a
+    // single copy, a writer killed between its two sequence stores left the number odd forever,
+    // and every reader in every process spun on it.)
 
+    @inline(__always)
+    private func copyAtomic64(_ copy: Int, _ field: Int) -> UnsafeAtomic<UInt64> {
+        atomic64(Offset.copies + Offset.copySize * copy + field)
+    }
+
+    @inline(__always)
+    private func copyAtomic32(_ copy: Int, _ field: Int) -> UnsafeAtomic<UInt32> {
+        atomic32(Offset.copies + Offset.copySize * copy + field)
+    }
+
+    /// Publishes `s`: fills the inactive copy, then makes it the active one. Called with the
+    /// writer lock held (or by a first opener holding the open lock exclusively).
     func publish(_ s: PublishedState) {
-        let seq = atomic64(Offset.seq)
+        let target = Int(atomic64(Offset.active).load(ordering: .relaxed) & 1) ^ 1
+        fill(copy: target, with: s)
+        atomic64(Offset.active).store(UInt64(target), ordering: .releasing)
+    }
+
+    /// Fills one copy under its sequence lock (odd while the fields change).
+    private func fill(copy c: Int, with s: PublishedState) {
+        let seq = copyAtomic64(c, Offset.seq)
         let start = seq.load(ordering: .relaxed)
         seq.store(start | 1, ordering: .relaxed)
         atomicMemoryFence(ordering: .releasing)
-        atomic64(Offset.version).store(s.version, ordering: .relaxed)
-        atomic32(Offset.catalogRoot).store(s.catalogRoot, ordering: .relaxed)
-        atomic32(Offset.pageCount).store(s.pageCount, ordering: .relaxed)
-        atomic32(Offset.latestSlot).store(s.latestSlot, ordering: .relaxed)
-        atomic64(Offset.durableVersion).store(s.durableVersion, ordering: .relaxed)
-        atomic32(Offset.durableSlot).store(s.durableSlot, ordering: .relaxed)
+        copyAtomic64(c, Offset.version).store(s.version, ordering: .relaxed)
+        copyAtomic32(c, Offset.catalogRoot).store(s.catalogRoot, ordering: .relaxed)
+        copyAtomic32(c, Offset.pageCount).store(s.pageCount, ordering: .relaxed)
+        copyAtomic32(c, Offset.latestSlot).store(s.latestSlot, ordering: .relaxed)
+        copyAtomic64(c, Offset.durableVersion).store(s.durableVersion, ordering: .relaxed)
+        copyAtomic32(c, Offset.durableSlot).store(s.durableSlot, ordering: .relaxed)
         seq.store((start | 1) &+ 1, ordering: .releasing)
     }
 
+    /// Leaves the inactive copy as a writer killed in the middle of ``publish(_:)`` leaves it:
+    /// its sequence number odd and some fields of `s` written. For tests of that crash.
+    func leaveTornPublish(_ s: PublishedState) {
+        let c = Int(atomic64(Offset.active).load(ordering: .relaxed) & 1) ^ 1
+        let seq = copyAtomic64(c, Offset.seq)
+        seq.store(seq.load(ordering: .relaxed) | 1, ordering: .relaxed)
+        copyAtomic64(c, Offset.version).store(s.version, ordering: .relaxed)
+        copyAtomic32(c, Offset.catalogRoot).store(s.catalogRoot, ordering: .relaxed)
+    }
+
+    /// The published state. Never waits on a writer for long: a copy being filled is never the
+    /// active one, so a torn read only happens when `active` moved on meanwhile, and the retry
+    /// reads the new copy.
     func readState() -> PublishedState {
-        let seq = atomic64(Offset.seq)
         while true {
+            let c = Int(atomic64(Offset.active).load(ordering: .acquiring) & 1)
+            let seq = copyAtomic64(c, Offset.seq)
             let s1 = seq.load(ordering: .acquiring)
             if s1 & 1 == 1 { continue }
             let st = PublishedState(
-                version: atomic64(Offset.version).load(ordering: .relaxed),
-                catalogRoot: atomic32(Offset.catalogRoot).load(ordering: .relaxed),
-                pageCount: atomic32(Offset.pageCount).load(ordering: .relaxed),
-                latestSlot: atomic32(Offset.latestSlot).load(ordering: .relaxed),
-                durableVersion: atomic64(Offset.durableVersion).load(ordering: .relaxed),
-                durableSlot: atomic32(Offset.durableSlot).load(ordering: .relaxed)
+                version: copyAtomic64(c, Offset.version).load(ordering: .relaxed),
+                catalogRoot: copyAtomic32(c, Offset.catalogRoot).load(ordering: .relaxed),
+                pageCount: copyAtomic32(c, Offset.pageCount).load(ordering: .relaxed),
+                latestSlot: copyAtomic32(c, Offset.latestSlot).load(ordering: .relaxed),
+                durableVersion: copyAtomic64(c, Offset.durableVersion).load(ordering: .relaxed),
+                durableSlot: copyAtomic32(c, Offset.durableSlot).load(ordering: .relaxed)
             )
             atomicMemoryFence(ordering: .acquiring)
             if seq.load(ordering: .relaxed) == s1 { return st }
@@ -215,7 +261,10 @@ final class LockFile: @unchecked Sendable {
 
     /// The latest published version (one atomic load).
     @inline(__always)
-    var latestVersion: UInt64 { atomic64(Offset.version).load(ordering: .acquiring) }
+    var latestVersion: UInt64 {
+        let c = Int(atomic64(Offset.active).load(ordering: .acquiring) & 1)
+        return copyAtomic64(c, Offset.version).load(ordering: .acquiring)
+    }
 
     // MARK: Reader slots
 

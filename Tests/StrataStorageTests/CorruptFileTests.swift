@@ -238,10 +238,12 @@ final class FormatLayoutTests: XCTestCase {
     }
 
     func testLockFileLayout() {
-        XCTAssertEqual([LockFile.Offset.magic, LockFile.Offset.formatVersion, LockFile.Offset.slotCount, LockFile.Offset.seq,
-                        LockFile.Offset.version, LockFile.Offset.catalogRoot, LockFile.Offset.pageCount, LockFile.Offset.latestSlot,
-                        LockFile.Offset.durableVersion, LockFile.Offset.durableSlot, LockFile.Offset.slots, LockFile.Offset.slotSize],
-                       [0, 8, 12, 64, 72, 80, 84, 88, 96, 104, 4096, 64])
+        XCTAssertEqual([LockFile.Offset.magic, LockFile.Offset.formatVersion, LockFile.Offset.slotCount, LockFile.Offset.active,
+                        LockFile.Offset.copies, LockFile.Offset.copySize, LockFile.Offset.slots, LockFile.Offset.slotSize],
+                       [0, 8, 12, 64, 128, 64, 4096, 64])
+        XCTAssertEqual([LockFile.Offset.seq, LockFile.Offset.version, LockFile.Offset.catalogRoot, LockFile.Offset.pageCount,
+                        LockFile.Offset.latestSlot, LockFile.Offset.durableVersion, LockFile.Offset.durableSlot],
+                       [0, 8, 16, 20, 24, 32, 40])
         XCTAssertEqual(LockFile.fileSize(slots: 126), 12288)
     }
 
