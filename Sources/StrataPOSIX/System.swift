@@ -13,37 +13,6 @@ import Musl
 import Darwin
 #endif
 
-/// An open file descriptor together with the path it was opened from (for error messages).
-///
-/// ## Concurrency
-/// A value type; `Sendable`. The descriptor itself may be used from any thread: positional I/O
-/// (`pread`/`pwrite`) does not share a file offset.
-public struct FileDescriptor: Sendable, Hashable {
-    /// The raw descriptor.
-    public let rawValue: Int32
-    /// The path the descriptor was opened from.
-    public let path: String
-
-    /// Wraps an already open descriptor.
-    public init(rawValue: Int32, path: String) {
-        self.rawValue = rawValue
-        self.path = path
-    }
-}
-
-/// A memory mapping created by ``System/mmap(_:length:writable:)``.
-public struct MappedRegion: @unchecked Sendable {
-    /// The first byte of the mapping.
-    public let base: UnsafeMutableRawPointer
-    /// The mapping's length in bytes.
-    public let length: Int
-}
-
-/// Kinds of advisory byte-range lock.
-public enum LockKind: Sendable {
-    case shared, exclusive
-}
-
 /// Thin, typed wrappers over the POSIX calls a storage engine needs.
 ///
 /// ## Concurrency

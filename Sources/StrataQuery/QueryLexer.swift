@@ -3,47 +3,6 @@
 // exactly the scalars that were written. Offsets here are scalar offsets; `QueryParser` converts
 // them to `Character` offsets for error messages.
 
-struct QueryToken: Equatable {
-    enum Kind: Equatable {
-        /// A property name or keyword; keywords are recognised by the parser, case-insensitively.
-        case word
-        /// `@count`, `@links`, ...: `text` includes the `@`.
-        case atWord
-        /// An unsigned integer; the parser applies a preceding `-` and checks the `Int64` range.
-        case integer(UInt64)
-        /// An unsigned finite floating-point number.
-        case real(Double)
-        /// A string literal with its escapes resolved.
-        case string(String)
-        /// `%@`.
-        case positional
-        /// `%K`.
-        case keyPathPlaceholder
-        /// `$0`, `$1`, ...
-        case indexed(Int)
-        /// Punctuation or an operator spelled with symbols; `text` says which.
-        case symbol
-        /// The end of the query.
-        case end
-    }
-
-    var kind: Kind
-    /// For a `.word`, the keyword it spells in any case; computed once here, not per look.
-    var keyword: QueryKeyword? = nil
-    /// The text as written (`"=<"`, `"'Rex'"`, `"0x1F"`).
-    var text: String
-    /// Offset of the first scalar of the token.
-    var offset: Int
-}
-
-/// A lexical error, in scalar offsets; the parser turns it into a `QueryParseError`.
-struct QueryLexError: Error, Equatable {
-    var kind: QueryParseError.Kind
-    var found: String
-    var offset: Int
-    var expected: String
-}
-
 struct QueryLexer {
     private let scalars: [Unicode.Scalar]
     private var index = 0
@@ -324,16 +283,4 @@ struct QueryLexer {
     static func isIdentifierContinue(_ s: Unicode.Scalar) -> Bool {
         s == "_" || s.properties.isAlphabetic || s.properties.numericType != nil || s.properties.isGraphemeExtend
     }
-}
-
-/// Words that cannot start a key path. A property with one of these names is reachable with
-/// `%K` or after a dot (`owner.in`).
-enum QueryKeyword: String {
-    case and = "AND", or = "OR", not = "NOT", `in` = "IN", between = "BETWEEN"
-    case beginsWith = "BEGINSWITH", endsWith = "ENDSWITH", contains = "CONTAINS", like = "LIKE"
-    // Not `.some`/`.none`: in a `QueryKeyword?` those would read as `Optional`'s cases.
-    case anyQuantifier = "ANY", someQuantifier = "SOME", allQuantifier = "ALL", noneQuantifier = "NONE"
-    case truePredicate = "TRUEPREDICATE", falsePredicate = "FALSEPREDICATE"
-    case `true` = "TRUE", `false` = "FALSE", `nil` = "NIL", null = "NULL"
-    case subquery = "SUBQUERY", matches = "MATCHES"
 }

@@ -11,18 +11,6 @@
 // Recursion happens only through "(" and NOT, and both count against `maximumNestingDepth`, so no
 // input can exhaust the stack. Lists of AND/OR operands are parsed in loops.
 
-/// What the parser functions throw: one pointer, not the ~120-byte `QueryParseError`.
-///
-/// Stack use matters because recursion depth is up to the user (`maximumNestingDepth` levels).
-/// Measured on x86_64 Linux, Swift 6.3, the smallest thread stack that parses a depth-100 query:
-/// as a `struct` parser throwing `QueryParseError` directly, 912 KiB (debug) and 336 KiB (release);
-/// as this class throwing `ParseFailure`, with error messages built out of line, 240 KiB and
-/// 144 KiB (of which ~24 KiB is the thread's own baseline).
-final class ParseFailure: Error {
-    let error: QueryParseError
-    init(_ error: QueryParseError) { self.error = error }
-}
-
 /// One use per query: `QueryParser(text).parseQuery()`. A class so that the recursive functions
 /// do not copy the parser's state into every frame (see `ParseFailure`).
 final class QueryParser {

@@ -12,12 +12,6 @@ import Strata
 //       Prints "ids <count> <min> <max>" for the ids in the file and "holes <n>" for the ids missing
 //       between min and max, then exits.
 
-/// One committed write of the stress loop.
-final class StressEntry: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var payload = ""
-}
-
 /// Writes `line` and a newline to stdout with one write(2): no buffering, so a line the test
 /// reads was printed before the process died.
 func say(_ line: String) {

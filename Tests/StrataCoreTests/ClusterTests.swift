@@ -6,22 +6,22 @@ import StrataStorage
 /// across many clusters against a model, the documented bytes, splits, in-place patches,
 /// corrupt clusters and the upgrade of files written with one row per object.
 final class ClusterTests: CoreTestCase {
-    static let wide = CoreTable(name: "Wide", columns: [
-        CoreColumn(name: "id", type: .int, isPrimaryKey: true),
-        CoreColumn(name: "n", type: .int),
-        CoreColumn(name: "maybe", type: .int, isNullable: true),
-        CoreColumn(name: "score", type: .double),
-        CoreColumn(name: "ratio", type: .double, isNullable: true),
-        CoreColumn(name: "flag", type: .bool),
-        CoreColumn(name: "f", type: .float, isNullable: true),
-        CoreColumn(name: "at", type: .timestamp),
-        CoreColumn(name: "oid", type: .objectId, isNullable: true),
-        CoreColumn(name: "uuid", type: .uuid),
-        CoreColumn(name: "name", type: .string),
-        CoreColumn(name: "note", type: .string, isNullable: true),
-        CoreColumn(name: "blob", type: .data),
-        CoreColumn(name: "tags", type: .int, collection: .list),
-        CoreColumn(name: "any", type: .mixed),
+    static let wide = StoreTable(name: "Wide", columns: [
+        StoreColumn(name: "id", type: .int, isPrimaryKey: true),
+        StoreColumn(name: "n", type: .int),
+        StoreColumn(name: "maybe", type: .int, isNullable: true),
+        StoreColumn(name: "score", type: .double),
+        StoreColumn(name: "ratio", type: .double, isNullable: true),
+        StoreColumn(name: "flag", type: .bool),
+        StoreColumn(name: "f", type: .float, isNullable: true),
+        StoreColumn(name: "at", type: .timestamp),
+        StoreColumn(name: "oid", type: .objectId, isNullable: true),
+        StoreColumn(name: "uuid", type: .uuid),
+        StoreColumn(name: "name", type: .string),
+        StoreColumn(name: "note", type: .string, isNullable: true),
+        StoreColumn(name: "blob", type: .data),
+        StoreColumn(name: "tags", type: .int, collection: .list),
+        StoreColumn(name: "any", type: .mixed),
     ])
 
     struct Gen {
@@ -43,7 +43,7 @@ final class ClusterTests: CoreTestCase {
         mutating func bytes(_ n: Int) -> [UInt8] { (0..<n).map { _ in UInt8.random(in: 0...255, using: &rng) } }
         mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &rng) < percent }
 
-        mutating func value(_ c: Int) -> CoreValue {
+        mutating func value(_ c: Int) -> StoreValue {
             switch c {
             case 1: return .int(int())
             case 2: return chance(30) ? .null : .int(int())
@@ -67,14 +67,14 @@ final class ClusterTests: CoreTestCase {
                 }
             }
         }
-        mutating func row(_ key: Int64) -> [CoreValue] {
+        mutating func row(_ key: Int64) -> [StoreValue] {
             [.int(key)] + (1..<ClusterTests.wide.columns.count).map { value($0) }
         }
     }
 
     /// Every cluster of `table` validates, its tree key is its first object key, keys rise
     /// across clusters, and a cluster of several objects fits inline in a leaf.
-    func checkClusters(_ txn: StoreTransaction, _ table: CoreTable, file: StaticString = #filePath, line: UInt = #line) throws -> (clusters: Int, objects: Int) {
+    func checkClusters(_ txn: StoreTransaction, _ table: StoreTable, file: StaticString = #filePath, line: UInt = #line) throws -> (clusters: Int, objects: Int) {
         var previous: Int64?
         var clusters = 0, objects = 0
         // The inline limit of a 4096-byte page less a leaf cell's header and an 8-byte key.
@@ -97,7 +97,7 @@ final class ClusterTests: CoreTestCase {
     }
 
     /// What the general path reads for each object equals the model, in key order.
-    func checkModel(_ txn: StoreTransaction, _ model: [Int64: [CoreValue]], table: CoreTable = ClusterTests.wide,
+    func checkModel(_ txn: StoreTransaction, _ model: [Int64: [StoreValue]], table: StoreTable = ClusterTests.wide,
                     file: StaticString = #filePath, line: UInt = #line) throws {
         var seen: [Int64] = []
         try txn.forEachRow(table) { r in
@@ -113,8 +113,8 @@ final class ClusterTests: CoreTestCase {
     }
 
     /// Inserts object `key` and records it in `model`; a key the model holds must be refused.
-    func insertOrExpectDuplicate(_ txn: StoreTransaction, _ table: CoreTable, _ key: Int64, _ values: [CoreValue],
-                                 into model: inout [Int64: [CoreValue]], file: StaticString = #filePath, line: UInt = #line) throws {
+    func insertOrExpectDuplicate(_ txn: StoreTransaction, _ table: StoreTable, _ key: Int64, _ values: [StoreValue],
+                                 into model: inout [Int64: [StoreValue]], file: StaticString = #filePath, line: UInt = #line) throws {
         if model[key] != nil {
             XCTAssertThrowsError(try txn.insert(into: table, values: values), file: file, line: line)
         } else {
@@ -132,8 +132,8 @@ final class ClusterTests: CoreTestCase {
         // Columns of the wide table the in-place path takes (lists and AnyRealmValue take the
         // copying one), few enough that several objects fit a reserve.
         let picked = [0, 1, 2, 4, 5, 6, 7, 10, 11, 12]
-        let table = CoreTable(name: "Flat", columns: picked.map { Self.wide.columns[$0] })
-        func value(_ c: Int) -> CoreValue {
+        let table = StoreTable(name: "Flat", columns: picked.map { Self.wide.columns[$0] })
+        func value(_ c: Int) -> StoreValue {
             switch c {
             // Mostly small ints (within the cluster's base and width), now and then any.
             case 1: return gen.chance(90) ? .int(Int64.random(in: 0..<200, using: &gen.rng)) : .int(gen.int())
@@ -144,7 +144,7 @@ final class ClusterTests: CoreTestCase {
             default: return gen.value(c)
             }
         }
-        var model: [Int64: [CoreValue]] = [:]
+        var model: [Int64: [StoreValue]] = [:]
         try write([table]) { try $0.storeTable(table) }
         var inPlace = 0, rewritten = 0
         for round in 0..<10 {
@@ -153,7 +153,7 @@ final class ClusterTests: CoreTestCase {
             for i in 0..<300 {
                 // Random keys, then runs of appended keys (dense clusters keep key width 0).
                 let key = round % 3 == 2 ? 10_000 + Int64(round * 300 + i) : Int64.random(in: -3000...3000, using: &gen.rng)
-                let values = [CoreValue.int(key)] + picked.dropFirst().map { value($0) }
+                let values = [StoreValue.int(key)] + picked.dropFirst().map { value($0) }
                 try insertOrExpectDuplicate(txn, table, key, values, into: &working)
             }
             for _ in 0..<30 where !working.isEmpty {
@@ -186,7 +186,7 @@ final class ClusterTests: CoreTestCase {
     func testRandomChangesAcrossManyClustersMatchAModel() throws {
         var gen = Gen(rng: CoreRandom(seed: 42))
         let table = Self.wide
-        var model: [Int64: [CoreValue]] = [:]
+        var model: [Int64: [StoreValue]] = [:]
         try write([table]) { try $0.storeTable(table) }
         for round in 0..<12 {
             let txn = try beginWrite([table])
@@ -234,9 +234,9 @@ final class ClusterTests: CoreTestCase {
     /// Objects appended in key order fill their clusters: a split leaves the full cluster as it
     /// was and starts a new one.
     func testAppendsFillClusters() throws {
-        let table = CoreTable(name: "Log", columns: [
-            CoreColumn(name: "n", type: .int),
-            CoreColumn(name: "text", type: .string),
+        let table = StoreTable(name: "Log", columns: [
+            StoreColumn(name: "n", type: .int),
+            StoreColumn(name: "text", type: .string),
         ])
         try write([table]) { txn in
             try txn.storeTable(table)
@@ -258,11 +258,11 @@ final class ClusterTests: CoreTestCase {
 
     /// The bytes of a small cluster, field by field as FORMAT.md documents them.
     func testClusterBytesAreAsDocumented() throws {
-        let table = CoreTable(name: "T", columns: [
-            CoreColumn(name: "id", type: .int, isPrimaryKey: true),
-            CoreColumn(name: "age", type: .int),
-            CoreColumn(name: "score", type: .double, isNullable: true),
-            CoreColumn(name: "name", type: .string),
+        let table = StoreTable(name: "T", columns: [
+            StoreColumn(name: "id", type: .int, isPrimaryKey: true),
+            StoreColumn(name: "age", type: .int),
+            StoreColumn(name: "score", type: .double, isNullable: true),
+            StoreColumn(name: "name", type: .string),
         ])
         try write([table]) { txn in
             try txn.storeTable(table)
@@ -299,10 +299,10 @@ final class ClusterTests: CoreTestCase {
     /// re-encodes the cluster when it does not (an integer outside the column's range, a null
     /// where the cluster has no null bitmap).
     func testPatchInPlaceAndRewrite() throws {
-        let table = CoreTable(name: "P", columns: [
-            CoreColumn(name: "id", type: .int, isPrimaryKey: true),
-            CoreColumn(name: "age", type: .int),
-            CoreColumn(name: "score", type: .double, isNullable: true),
+        let table = StoreTable(name: "P", columns: [
+            StoreColumn(name: "id", type: .int, isPrimaryKey: true),
+            StoreColumn(name: "age", type: .int),
+            StoreColumn(name: "score", type: .double, isNullable: true),
         ])
         try write([table]) { txn in
             try txn.storeTable(table)
@@ -335,9 +335,9 @@ final class ClusterTests: CoreTestCase {
 
     /// A cluster whose header or offsets lie is refused with an error, not a crash.
     func testCorruptClustersAreErrors() throws {
-        let table = CoreTable(name: "C", columns: [
-            CoreColumn(name: "id", type: .int, isPrimaryKey: true),
-            CoreColumn(name: "name", type: .string),
+        let table = StoreTable(name: "C", columns: [
+            StoreColumn(name: "id", type: .int, isPrimaryKey: true),
+            StoreColumn(name: "name", type: .string),
         ])
         try write([table]) { txn in
             try txn.storeTable(table)
@@ -359,7 +359,7 @@ final class ClusterTests: CoreTestCase {
                 // Object 0 is the one whose name range the falling offsets break (a point read
                 // checks the cluster's extents and its own object's ranges; a scan checks all).
                 XCTAssertThrowsError(try r.row(table, key: 0), "lie \(i)") { error in
-                    guard case .corrupt(let message) = error as? CoreError else { return XCTFail("\(error)") }
+                    guard case .corrupt(let message) = error as? StoreError else { return XCTFail("\(error)") }
                     XCTAssertTrue(message.contains("corrupt"), message)
                 }
                 XCTAssertThrowsError(try r.forEachRow(table) { _ in true }, "lie \(i)")
@@ -371,18 +371,18 @@ final class ClusterTests: CoreTestCase {
     /// A table written with one row per object (`o:<T>`) is rewritten as clusters, values intact,
     /// and the row tree is dropped.
     func testLegacyRowsUpgradeToClusters() throws {
-        let table = CoreTable(name: "Old", columns: [
-            CoreColumn(name: "id", type: .int, isPrimaryKey: true),
-            CoreColumn(name: "name", type: .string),
-            CoreColumn(name: "n", type: .int, isNullable: true),
-            CoreColumn(name: "tags", type: .string, collection: .list),
+        let table = StoreTable(name: "Old", columns: [
+            StoreColumn(name: "id", type: .int, isPrimaryKey: true),
+            StoreColumn(name: "name", type: .string),
+            StoreColumn(name: "n", type: .int, isNullable: true),
+            StoreColumn(name: "tags", type: .string, collection: .list),
         ])
-        var model: [Int64: [CoreValue]] = [:]
+        var model: [Int64: [StoreValue]] = [:]
         try write([table]) { txn in
             try txn.storeTable(table)
             for i in 0..<9000 {
                 let key = Int64(i * 3 - 5000)
-                let values: [CoreValue] = [.int(key), .string("row \(i)"), i % 7 == 0 ? .null : .int(Int64(i * i)), .list([.string("t\(i % 5)")])]
+                let values: [StoreValue] = [.int(key), .string("row \(i)"), i % 7 == 0 ? .null : .int(Int64(i * i)), .list([.string("t\(i % 5)")])]
                 try txn.putRaw(keyBytes(key), RowEncoder.encode(values, table: table), tree: table.legacyRowTree)
                 model[key] = values
             }

@@ -34,7 +34,7 @@ class CoreTestCase: XCTestCase {
     }
 
     /// A write `StoreTransaction` that knows `tables`.
-    func beginWrite(_ tables: [CoreTable]) throws -> StoreTransaction {
+    func beginWrite(_ tables: [StoreTable]) throws -> StoreTransaction {
         let txn = StoreTransaction(write: try db.beginWrite())
         for t in tables { txn.tables[t.name] = t }
         return txn
@@ -42,7 +42,7 @@ class CoreTestCase: XCTestCase {
 
     /// Runs `body` in a write transaction over `tables` and commits it.
     @discardableResult
-    func write<T>(_ tables: [CoreTable], _ body: (StoreTransaction) throws -> T) throws -> T {
+    func write<T>(_ tables: [StoreTable], _ body: (StoreTransaction) throws -> T) throws -> T {
         let txn = try beginWrite(tables)
         do {
             let result = try body(txn)
@@ -55,7 +55,7 @@ class CoreTestCase: XCTestCase {
     }
 
     /// Runs `body` on a read `StoreTransaction` of the newest committed version.
-    func read<T>(_ tables: [CoreTable] = [], _ body: (StoreTransaction) throws -> T) throws -> T {
+    func read<T>(_ tables: [StoreTable] = [], _ body: (StoreTransaction) throws -> T) throws -> T {
         let r = try db.beginRead()
         defer { r.end() }
         let txn = StoreTransaction(read: r)
@@ -113,12 +113,12 @@ func le32(_ v: UInt32) -> [UInt8] { withUnsafeBytes(of: v.littleEndian) { Array(
 func le64(_ v: UInt64) -> [UInt8] { withUnsafeBytes(of: v.littleEndian) { Array($0) } }
 
 /// Asserts that `body` throws exactly `expected`.
-func assertThrows<T>(_ expected: CoreError, _ body: @autoclosure () throws -> T,
+func assertThrows<T>(_ expected: StoreError, _ body: @autoclosure () throws -> T,
                      file: StaticString = #filePath, line: UInt = #line) {
     do {
         _ = try body()
         XCTFail("expected \(expected), nothing was thrown", file: file, line: line)
-    } catch let e as CoreError {
+    } catch let e as StoreError {
         XCTAssertEqual(e, expected, file: file, line: line)
     } catch {
         XCTFail("expected \(expected), got \(error)", file: file, line: line)

@@ -9,18 +9,18 @@ import XCTest
 /// data: leaves swapped whole, leaves swapped with page numbers and checksums forged, a leaf's
 /// cell count cut short. W1's shape: `Int` primary key, a string, an int and a double.
 final class DamagedClusterReadTests: CoreTestCase {
-    static let people = CoreTable(name: "People", columns: [
-        CoreColumn(name: "id", type: .int, isPrimaryKey: true),
-        CoreColumn(name: "name", type: .string),
-        CoreColumn(name: "age", type: .int),
-        CoreColumn(name: "score", type: .double),
+    static let people = StoreTable(name: "People", columns: [
+        StoreColumn(name: "id", type: .int, isPrimaryKey: true),
+        StoreColumn(name: "name", type: .string),
+        StoreColumn(name: "age", type: .int),
+        StoreColumn(name: "score", type: .double),
     ])
     /// A second table with the same keys and the same kind of values: a page of one read as the
     /// other's would give plausible answers.
-    static let others = CoreTable(name: "Others", columns: people.columns)
+    static let others = StoreTable(name: "Others", columns: people.columns)
     static let objects = 6000
 
-    static func values(_ id: Int, _ table: CoreTable) -> [CoreValue] {
+    static func values(_ id: Int, _ table: StoreTable) -> [StoreValue] {
         let shift = table.name == "Others" ? 1 : 0
         return [.int(Int64(id)), .string("person-\(id + shift)"), .int(Int64((id + shift) % 100)), .double(Double(id + shift) * 0.5)]
     }
@@ -116,7 +116,7 @@ final class DamagedClusterReadTests: CoreTestCase {
             return problem ?? (next == Self.objects ? nil : "ended after \(next) objects")
         }
         attempt("query count and sum") {
-            let q = try CoreQuery("age > $0", arguments: [.int(50)])
+            let q = try StoreQuery("age > $0", arguments: [.int(50)])
             let want = (0..<Self.objects).filter { $0 % 100 > 50 }
             let count = try q.fastCount(in: txn, table: Self.people)
             let sum = try q.fastSum(in: txn, table: Self.people, column: 3)

@@ -19,7 +19,7 @@ final class IndexKeyTests: XCTestCase {
         return a.lexicographicallyPrecedes(b) ? -1 : 1
     }
 
-    func check<T>(_ values: [T], _ make: (T) -> CoreValue, _ less: (T, T) -> Bool, _ equal: (T, T) -> Bool, file: StaticString = #filePath, line: UInt = #line) {
+    func check<T>(_ values: [T], _ make: (T) -> StoreValue, _ less: (T, T) -> Bool, _ equal: (T, T) -> Bool, file: StaticString = #filePath, line: UInt = #line) {
         for a in values {
             for b in values {
                 let expected = equal(a, b) ? 0 : (less(a, b) ? -1 : 1)
@@ -35,14 +35,14 @@ final class IndexKeyTests: XCTestCase {
         var rng = Rng(state: 1)
         var values: [Int64] = [.min, .min + 1, -1_000_000, -256, -1, 0, 1, 255, 256, 65_535, .max - 1, .max]
         for _ in 0..<40 { values.append(Int64(bitPattern: rng.next()) >> Int64.random(in: 0..<63, using: &rng)) }
-        check(values, CoreValue.int, <, ==)
+        check(values, StoreValue.int, <, ==)
     }
 
     func testDoublesOrderNumerically() {
         var rng = Rng(state: 2)
         var values: [Double] = [-.infinity, -.greatestFiniteMagnitude, -1e300, -1.5, -1, -.leastNonzeroMagnitude, 0, .leastNonzeroMagnitude, 1e-300, 0.5, 1, 2, 1e300, .greatestFiniteMagnitude, .infinity]
         for _ in 0..<40 { values.append(Double.random(in: -1e6...1e6, using: &rng)) }
-        check(values, CoreValue.double, <, ==)
+        check(values, StoreValue.double, <, ==)
         // -0.0 equals 0.0; NaN sorts after +infinity and equals itself.
         XCTAssertEqual(IndexKey.encode(.double(-0.0)), IndexKey.encode(.double(0.0)))
         XCTAssertTrue(IndexKey.encode(.double(.infinity)).lexicographicallyPrecedes(IndexKey.encode(.double(.nan))))
@@ -52,29 +52,29 @@ final class IndexKeyTests: XCTestCase {
 
     func testStringsOrderByUTF8BytesAndPrefixesComeFirst() {
         let values = ["", "\u{0}", "\u{0}\u{0}", "a", "a\u{0}", "a\u{0}b", "ab", "abc", "b", "B", "ä", "日本", "日本語", "z\u{0}", "zz"]
-        check(values, CoreValue.string, { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }, ==)
+        check(values, StoreValue.string, { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }, ==)
     }
 
     func testDataOrdersLikeBytes() {
         var rng = Rng(state: 3)
         var values: [[UInt8]] = [[], [0], [0, 0], [0, 1], [0, 255], [1], [255], [255, 0], [255, 255]]
         for _ in 0..<30 { values.append((0..<Int.random(in: 0...4, using: &rng)).map { _ in [0, 1, 255, 7][Int.random(in: 0..<4, using: &rng)] }) }
-        check(values, CoreValue.data, { $0.lexicographicallyPrecedes($1) }, ==)
+        check(values, StoreValue.data, { $0.lexicographicallyPrecedes($1) }, ==)
     }
 
     func testTimestampsOrderBySecondsThenNanoseconds() {
         let values: [(Int64, Int32)] = [(-100, -5), (-100, 0), (-1, -999_999_999), (0, 0), (0, 1), (1, 0), (1, 999_999_999), (1_700_000_000, 5)]
-        check(values, { CoreValue.timestamp(seconds: $0.0, nanoseconds: $0.1) }, { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }, { $0 == $1 })
+        check(values, { StoreValue.timestamp(seconds: $0.0, nanoseconds: $0.1) }, { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }, { $0 == $1 })
     }
 
     func testTypesNeverCollideAndNullSortsFirst() {
-        let values: [CoreValue] = [.null, .bool(false), .int(0), .double(0), .string(""), .data([]), .timestamp(seconds: 0, nanoseconds: 0),
+        let values: [StoreValue] = [.null, .bool(false), .int(0), .double(0), .string(""), .data([]), .timestamp(seconds: 0, nanoseconds: 0),
                                    .objectId([UInt8](repeating: 0, count: 12)), .uuid([UInt8](repeating: 0, count: 16)), .decimal128([UInt8](repeating: 0, count: 16))]
         let keys = values.map(IndexKey.encode)
         XCTAssertEqual(Set(keys).count, keys.count)
         XCTAssertEqual(keys, keys.sorted { $0.lexicographicallyPrecedes($1) })
         XCTAssertEqual(IndexKey.encode(.null), [0])
-        check([false, true], CoreValue.bool, { !$0 && $1 }, ==)
+        check([false, true], StoreValue.bool, { !$0 && $1 }, ==)
     }
 
     func testEqualityRangeCoversExactlyTheValuesEntries() {

@@ -4,39 +4,39 @@ import StrataStorage
 
 /// Links, backlinks, link cleanup on delete and embedded-object cascades.
 final class LinkTests: CoreTestCase {
-    static let dog = CoreTable(name: "Dog", columns: [
-        CoreColumn(name: "name", type: .string, isIndexed: true),
-        CoreColumn(name: "owners", type: .linkingObjects, targetTable: "Person", originProperty: "dogs"),
+    static let dog = StoreTable(name: "Dog", columns: [
+        StoreColumn(name: "name", type: .string, isIndexed: true),
+        StoreColumn(name: "owners", type: .linkingObjects, targetTable: "Person", originProperty: "dogs"),
     ])
-    static let person = CoreTable(name: "Person", columns: [
-        CoreColumn(name: "id", type: .int, isPrimaryKey: true),
-        CoreColumn(name: "dog", type: .link, isNullable: true, targetTable: "Dog"),
-        CoreColumn(name: "dogs", type: .link, collection: .list, targetTable: "Dog"),
-        CoreColumn(name: "dogSet", type: .link, collection: .set, targetTable: "Dog"),
-        CoreColumn(name: "dogMap", type: .link, collection: .map, isNullable: true, targetTable: "Dog"),
-        CoreColumn(name: "friend", type: .link, isNullable: true, targetTable: "Person"),
-        CoreColumn(name: "address", type: .link, isNullable: true, targetTable: "Address"),
-        CoreColumn(name: "addresses", type: .link, collection: .list, targetTable: "Address"),
+    static let person = StoreTable(name: "Person", columns: [
+        StoreColumn(name: "id", type: .int, isPrimaryKey: true),
+        StoreColumn(name: "dog", type: .link, isNullable: true, targetTable: "Dog"),
+        StoreColumn(name: "dogs", type: .link, collection: .list, targetTable: "Dog"),
+        StoreColumn(name: "dogSet", type: .link, collection: .set, targetTable: "Dog"),
+        StoreColumn(name: "dogMap", type: .link, collection: .map, isNullable: true, targetTable: "Dog"),
+        StoreColumn(name: "friend", type: .link, isNullable: true, targetTable: "Person"),
+        StoreColumn(name: "address", type: .link, isNullable: true, targetTable: "Address"),
+        StoreColumn(name: "addresses", type: .link, collection: .list, targetTable: "Address"),
     ])
-    static let kennel = CoreTable(name: "Kennel", columns: [
-        CoreColumn(name: "code", type: .string, isPrimaryKey: true),
-        CoreColumn(name: "dog", type: .link, isNullable: true, targetTable: "Dog"),
-        CoreColumn(name: "dogs", type: .link, collection: .list, targetTable: "Dog"),
+    static let kennel = StoreTable(name: "Kennel", columns: [
+        StoreColumn(name: "code", type: .string, isPrimaryKey: true),
+        StoreColumn(name: "dog", type: .link, isNullable: true, targetTable: "Dog"),
+        StoreColumn(name: "dogs", type: .link, collection: .list, targetTable: "Dog"),
     ])
-    static let address = CoreTable(name: "Address", isEmbedded: true, columns: [
-        CoreColumn(name: "street", type: .string),
-        CoreColumn(name: "geo", type: .link, isNullable: true, targetTable: "Geo"),
+    static let address = StoreTable(name: "Address", isEmbedded: true, columns: [
+        StoreColumn(name: "street", type: .string),
+        StoreColumn(name: "geo", type: .link, isNullable: true, targetTable: "Geo"),
     ])
-    static let geo = CoreTable(name: "Geo", isEmbedded: true, columns: [CoreColumn(name: "lat", type: .double)])
+    static let geo = StoreTable(name: "Geo", isEmbedded: true, columns: [StoreColumn(name: "lat", type: .double)])
     static let tables = [dog, person, kennel, address, geo]
 
     // Column indexes of Person.
     let pDog = 1, pDogs = 2, pDogSet = 3, pDogMap = 4, pFriend = 5, pAddress = 6, pAddresses = 7
 
-    func personValues(_ id: Int64, dog: CoreValue = .null, dogs: [Int64] = [], dogSet: [Int64] = [], dogMap: [String: CoreValue] = [:],
-                      friend: CoreValue = .null, address: CoreValue = .null, addresses: [Int64] = []) -> [CoreValue] {
-        [.int(id), dog, .list(dogs.map(CoreValue.link)), .list(dogSet.map(CoreValue.link)), .map(dogMap), friend, address,
-         .list(addresses.map(CoreValue.link))]
+    func personValues(_ id: Int64, dog: StoreValue = .null, dogs: [Int64] = [], dogSet: [Int64] = [], dogMap: [String: StoreValue] = [:],
+                      friend: StoreValue = .null, address: StoreValue = .null, addresses: [Int64] = []) -> [StoreValue] {
+        [.int(id), dog, .list(dogs.map(StoreValue.link)), .list(dogSet.map(StoreValue.link)), .map(dogMap), friend, address,
+         .list(addresses.map(StoreValue.link))]
     }
 
     /// The backlink entries every link in the store implies: `b:<target>` key -> u32 count.
@@ -329,10 +329,10 @@ final class LinkTests: CoreTestCase {
     /// embedded objects die with their owner or when replaced.
     func testRandomLinkChangesMatchAModel() throws {
         var rng = CoreRandom(seed: 21)
-        var model: [String: [Int64: [CoreValue]]] = [:]
+        var model: [String: [Int64: [StoreValue]]] = [:]
         let byName = Dictionary(uniqueKeysWithValues: Self.tables.map { ($0.name, $0) })
 
-        func linkTargets(_ v: CoreValue) -> [Int64] {
+        func linkTargets(_ v: StoreValue) -> [Int64] {
             switch v {
             case .link(let k): [k]
             case .list(let l): l.compactMap { if case .link(let k) = $0 { k } else { nil } }
@@ -340,7 +340,7 @@ final class LinkTests: CoreTestCase {
             default: []
             }
         }
-        func modelDelete(_ m: inout [String: [Int64: [CoreValue]]], _ table: CoreTable, _ key: Int64) {
+        func modelDelete(_ m: inout [String: [Int64: [StoreValue]]], _ table: StoreTable, _ key: Int64) {
             guard let values = m[table.name]?[key] else { return }
             m[table.name]![key] = nil
             for origin in Self.tables {
@@ -361,7 +361,7 @@ final class LinkTests: CoreTestCase {
                 }
             }
         }
-        func modelSet(_ m: inout [String: [Int64: [CoreValue]]], _ table: CoreTable, _ key: Int64, _ c: Int, _ value: CoreValue) {
+        func modelSet(_ m: inout [String: [Int64: [StoreValue]]], _ table: StoreTable, _ key: Int64, _ c: Int, _ value: StoreValue) {
             let old = m[table.name]![key]![c]
             m[table.name]![key]![c] = value
             if let target = byName[table.columns[c].targetTable ?? ""], target.isEmbedded {
@@ -374,10 +374,10 @@ final class LinkTests: CoreTestCase {
         for n in 0..<150 {
             let txn = try beginWrite(Self.tables)
             var working = model
-            func some(_ table: CoreTable) -> Int64? { working[table.name].flatMap { $0.keys.randomElement(using: &rng) } }
+            func some(_ table: StoreTable) -> Int64? { working[table.name].flatMap { $0.keys.randomElement(using: &rng) } }
             func someDogs() -> [Int64] { (0..<Int.random(in: 0..<4, using: &rng)).compactMap { _ in some(Self.dog) } }
             func newAddress() throws -> Int64 {
-                var geo: CoreValue = .null
+                var geo: StoreValue = .null
                 if Bool.random(using: &rng) {
                     let g = try txn.insert(into: Self.geo, values: [.double(1)])
                     working["Geo", default: [:]][g] = [.double(1)]
@@ -396,9 +396,9 @@ final class LinkTests: CoreTestCase {
                 case 20..<35:
                     let id = Int64.random(in: 0..<30, using: &rng)
                     guard working["Person"]?[id] == nil else { continue }
-                    let dogMap = Dictionary(uniqueKeysWithValues: someDogs().enumerated().map { ("k\($0.offset)", CoreValue.link($0.element)) })
-                    let values = personValues(id, dog: some(Self.dog).map(CoreValue.link) ?? .null, dogs: someDogs(), dogSet: Array(Set(someDogs())).sorted(),
-                                              dogMap: dogMap, friend: some(Self.person).map(CoreValue.link) ?? .null,
+                    let dogMap = Dictionary(uniqueKeysWithValues: someDogs().enumerated().map { ("k\($0.offset)", StoreValue.link($0.element)) })
+                    let values = personValues(id, dog: some(Self.dog).map(StoreValue.link) ?? .null, dogs: someDogs(), dogSet: Array(Set(someDogs())).sorted(),
+                                              dogMap: dogMap, friend: some(Self.person).map(StoreValue.link) ?? .null,
                                               address: Bool.random(using: &rng) ? .link(try newAddress()) : .null,
                                               addresses: try (0..<Int.random(in: 0..<3, using: &rng)).map { _ in try newAddress() })
                     try txn.insert(into: Self.person, values: values)
@@ -406,19 +406,19 @@ final class LinkTests: CoreTestCase {
                 case 35..<42:
                     let code = "k\(Int.random(in: 0..<10, using: &rng))"
                     guard !(working["Kennel"] ?? [:]).values.contains(where: { $0[0] == .string(code) }) else { continue }
-                    let values: [CoreValue] = [.string(code), some(Self.dog).map(CoreValue.link) ?? .null, .list(someDogs().map(CoreValue.link))]
+                    let values: [StoreValue] = [.string(code), some(Self.dog).map(StoreValue.link) ?? .null, .list(someDogs().map(StoreValue.link))]
                     let k = try txn.insert(into: Self.kennel, values: values)
                     working["Kennel", default: [:]][k] = values
                 case 42..<70:
                     guard let p = some(Self.person) else { continue }
                     let c = Int.random(in: 1...7, using: &rng)
-                    let value: CoreValue
+                    let value: StoreValue
                     switch c {
-                    case pDog: value = some(Self.dog).map(CoreValue.link) ?? .null
-                    case pDogs: value = .list(someDogs().map(CoreValue.link))
-                    case pDogSet: value = .list(Array(Set(someDogs())).sorted().map(CoreValue.link))
-                    case pDogMap: value = .map(Dictionary(uniqueKeysWithValues: someDogs().enumerated().map { ("k\($0.offset % 2)\($0.offset)", CoreValue.link($0.element)) }))
-                    case pFriend: value = some(Self.person).map(CoreValue.link) ?? .null
+                    case pDog: value = some(Self.dog).map(StoreValue.link) ?? .null
+                    case pDogs: value = .list(someDogs().map(StoreValue.link))
+                    case pDogSet: value = .list(Array(Set(someDogs())).sorted().map(StoreValue.link))
+                    case pDogMap: value = .map(Dictionary(uniqueKeysWithValues: someDogs().enumerated().map { ("k\($0.offset % 2)\($0.offset)", StoreValue.link($0.element)) }))
+                    case pFriend: value = some(Self.person).map(StoreValue.link) ?? .null
                     case pAddress: value = Bool.random(using: &rng) ? .link(try newAddress()) : .null
                     default:
                         // Keep some of the current addresses, add new ones.
@@ -447,7 +447,7 @@ final class LinkTests: CoreTestCase {
             }
             try read(Self.tables) { r in
                 for table in Self.tables {
-                    var rows: [Int64: [CoreValue]] = [:]
+                    var rows: [Int64: [StoreValue]] = [:]
                     try r.forEachRow(table) { rows[$0.key] = $0.values(); return true }
                     XCTAssertEqual(rows, model[table.name] ?? [:], "after transaction \(n): \(table.name)")
                 }

@@ -7,9 +7,9 @@ import StrataStorage
 /// object key `Int64.min` (FORMAT.md, "Object keys"), read back as null and found by a lookup
 /// of null. `Int64.min` itself is refused as a key there.
 final class OptionalIntKeyTests: CoreTestCase {
-    static let table = CoreTable(name: "Tag", columns: [
-        CoreColumn(name: "id", type: .int, isNullable: true, isPrimaryKey: true, isIndexed: true),
-        CoreColumn(name: "label", type: .string),
+    static let table = StoreTable(name: "Tag", columns: [
+        StoreColumn(name: "id", type: .int, isNullable: true, isPrimaryKey: true, isIndexed: true),
+        StoreColumn(name: "label", type: .string),
     ])
 
     func testTheNilKeyIsObjectKeyInt64MinAndReadsBackAsNull() throws {
@@ -18,7 +18,7 @@ final class OptionalIntKeyTests: CoreTestCase {
             XCTAssertEqual(try txn.insert(into: Self.table, values: [.int(5), .string("five")]), 5)
             XCTAssertEqual(try txn.insert(into: Self.table, values: [.null, .string("none")]), Int64.min)
             XCTAssertThrowsError(try txn.insert(into: Self.table, values: [.null, .string("again")])) { error in
-                XCTAssertEqual(error as? CoreError, .duplicatePrimaryKey(table: "Tag", column: "id", value: "null"))
+                XCTAssertEqual(error as? StoreError, .duplicatePrimaryKey(table: "Tag", column: "id", value: "null"))
             }
         }
         try reopen()
@@ -32,21 +32,21 @@ final class OptionalIntKeyTests: CoreTestCase {
             var keys: [Int64] = []
             try r.forEachRow(Self.table) { keys.append($0.key); return true }
             XCTAssertEqual(keys, [Int64.min, 5])
-            XCTAssertEqual(try CoreQuery("id == nil").evaluate(in: r, table: Self.table), [Int64.min])
-            XCTAssertEqual(try CoreQuery("id != nil").evaluate(in: r, table: Self.table), [5])
+            XCTAssertEqual(try StoreQuery("id == nil").evaluate(in: r, table: Self.table), [Int64.min])
+            XCTAssertEqual(try StoreQuery("id != nil").evaluate(in: r, table: Self.table), [5])
         }
     }
 
     func testInt64MinIsRefusedAsAnOptionalIntKeyOnly() throws {
         XCTAssertThrowsError(try write([Self.table]) { txn in try txn.insert(into: Self.table, values: [.int(Int64.min), .string("min")]) }) { error in
-            XCTAssertEqual(error as? CoreError, .reservedPrimaryKey(table: "Tag", column: "id"))
+            XCTAssertEqual(error as? StoreError, .reservedPrimaryKey(table: "Tag", column: "id"))
         }
-        let plain = CoreTable(name: "Plain", columns: [CoreColumn(name: "id", type: .int, isPrimaryKey: true, isIndexed: true)])
+        let plain = StoreTable(name: "Plain", columns: [StoreColumn(name: "id", type: .int, isPrimaryKey: true, isIndexed: true)])
         XCTAssertNil(plain.layout.nullKey)
         try write([plain]) { txn in
             XCTAssertEqual(try txn.insert(into: plain, values: [.int(Int64.min)]), Int64.min)
             XCTAssertThrowsError(try txn.insert(into: plain, values: [.null])) { error in
-                XCTAssertEqual(error as? CoreError, .nullNotAllowed(table: "Plain", column: "id"))
+                XCTAssertEqual(error as? StoreError, .nullNotAllowed(table: "Plain", column: "id"))
             }
         }
         try read([plain]) { r in

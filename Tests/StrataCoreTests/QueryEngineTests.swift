@@ -10,7 +10,7 @@ class QueryTestCase: XCTestCase {
     var directory: URL!
     var db: Database!
     /// Every table created so far, by name (set on each transaction so links resolve).
-    var tables: [String: CoreTable] = [:]
+    var tables: [String: StoreTable] = [:]
 
     override func setUpWithError() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-query-\(UUID().uuidString)")
@@ -37,7 +37,7 @@ class QueryTestCase: XCTestCase {
     }
 
     /// Stores `newTables` in the file.
-    func create(_ newTables: CoreTable...) throws {
+    func create(_ newTables: StoreTable...) throws {
         for t in newTables { tables[t.name] = t }
         try write { txn in
             for t in newTables { try txn.storeTable(t) }
@@ -46,7 +46,7 @@ class QueryTestCase: XCTestCase {
 
     /// Inserts `rows` into `table` in one transaction and returns their keys.
     @discardableResult
-    func insert(_ table: CoreTable, _ rows: [[CoreValue]]) throws -> [Int64] {
+    func insert(_ table: StoreTable, _ rows: [[StoreValue]]) throws -> [Int64] {
         try write { txn in try rows.map { try txn.insert(into: table, values: $0) } }
     }
 
@@ -59,28 +59,28 @@ class QueryTestCase: XCTestCase {
     }
 
     /// The keys `query` returns for `table`.
-    func run(_ query: CoreQuery, _ table: CoreTable) throws -> [Int64] {
+    func run(_ query: StoreQuery, _ table: StoreTable) throws -> [Int64] {
         try read { try query.evaluate(in: $0, table: table) }
     }
 
     /// The keys `filter` (with `arguments`) returns for `table`.
-    func keys(_ table: CoreTable, _ filter: String, _ arguments: [CoreValue] = []) throws -> [Int64] {
-        try run(try CoreQuery(filter, arguments: arguments), table)
+    func keys(_ table: StoreTable, _ filter: String, _ arguments: [StoreValue] = []) throws -> [Int64] {
+        try run(try StoreQuery(filter, arguments: arguments), table)
     }
 
     /// The plan of `query` on `table`.
-    func plan(_ query: CoreQuery, _ table: CoreTable) throws -> CoreQueryPlan {
+    func plan(_ query: StoreQuery, _ table: StoreTable) throws -> StoreQueryPlan {
         try read { try query.explain(in: $0, table: table) }
     }
 
     /// The error `query` throws when bound to `table`.
-    func queryError(_ query: CoreQuery, _ table: CoreTable, file: StaticString = #filePath, line: UInt = #line) throws -> CoreQueryError? {
+    func queryError(_ query: StoreQuery, _ table: StoreTable, file: StaticString = #filePath, line: UInt = #line) throws -> StoreQueryError? {
         try read { txn in
             do {
                 _ = try query.evaluate(in: txn, table: table)
-                XCTFail("expected a CoreQueryError", file: file, line: line)
+                XCTFail("expected a StoreQueryError", file: file, line: line)
                 return nil
-            } catch let error as CoreQueryError {
+            } catch let error as StoreQueryError {
                 return error
             }
         }
@@ -88,7 +88,7 @@ class QueryTestCase: XCTestCase {
 }
 
 /// A date as stored: seconds and nanoseconds since 1970, both with the sign of the whole value.
-func date(_ seconds: Double) -> CoreValue {
+func date(_ seconds: Double) -> StoreValue {
     let s = seconds.rounded(.towardZero)
     return .timestamp(seconds: Int64(s), nanoseconds: Int32(((seconds - s) * 1e9).rounded()))
 }
@@ -97,17 +97,17 @@ func date(_ seconds: Double) -> CoreValue {
 /// against expected keys written out by hand.
 final class QueryEngineTests: QueryTestCase {
     // Columns: 0 name, 1 age, 2 weight, 3 nickname?, 4 chip?, 5 isGood, 6 born, 7 height (float), 8 ratio?, 9 photo (data)
-    let dogs = CoreTable(name: "Dog", columns: [
-        CoreColumn(name: "name", type: .string),
-        CoreColumn(name: "age", type: .int),
-        CoreColumn(name: "weight", type: .double),
-        CoreColumn(name: "nickname", type: .string, isNullable: true),
-        CoreColumn(name: "chip", type: .int, isNullable: true),
-        CoreColumn(name: "isGood", type: .bool),
-        CoreColumn(name: "born", type: .timestamp),
-        CoreColumn(name: "height", type: .float),
-        CoreColumn(name: "ratio", type: .double, isNullable: true),
-        CoreColumn(name: "photo", type: .data),
+    let dogs = StoreTable(name: "Dog", columns: [
+        StoreColumn(name: "name", type: .string),
+        StoreColumn(name: "age", type: .int),
+        StoreColumn(name: "weight", type: .double),
+        StoreColumn(name: "nickname", type: .string, isNullable: true),
+        StoreColumn(name: "chip", type: .int, isNullable: true),
+        StoreColumn(name: "isGood", type: .bool),
+        StoreColumn(name: "born", type: .timestamp),
+        StoreColumn(name: "height", type: .float),
+        StoreColumn(name: "ratio", type: .double, isNullable: true),
+        StoreColumn(name: "photo", type: .data),
     ])
     var k: [Int64] = []
 
@@ -235,15 +235,15 @@ final class QueryEngineTests: QueryTestCase {
     }
 
     func testFilteredCombinesPredicatesAndRenumbersArguments() throws {
-        let q = try CoreQuery("age > %@", arguments: [.int(2)])
+        let q = try StoreQuery("age > %@", arguments: [.int(2)])
             .filtered("isGood == %@", arguments: [.bool(true)])
             .filtered(by: .or([.comparison(QueryComparison(.keyPath(["name"]), .equal, .argument(index: 0))), .truePredicate]),
                       arguments: [.string("zzz")])
         XCTAssertEqual(q.arguments, [.int(2), .bool(true), .string("zzz")])
         XCTAssertEqual(q.predicate?.description, "age > %@ AND isGood == %@ AND (name == %@ OR TRUEPREDICATE)")
         XCTAssertEqual(try run(q, dogs), [k[0], k[4]])
-        XCTAssertEqual(try run(CoreQuery(), dogs), k)
-        XCTAssertEqual(try run(CoreQuery(predicate: nil), dogs), k)
+        XCTAssertEqual(try run(StoreQuery(), dogs), k)
+        XCTAssertEqual(try run(StoreQuery(predicate: nil), dogs), k)
     }
 
     func testWorksInAWriteTransactionBeforeCommit() throws {
@@ -251,13 +251,13 @@ final class QueryEngineTests: QueryTestCase {
         txn.tables = tables
         let added = try txn.insert(into: dogs, values: [.string("Nova"), .int(60), .double(1), .null, .null, .bool(true), date(1), .float(1), .null, .data([])])
         try txn.set(dogs, key: k[0], column: 1, to: .int(70))
-        XCTAssertEqual(try CoreQuery("age >= 50").evaluate(in: txn, table: dogs), [k[0], k[3], k[4], added])
+        XCTAssertEqual(try StoreQuery("age >= 50").evaluate(in: txn, table: dogs), [k[0], k[3], k[4], added])
         txn.write?.abort()
         XCTAssertEqual(try keys(dogs, "age >= 50"), [k[3], k[4]])
     }
 
     func testFixedWidthComparisonsUseTheFastPath() throws {
-        let cases: [(String, [CoreValue], Int, Int)] = [
+        let cases: [(String, [StoreValue], Int, Int)] = [
             ("age > 50", [], 1, 0),
             ("age > 2.5 AND weight <= 3 AND isGood == true AND born < %@ AND height != 1", [date(0)], 5, 0),
             ("chip == nil OR ratio != nil", [], 2, 0),
@@ -268,17 +268,17 @@ final class QueryEngineTests: QueryTestCase {
             ("weight == age", [], 0, 1),
         ]
         for (filter, arguments, fast, general) in cases {
-            let p = try plan(try CoreQuery(filter, arguments: arguments), dogs)
+            let p = try plan(try StoreQuery(filter, arguments: arguments), dogs)
             XCTAssertEqual(p.access, .scan, filter)
             XCTAssertEqual(p.fastComparisons, fast, filter)
             XCTAssertEqual(p.generalComparisons, general, filter)
         }
-        XCTAssertEqual(try plan(CoreQuery("age > 1 AND FALSEPREDICATE"), dogs).access, .none)
-        XCTAssertEqual(try plan(CoreQuery("age > 50"), dogs).description, "scan of Dog, then 1 fast and 0 general comparison per row")
+        XCTAssertEqual(try plan(StoreQuery("age > 1 AND FALSEPREDICATE"), dogs).access, .none)
+        XCTAssertEqual(try plan(StoreQuery("age > 50"), dogs).description, "scan of Dog, then 1 fast and 0 general comparison per row")
     }
 
     func testAnyRealmValueComparesByTheKindOfEachValue() throws {
-        let things = CoreTable(name: "Thing", columns: [CoreColumn(name: "m", type: .mixed)])
+        let things = StoreTable(name: "Thing", columns: [StoreColumn(name: "m", type: .mixed)])
         try create(things)
         let t = try insert(things, [[.int(3)], [.double(3)], [.string("abc")], [.null], [.bool(true)],
                                     [.typedLink(table: "Dog", key: k[1])], [.double(2.5)], [.string("ABD")]])
@@ -293,15 +293,15 @@ final class QueryEngineTests: QueryTestCase {
         XCTAssertEqual(try keys(things, "m == %@", [.typedLink(table: "Dog", key: k[1])]), [t[5]])
         XCTAssertEqual(try keys(things, "m IN {3, 'abc'}"), [t[0], t[1], t[2]])
         XCTAssertEqual(try keys(things, "m < 'abd'"), [t[2], t[7]])
-        XCTAssertEqual(try queryError(CoreQuery("m BEGINSWITH 3"), things),
+        XCTAssertEqual(try queryError(StoreQuery("m BEGINSWITH 3"), things),
                        .typeMismatch(keyPath: "m", type: "AnyRealmValue", found: "int", source: "the constant 3"))
     }
 
     func testObjectIdUUIDAndDecimal128() throws {
-        let ids = CoreTable(name: "Ids", columns: [
-            CoreColumn(name: "oid", type: .objectId),
-            CoreColumn(name: "uuid", type: .uuid, isNullable: true),
-            CoreColumn(name: "dec", type: .decimal128),
+        let ids = StoreTable(name: "Ids", columns: [
+            StoreColumn(name: "oid", type: .objectId),
+            StoreColumn(name: "uuid", type: .uuid, isNullable: true),
+            StoreColumn(name: "dec", type: .decimal128),
         ])
         try create(ids)
         func bytes(_ n: Int, _ b: UInt8) -> [UInt8] { [UInt8](repeating: 0, count: n - 1) + [b] }
@@ -321,14 +321,14 @@ final class QueryEngineTests: QueryTestCase {
     /// Rows written before a column was added read as the column's default, in the fast path and
     /// in the general one alike.
     func testRowsWrittenBeforeAColumnWasAddedReadAsTheDefault() throws {
-        let old = CoreTable(name: "Cat", columns: [CoreColumn(name: "name", type: .string)])
+        let old = StoreTable(name: "Cat", columns: [StoreColumn(name: "name", type: .string)])
         try create(old)
         let first = try insert(old, [[.string("Tom")]])[0]
-        let new = CoreTable(name: "Cat", columns: [
-            CoreColumn(name: "name", type: .string),
-            CoreColumn(name: "lives", type: .int),
-            CoreColumn(name: "weight", type: .double, isNullable: true),
-            CoreColumn(name: "isFat", type: .bool),
+        let new = StoreTable(name: "Cat", columns: [
+            StoreColumn(name: "name", type: .string),
+            StoreColumn(name: "lives", type: .int),
+            StoreColumn(name: "weight", type: .double, isNullable: true),
+            StoreColumn(name: "isFat", type: .bool),
         ])
         try create(new)
         let second = try insert(new, [[.string("Felix"), .int(9), .double(4), .bool(true)]])[0]

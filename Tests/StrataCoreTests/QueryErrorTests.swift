@@ -2,21 +2,21 @@ import XCTest
 import StrataQuery
 @testable import StrataCore
 
-/// Queries that do not fit the schema or their arguments throw a `CoreQueryError` that names the
+/// Queries that do not fit the schema or their arguments throw a `StoreQueryError` that names the
 /// property and type and says what to do, and never trap, whatever the predicate.
 final class QueryErrorTests: QueryTestCase {
-    let people = CoreTable(name: "Person", columns: [CoreColumn(name: "name", type: .string)])
-    let dogs = CoreTable(name: "Dog", columns: [
-        CoreColumn(name: "name", type: .string),
-        CoreColumn(name: "age", type: .int),
-        CoreColumn(name: "isGood", type: .bool),
-        CoreColumn(name: "owner", type: .link, isNullable: true, targetTable: "Person"),
-        CoreColumn(name: "toys", type: .link, collection: .list, targetTable: "Person"),
-        CoreColumn(name: "tags", type: .string, collection: .list),
-        CoreColumn(name: "photo", type: .data),
-        CoreColumn(name: "ghost", type: .link, isNullable: true, targetTable: "Ghost"),
-        CoreColumn(name: "price", type: .decimal128),
-        CoreColumn(name: "born", type: .timestamp),
+    let people = StoreTable(name: "Person", columns: [StoreColumn(name: "name", type: .string)])
+    let dogs = StoreTable(name: "Dog", columns: [
+        StoreColumn(name: "name", type: .string),
+        StoreColumn(name: "age", type: .int),
+        StoreColumn(name: "isGood", type: .bool),
+        StoreColumn(name: "owner", type: .link, isNullable: true, targetTable: "Person"),
+        StoreColumn(name: "toys", type: .link, collection: .list, targetTable: "Person"),
+        StoreColumn(name: "tags", type: .string, collection: .list),
+        StoreColumn(name: "photo", type: .data),
+        StoreColumn(name: "ghost", type: .link, isNullable: true, targetTable: "Ghost"),
+        StoreColumn(name: "price", type: .decimal128),
+        StoreColumn(name: "born", type: .timestamp),
     ])
 
     override func setUpWithError() throws {
@@ -27,8 +27,8 @@ final class QueryErrorTests: QueryTestCase {
                            .data([1]), .null, .decimal128([UInt8](repeating: 0, count: 16)), date(0)]])
     }
 
-    func error(_ filter: String, _ arguments: [CoreValue] = [], file: StaticString = #filePath, line: UInt = #line) throws -> CoreQueryError? {
-        try queryError(try CoreQuery(filter, arguments: arguments), dogs, file: file, line: line)
+    func error(_ filter: String, _ arguments: [StoreValue] = [], file: StaticString = #filePath, line: UInt = #line) throws -> StoreQueryError? {
+        try queryError(try StoreQuery(filter, arguments: arguments), dogs, file: file, line: line)
     }
 
     func testUnknownPropertiesAndBrokenKeyPaths() throws {
@@ -98,17 +98,17 @@ final class QueryErrorTests: QueryTestCase {
         XCTAssertEqual(try error("age > %@", [.null])?.description,
                        "Cannot compare 'age' (int) with nil (argument 0) by an ordering or string operator; only == and != compare with nil.")
         let predicate = try ParsedQuery.parse("age > %@ AND name == %@").predicate
-        XCTAssertEqual(try queryError(CoreQuery(predicate: predicate, arguments: [.int(1)]), dogs), .wrongArgumentCount(expected: 2, given: 1))
-        XCTAssertEqual(try queryError(CoreQuery(predicate: predicate, arguments: [.int(1), .string("a"), .null]), dogs),
+        XCTAssertEqual(try queryError(StoreQuery(predicate: predicate, arguments: [.int(1)]), dogs), .wrongArgumentCount(expected: 2, given: 1))
+        XCTAssertEqual(try queryError(StoreQuery(predicate: predicate, arguments: [.int(1), .string("a"), .null]), dogs),
                        .wrongArgumentCount(expected: 2, given: 3))
-        XCTAssertEqual(CoreQueryError.wrongArgumentCount(expected: 2, given: 1).description,
+        XCTAssertEqual(StoreQueryError.wrongArgumentCount(expected: 2, given: 1).description,
                        "The query expects 2 arguments, got 1; pass one argument for each %@ or $n placeholder.")
-        XCTAssertThrowsError(try CoreQuery("age > %@")) { error in
-            guard case .syntax(let parseError)? = error as? CoreQueryError else { return XCTFail("\(error)") }
+        XCTAssertThrowsError(try StoreQuery("age > %@")) { error in
+            guard case .syntax(let parseError)? = error as? StoreQueryError else { return XCTFail("\(error)") }
             XCTAssertEqual(parseError.kind, .wrongArgumentCount(expected: 1, given: 0))
         }
-        XCTAssertThrowsError(try CoreQuery("age >")) { error in
-            guard case .syntax? = error as? CoreQueryError else { return XCTFail("\(error)") }
+        XCTAssertThrowsError(try StoreQuery("age >")) { error in
+            guard case .syntax? = error as? StoreQueryError else { return XCTFail("\(error)") }
         }
     }
 
@@ -128,42 +128,42 @@ final class QueryErrorTests: QueryTestCase {
     }
 
     func testSortAndDistinctKeyPaths() throws {
-        if case .invalidSortKeyPath("toys.name", _)? = try queryError(CoreQuery().sorted(by: "toys.name"), dogs) {} else { XCTFail("list") }
-        if case .invalidSortKeyPath("tags", _)? = try queryError(CoreQuery().sorted(by: "tags"), dogs) {} else { XCTFail("list of values") }
-        if case .invalidSortKeyPath("toys.@count", _)? = try queryError(CoreQuery().distinct(by: ["toys.@count"]), dogs) {} else { XCTFail("@count") }
-        if case .invalidSortKeyPath("", _)? = try queryError(CoreQuery().sorted(by: ""), dogs) {} else { XCTFail("empty") }
-        XCTAssertEqual(try queryError(CoreQuery().sorted(by: "owner.nme"), dogs), .unknownProperty(table: "Person", property: "nme", keyPath: "owner.nme"))
+        if case .invalidSortKeyPath("toys.name", _)? = try queryError(StoreQuery().sorted(by: "toys.name"), dogs) {} else { XCTFail("list") }
+        if case .invalidSortKeyPath("tags", _)? = try queryError(StoreQuery().sorted(by: "tags"), dogs) {} else { XCTFail("list of values") }
+        if case .invalidSortKeyPath("toys.@count", _)? = try queryError(StoreQuery().distinct(by: ["toys.@count"]), dogs) {} else { XCTFail("@count") }
+        if case .invalidSortKeyPath("", _)? = try queryError(StoreQuery().sorted(by: ""), dogs) {} else { XCTFail("empty") }
+        XCTAssertEqual(try queryError(StoreQuery().sorted(by: "owner.nme"), dogs), .unknownProperty(table: "Person", property: "nme", keyPath: "owner.nme"))
     }
 
     func testHandBuiltPredicatesThatTheParserNeverProducesAreRejected() throws {
         var deep = QueryPredicate.truePredicate
-        for _ in 0...CoreQuery.maximumDepth { deep = .not(deep) }
-        if case .unsupported? = try queryError(CoreQuery(predicate: deep), dogs) {} else { XCTFail("too deep") }
+        for _ in 0...StoreQuery.maximumDepth { deep = .not(deep) }
+        if case .unsupported? = try queryError(StoreQuery(predicate: deep), dogs) {} else { XCTFail("too deep") }
         var ok = QueryPredicate.truePredicate
-        for _ in 0..<CoreQuery.maximumDepth { ok = .not(ok) }
-        XCTAssertEqual(try run(CoreQuery(predicate: ok), dogs), [0])
+        for _ in 0..<StoreQuery.maximumDepth { ok = .not(ok) }
+        XCTAssertEqual(try run(StoreQuery(predicate: ok), dogs), [0])
 
         let nested = QueryPredicate.comparison(QueryComparison(.keyPath(["age"]), .in, .list([.list([])])))
-        if case .unsupported? = try queryError(CoreQuery(predicate: nested), dogs) {} else { XCTFail("nested list") }
+        if case .unsupported? = try queryError(StoreQuery(predicate: nested), dogs) {} else { XCTFail("nested list") }
         let negative = QueryPredicate.comparison(QueryComparison(.keyPath(["age"]), .equal, .argument(index: -1)))
-        if case .unsupported? = try queryError(CoreQuery(predicate: negative), dogs) {} else { XCTFail("negative index") }
+        if case .unsupported? = try queryError(StoreQuery(predicate: negative), dogs) {} else { XCTFail("negative index") }
         let empty = QueryPredicate.comparison(QueryComparison(.keyPath([]), .equal, .literal(.int(1))))
-        XCTAssertEqual(try queryError(CoreQuery(predicate: empty), dogs), .unknownProperty(table: "Dog", property: "", keyPath: ""))
+        XCTAssertEqual(try queryError(StoreQuery(predicate: empty), dogs), .unknownProperty(table: "Dog", property: "", keyPath: ""))
         let between = QueryPredicate.comparison(QueryComparison(.keyPath(["age"]), .between, .list([.literal(.int(1))])))
-        if case .unsupported? = try queryError(CoreQuery(predicate: between), dogs) {} else { XCTFail("BETWEEN with one value") }
+        if case .unsupported? = try queryError(StoreQuery(predicate: between), dogs) {} else { XCTFail("BETWEEN with one value") }
         let listLeft = QueryPredicate.comparison(QueryComparison(.list([]), .equal, .keyPath(["age"])))
-        if case .unsupported? = try queryError(CoreQuery(predicate: listLeft), dogs) {} else { XCTFail("list on the left") }
+        if case .unsupported? = try queryError(StoreQuery(predicate: listLeft), dogs) {} else { XCTFail("list on the left") }
     }
 
     /// Random hand-built predicates (operands, operators, options and quantifiers in any
-    /// combination, most of them meaningless) either evaluate or throw a `CoreQueryError`.
+    /// combination, most of them meaningless) either evaluate or throw a `StoreQueryError`.
     func testRandomPredicatesNeverTrap() throws {
         var rng = QueryRandom(seed: 42)
         let paths: [[String]] = [["name"], ["age"], ["isGood"], ["owner"], ["owner", "name"], ["toys"], ["toys", "name"],
                                  ["tags"], ["photo"], ["ghost"], ["price"], ["born"], ["nope"], ["name", "x"], []]
         let aggregates: [QueryAggregate?] = [nil, nil, nil, .count, .size, .min(nil), .max("name"), .sum(nil), .avg("name"), .avg("x")]
         let literals: [QueryLiteral] = [.int(1), .double(.nan), .double(-0.0), .string(""), .string("Rex"), .bool(true), .null, .int(.min)]
-        let arguments: [CoreValue] = [.int(3), .string("toys.@count"), .list([.int(1), .null]), .link(0), .typedLink(table: "Dog", key: 0),
+        let arguments: [StoreValue] = [.int(3), .string("toys.@count"), .list([.int(1), .null]), .link(0), .typedLink(table: "Dog", key: 0),
                                       .data([]), .double(.infinity), .map([:]), .list([]), date(-1), .string("owner.name")]
         func operand(_ depth: Int = 0) -> QueryOperand {
             switch Int.random(in: 0..<7, using: &rng) {
@@ -182,13 +182,13 @@ final class QueryErrorTests: QueryTestCase {
                                              options: [[], [], [], .caseInsensitive, .diacriticInsensitive, [.caseInsensitive, .diacriticInsensitive]].randomElement(using: &rng)!,
                                              quantifier: [nil, nil, nil, .any, .all, .noElement].randomElement(using: &rng)!)
             let predicate: QueryPredicate = Bool.random(using: &rng) ? .comparison(comparison) : .not(.or([.comparison(comparison), .falsePredicate]))
-            let needed = CoreQuery.argumentCount(predicate)
-            var query = CoreQuery(predicate: predicate, arguments: (0..<needed).map { $0 < arguments.count ? arguments[$0] : .int(0) })
+            let needed = StoreQuery.argumentCount(predicate)
+            var query = StoreQuery(predicate: predicate, arguments: (0..<needed).map { $0 < arguments.count ? arguments[$0] : .int(0) })
             if Int.random(in: 0..<4, using: &rng) == 0 { query = query.sorted(by: ["name", "age", "owner.name", "tags", "x"].randomElement(using: &rng)!) }
             do {
                 _ = try read { try query.evaluate(in: $0, table: dogs) }
                 outcomes.evaluated += 1
-            } catch let error as CoreQueryError {
+            } catch let error as StoreQueryError {
                 XCTAssertFalse(error.description.isEmpty)
                 outcomes.rejected += 1
             }

@@ -7,18 +7,18 @@ import StrataQuery
 final class QueryIndexTests: QueryTestCase {
     // 0 id (Int primary key: the object key), 1 name (indexed), 2 email, 3 age (indexed, i % 4),
     // 4 score (indexed double), 5 nick (indexed, optional), 6 isActive (indexed bool)
-    let people = CoreTable(name: "Person", columns: [
-        CoreColumn(name: "id", type: .int, isPrimaryKey: true),
-        CoreColumn(name: "name", type: .string, isIndexed: true),
-        CoreColumn(name: "email", type: .string),
-        CoreColumn(name: "age", type: .int, isIndexed: true),
-        CoreColumn(name: "score", type: .double, isIndexed: true),
-        CoreColumn(name: "nick", type: .string, isNullable: true, isIndexed: true),
-        CoreColumn(name: "isActive", type: .bool, isIndexed: true),
+    let people = StoreTable(name: "Person", columns: [
+        StoreColumn(name: "id", type: .int, isPrimaryKey: true),
+        StoreColumn(name: "name", type: .string, isIndexed: true),
+        StoreColumn(name: "email", type: .string),
+        StoreColumn(name: "age", type: .int, isIndexed: true),
+        StoreColumn(name: "score", type: .double, isIndexed: true),
+        StoreColumn(name: "nick", type: .string, isNullable: true, isIndexed: true),
+        StoreColumn(name: "isActive", type: .bool, isIndexed: true),
     ])
-    let tags = CoreTable(name: "Tag", columns: [
-        CoreColumn(name: "code", type: .string, isPrimaryKey: true),
-        CoreColumn(name: "uses", type: .int),
+    let tags = StoreTable(name: "Tag", columns: [
+        StoreColumn(name: "code", type: .string, isPrimaryKey: true),
+        StoreColumn(name: "uses", type: .int),
     ])
 
     override func setUpWithError() throws {
@@ -32,9 +32,9 @@ final class QueryIndexTests: QueryTestCase {
         try insert(tags, [[.string("b"), .int(1)], [.string("a"), .int(2)], [.string("c"), .int(3)]])
     }
 
-    func check(_ filter: String, _ arguments: [CoreValue] = [], access: CoreQueryPlan.Access, expected: [Int64],
+    func check(_ filter: String, _ arguments: [StoreValue] = [], access: StoreQueryPlan.Access, expected: [Int64],
                file: StaticString = #filePath, line: UInt = #line) throws {
-        let query = try CoreQuery(filter, arguments: arguments)
+        let query = try StoreQuery(filter, arguments: arguments)
         XCTAssertEqual(try plan(query, people).access, access, filter, file: file, line: line)
         XCTAssertEqual(try run(query, people), expected, filter, file: file, line: line)
     }
@@ -52,7 +52,7 @@ final class QueryIndexTests: QueryTestCase {
     func testTheRestOfAnAndIsCheckedOnTheCandidatesOnly() throws {
         try check("age > 0 AND name == 'Ann'", access: .index(columns: ["name"], lookups: 1), expected: [30, 60])
         try check("name == 'Ann' AND email ENDSWITH '@x' AND NOT (age == 0)", access: .index(columns: ["name"], lookups: 1), expected: [30, 60])
-        let p = try plan(try CoreQuery("age > 0 AND name == 'Ann'"), people)
+        let p = try plan(try StoreQuery("age > 0 AND name == 'Ann'"), people)
         XCTAssertEqual(p.description, "index lookup on Person.name (1 value), then 2 fast and 0 general comparisons per candidate")
     }
 
@@ -61,10 +61,10 @@ final class QueryIndexTests: QueryTestCase {
         try check("id == 35", access: .index(columns: ["id"], lookups: 1), expected: [])
         try check("name == 'Ann' AND id == 60", access: .index(columns: ["id"], lookups: 1), expected: [60])
         try check("name == 'Bob' AND id == 60", access: .index(columns: ["id"], lookups: 1), expected: [])
-        let q = try CoreQuery("code == 'a' OR code == 'c'")
+        let q = try StoreQuery("code == 'a' OR code == 'c'")
         XCTAssertEqual(try plan(q, tags).access, .index(columns: ["code", "code"], lookups: 2))
         XCTAssertEqual(try run(q, tags), [1, 2])
-        XCTAssertEqual(try run(try CoreQuery("code == %@ AND uses > 0", arguments: [.string("b")]), tags), [0])
+        XCTAssertEqual(try run(try StoreQuery("code == %@ AND uses > 0", arguments: [.string("b")]), tags), [0])
     }
 
     func testInAndOrBecomeUnionsOfLookupsInKeyOrder() throws {
@@ -98,7 +98,7 @@ final class QueryIndexTests: QueryTestCase {
         try txn.set(people, key: 10, column: 1, to: .string("Ann"))
         try txn.insert(into: people, values: [.int(70), .string("Ann"), .string(""), .int(0), .double(0), .null, .bool(true)])
         try txn.delete(people, key: 0)
-        let query = try CoreQuery("name == 'Ann'")
+        let query = try StoreQuery("name == 'Ann'")
         XCTAssertEqual(try query.explain(in: txn, table: people).access, .index(columns: ["name"], lookups: 1))
         XCTAssertEqual(try query.evaluate(in: txn, table: people), [10, 30, 60, 70])
         txn.write?.abort()

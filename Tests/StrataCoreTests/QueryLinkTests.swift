@@ -5,25 +5,25 @@ import StrataQuery
 /// Key paths through to-one links, quantifiers over lists of links and of values, collection
 /// operators, backlinks, maps, and links compared with object-key arguments.
 final class QueryLinkTests: QueryTestCase {
-    let toys = CoreTable(name: "DogToy", columns: [
-        CoreColumn(name: "name", type: .string),
-        CoreColumn(name: "price", type: .double),
+    let toys = StoreTable(name: "DogToy", columns: [
+        StoreColumn(name: "name", type: .string),
+        StoreColumn(name: "price", type: .double),
     ])
-    let dogs = CoreTable(name: "Dog", columns: [
-        CoreColumn(name: "name", type: .string),
-        CoreColumn(name: "age", type: .int),
-        CoreColumn(name: "owner", type: .link, isNullable: true, targetTable: "Person"),
-        CoreColumn(name: "favoriteToy", type: .link, isNullable: true, targetTable: "DogToy"),
-        CoreColumn(name: "toys", type: .link, collection: .list, targetTable: "DogToy"),
-        CoreColumn(name: "tags", type: .string, collection: .list),
+    let dogs = StoreTable(name: "Dog", columns: [
+        StoreColumn(name: "name", type: .string),
+        StoreColumn(name: "age", type: .int),
+        StoreColumn(name: "owner", type: .link, isNullable: true, targetTable: "Person"),
+        StoreColumn(name: "favoriteToy", type: .link, isNullable: true, targetTable: "DogToy"),
+        StoreColumn(name: "toys", type: .link, collection: .list, targetTable: "DogToy"),
+        StoreColumn(name: "tags", type: .string, collection: .list),
     ])
-    let people = CoreTable(name: "Person", columns: [
-        CoreColumn(name: "name", type: .string, isIndexed: true),
-        CoreColumn(name: "age", type: .int),
-        CoreColumn(name: "dogs", type: .link, collection: .list, targetTable: "Dog"),
-        CoreColumn(name: "scores", type: .int, collection: .list),
-        CoreColumn(name: "pets", type: .linkingObjects, targetTable: "Dog", originProperty: "owner"),
-        CoreColumn(name: "meta", type: .int, collection: .map),
+    let people = StoreTable(name: "Person", columns: [
+        StoreColumn(name: "name", type: .string, isIndexed: true),
+        StoreColumn(name: "age", type: .int),
+        StoreColumn(name: "dogs", type: .link, collection: .list, targetTable: "Dog"),
+        StoreColumn(name: "scores", type: .int, collection: .list),
+        StoreColumn(name: "pets", type: .linkingObjects, targetTable: "Dog", originProperty: "owner"),
+        StoreColumn(name: "meta", type: .int, collection: .map),
     ])
     var t: [Int64] = [], p: [Int64] = [], d: [Int64] = []
 
@@ -140,7 +140,7 @@ final class QueryLinkTests: QueryTestCase {
     }
 
     func testLinkPathsAreGeneralComparisons() throws {
-        let p = try plan(try CoreQuery("owner.name == 'Ann' AND age > 2"), dogs)
+        let p = try plan(try StoreQuery("owner.name == 'Ann' AND age > 2"), dogs)
         XCTAssertEqual(p.fastComparisons, 1)
         XCTAssertEqual(p.generalComparisons, 1)
     }

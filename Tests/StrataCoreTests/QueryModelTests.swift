@@ -159,7 +159,7 @@ final class QueryModelTests: QueryTestCase {
     }
 
     /// A random non-null value of `kind` as (model value, store value).
-    func randomValue(_ kind: Kind) -> (M, CoreValue) {
+    func randomValue(_ kind: Kind) -> (M, StoreValue) {
         switch kind {
         case .int:
             let i = Int64([-3, -2, -1, 0, 1, 2, 3, 1000, -1000].randomElement(using: &rng)!)
@@ -183,7 +183,7 @@ final class QueryModelTests: QueryTestCase {
         }
     }
 
-    func randomCell(_ column: Column) -> (M, CoreValue) {
+    func randomCell(_ column: Column) -> (M, StoreValue) {
         if column.nullable, Int.random(in: 0..<4, using: &rng) == 0 { return (.null, .null) }
         return randomValue(column.kind)
     }
@@ -196,10 +196,10 @@ final class QueryModelTests: QueryTestCase {
         var test: ([M]) -> Bool
     }
 
-    var arguments: [CoreValue] = []
+    var arguments: [StoreValue] = []
 
     /// A constant operand for `value`: a literal when the language can write it, else an argument.
-    func operand(_ value: (M, CoreValue)) -> QueryOperand {
+    func operand(_ value: (M, StoreValue)) -> QueryOperand {
         let literal: QueryLiteral?
         switch value.1 {
         case .null: literal = .null
@@ -216,7 +216,7 @@ final class QueryModelTests: QueryTestCase {
 
     /// A constant to compare with a column of `kind`: usually of the same kind, sometimes the
     /// other numeric kind, sometimes nil for an optional column.
-    func constant(for column: Column, allowNull: Bool) -> (M, CoreValue) {
+    func constant(for column: Column, allowNull: Bool) -> (M, StoreValue) {
         if allowNull, column.nullable, Int.random(in: 0..<5, using: &rng) == 0 { return (.null, .null) }
         switch column.kind {
         case .int, .double, .float:
@@ -336,7 +336,7 @@ final class QueryModelTests: QueryTestCase {
     func indexedEquality(_ rows: [[M]]) -> Generated {
         let ci = Bool.random(using: &rng) ? 6 : 7
         let pickFromRows = Int.random(in: 0..<4, using: &rng) != 0
-        let value: (M, CoreValue)
+        let value: (M, StoreValue)
         if pickFromRows, let row = rows.randomElement(using: &rng) {
             switch row[ci] {
             case .string(let s): value = (.string(s), .string(s))
@@ -369,7 +369,7 @@ final class QueryModelTests: QueryTestCase {
 
     func runModel(seed: UInt64, rowCount: Int, predicates: Int) throws {
         rng = QueryRandom(seed: seed)
-        let table = CoreTable(name: "Item", columns: columns.map { c in
+        let table = StoreTable(name: "Item", columns: columns.map { c in
             let type: ColumnType
             switch c.kind {
             case .int: type = .int
@@ -379,11 +379,11 @@ final class QueryModelTests: QueryTestCase {
             case .bool: type = .bool
             case .date: type = .timestamp
             }
-            return CoreColumn(name: c.name, type: type, isNullable: c.nullable, isIndexed: c.indexed)
+            return StoreColumn(name: c.name, type: type, isNullable: c.nullable, isIndexed: c.indexed)
         })
         try create(table)
         var model: [[M]] = []
-        var stored: [[CoreValue]] = []
+        var stored: [[StoreValue]] = []
         for _ in 0..<rowCount {
             let cells = columns.map { randomCell($0) }
             model.append(cells.map(\.0))
@@ -404,10 +404,10 @@ final class QueryModelTests: QueryTestCase {
                 let rest = generated
                 generated = Generated(predicate: .and([equality.predicate, rest.predicate])) { equality.test($0) && rest.test($0) }
             }
-            var query = CoreQuery(predicate: generated.predicate, arguments: arguments)
+            var query = StoreQuery(predicate: generated.predicate, arguments: arguments)
             // Half of the queries go through the query text and the parser.
             if Bool.random(using: &rng) {
-                query = try CoreQuery(generated.predicate.description, arguments: arguments)
+                query = try StoreQuery(generated.predicate.description, arguments: arguments)
                 usedText += 1
             }
             var expected = keys.indices.filter { generated.test(model[$0]) }

@@ -9,20 +9,20 @@ import StrataStorage
 /// nullable ones, NaN, -0.0, and rows written before the columns existed (they take the general
 /// path inside the same scan).
 final class QuerySimpleScanTests: CoreTestCase {
-    static let v1 = CoreTable(name: "M", columns: [
-        CoreColumn(name: "id", type: .int, isPrimaryKey: true),
-        CoreColumn(name: "label", type: .string),
+    static let v1 = StoreTable(name: "M", columns: [
+        StoreColumn(name: "id", type: .int, isPrimaryKey: true),
+        StoreColumn(name: "label", type: .string),
     ])
-    static let v2 = CoreTable(name: "M", columns: v1.columns + [
-        CoreColumn(name: "n", type: .int),
-        CoreColumn(name: "on", type: .int, isNullable: true),
-        CoreColumn(name: "d", type: .double),
-        CoreColumn(name: "od", type: .double, isNullable: true),
+    static let v2 = StoreTable(name: "M", columns: v1.columns + [
+        StoreColumn(name: "n", type: .int),
+        StoreColumn(name: "on", type: .int, isNullable: true),
+        StoreColumn(name: "d", type: .double),
+        StoreColumn(name: "od", type: .double, isNullable: true),
     ])
 
     /// `value op constant` as the query language defines it: a null value satisfies only `!=`,
     /// and so does NaN.
-    static func expected(_ value: CoreValue, _ op: String, _ constant: CoreValue) -> Bool {
+    static func expected(_ value: StoreValue, _ op: String, _ constant: StoreValue) -> Bool {
         let order: Int?
         switch (value, constant) {
         case (.int(let a), .int(let b)): order = a < b ? -1 : (a == b ? 0 : 1)
@@ -42,7 +42,7 @@ final class QuerySimpleScanTests: CoreTestCase {
 
     /// 40 objects written before the numeric columns existed, then 1,460 with random values
     /// (nulls, NaN, -0.0, infinity); `body` gets the read transaction and every object's values.
-    func withRows(_ body: (StoreTransaction, [(key: Int64, values: [CoreValue])]) throws -> Void) throws {
+    func withRows(_ body: (StoreTransaction, [(key: Int64, values: [StoreValue])]) throws -> Void) throws {
         var rng = CoreRandom(seed: 42)
         try write([Self.v1]) { txn in
             try txn.storeTable(Self.v1)
@@ -53,14 +53,14 @@ final class QuerySimpleScanTests: CoreTestCase {
             try txn.storeTable(Self.v2)
             for i in 40..<1_500 {
                 let n = Int64(rng.next() % 9) - 4
-                let on: CoreValue = rng.next() % 4 == 0 ? .null : .int(Int64(rng.next() % 9) - 4)
+                let on: StoreValue = rng.next() % 4 == 0 ? .null : .int(Int64(rng.next() % 9) - 4)
                 let d = doubles[Int(rng.next() % UInt64(doubles.count))]
-                let od: CoreValue = rng.next() % 4 == 0 ? .null : .double(doubles[Int(rng.next() % UInt64(doubles.count))])
+                let od: StoreValue = rng.next() % 4 == 0 ? .null : .double(doubles[Int(rng.next() % UInt64(doubles.count))])
                 try txn.insert(into: Self.v2, values: [.int(Int64(i)), .string("row \(i)"), .int(n), on, .double(d), od])
             }
         }
         try read([Self.v2]) { txn in
-            var rows: [(key: Int64, values: [CoreValue])] = []
+            var rows: [(key: Int64, values: [StoreValue])] = []
             try txn.forEachRow(Self.v2) { row in
                 rows.append((row.key, row.values()))
                 return true
@@ -74,10 +74,10 @@ final class QuerySimpleScanTests: CoreTestCase {
         try withRows { txn, rows in
             var checked = 0
             for (column, name) in [(2, "n"), (3, "on"), (4, "d"), (5, "od")] {
-                let constants: [CoreValue] = column < 4 ? [.int(-1), .int(0), .int(3)] : [.double(-0.0), .double(0.5), .double(7)]
+                let constants: [StoreValue] = column < 4 ? [.int(-1), .int(0), .int(3)] : [.double(-0.0), .double(0.5), .double(7)]
                 for op in ["==", "!=", "<", "<=", ">", ">="] {
                     for constant in constants {
-                        let query = try CoreQuery("\(name) \(op) $0", arguments: [constant])
+                        let query = try StoreQuery("\(name) \(op) $0", arguments: [constant])
                         let prepared = try query.prepare(txn, Self.v2)
                         XCTAssertNotNil(prepared.simple, "\(name) \(op) should take the simple scan")
                         let want = rows.filter { Self.expected($0.values[column], op, constant) }.map(\.key)
@@ -106,18 +106,18 @@ final class QuerySimpleScanTests: CoreTestCase {
             // Not one comparison: two, a negation (those scan by match bytes, QueryMaskScan.swift),
             // a string column, the primary key, a mix with a string column.
             for filter in ["n > 0 AND d < 1.0", "NOT n > 0", "NOT (on == 2 OR od >= 0.5) AND n != 1"] {
-                let prepared = try CoreQuery(filter).prepare(txn, Self.v2)
+                let prepared = try StoreQuery(filter).prepare(txn, Self.v2)
                 XCTAssertNil(prepared.simple, filter)
                 XCTAssertNotNil(prepared.compound, "\(filter): \(prepared.plan)")
             }
             for filter in ["label == 'row 41'", "id > 5", "n > 0 AND label == 'row 41'"] {
-                XCTAssertNil(try CoreQuery(filter).prepare(txn, Self.v2).simple, filter)
-                XCTAssertNil(try CoreQuery(filter).prepare(txn, Self.v2).compound, filter)
-                XCTAssertNil(try CoreQuery(filter).fastCount(in: txn, table: Self.v2), "\(filter): counted by the general path")
+                XCTAssertNil(try StoreQuery(filter).prepare(txn, Self.v2).simple, filter)
+                XCTAssertNil(try StoreQuery(filter).prepare(txn, Self.v2).compound, filter)
+                XCTAssertNil(try StoreQuery(filter).fastCount(in: txn, table: Self.v2), "\(filter): counted by the general path")
             }
-            XCTAssertNil(try CoreQuery().fastCount(in: txn, table: Self.v2), "no predicate: the table's count")
+            XCTAssertNil(try StoreQuery().fastCount(in: txn, table: Self.v2), "no predicate: the table's count")
             // Without a predicate the sum reads every row.
-            let all = try XCTUnwrap(CoreQuery().fastSum(in: txn, table: Self.v2, column: 2))
+            let all = try XCTUnwrap(StoreQuery().fastSum(in: txn, table: Self.v2, column: 2))
             XCTAssertEqual(all.ints, rows.reduce(Int64(0)) { acc, r in if case .int(let i) = r.values[2] { return acc &+ i }; return acc })
         }
     }
@@ -126,9 +126,9 @@ final class QuerySimpleScanTests: CoreTestCase {
     /// width's range (a constant outside it makes every delta compare alike: the scan then
     /// tests no object), for every operator: keys, count and sum against the brute force.
     func testDeltaWidthsAndConstantsBeyondTheirRange() throws {
-        let table = CoreTable(name: "W", columns: [
-            CoreColumn(name: "id", type: .int, isPrimaryKey: true),
-            CoreColumn(name: "n", type: .int),
+        let table = StoreTable(name: "W", columns: [
+            StoreColumn(name: "id", type: .int, isPrimaryKey: true),
+            StoreColumn(name: "n", type: .int),
         ])
         var rng = CoreRandom(seed: 7)
         // Four runs of keys, each with values spanning about one width above a base of 10^6.
@@ -161,7 +161,7 @@ final class QuerySimpleScanTests: CoreTestCase {
         try read([table]) { txn in
             for op in ["==", "!=", "<", "<=", ">", ">="] {
                 for constant in constants.sorted() {
-                    let query = try CoreQuery("n \(op) $0", arguments: [.int(constant)])
+                    let query = try StoreQuery("n \(op) $0", arguments: [.int(constant)])
                     XCTAssertNotNil(try query.prepare(txn, table).simple)
                     let want = values.keys.sorted().filter { Self.expected(.int(values[$0]!), op, .int(constant)) }
                     XCTAssertEqual(try query.evaluate(in: txn, table: table), want, "n \(op) \(constant)")
@@ -178,7 +178,7 @@ final class QuerySimpleScanTests: CoreTestCase {
     /// ones included; keys, count and sums, in clusters with and without the columns.
     func testCompoundScansMatchABruteForce() throws {
         indirect enum P {
-            case cmp(column: Int, name: String, op: String, constant: CoreValue)
+            case cmp(column: Int, name: String, op: String, constant: StoreValue)
             case and([P]), or([P]), not(P)
             var text: String {
                 switch self {
@@ -193,7 +193,7 @@ final class QuerySimpleScanTests: CoreTestCase {
                 case .not(let p): return "NOT " + p.text
                 }
             }
-            func holds(_ values: [CoreValue]) -> Bool {
+            func holds(_ values: [StoreValue]) -> Bool {
                 switch self {
                 case .cmp(let column, _, let op, let constant): return QuerySimpleScanTests.expected(values[column], op, constant)
                 case .and(let ps): return ps.allSatisfy { $0.holds(values) }
@@ -214,7 +214,7 @@ final class QuerySimpleScanTests: CoreTestCase {
             default:
                 let (column, name) = [(2, "n"), (3, "on"), (4, "d"), (5, "od")][Int(rng.next() % 4)]
                 let op = ["==", "!=", "<", "<=", ">", ">="][Int(rng.next() % 6)]
-                let constant: CoreValue = column < 4 ? .int(Int64(rng.next() % 7) - 3) : .double([-0.0, 0.5, 2.25, 7][Int(rng.next() % 4)])
+                let constant: StoreValue = column < 4 ? .int(Int64(rng.next() % 7) - 3) : .double([-0.0, 0.5, 2.25, 7][Int(rng.next() % 4)])
                 return .cmp(column: column, name: name, op: op, constant: constant)
             }
         }
@@ -222,7 +222,7 @@ final class QuerySimpleScanTests: CoreTestCase {
             var compound = 0
             for _ in 0..<300 {
                 let p = random(0)
-                let query = try CoreQuery(p.text)
+                let query = try StoreQuery(p.text)
                 if try query.prepare(txn, Self.v2).compound != nil { compound += 1 }
                 let want = rows.filter { p.holds($0.values) }
                 XCTAssertEqual(try query.evaluate(in: txn, table: Self.v2), want.map(\.key), p.text)

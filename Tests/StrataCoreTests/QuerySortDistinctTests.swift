@@ -5,13 +5,13 @@ import StrataQuery
 /// Sorting (stable, several keys, nulls first ascending, key paths through to-one links) and
 /// distinct (first occurrence in result order).
 final class QuerySortDistinctTests: QueryTestCase {
-    let people = CoreTable(name: "Person", columns: [CoreColumn(name: "name", type: .string)])
-    let dogs = CoreTable(name: "Dog", columns: [
-        CoreColumn(name: "name", type: .string),
-        CoreColumn(name: "age", type: .int),
-        CoreColumn(name: "weight", type: .double, isNullable: true),
-        CoreColumn(name: "owner", type: .link, isNullable: true, targetTable: "Person"),
-        CoreColumn(name: "toys", type: .string, collection: .list),
+    let people = StoreTable(name: "Person", columns: [StoreColumn(name: "name", type: .string)])
+    let dogs = StoreTable(name: "Dog", columns: [
+        StoreColumn(name: "name", type: .string),
+        StoreColumn(name: "age", type: .int),
+        StoreColumn(name: "weight", type: .double, isNullable: true),
+        StoreColumn(name: "owner", type: .link, isNullable: true, targetTable: "Person"),
+        StoreColumn(name: "toys", type: .string, collection: .list),
     ])
     var p: [Int64] = [], d: [Int64] = []
 
@@ -29,8 +29,8 @@ final class QuerySortDistinctTests: QueryTestCase {
         ])
     }
 
-    func sorted(_ descriptors: [CoreQuery.SortDescriptor], filter: String? = nil) throws -> [Int64] {
-        var query = try filter.map { try CoreQuery($0) } ?? CoreQuery()
+    func sorted(_ descriptors: [StoreQuery.SortDescriptor], filter: String? = nil) throws -> [Int64] {
+        var query = try filter.map { try StoreQuery($0) } ?? StoreQuery()
         query = query.sorted(by: descriptors)
         return try run(query, dogs)
     }
@@ -53,7 +53,7 @@ final class QuerySortDistinctTests: QueryTestCase {
     func testSortsBySeveralKeys() throws {
         XCTAssertEqual(try sorted([("age", true), ("name", false)]), [d[4], d[2], d[0], d[5], d[3], d[1]])
         // sorted(by:) again: the new key takes precedence, the old one breaks ties.
-        let q = CoreQuery().sorted(by: "name", ascending: false).sorted(by: "age")
+        let q = StoreQuery().sorted(by: "name", ascending: false).sorted(by: "age")
         XCTAssertEqual(q.sortDescriptors.map(\.keyPath), ["age", "name"])
         XCTAssertEqual(try run(q, dogs), [d[4], d[2], d[0], d[5], d[3], d[1]])
     }
@@ -65,16 +65,16 @@ final class QuerySortDistinctTests: QueryTestCase {
 
     func testSortsOnlyTheFilteredObjects() throws {
         XCTAssertEqual(try sorted([("name", true)], filter: "age == 3"), [d[5], d[0], d[2]])
-        let plan = try self.plan(try CoreQuery("age == 3").sorted(by: "name").distinct(by: ["owner"]), dogs)
+        let plan = try self.plan(try StoreQuery("age == 3").sorted(by: "name").distinct(by: ["owner"]), dogs)
         XCTAssertEqual(plan.description, "scan of Dog, then 1 fast and 0 general comparison per row; sorted by 1 key; distinct on 1 key path")
     }
 
     func testDistinctKeepsTheFirstOccurrenceInResultOrder() throws {
-        XCTAssertEqual(try run(CoreQuery().distinct(by: ["age"]), dogs), [d[0], d[1], d[4]])
-        XCTAssertEqual(try run(CoreQuery().sorted(by: "name").distinct(by: ["age"]), dogs), [d[1], d[4], d[5]])
-        XCTAssertEqual(try run(CoreQuery().distinct(by: ["owner.name"]), dogs), [d[0], d[1], d[2]], "null is one value")
-        XCTAssertEqual(try run(CoreQuery().distinct(by: ["owner.name", "age"]), dogs), d, "the combination must be unique, not each key path")
-        XCTAssertEqual(try run(CoreQuery().distinct(by: ["weight"]), dogs), [d[0], d[1], d[2], d[5]], "-0.0 and 0 are one value; null is one value")
-        XCTAssertEqual(try run(try CoreQuery("age > 1").distinct(by: ["owner"]).sorted(by: "age", ascending: false), dogs), [d[1], d[3], d[2]], "sorting comes before distinct")
+        XCTAssertEqual(try run(StoreQuery().distinct(by: ["age"]), dogs), [d[0], d[1], d[4]])
+        XCTAssertEqual(try run(StoreQuery().sorted(by: "name").distinct(by: ["age"]), dogs), [d[1], d[4], d[5]])
+        XCTAssertEqual(try run(StoreQuery().distinct(by: ["owner.name"]), dogs), [d[0], d[1], d[2]], "null is one value")
+        XCTAssertEqual(try run(StoreQuery().distinct(by: ["owner.name", "age"]), dogs), d, "the combination must be unique, not each key path")
+        XCTAssertEqual(try run(StoreQuery().distinct(by: ["weight"]), dogs), [d[0], d[1], d[2], d[5]], "-0.0 and 0 are one value; null is one value")
+        XCTAssertEqual(try run(try StoreQuery("age > 1").distinct(by: ["owner"]).sorted(by: "age", ascending: false), dogs), [d[1], d[3], d[2]], "sorting comes before distinct")
     }
 }

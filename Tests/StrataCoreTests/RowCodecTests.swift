@@ -15,7 +15,7 @@ enum Samples {
     }
 
     /// A random non-null value of a scalar type (no NaN, so values compare equal to themselves).
-    static func value(_ type: ColumnType, _ rng: inout CoreRandom) -> CoreValue {
+    static func value(_ type: ColumnType, _ rng: inout CoreRandom) -> StoreValue {
         switch type {
         case .int:
             return .int([Int64.min, -1, 0, 1, .max, Int64(bitPattern: rng.next())].randomElement(using: &rng)!)
@@ -43,7 +43,7 @@ enum Samples {
     }
 
     /// A random value for `column` (null sometimes when it is nullable).
-    static func value(for column: CoreColumn, _ rng: inout CoreRandom) -> CoreValue {
+    static func value(for column: StoreColumn, _ rng: inout CoreRandom) -> StoreValue {
         guard column.isStored else { return .null }
         switch column.collection {
         case .none:
@@ -54,7 +54,7 @@ enum Samples {
                 column.isNullable && Bool.random(using: &rng) ? .null : value(column.type, &rng)
             })
         case .map:
-            var m: [String: CoreValue] = [:]
+            var m: [String: StoreValue] = [:]
             for _ in 0..<Int.random(in: 0..<5, using: &rng) {
                 m[string(&rng)] = column.isNullable && Bool.random(using: &rng) ? .null : value(column.type, &rng)
             }
@@ -66,32 +66,32 @@ enum Samples {
 final class RowCodecTests: XCTestCase {
     /// One column of every type, not nullable and nullable, every collection kind, and a
     /// LinkingObjects column (not stored): 34 columns, so the null bitmap takes 5 bytes.
-    static let allTypes: CoreTable = {
-        var columns: [CoreColumn] = []
-        for t in Samples.scalarTypes { columns.append(CoreColumn(name: "\(t)", type: t)) }
-        columns.append(CoreColumn(name: "mixed", type: .mixed))
-        columns.append(CoreColumn(name: "link", type: .link, isNullable: true, targetTable: "Dog"))
-        for t in Samples.scalarTypes { columns.append(CoreColumn(name: "\(t)?", type: t, isNullable: true)) }
-        columns.append(CoreColumn(name: "ints", type: .int, collection: .list))
-        columns.append(CoreColumn(name: "optionalInts", type: .int, collection: .list, isNullable: true))
-        columns.append(CoreColumn(name: "strings", type: .string, collection: .set))
-        columns.append(CoreColumn(name: "doubles", type: .double, collection: .map))
-        columns.append(CoreColumn(name: "dogs", type: .link, collection: .list, targetTable: "Dog"))
-        columns.append(CoreColumn(name: "dogSet", type: .link, collection: .set, targetTable: "Dog"))
-        columns.append(CoreColumn(name: "dogMap", type: .link, collection: .map, isNullable: true, targetTable: "Dog"))
-        columns.append(CoreColumn(name: "mixedList", type: .mixed, collection: .list))
-        columns.append(CoreColumn(name: "mixedMap", type: .mixed, collection: .map))
-        columns.append(CoreColumn(name: "dates", type: .timestamp, collection: .list))
-        columns.append(CoreColumn(name: "ids", type: .objectId, collection: .set))
-        columns.append(CoreColumn(name: "owners", type: .linkingObjects, targetTable: "Person", originProperty: "dog"))
-        return CoreTable(name: "AllTypes", columns: columns)
+    static let allTypes: StoreTable = {
+        var columns: [StoreColumn] = []
+        for t in Samples.scalarTypes { columns.append(StoreColumn(name: "\(t)", type: t)) }
+        columns.append(StoreColumn(name: "mixed", type: .mixed))
+        columns.append(StoreColumn(name: "link", type: .link, isNullable: true, targetTable: "Dog"))
+        for t in Samples.scalarTypes { columns.append(StoreColumn(name: "\(t)?", type: t, isNullable: true)) }
+        columns.append(StoreColumn(name: "ints", type: .int, collection: .list))
+        columns.append(StoreColumn(name: "optionalInts", type: .int, collection: .list, isNullable: true))
+        columns.append(StoreColumn(name: "strings", type: .string, collection: .set))
+        columns.append(StoreColumn(name: "doubles", type: .double, collection: .map))
+        columns.append(StoreColumn(name: "dogs", type: .link, collection: .list, targetTable: "Dog"))
+        columns.append(StoreColumn(name: "dogSet", type: .link, collection: .set, targetTable: "Dog"))
+        columns.append(StoreColumn(name: "dogMap", type: .link, collection: .map, isNullable: true, targetTable: "Dog"))
+        columns.append(StoreColumn(name: "mixedList", type: .mixed, collection: .list))
+        columns.append(StoreColumn(name: "mixedMap", type: .mixed, collection: .map))
+        columns.append(StoreColumn(name: "dates", type: .timestamp, collection: .list))
+        columns.append(StoreColumn(name: "ids", type: .objectId, collection: .set))
+        columns.append(StoreColumn(name: "owners", type: .linkingObjects, targetTable: "Person", originProperty: "dog"))
+        return StoreTable(name: "AllTypes", columns: columns)
     }()
 
-    func encode(_ values: [CoreValue], _ table: CoreTable) throws -> [UInt8] {
+    func encode(_ values: [StoreValue], _ table: StoreTable) throws -> [UInt8] {
         try RowEncoder.encode(values, table: table)
     }
 
-    func decode(_ row: [UInt8], _ table: CoreTable, key: Int64 = 1) -> [CoreValue] {
+    func decode(_ row: [UInt8], _ table: StoreTable, key: Int64 = 1) -> [StoreValue] {
         row.withUnsafeBytes { LegacyRowReader(bytes: $0, table: table, key: key).values() }
     }
 
@@ -195,8 +195,8 @@ final class RowCodecTests: XCTestCase {
     }
 
     func testMixedColumnHoldsEveryKindOfValue() throws {
-        let table = CoreTable(name: "M", columns: [CoreColumn(name: "v", type: .mixed)])
-        let kinds: [CoreValue] = [
+        let table = StoreTable(name: "M", columns: [StoreColumn(name: "v", type: .mixed)])
+        let kinds: [StoreValue] = [
             .null, .bool(false), .bool(true), .int(-42), .float(1.25), .double(-3.5), .string("héllo"), .data([0, 1, 255]),
             .timestamp(seconds: 1_700_000_000, nanoseconds: 123), .objectId(Array(1...12)), .uuid(Array(1...16)),
             .decimal128(Array(100...115)), .link(77), .typedLink(table: "Dog", key: -3),
@@ -208,10 +208,10 @@ final class RowCodecTests: XCTestCase {
     }
 
     func testIntPrimaryKeyHasNoSlotAndReadsAsTheObjectKey() throws {
-        let table = CoreTable(name: "P", columns: [
-            CoreColumn(name: "name", type: .string),
-            CoreColumn(name: "id", type: .int, isPrimaryKey: true),
-            CoreColumn(name: "age", type: .int),
+        let table = StoreTable(name: "P", columns: [
+            StoreColumn(name: "name", type: .string),
+            StoreColumn(name: "id", type: .int, isPrimaryKey: true),
+            StoreColumn(name: "age", type: .int),
         ])
         XCTAssertTrue(table.primaryKeyIsObjectKey)
         XCTAssertEqual(table.layout.keyColumn, 1)
@@ -221,7 +221,7 @@ final class RowCodecTests: XCTestCase {
         XCTAssertEqual(decode(row, table, key: -12), [.string("Ann"), .int(-12), .int(30)])
         row.withUnsafeBytes { XCTAssertEqual(LegacyRowReader(bytes: $0, table: table, key: -12).int(1), -12) }
         // A String primary key is stored in the row like any string.
-        let s = CoreTable(name: "S", columns: [CoreColumn(name: "id", type: .string, isPrimaryKey: true)])
+        let s = StoreTable(name: "S", columns: [StoreColumn(name: "id", type: .string, isPrimaryKey: true)])
         XCTAssertFalse(s.primaryKeyIsObjectKey)
         XCTAssertEqual(decode(try encode([.string("k")], s), s), [.string("k")])
     }
@@ -230,16 +230,16 @@ final class RowCodecTests: XCTestCase {
 
     /// The row layout of FORMAT.md, "Object rows", byte by byte.
     func testRowBytesAreAsDocumented() throws {
-        let table = CoreTable(name: "T", columns: [
-            CoreColumn(name: "id", type: .int, isPrimaryKey: true),       // no slot
-            CoreColumn(name: "flag", type: .bool),                          // 1 byte at 0
-            CoreColumn(name: "name", type: .string),                        // 8 bytes at 1
-            CoreColumn(name: "score", type: .double, isNullable: true),     // 8 bytes at 9, null
-            CoreColumn(name: "f", type: .float),                            // 4 bytes at 17
-            CoreColumn(name: "when", type: .timestamp),                     // 12 bytes at 21
-            CoreColumn(name: "ids", type: .int, collection: .list),         // 8 bytes at 33
-            CoreColumn(name: "owners", type: .linkingObjects, targetTable: "X", originProperty: "t"),  // no slot
-            CoreColumn(name: "oid", type: .objectId, isNullable: true),     // 12 bytes at 41 (bitmap byte 1)
+        let table = StoreTable(name: "T", columns: [
+            StoreColumn(name: "id", type: .int, isPrimaryKey: true),       // no slot
+            StoreColumn(name: "flag", type: .bool),                          // 1 byte at 0
+            StoreColumn(name: "name", type: .string),                        // 8 bytes at 1
+            StoreColumn(name: "score", type: .double, isNullable: true),     // 8 bytes at 9, null
+            StoreColumn(name: "f", type: .float),                            // 4 bytes at 17
+            StoreColumn(name: "when", type: .timestamp),                     // 12 bytes at 21
+            StoreColumn(name: "ids", type: .int, collection: .list),         // 8 bytes at 33
+            StoreColumn(name: "owners", type: .linkingObjects, targetTable: "X", originProperty: "t"),  // no slot
+            StoreColumn(name: "oid", type: .objectId, isNullable: true),     // 12 bytes at 41 (bitmap byte 1)
         ])
         let row = try encode([.int(5), .bool(true), .string("hi"), .null, .float(1), .timestamp(seconds: -2, nanoseconds: 7),
                               .list([.int(1)]), .null, .objectId(Array(1...12))], table)
@@ -269,7 +269,7 @@ final class RowCodecTests: XCTestCase {
 
     /// The tagged encoding of FORMAT.md, "Tagged values".
     func testValueCodecBytesPerTag() {
-        func bytes(_ v: CoreValue) -> [UInt8] { var out: [UInt8] = []; ValueCodec.write(v, &out); return out }
+        func bytes(_ v: StoreValue) -> [UInt8] { var out: [UInt8] = []; ValueCodec.write(v, &out); return out }
         XCTAssertEqual(bytes(.null), [0])
         XCTAssertEqual(bytes(.bool(true)), [1, 1])
         XCTAssertEqual(bytes(.int(-2)), [2] + le64(UInt64(bitPattern: -2)))
@@ -289,7 +289,7 @@ final class RowCodecTests: XCTestCase {
     }
 
     func testValueCodecRejectsTruncatedInputAndUnknownTags() {
-        func read(_ b: [UInt8]) -> CoreValue? {
+        func read(_ b: [UInt8]) -> StoreValue? {
             b.withUnsafeBytes { var r = ByteReader($0); return ValueCodec.read(&r) }
         }
         var full: [UInt8] = []
@@ -305,29 +305,29 @@ final class RowCodecTests: XCTestCase {
     /// Rows written before columns were added read the new columns' defaults, also when the
     /// null bitmap of the new layout is a byte longer.
     func testOlderRowsReadNewColumnsAsDefaults() throws {
-        var columns: [CoreColumn] = [
-            CoreColumn(name: "id", type: .int, isPrimaryKey: true),
-            CoreColumn(name: "name", type: .string),
-            CoreColumn(name: "age", type: .int, isNullable: true),
-            CoreColumn(name: "score", type: .double),
-            CoreColumn(name: "tags", type: .string, collection: .list),
-            CoreColumn(name: "blob", type: .data, isNullable: true),
-            CoreColumn(name: "flag", type: .bool),
+        var columns: [StoreColumn] = [
+            StoreColumn(name: "id", type: .int, isPrimaryKey: true),
+            StoreColumn(name: "name", type: .string),
+            StoreColumn(name: "age", type: .int, isNullable: true),
+            StoreColumn(name: "score", type: .double),
+            StoreColumn(name: "tags", type: .string, collection: .list),
+            StoreColumn(name: "blob", type: .data, isNullable: true),
+            StoreColumn(name: "flag", type: .bool),
         ]
-        let v1 = CoreTable(name: "T", columns: columns)
-        let oldValues: [CoreValue] = [.int(3), .string("Ann"), .null, .double(2.5), .list([.string("x")]), .data([1]), .bool(true)]
+        let v1 = StoreTable(name: "T", columns: columns)
+        let oldValues: [StoreValue] = [.int(3), .string("Ann"), .null, .double(2.5), .list([.string("x")]), .data([1]), .bool(true)]
         let oldRow = try encode(oldValues, v1)
-        let added: [CoreColumn] = [
-            CoreColumn(name: "n", type: .int), CoreColumn(name: "n?", type: .int, isNullable: true),
-            CoreColumn(name: "d", type: .double), CoreColumn(name: "s", type: .string), CoreColumn(name: "s?", type: .string, isNullable: true),
-            CoreColumn(name: "b", type: .data), CoreColumn(name: "t", type: .timestamp), CoreColumn(name: "o", type: .objectId),
-            CoreColumn(name: "u", type: .uuid), CoreColumn(name: "dec", type: .decimal128), CoreColumn(name: "f", type: .float),
-            CoreColumn(name: "flag2", type: .bool), CoreColumn(name: "m", type: .mixed), CoreColumn(name: "l", type: .link, isNullable: true, targetTable: "T"),
-            CoreColumn(name: "list", type: .int, collection: .list), CoreColumn(name: "set", type: .string, collection: .set),
-            CoreColumn(name: "map", type: .double, collection: .map),
+        let added: [StoreColumn] = [
+            StoreColumn(name: "n", type: .int), StoreColumn(name: "n?", type: .int, isNullable: true),
+            StoreColumn(name: "d", type: .double), StoreColumn(name: "s", type: .string), StoreColumn(name: "s?", type: .string, isNullable: true),
+            StoreColumn(name: "b", type: .data), StoreColumn(name: "t", type: .timestamp), StoreColumn(name: "o", type: .objectId),
+            StoreColumn(name: "u", type: .uuid), StoreColumn(name: "dec", type: .decimal128), StoreColumn(name: "f", type: .float),
+            StoreColumn(name: "flag2", type: .bool), StoreColumn(name: "m", type: .mixed), StoreColumn(name: "l", type: .link, isNullable: true, targetTable: "T"),
+            StoreColumn(name: "list", type: .int, collection: .list), StoreColumn(name: "set", type: .string, collection: .set),
+            StoreColumn(name: "map", type: .double, collection: .map),
         ]
         columns += added
-        let v2 = CoreTable(name: "T", columns: columns)
+        let v2 = StoreTable(name: "T", columns: columns)
         XCTAssertNotEqual(RowLayout.header(7), v2.layout.fullHeader)
         let back = decode(oldRow, v2, key: 3)
         XCTAssertEqual(Array(back[..<7]), oldValues)
@@ -389,7 +389,7 @@ final class RowCodecTests: XCTestCase {
         let values = table.columns.map { Samples.value(for: $0, &rng) }
         let row = try encode(values, table)
         let ix = table.columnIndex
-        let refused: [(Int, CoreValue)] = [
+        let refused: [(Int, StoreValue)] = [
             (ix["string"]!, .string("x")),         // variable-width
             (ix["mixed"]!, .int(1)),               // variable-width
             (ix["ints"]!, .list([])),              // collection
@@ -409,7 +409,7 @@ final class RowCodecTests: XCTestCase {
             XCTAssertEqual(copy, row)
         }
         // The Int primary key has no slot to patch.
-        let pk = CoreTable(name: "P", columns: [CoreColumn(name: "id", type: .int, isPrimaryKey: true), CoreColumn(name: "n", type: .int)])
+        let pk = StoreTable(name: "P", columns: [StoreColumn(name: "id", type: .int, isPrimaryKey: true), StoreColumn(name: "n", type: .int)])
         var pkRow = try encode([.int(1), .int(2)], pk)
         XCTAssertFalse(pkRow.withUnsafeMutableBytes { RowEncoder.patchFixed($0, table: pk, column: 0, .int(9)) })
     }
@@ -421,7 +421,7 @@ final class RowCodecTests: XCTestCase {
         var rng = CoreRandom(seed: 5)
         let good = table.columns.map { Samples.value(for: $0, &rng) }
         let ix = table.columnIndex
-        let cases: [(String, CoreValue, String, String)] = [
+        let cases: [(String, StoreValue, String, String)] = [
             ("int", .double(1), "int", "double"),
             ("bool", .int(1), "bool", "int"),
             ("float", .double(1), "float", "double"),
@@ -455,7 +455,7 @@ final class RowCodecTests: XCTestCase {
         let table = Self.allTypes
         let ix = table.columnIndex
         let good = table.columns.map(\.defaultValue)
-        let cases: [(String, CoreValue, String, String)] = [
+        let cases: [(String, StoreValue, String, String)] = [
             ("ints", .list([.int(1), .string("2")]), "int", "string"),
             ("strings", .list([.int(1)]), "string", "int"),
             ("doubles", .map(["a": .float(1)]), "double", "float"),
@@ -494,7 +494,7 @@ final class RowCodecTests: XCTestCase {
             values[c] = .null
             assertThrows(.nullNotAllowed(table: "AllTypes", column: column.name), try RowEncoder.encode(values, table: table))
         }
-        let error = CoreError.nullNotAllowed(table: "Dog", column: "name")
+        let error = StoreError.nullNotAllowed(table: "Dog", column: "name")
         XCTAssertTrue(error.description.contains("'Dog.name'"))
     }
 
@@ -503,37 +503,37 @@ final class RowCodecTests: XCTestCase {
     func testCoreTableRecordRoundTripsAndIsAsDocumented() throws {
         let table = Self.allTypes
         let bytes = table.encoded()
-        let decoded = try XCTUnwrap(bytes.withUnsafeBytes { CoreTable.decode(name: "AllTypes", $0) })
+        let decoded = try XCTUnwrap(bytes.withUnsafeBytes { StoreTable.decode(name: "AllTypes", $0) })
         XCTAssertTrue(decoded.sameShape(as: table))
         XCTAssertEqual(decoded.columns, table.columns)
 
-        let small = CoreTable(name: "E", isEmbedded: true, columns: [
-            CoreColumn(name: "id", type: .string, isNullable: true, isPrimaryKey: true, isIndexed: true),
-            CoreColumn(name: "o", type: .linkingObjects, targetTable: "P", originProperty: "e"),
+        let small = StoreTable(name: "E", isEmbedded: true, columns: [
+            StoreColumn(name: "id", type: .string, isNullable: true, isPrimaryKey: true, isIndexed: true),
+            StoreColumn(name: "o", type: .linkingObjects, targetTable: "P", originProperty: "e"),
         ])
         var expected: [UInt8] = [1, 1] + [2, 0]
         expected += le32(2) + Array("id".utf8) + [5, 0, 0b111] + le32(0) + le32(0)
         expected += le32(1) + Array("o".utf8) + [13, 0, 0] + le32(1) + Array("P".utf8) + le32(1) + Array("e".utf8)
         XCTAssertEqual(small.encoded(), expected)
-        let back = try XCTUnwrap(expected.withUnsafeBytes { CoreTable.decode(name: "E", $0) })
+        let back = try XCTUnwrap(expected.withUnsafeBytes { StoreTable.decode(name: "E", $0) })
         XCTAssertTrue(back.isEmbedded)
         XCTAssertEqual(back.columns, small.columns)
 
         // Truncated records, unknown versions and unknown types are refused.
-        for n in 0..<expected.count { XCTAssertNil(Array(expected[..<n]).withUnsafeBytes { CoreTable.decode(name: "E", $0) }, "prefix \(n)") }
+        for n in 0..<expected.count { XCTAssertNil(Array(expected[..<n]).withUnsafeBytes { StoreTable.decode(name: "E", $0) }, "prefix \(n)") }
         var wrongVersion = expected
         wrongVersion[0] = 2
-        XCTAssertNil(wrongVersion.withUnsafeBytes { CoreTable.decode(name: "E", $0) })
+        XCTAssertNil(wrongVersion.withUnsafeBytes { StoreTable.decode(name: "E", $0) })
         var badType = expected
         badType[4 + 4 + 2] = 99
-        XCTAssertNil(badType.withUnsafeBytes { CoreTable.decode(name: "E", $0) })
+        XCTAssertNil(badType.withUnsafeBytes { StoreTable.decode(name: "E", $0) })
     }
 
     func testTreeNamesAndIndexTrees() {
-        let table = CoreTable(name: "Dog", columns: [
-            CoreColumn(name: "id", type: .string, isPrimaryKey: true, isIndexed: true),
-            CoreColumn(name: "name", type: .string, isIndexed: true),
-            CoreColumn(name: "tags", type: .string, collection: .list, isIndexed: true),
+        let table = StoreTable(name: "Dog", columns: [
+            StoreColumn(name: "id", type: .string, isPrimaryKey: true, isIndexed: true),
+            StoreColumn(name: "name", type: .string, isIndexed: true),
+            StoreColumn(name: "tags", type: .string, collection: .list, isIndexed: true),
         ])
         XCTAssertEqual(table.objectTree, "c:Dog")
         XCTAssertEqual(table.legacyRowTree, "o:Dog")

@@ -6,32 +6,32 @@ import StrataStorage
 /// rows, primary-key lookups, secondary indexes and counts equal the model's, and the file verifies.
 final class StoreTransactionModelTests: CoreTestCase {
     /// Int primary key: the object key is the primary key.
-    static let person = CoreTable(name: "Person", columns: [
-        CoreColumn(name: "name", type: .string, isIndexed: true),
-        CoreColumn(name: "id", type: .int, isPrimaryKey: true),
-        CoreColumn(name: "age", type: .int, isIndexed: true),
-        CoreColumn(name: "score", type: .double, isNullable: true),
-        CoreColumn(name: "bio", type: .string, isNullable: true),
-        CoreColumn(name: "tags", type: .string, collection: .list),
+    static let person = StoreTable(name: "Person", columns: [
+        StoreColumn(name: "name", type: .string, isIndexed: true),
+        StoreColumn(name: "id", type: .int, isPrimaryKey: true),
+        StoreColumn(name: "age", type: .int, isIndexed: true),
+        StoreColumn(name: "score", type: .double, isNullable: true),
+        StoreColumn(name: "bio", type: .string, isNullable: true),
+        StoreColumn(name: "tags", type: .string, collection: .list),
     ])
     /// String primary key (the `p:` tree) and a nullable indexed string.
-    static let dog = CoreTable(name: "Dog", columns: [
-        CoreColumn(name: "name", type: .string, isPrimaryKey: true),
-        CoreColumn(name: "age", type: .int, isIndexed: true),
-        CoreColumn(name: "breed", type: .string, isNullable: true, isIndexed: true),
-        CoreColumn(name: "weight", type: .float),
+    static let dog = StoreTable(name: "Dog", columns: [
+        StoreColumn(name: "name", type: .string, isPrimaryKey: true),
+        StoreColumn(name: "age", type: .int, isIndexed: true),
+        StoreColumn(name: "breed", type: .string, isNullable: true, isIndexed: true),
+        StoreColumn(name: "weight", type: .float),
     ])
     /// No primary key: keys from the `k:` counter.
-    static let event = CoreTable(name: "Event", columns: [
-        CoreColumn(name: "title", type: .string, isIndexed: true),
-        CoreColumn(name: "count", type: .int, isNullable: true, isIndexed: true),
-        CoreColumn(name: "at", type: .timestamp),
-        CoreColumn(name: "flag", type: .bool, isIndexed: true),
-        CoreColumn(name: "payload", type: .data),
+    static let event = StoreTable(name: "Event", columns: [
+        StoreColumn(name: "title", type: .string, isIndexed: true),
+        StoreColumn(name: "count", type: .int, isNullable: true, isIndexed: true),
+        StoreColumn(name: "at", type: .timestamp),
+        StoreColumn(name: "flag", type: .bool, isIndexed: true),
+        StoreColumn(name: "payload", type: .data),
     ])
     static let tables = [person, dog, event]
 
-    typealias Model = [String: [Int64: [CoreValue]]]
+    typealias Model = [String: [Int64: [StoreValue]]]
 
     struct Generator {
         var rng: CoreRandom
@@ -42,7 +42,7 @@ final class StoreTransactionModelTests: CoreTestCase {
         mutating func pick<T>(_ values: [T]) -> T { values.randomElement(using: &rng)! }
         mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &rng) < percent }
 
-        mutating func value(_ table: CoreTable, _ c: Int) -> CoreValue {
+        mutating func value(_ table: StoreTable, _ c: Int) -> StoreValue {
             let column = table.columns[c]
             switch (table.name, column.name) {
             case ("Person", "name"), ("Event", "title"): return .string(pick(names))
@@ -65,13 +65,13 @@ final class StoreTransactionModelTests: CoreTestCase {
             }
         }
 
-        mutating func row(_ table: CoreTable) -> [CoreValue] {
+        mutating func row(_ table: StoreTable) -> [StoreValue] {
             table.columns.indices.map { value(table, $0) }
         }
     }
 
     /// The row as the store reads it: the Int primary key is the object key.
-    func stored(_ values: [CoreValue], _ table: CoreTable, key: Int64) -> [CoreValue] {
+    func stored(_ values: [StoreValue], _ table: StoreTable, key: Int64) -> [StoreValue] {
         var v = values
         if let pk = table.layout.keyColumn { v[pk] = .int(key) }
         return v
@@ -82,7 +82,7 @@ final class StoreTransactionModelTests: CoreTestCase {
         for table in Self.tables {
             let rows = model[table.name] ?? [:]
             XCTAssertEqual(try txn.count(table), rows.count, "\(context): count of \(table.name)", file: file, line: line)
-            var scanned: [Int64: [CoreValue]] = [:]
+            var scanned: [Int64: [StoreValue]] = [:]
             var order: [Int64] = []
             try txn.forEachRow(table) { r in scanned[r.key] = r.values(); order.append(r.key); return true }
             XCTAssertEqual(scanned, rows, "\(context): rows of \(table.name)", file: file, line: line)
@@ -92,7 +92,7 @@ final class StoreTransactionModelTests: CoreTestCase {
             }
             // Primary keys: every stored one answers with its object key, absent ones with nil.
             if let pk = table.primaryKeyColumn {
-                var byPK: [CoreValue: Int64] = [:]
+                var byPK: [StoreValue: Int64] = [:]
                 for (key, values) in rows { byPK[values[pk]] = key }
                 XCTAssertEqual(byPK.count, rows.count, "\(context): primary keys of \(table.name) are not unique", file: file, line: line)
                 for (value, key) in byPK {
@@ -150,7 +150,7 @@ final class StoreTransactionModelTests: CoreTestCase {
                     let values = gen.row(table)
                     if let pk = table.primaryKeyColumn, rows.values.contains(where: { $0[pk] == values[pk] }) {
                         XCTAssertThrowsError(try txn.insert(into: table, values: values)) { error in
-                            guard case .duplicatePrimaryKey(let t, let c, _) = error as? CoreError else {
+                            guard case .duplicatePrimaryKey(let t, let c, _) = error as? StoreError else {
                                 return XCTFail("expected duplicatePrimaryKey, got \(error)")
                             }
                             XCTAssertEqual(t, table.name)

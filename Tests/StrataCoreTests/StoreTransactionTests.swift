@@ -4,26 +4,26 @@ import StrataStorage
 
 /// Primary keys, aborts, object-key counters, updates and the schema catalog of `StoreTransaction`.
 final class StoreTransactionTests: CoreTestCase {
-    static let byInt = CoreTable(name: "ByInt", columns: [
-        CoreColumn(name: "id", type: .int, isPrimaryKey: true),
-        CoreColumn(name: "name", type: .string, isIndexed: true),
+    static let byInt = StoreTable(name: "ByInt", columns: [
+        StoreColumn(name: "id", type: .int, isPrimaryKey: true),
+        StoreColumn(name: "name", type: .string, isIndexed: true),
     ])
-    static let byString = CoreTable(name: "ByString", columns: [
-        CoreColumn(name: "code", type: .string, isPrimaryKey: true),
-        CoreColumn(name: "n", type: .int, isIndexed: true),
+    static let byString = StoreTable(name: "ByString", columns: [
+        StoreColumn(name: "code", type: .string, isPrimaryKey: true),
+        StoreColumn(name: "n", type: .int, isIndexed: true),
     ])
-    static let byObjectId = CoreTable(name: "ByObjectId", columns: [
-        CoreColumn(name: "_id", type: .objectId, isPrimaryKey: true),
-        CoreColumn(name: "n", type: .int),
+    static let byObjectId = StoreTable(name: "ByObjectId", columns: [
+        StoreColumn(name: "_id", type: .objectId, isPrimaryKey: true),
+        StoreColumn(name: "n", type: .int),
     ])
-    static let byUUID = CoreTable(name: "ByUUID", columns: [
-        CoreColumn(name: "n", type: .int),
-        CoreColumn(name: "id", type: .uuid, isPrimaryKey: true),
+    static let byUUID = StoreTable(name: "ByUUID", columns: [
+        StoreColumn(name: "n", type: .int),
+        StoreColumn(name: "id", type: .uuid, isPrimaryKey: true),
     ])
-    static let plain = CoreTable(name: "Plain", columns: [
-        CoreColumn(name: "title", type: .string, isIndexed: true),
-        CoreColumn(name: "n", type: .int, isIndexed: true),
-        CoreColumn(name: "blob", type: .data),
+    static let plain = StoreTable(name: "Plain", columns: [
+        StoreColumn(name: "title", type: .string, isIndexed: true),
+        StoreColumn(name: "n", type: .int, isIndexed: true),
+        StoreColumn(name: "blob", type: .data),
     ])
     static let all = [byInt, byString, byObjectId, byUUID, plain]
 
@@ -205,7 +205,7 @@ final class StoreTransactionTests: CoreTestCase {
 
     func testObjectKeysAreNeverReusedAcrossTransactionsAfterDeletes() throws {
         for table in [Self.plain, Self.byString] {
-            func values(_ i: Int) -> [CoreValue] {
+            func values(_ i: Int) -> [StoreValue] {
                 table === Self.plain ? [.string("t"), .int(Int64(i)), .data([])] : [.string("c\(i)"), .int(Int64(i))]
             }
             let first = try write(Self.all) { txn in try (0..<3).map { try txn.insert(into: table, values: values($0)) } }
@@ -256,8 +256,8 @@ final class StoreTransactionTests: CoreTestCase {
 
     /// -0.0 == 0.0 in Swift, but the sign of a zero is data: setting it is not a no-op.
     func testSettingNegativeZeroOverZeroIsStored() throws {
-        let t = CoreTable(name: "Z", columns: [
-            CoreColumn(name: "d", type: .double, isIndexed: true), CoreColumn(name: "f", type: .float),
+        let t = StoreTable(name: "Z", columns: [
+            StoreColumn(name: "d", type: .double, isIndexed: true), StoreColumn(name: "f", type: .float),
         ])
         try write([t]) { txn in try txn.insert(into: t, values: [.double(0), .float(0)]) }
         try write([t]) { txn in
@@ -296,18 +296,18 @@ final class StoreTransactionTests: CoreTestCase {
     /// Rows written under an older schema (fewer columns) read the new columns' defaults and are
     /// rewritten in the new layout when updated.
     func testRowsWrittenBeforeColumnsWereAddedReadDefaultsAndUpgradeOnUpdate() throws {
-        let v1 = CoreTable(name: "Doc", columns: [
-            CoreColumn(name: "id", type: .int, isPrimaryKey: true),
-            CoreColumn(name: "title", type: .string),
+        let v1 = StoreTable(name: "Doc", columns: [
+            StoreColumn(name: "id", type: .int, isPrimaryKey: true),
+            StoreColumn(name: "title", type: .string),
         ])
         try write([v1]) { txn in
             try txn.storeTable(v1)
             for i in 0..<10 { try txn.insert(into: v1, values: [.int(Int64(i)), .string("t\(i)")]) }
         }
-        let v2 = CoreTable(name: "Doc", columns: v1.columns + [
-            CoreColumn(name: "views", type: .int),
-            CoreColumn(name: "note", type: .string, isNullable: true),
-            CoreColumn(name: "tags", type: .string, collection: .list),
+        let v2 = StoreTable(name: "Doc", columns: v1.columns + [
+            StoreColumn(name: "views", type: .int),
+            StoreColumn(name: "note", type: .string, isNullable: true),
+            StoreColumn(name: "tags", type: .string, collection: .list),
         ])
         try write([v2]) { txn in
             try txn.storeTable(v2)
@@ -333,7 +333,7 @@ final class StoreTransactionTests: CoreTestCase {
     // MARK: Schema catalog
 
     func testSchemaCatalogRoundTrips() throws {
-        let embedded = CoreTable(name: "Address", isEmbedded: true, columns: [CoreColumn(name: "street", type: .string)])
+        let embedded = StoreTable(name: "Address", isEmbedded: true, columns: [StoreColumn(name: "street", type: .string)])
         let tables = Self.all + [embedded, RowCodecTests.allTypes]
         try write(tables) { txn in
             for t in tables { try txn.storeTable(t) }
@@ -351,12 +351,12 @@ final class StoreTransactionTests: CoreTestCase {
                 XCTAssertEqual(s.primaryKeyColumn, t.primaryKeyColumn)
                 XCTAssertEqual(s.primaryKeyIsObjectKey, t.primaryKeyIsObjectKey)
             }
-            // The record is `CoreTable.encoded()` under the table's name.
+            // The record is `StoreTable.encoded()` under the table's name.
             let raw = try Array("Address".utf8).withUnsafeBytes { try r.get($0, tree: StoreTransaction.schemaTree).map(Array.init) }
             XCTAssertEqual(raw, embedded.encoded())
         }
         // Storing a table again replaces its record.
-        let renamed = CoreTable(name: "Address", isEmbedded: true, columns: [CoreColumn(name: "line", type: .string)])
+        let renamed = StoreTable(name: "Address", isEmbedded: true, columns: [StoreColumn(name: "line", type: .string)])
         try write(tables) { txn in try txn.storeTable(renamed) }
         try read { r in
             let stored = try r.storedTables()
@@ -372,7 +372,7 @@ final class StoreTransactionTests: CoreTestCase {
         }
         try read { r in
             XCTAssertThrowsError(try r.storedTables()) { error in
-                guard case .corrupt(let message) = error as? CoreError else { return XCTFail("\(error)") }
+                guard case .corrupt(let message) = error as? StoreError else { return XCTFail("\(error)") }
                 XCTAssertTrue(message.contains("'Bad'"), message)
             }
         }
@@ -380,17 +380,17 @@ final class StoreTransactionTests: CoreTestCase {
 
     func testDropTableRemovesEveryTreeAndEntryOfTheTable() throws {
         // "Dog" and "DogHouse" share a prefix; dropping one must not touch the other.
-        let dog = CoreTable(name: "Dog", columns: [
-            CoreColumn(name: "name", type: .string, isPrimaryKey: true),
-            CoreColumn(name: "age", type: .int, isIndexed: true),
-            CoreColumn(name: "color", type: .string, isIndexed: true),
-            CoreColumn(name: "friend", type: .link, isNullable: true, targetTable: "Dog"),
+        let dog = StoreTable(name: "Dog", columns: [
+            StoreColumn(name: "name", type: .string, isPrimaryKey: true),
+            StoreColumn(name: "age", type: .int, isIndexed: true),
+            StoreColumn(name: "color", type: .string, isIndexed: true),
+            StoreColumn(name: "friend", type: .link, isNullable: true, targetTable: "Dog"),
         ])
-        let house = CoreTable(name: "DogHouse", columns: [
-            CoreColumn(name: "size", type: .int, isIndexed: true),
-            CoreColumn(name: "dog", type: .link, isNullable: true, targetTable: "DogHouse"),
+        let house = StoreTable(name: "DogHouse", columns: [
+            StoreColumn(name: "size", type: .int, isIndexed: true),
+            StoreColumn(name: "dog", type: .link, isNullable: true, targetTable: "DogHouse"),
         ])
-        let event = CoreTable(name: "Event", columns: [CoreColumn(name: "n", type: .int, isIndexed: true)])
+        let event = StoreTable(name: "Event", columns: [StoreColumn(name: "n", type: .int, isIndexed: true)])
         try write([dog, house, event]) { txn in
             for t in [dog, house, event] { try txn.storeTable(t) }
             let rex = try txn.insert(into: dog, values: [.string("Rex"), .int(3), .string("red"), .null])

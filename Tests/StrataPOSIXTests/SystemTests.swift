@@ -336,15 +336,16 @@ final class SystemTests: POSIXTestCase {
         }
         thread.start()
         while result.tid == nil { usleep(1000) }
-        // Interrupt the waiting thread a number of times while the lock is still held.
-        var sent = 0
-        while sent < 20 {
+        // Interrupt the waiting thread a number of times while the lock is still held, one signal
+        // at a time: a second SIGUSR2 sent before the first is handled merges with it.
+        for sent in 1...20 {
             usleep(5000)
             XCTAssertFalse(result.done, "the lock was taken while another descriptor held it")
             pthread_kill(result.tid!, SIGUSR2)
-            sent += 1
+            let deadline = Date().addingTimeInterval(10)
+            while SystemTests.signals.load(ordering: .relaxed) < sent && Date() < deadline { usleep(500) }
+            XCTAssertEqual(SystemTests.signals.load(ordering: .relaxed), sent, "signal \(sent) was not handled")
         }
-        while SystemTests.signals.load(ordering: .relaxed) < 20 { usleep(1000) }
         XCTAssertFalse(result.done, "an interrupted wait ended the call")
         try System.unlock(holder, byte: 0)
         let deadline = Date().addingTimeInterval(10)

@@ -14,7 +14,7 @@ final class LegacyRowUpgradeTests: SeedTestCase {
         defer { db.close() }
         let txn = StoreTransaction(write: try db.beginWrite())
         for table in try txn.storedTables().values {
-            var rows: [(Int64, [CoreValue])] = []
+            var rows: [(Int64, [StoreValue])] = []
             try txn.forEachRow(table) { r in rows.append((r.key, r.values())); return true }
             for (key, values) in rows {
                 try txn.putRaw(withUnsafeBytes(of: objectKeyBytes(key)) { Array($0) }, RowEncoder.encode(values, table: table),

@@ -475,7 +475,7 @@ final class MigrationModelTests: SeedTestCase {
         var rng = SplitMix(seed: seed &* 31 &+ 7)
         var m = model
         try withRealm(model) { realm, txn in
-            func table(_ name: String) -> CoreTable { realm.binding(named: name)!.table }
+            func table(_ name: String) -> StoreTable { realm.binding(named: name)!.table }
             func keys(_ name: String) throws -> [Int: Int64] {
                 var out: [Int: Int64] = [:]
                 let t = table(name)
@@ -591,7 +591,7 @@ final class MigrationModelTests: SeedTestCase {
         var midOf: [String: [Int64: Int]] = [:]
         for c in all {
             guard let t = stored[c.name] else { continue }
-            var rows: [Int64: [CoreValue]] = [:]
+            var rows: [Int64: [StoreValue]] = [:]
             try txn.forEachRow(t) { row in rows[row.key] = row.values(); return true }
             let mc = try XCTUnwrap(t.columnIndex["mid"], label)
             for (key, values) in rows {
@@ -671,7 +671,7 @@ final class MigrationModelTests: SeedTestCase {
         // Indexes and primary keys: exactly one entry per object, for indexed columns only.
         let trees = try read.treeNames()
         for (name, t) in stored {
-            var rows: [(Int64, [CoreValue])] = []
+            var rows: [(Int64, [StoreValue])] = []
             try txn.forEachRow(t) { row in rows.append((row.key, row.values())); return true }
             let indexTrees = Set(trees.filter { $0.hasPrefix("i:\(name):") })
             // A missing tree reads as empty (trees are created by the first write that needs them).
@@ -704,7 +704,7 @@ final class MigrationModelTests: SeedTestCase {
     }
 }
 
-extension CoreTable {
+extension StoreTable {
     /// The columns that keep a secondary index tree.
     fileprivate var indexTreeColumns: [Int] { columns.indices.filter { columns[$0].hasIndexTree } }
 }

@@ -6,7 +6,7 @@ import XCTest
 // - SeedListMutationTests: managed List mutation (`person.dogs.append`, `remove`, ...).
 // - SeedQueryTests: the query engine (`filter`, `where`, `sorted`, `distinct`).
 // On main these fail until those branches are merged (main's managed `List` is a detached
-// copy, and main's CoreQuery returns every object, unsorted).
+// copy, and main's StoreQuery returns every object, unsorted).
 
 /// Depends on managed List mutation.
 final class SeedListMutationTests: SeedTestCase {

@@ -1,0 +1,294 @@
+internal import Atomics
+import Foundation
+internal import StrataCore
+internal import StrataStorage
+internal import StrataQuery
+
+/// The objects of one class that match a query, in a realm: lazy (nothing is read until used)
+/// and live (each access reflects the realm's current version, including the current write).
+///
+/// ```swift
+/// let dogs = realm.objects(Dog.self)
+/// let puppies = dogs.where { $0.age < 2 }.sorted(byKeyPath: "name")
+/// print(puppies.count, puppies.first?.name ?? "-")
+/// ```
+///
+/// ## Concurrency
+/// Not `Sendable`: confined with its realm. Frozen results (`freeze()`) may be read from any
+/// thread, also concurrently.
+public struct Results<Element: Object>: RandomAccessCollection, CustomStringConvertible {
+    /// The realm the results read from.
+    public let realm: Realm?
+    let query: StoreQuery
+    private let cache: ResultsCache
+
+    init(realm: Realm, query: StoreQuery) {
+        self.realm = realm
+        self.query = query
+        self.cache = ResultsCache()
+    }
+
+    var binding: TableBinding? { realm?.binding(for: Element.self) }
+
+    /// The matching object keys, evaluated once per realm version.
+    func keys() -> [Int64] {
+        guard let realm else { return [] }
+        if realm.isFrozen { return frozenKeys(realm)._withUnsafeGuaranteedRef { $0.keys } }
+        guard realm.checkThread(), let binding else { return [] }
+        if cache.stamp == realm.stamp, let keys = cache.keys { return keys }
+        let keys = evaluate(realm, binding)
+        cache.keys = keys
+        cache.stamp = realm.stamp
+        return keys
+    }
+
+    private func evaluate(_ realm: Realm, _ binding: TableBinding) -> [Int64] {
+        do {
+            return try query.evaluate(in: realm.current(), table: binding.table)
+        } catch {
+            return realm.readFailed(error, "Invalid query on '\(binding.className)': \(error)", fallback: [])
+        }
+    }
+
+    /// The keys and binding of frozen results, evaluated by the first reader and shared,
+    /// immutable, by every later one (unretained: `cache` owns them).
+    @inline(__always)
+    private func frozenKeys(_ realm: Realm) -> Unmanaged<FrozenKeys> {
+        cache.frozen(or: {
+            let binding = realm.binding(for: Element.self)
+            return FrozenKeys(binding: binding, keys: binding.map { evaluate(realm, $0) } ?? [], txn: realm.current(), realm: realm)
+        })
+    }
+
+    /// The position of the first object (0).
+    public var startIndex: Int { 0 }
+    /// The number of objects; equals `count`.
+    public var endIndex: Int { keys().count }
+
+    /// The number of matching objects.
+    public var count: Int {
+        guard realm?.checkThread() ?? true else { return 0 }
+        if query.predicate == nil, query.distinctKeyPaths.isEmpty, let realm, let binding {
+            do {
+                return try realm.current().count(binding.table)
+            } catch {
+                return realm.readFailed(error, "cannot count '\(binding.className)' objects in '\(realm.file.path)': \(error)", fallback: 0)
+            }
+        }
+        // One fixed-width comparison (`age > 50`) of a live realm whose keys are not evaluated
+        // yet: counted from the rows' bytes, no keys collected. Anything else, or an error,
+        // takes `keys()` (which reports the error).
+        if query.distinctKeyPaths.isEmpty, let realm, !realm.isFrozen, let binding,
+           cache.stamp != realm.stamp || cache.keys == nil,
+           let n = try? query.fastCount(in: realm.current(), table: binding.table) {
+            return n
+        }
+        return keys().count
+    }
+
+    /// Iterates the objects matching now (the keys are evaluated once).
+    public func makeIterator() -> ResultsIterator<Element> {
+        ResultsIterator(realm: realm, binding: binding, keys: keys())
+    }
+
+    /// The object at `position`.
+    public subscript(position: Int) -> Element {
+        if realm?.isFrozen == true { return frozenElement(position) }
+        let k = keys()
+        precondition(position >= 0 && position < k.count, "Index \(position) is out of bounds (must be less than \(k.count)).")
+        return realm!.object(binding!, key: k[position]) as! Element
+    }
+
+    /// `self[position]` of frozen results, which several threads may read at once: it reads
+    /// only immutable state and retains nothing they share but what the object keeps.
+    private func frozenElement(_ position: Int) -> Element {
+        frozenKeys(realm!)._withUnsafeGuaranteedRef { f in
+            precondition(position >= 0 && position < f.keys.count, "Index \(position) is out of bounds (must be less than \(f.keys.count)).")
+            let key = f.keys[position]
+            return realm!.object(f.binding!, key: key, frozenRow: f.row(key)) as! Element
+        }
+    }
+
+    /// The first object, or nil when there is none.
+    public var first: Element? { isEmpty ? nil : self[0] }
+    /// The last object, or nil when there is none.
+    public var last: Element? { let n = keys().count; return n == 0 ? nil : self[n - 1] }
+
+    /// The results with `predicate` added (ANDed with the current one), in Realm's query
+    /// language: `filter("age > %@ AND name BEGINSWITH %@", 3, "R")`.
+    public func filter(_ predicateFormat: String, _ args: Any...) -> Results<Element> {
+        filter(predicateFormat, arguments: args)
+    }
+
+    /// `filter(_:_:)` with the arguments in an array.
+    public func filter(_ predicateFormat: String, arguments args: [Any]) -> Results<Element> {
+        guard let realm else { return self }
+        do {
+            let parsed = try ParsedQuery.parse(predicateFormat)
+            try parsed.validateArgumentCount(args.count)
+            let coreArgs = try args.map { try realm.queryArgument($0) }
+            return Results(realm: realm, query: query.filtered(by: parsed.predicate, arguments: coreArgs))
+        } catch {
+            return Realm.violation("Invalid predicate '\(predicateFormat)': \(error)", fallback: Results(realm: realm, query: query.filtered(by: .falsePredicate, arguments: [])))
+        }
+    }
+
+    /// The results sorted by the property `keyPath` names (`"name"`, `"owner.name"`).
+    public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results<Element> {
+        sorted(by: [SortDescriptor(keyPath: keyPath, ascending: ascending)])
+    }
+
+    /// The results sorted by several properties, the first deciding first.
+    public func sorted<S: Sequence>(by descriptors: S) -> Results<Element> where S.Element == SortDescriptor {
+        guard let realm else { return self }
+        return Results(realm: realm, query: query.sorted(by: descriptors.map { ($0.keyPath, $0.ascending) }))
+    }
+
+    /// The results keeping only the first object of each distinct combination of values.
+    public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Element == String {
+        guard let realm else { return self }
+        return Results(realm: realm, query: query.distinct(by: Array(keyPaths)))
+    }
+
+    /// The objects as an array (evaluated now).
+    var objects: [Element] { indices.map { self[$0] } }
+
+    /// A short description with the count.
+    public var description: String { "Results<\(Element.self)>(count: \(count))" }
+
+    // MARK: Aggregates
+
+    /// One pass over the matching rows (no object is created): the values of `property`, folded.
+    /// Calls `body` with each non-null value of `property` among the objects. `body` does not
+    /// escape, so the accumulators it captures take no run-time exclusivity check per row.
+    private func fold(_ property: String, _ body: (StoreValue) -> Void) {
+        guard let realm, let binding else { return }
+        guard let i = binding.propertyIndexByName[property] else {
+            return Realm.violation("Invalid property name '\(property)' for class '\(binding.className)'.", fallback: ())
+        }
+        let c = binding.columns[i]
+        let column = binding.table.columns[c]
+        let mode = column.collection == .none ? column.type : .mixed
+        func visit(_ row: RowReader) {
+            switch mode {
+            case .int: if let v = row.int(c) { body(.int(v)) }
+            case .double: if let v = row.double(c) { body(.double(v)) }
+            default: let v = row.value(c); if !v.isNull { body(v) }
+            }
+        }
+        do {
+            if query.distinctKeyPaths.isEmpty {
+                try query.forEachMatch(in: realm.current(), table: binding.table) { visit($0) }
+            } else {
+                let txn = realm.current()
+                for k in keys() { if let row = try txn.row(binding.table, key: k) { visit(row) } }
+            }
+        } catch {
+            Realm.violation("Invalid query on '\(binding.className)': \(error)", fallback: ())
+        }
+    }
+
+    private func extreme<T: _PropertyValueConvertible>(_ property: String, larger: Bool) -> T? {
+        var best: StoreValue?
+        var bestKey: [UInt8] = []
+        fold(property) { v in
+            let k = IndexKey.encode(v)
+            if best == nil || (larger ? bestKey.lexicographicallyPrecedes(k) : k.lexicographicallyPrecedes(bestKey)) {
+                best = v
+                bestKey = k
+            }
+        }
+        return best.flatMap(propertyScalar).flatMap { T._strataFromPropertyValue($0) }
+    }
+
+    /// The smallest value of `property` among the objects, nil when there are none.
+    public func min<T: _PropertyValueConvertible & Comparable>(ofProperty property: String) -> T? {
+        extreme(property, larger: false)
+    }
+
+    /// The largest value of `property` among the objects, nil when there are none.
+    public func max<T: _PropertyValueConvertible & Comparable>(ofProperty property: String) -> T? {
+        extreme(property, larger: true)
+    }
+
+    /// The sum of `property` (an Int, Float, Double or Decimal128 property) over the objects.
+    public func sum<T: _PropertyValueConvertible & AdditiveArithmetic>(ofProperty property: String) -> T {
+        if let realm, !realm.checkThread() { return .zero }
+        var ints: Int64 = 0
+        var doubles = 0.0
+        var isInt = true
+        // One fixed-width comparison (or none) and an Int or Double column: summed from the
+        // rows' bytes by the store. Anything else, or an error, takes the general path (which
+        // reports the error).
+        if query.distinctKeyPaths.isEmpty, let realm, let binding,
+           let i = binding.propertyIndexByName[property],
+           let fast = try? query.fastSum(in: realm.current(), table: binding.table, column: binding.columns[i]) {
+            (ints, doubles) = (fast.ints, fast.doubles)
+            isInt = binding.table.columns[binding.columns[i]].type == .int || !fast.sawValue
+        } else {
+            fold(property) { v in
+                switch v {
+                case .int(let i): ints &+= i
+                case .double(let d): doubles += d; isInt = false
+                case .float(let f): doubles += Double(f); isInt = false
+                default: break
+                }
+            }
+        }
+        let value: PropertyValue = isInt ? .int(ints) : .double(doubles)
+        if let t = T._strataFromPropertyValue(value) { return t }
+        if case .int(let i) = value, let t = T._strataFromPropertyValue(.double(Double(i))) { return t }
+        if case .double(let d) = value, let t = T._strataFromPropertyValue(.float(Float(d))) { return t }
+        return .zero
+    }
+
+    /// The average of `property` over the objects, nil when there are none.
+    public func average<T: BinaryFloatingPoint>(ofProperty property: String) -> T? {
+        var total = 0.0
+        var n = 0
+        fold(property) { v in
+            switch v {
+            case .int(let i): total += Double(i); n += 1
+            case .double(let d): total += d; n += 1
+            case .float(let f): total += Double(f); n += 1
+            default: break
+            }
+        }
+        return n == 0 ? nil : T(total / Double(n))
+    }
+}
+
+extension Realm {
+    /// Converts a query argument (`%@`) to the store's form.
+    func queryArgument(_ arg: Any) throws -> StoreValue {
+        switch arg {
+        case let o as ObjectBase:
+            guard let s = o._strataManaged else {
+                throw Realm.Error(.invalidQuery, "Only managed objects can be compared in queries; add \(type(of: o)) to the realm first.")
+            }
+            return .link(s.key)
+        case let a as [Any]:
+            return .list(try a.map(queryArgument))
+        case let v as Int: return .int(Int64(v))
+        // Before NSNumber: on Linux an Int64 also casts to NSNumber, and `age > 50` then compared
+        // every row's integer with a Double (exact, but the slower mixed comparison).
+        case let v as Int64: return .int(v)
+        case let v as Int32: return .int(Int64(v))
+        case let v as Int16: return .int(Int64(v))
+        case let v as Int8: return .int(Int64(v))
+        case let v as Double: return .double(v)
+        case let v as Float: return .float(v)
+        case let v as Bool: return .bool(v)
+        case let v as NSNumber:
+            // An integer NSNumber stays an integer (its type code is not "f" or "d").
+            let code = String(cString: v.objCType)
+            return code == "d" || code == "f" ? .double(v.doubleValue) : .int(v.int64Value)
+        case let v as _PropertyValueEncodable:
+            if let c = coreScalar(v._strataPropertyValue) { return c }
+            throw Realm.Error(.invalidQuery, "a \(type(of: arg)) cannot be a query argument")
+        case Optional<Any>.none: return .null
+        default:
+            throw Realm.Error(.invalidQuery, "a \(type(of: arg)) cannot be a query argument; pass a value of a property type or a managed object")
+        }
+    }
+}

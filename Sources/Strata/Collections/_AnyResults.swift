@@ -1,0 +1,9 @@
+import Foundation
+internal import StrataCore
+internal import StrataStorage
+
+/// Type-erased access to `Results` for references.
+protocol _AnyResults {
+    var elementClassName: String { get }
+    var coreQuery: StoreQuery { get }
+}

@@ -1,0 +1,67 @@
+import Foundation
+internal import StrataCore
+internal import StrataStorage
+
+/// One model class bound to its table in one file: the generated accessors, type-erased, and
+/// the mapping from schema property index to stored column.
+///
+/// ## Concurrency
+/// Immutable; shared by the realms of one file.
+final class TableBinding: @unchecked Sendable {
+    let type: ObjectBase.Type
+    let schema: ObjectSchema
+    let table: StoreTable
+    /// Stored column of each schema property.
+    let columns: [Int]
+    let make: () -> ObjectBase
+    let getters: [(ObjectBase) -> PropertyValue]
+    let setters: [((ObjectBase, PropertyValue) throws -> Void)?]
+    let bind: (ObjectBase) -> Void
+    let propertyIndexByName: [String: Int]
+
+    init<T: ObjectSchemaProviding>(_ type: T.Type, table: StoreTable) {
+        self.type = type
+        schema = T.strataObjectSchema
+        self.table = table
+        columns = schema.properties.map { table.columnIndex[$0.columnName]! }
+        let accessors = T.strataAccessors
+        make = accessors.erasedMake
+        getters = accessors.properties.map { p in { object in p.get(object as! T.StrataRoot) } }
+        setters = accessors.properties.map { p in
+            p.set.map { set in { (object: ObjectBase, value: PropertyValue) throws in try set(object as! T.StrataRoot, value) } }
+        }
+        bind = accessors.erasedBind
+        var byName: [String: Int] = [:]
+        for (i, p) in schema.properties.enumerated() { byName[p.name] = i }
+        propertyIndexByName = byName
+        primaryKeyIndex = schema.properties.firstIndex(where: \.isPrimaryKey)
+        var steps: [AddStep] = []
+        for (i, p) in schema.properties.enumerated() where p.type != .linkingObjects {
+            steps.append(AddStep(property: i, column: columns[i], mayDefer: p.type == .object || p.type == .any || p.collection != .none))
+        }
+        addSteps = steps
+        let mapped = Set(columns)
+        unmappedColumns = table.columns.indices.filter { !mapped.contains($0) }
+        let properties = schema.properties, propertyColumns = columns
+        linkingColumns = properties.indices.filter { properties[$0].type == .linkingObjects }.map { propertyColumns[$0] }
+    }
+
+    /// One stored property as `add` reads it: its index, its column, and whether its value may be
+    /// an object or a collection (then it may be written after the row exists).
+    struct AddStep {
+        let property: Int
+        let column: Int
+        let mayDefer: Bool
+    }
+
+    /// The properties `add` reads, in order (computed once per table).
+    let addSteps: [AddStep]
+    /// Columns no property of the model maps to (kept by an additive schema change).
+    let unmappedColumns: [Int]
+    /// Columns of `LinkingObjects` properties (computed, never written by `add`). With
+    /// `addSteps` and `unmappedColumns` they cover every column of the table once.
+    let linkingColumns: [Int]
+
+    var className: String { schema.className }
+    let primaryKeyIndex: Int?
+}

@@ -1,0 +1,147 @@
+/// A validated cluster: its header, and where each object's key is.
+///
+/// Construction checks that every column area of the stored columns lies inside the bytes and
+/// that variable-width end offsets rise, so a `RowReader` over it never reads outside it. (Keys
+/// are not checked to rise: wrong keys find wrong objects, but read nothing outside.)
+struct ClusterView {
+    let bytes: UnsafeRawBufferPointer
+    let count: Int
+    let columnCount: Int
+    let keyWidth: Int
+    let firstKey: Int64
+
+    /// nil when `bytes` is not a well-formed cluster of `table`.
+    /// - Parameter rising: also check that variable-width end offsets rise (reads need it);
+    ///   without it, only that each column's area, up to its last end offset, lies inside.
+    init?(_ bytes: UnsafeRawBufferPointer, table: StoreTable, checkColumns: Bool = true, rising: Bool = true) {
+        guard bytes.count >= ClusterFormat.headerSize, let base = bytes.baseAddress else { return nil }
+        let m = Int(UInt16(littleEndian: base.loadUnaligned(as: UInt16.self)))
+        let n = Int(UInt16(littleEndian: base.loadUnaligned(fromByteOffset: 2, as: UInt16.self)))
+        let kw = Int(base.load(fromByteOffset: 4, as: UInt8.self))
+        guard m >= 1, n <= table.layout.columnCount, kw == 0 || kw == 1 || kw == 2 || kw == 4 || kw == 8 else { return nil }
+        let keysEnd = ClusterFormat.headerSize + n * ClusterFormat.descriptorSize + m * kw
+        guard keysEnd <= bytes.count else { return nil }
+        self.bytes = bytes
+        count = m
+        columnCount = n
+        keyWidth = kw
+        firstKey = Int64(littleEndian: base.loadUnaligned(fromByteOffset: 8, as: Int64.self))
+        // Keys are not checked to rise: a cluster whose keys do not finds wrong objects but never
+        // reads outside its bytes. `Database.verify()`-level checks are the place for that.
+        if kw == 0, firstKey > Int64.max - Int64(m - 1) { return nil }
+        if checkColumns {
+            for c in 0..<n where !Self.columnFits(base, bytes.count, m, c, table.layout.clusterKinds[c], table.layout.slotSizes[c], rising: rising) { return nil }
+        }
+    }
+
+    /// Whether column `c` of `table` can be read from this cluster (validated without
+    /// `checkColumns`): its area lies inside (a column the cluster predates has none).
+    func fits(column c: Int, table: StoreTable) -> Bool {
+        c >= columnCount || Self.columnFits(bytes.baseAddress!, bytes.count, count, c, table.layout.clusterKinds[c], table.layout.slotSizes[c])
+    }
+
+    /// Whether column `c`'s area lies inside the cluster (and, for variable-width columns, its
+    /// end offsets rise).
+    static func columnFits(_ base: UnsafeRawPointer, _ size: Int, _ m: Int, _ c: Int, _ kind: ClusterColumnKind, _ slotSize: Int,
+                           rising: Bool = true) -> Bool {
+        if kind == .none { return true }
+        let (offset, width, nulls) = ClusterFormat.descriptor(base, c)
+        var start = offset + (nulls ? (m + 7) / 8 : 0)
+        switch kind {
+        case .none: return true
+        case .int:
+            guard width == 0 || width == 1 || width == 2 || width == 4 || width == 8 else { return false }
+            return start + 8 + m * width <= size
+        case .fixed:
+            return width == slotSize && start + m * width <= size
+        case .variable:
+            guard width == 2 || width == 4, start + m * width <= size else { return false }
+            // End offsets must rise (object i reads [end(i - 1), end(i))).
+            var previous = 0
+            if !rising {
+                previous = Int(clusterLoad(base, start + (m - 1) * width, width))
+            } else if width == 2 {
+                for i in 0..<m {
+                    let e = Int(UInt16(littleEndian: base.loadUnaligned(fromByteOffset: start + 2 * i, as: UInt16.self)))
+                    if e < previous { return false }
+                    previous = e
+                }
+            } else {
+                for i in 0..<m {
+                    let e = Int(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: start + 4 * i, as: UInt32.self)))
+                    if e < previous { return false }
+                    previous = e
+                }
+            }
+            start += m * width
+            return start + previous <= size
+        }
+    }
+
+    /// Where the cluster's encoded bytes end: after its last column area (or its keys). The
+    /// bytes from there to the value's end are its reserve for in-place inserts.
+    func contentEnd(table: StoreTable) -> Int {
+        let base = bytes.baseAddress!
+        var end = ClusterFormat.headerSize + columnCount * ClusterFormat.descriptorSize + count * keyWidth
+        for c in 0..<columnCount where table.layout.clusterKinds[c] != .none {
+            let (offset, width, nulls) = ClusterFormat.descriptor(base, c)
+            var e = offset + (nulls ? (count + 7) >> 3 : 0)
+            switch table.layout.clusterKinds[c] {
+            case .none: break
+            case .int: e += 8 + count * width
+            case .fixed: e += count * width
+            case .variable: e += count * width + Int(clusterLoad(base, e + (count - 1) * width, width))
+            }
+            end = max(end, e)
+        }
+        return end
+    }
+
+    /// Whether object `i`'s variable-width values lie within their columns' bytes (their end
+    /// offsets rise at `i`): enough for a reader of that one object, on a cluster validated
+    /// with `rising: false`.
+    func rangesRise(at i: Int, table: StoreTable) -> Bool {
+        let base = bytes.baseAddress!
+        for c in 0..<columnCount where table.layout.clusterKinds[c] == .variable {
+            let (offset, width, nulls) = ClusterFormat.descriptor(base, c)
+            let ends = offset + (nulls ? (count + 7) >> 3 : 0)
+            let start = i == 0 ? 0 : clusterLoad(base, ends + (i - 1) * width, width)
+            let end = clusterLoad(base, ends + i * width, width)
+            if start > end || end > clusterLoad(base, ends + (count - 1) * width, width) { return false }
+        }
+        return true
+    }
+
+    /// The key of object `i`.
+    @inline(__always)
+    func key(at i: Int) -> Int64 {
+        if keyWidth == 0 { return firstKey &+ Int64(i) }
+        let k0 = ClusterFormat.headerSize + columnCount * ClusterFormat.descriptorSize
+        return firstKey &+ Int64(bitPattern: clusterLoad(bytes.baseAddress!, k0 + i * keyWidth, keyWidth))
+    }
+
+    /// Where `key` is (found) or would go to keep the keys in order.
+    func position(of key: Int64) -> (index: Int, found: Bool) {
+        if key < firstKey { return (0, false) }
+        if keyWidth == 0 {
+            let d = UInt64(bitPattern: key &- firstKey)
+            return d < UInt64(count) ? (Int(d), true) : (count, false)
+        }
+        let target = UInt64(bitPattern: key &- firstKey)
+        let k0 = ClusterFormat.headerSize + columnCount * ClusterFormat.descriptorSize
+        let base = bytes.baseAddress!
+        var lo = 0, hi = count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            let d = clusterLoad(base, k0 + mid * keyWidth, keyWidth)
+            if d < target { lo = mid + 1 } else if d > target { hi = mid } else { return (mid, true) }
+        }
+        return (lo, false)
+    }
+
+    /// The number of objects in the cluster `bytes` (0 when it is too short to say).
+    @inline(__always)
+    static func objectCount(_ bytes: UnsafeRawBufferPointer) -> Int {
+        bytes.count >= 2 ? Int(UInt16(littleEndian: bytes.loadUnaligned(as: UInt16.self))) : 0
+    }
+}

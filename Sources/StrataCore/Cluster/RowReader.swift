@@ -1,0 +1,172 @@
+/// Reads the columns of one object in its cluster, in place (zero copies for fixed-width values).
+///
+/// ## Concurrency
+/// Not `Sendable` in spirit: the bytes point into a transaction's snapshot and are valid only
+/// while it is (for a write transaction: until the next change).
+public struct RowReader {
+    /// The bytes of the object's cluster.
+    public private(set) var bytes: UnsafeRawBufferPointer
+    public let table: StoreTable
+    /// The object's key.
+    public private(set) var key: Int64
+    /// The object's position in its cluster.
+    public private(set) var position: Int
+    /// Objects in the cluster.
+    @usableFromInline private(set) var m: Int
+    /// Columns stored in the cluster.
+    @usableFromInline private(set) var n: Int
+
+    /// A reader of object `position` of a validated cluster.
+    init(cluster: ClusterView, position: Int, table: StoreTable) {
+        bytes = cluster.bytes
+        self.table = table
+        self.position = position
+        key = cluster.key(at: position)
+        m = cluster.count
+        n = cluster.columnCount
+    }
+
+    /// A reader that points at nothing yet (scans move it).
+    init(table: StoreTable) {
+        bytes = UnsafeRawBufferPointer(start: nil, count: 0)
+        self.table = table
+        key = 0
+        position = 0
+        m = 0
+        n = 0
+    }
+
+    /// Points the reader at another object: a scan moves one reader from object to object
+    /// (making a reader per object retained and released its table each time).
+    @inline(__always)
+    mutating func move(to cluster: ClusterView, position: Int, key: Int64) {
+        bytes = cluster.bytes
+        m = cluster.count
+        n = cluster.columnCount
+        self.position = position
+        self.key = key
+    }
+
+    @inline(__always)
+    func descriptor(_ c: Int) -> (offset: Int, width: Int, nulls: Bool) {
+        ClusterFormat.descriptor(bytes.baseAddress!, c)
+    }
+
+    /// Whether column `c` is null (or absent from an older cluster, with a nullable column).
+    @inline(__always)
+    public func isNull(_ c: Int) -> Bool {
+        if c == table.layout.keyColumn { return key == table.layout.nullKey }
+        guard c < n else { return table.columns[c].defaultValue.isNull }
+        if table.layout.clusterKinds[c] == .none { return true }
+        let d = descriptor(c)
+        return d.nulls && bytes[d.offset + position >> 3] & (1 << UInt8(position & 7)) != 0
+    }
+
+    /// Byte offset of a fixed-width column's value for this object (a stored, non-null column).
+    @inline(__always)
+    func fixedOffset(_ c: Int) -> Int {
+        let d = descriptor(c)
+        return d.offset + (d.nulls ? (m + 7) >> 3 : 0) + position * d.width
+    }
+
+    /// An `Int`, `link` column's value, nil when null.
+    @inline(__always)
+    public func int(_ c: Int) -> Int64? {
+        if c == table.layout.keyColumn { return key == table.layout.nullKey ? nil : key }
+        guard c < n else { return table.columns[c].isNullable ? nil : 0 }
+        let d = descriptor(c)
+        if d.nulls, bytes[d.offset + position >> 3] & (1 << UInt8(position & 7)) != 0 { return nil }
+        let start = d.offset + (d.nulls ? (m + 7) >> 3 : 0)
+        let p = bytes.baseAddress!
+        let base = Int64(littleEndian: p.loadUnaligned(fromByteOffset: start, as: Int64.self))
+        return base &+ Int64(bitPattern: clusterLoad(p, start + 8 + position * d.width, d.width))
+    }
+
+    /// A `Double` column's value, nil when null.
+    @inline(__always)
+    public func double(_ c: Int) -> Double? {
+        guard c < n else { return table.columns[c].isNullable ? nil : 0 }
+        if isNull(c) { return nil }
+        return Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: fixedOffset(c), as: UInt64.self)))
+    }
+
+    /// The bytes of a `String`, `Data`, `AnyRealmValue` or collection column, nil when null.
+    @inline(__always)
+    public func variableBytes(_ c: Int) -> UnsafeRawBufferPointer? {
+        guard c < n else { return table.columns[c].isNullable ? nil : UnsafeRawBufferPointer(start: nil, count: 0) }
+        let d = descriptor(c)
+        if d.nulls, bytes[d.offset + position >> 3] & (1 << UInt8(position & 7)) != 0 { return nil }
+        let ends = d.offset + (d.nulls ? (m + 7) >> 3 : 0)
+        let p = bytes.baseAddress!
+        let start = position == 0 ? 0 : Int(clusterLoad(p, ends + (position - 1) * d.width, d.width))
+        let end = Int(clusterLoad(p, ends + position * d.width, d.width))
+        let data = ends + m * d.width
+        return UnsafeRawBufferPointer(rebasing: bytes[(data + start)..<(data + end)])
+    }
+
+    /// A `String` column's value, nil when null.
+    public func string(_ c: Int) -> String? {
+        variableBytes(c).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Column `c`'s value.
+    public func value(_ c: Int) -> StoreValue {
+        let column = table.columns[c]
+        if c == table.layout.keyColumn { return key == table.layout.nullKey ? .null : .int(key) }
+        guard column.isStored else { return .null }
+        guard c < n else { return column.defaultValue }
+        if isNull(c) { return .null }
+        if column.isVariable {
+            let v = variableBytes(c)!
+            if column.collection != .none || column.type == .mixed {
+                var r = ByteReader(v)
+                return ValueCodec.read(&r) ?? column.defaultValue
+            }
+            return column.type == .string ? .string(String(decoding: v, as: UTF8.self)) : .data(Array(v))
+        }
+        switch column.type {
+        case .int: return .int(int(c)!)
+        case .link: return .link(int(c)!)
+        default: break
+        }
+        return fixedSlotValue(column.type, bytes, at: fixedOffset(c))
+    }
+
+    /// All columns' values, in column order.
+    public func values() -> [StoreValue] {
+        (0..<table.columns.count).map(value)
+    }
+
+    /// A `Bool` column's value, nil when null.
+    @inline(__always)
+    func queryBool(_ c: Int) -> Bool? {
+        guard c < n else { return table.columns[c].isNullable ? nil : false }
+        if isNull(c) { return nil }
+        return bytes[fixedOffset(c)] != 0
+    }
+
+    /// A `Float` column's value, nil when null.
+    @inline(__always)
+    func queryFloat(_ c: Int) -> Float? {
+        guard c < n else { return table.columns[c].isNullable ? nil : 0 }
+        if isNull(c) { return nil }
+        return Float(bitPattern: UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: fixedOffset(c), as: UInt32.self)))
+    }
+
+    /// A date column's value, nil when null.
+    @inline(__always)
+    func queryTimestamp(_ c: Int) -> QueryTimestamp? {
+        guard c < n else { return table.columns[c].isNullable ? nil : QueryTimestamp(seconds: 0, nanoseconds: 0) }
+        if isNull(c) { return nil }
+        let s = fixedOffset(c)
+        return QueryTimestamp(seconds: Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: s, as: Int64.self)),
+                              nanoseconds: Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: s + 8, as: Int32.self)))
+    }
+
+    /// A link column's target key, nil when null (also for clusters written before the column existed).
+    @inline(__always)
+    func queryLink(_ c: Int) -> Int64? {
+        guard c < n else { return nil }
+        return int(c)
+    }
+}

@@ -1,0 +1,307 @@
+import StrataQuery
+
+// Key paths bound to a schema: `owner.name` becomes "follow column 3 of Dog to Person, then read
+// column 1", resolved once per evaluation so that rows never see a property name.
+
+extension QueryCompiler {
+    // MARK: Resolving
+
+    /// The column of `table` that the property named `name` is stored in: through the model's
+    /// Swift names when it maps any (`StoreTransaction.propertyColumns`), else by column name.
+    func column(named name: String, in table: StoreTable) -> Int? {
+        if let names = txn.propertyColumns[table.name] { return names[name].flatMap { table.columnIndex[$0] } }
+        return table.columnIndex[name]
+    }
+
+    /// Binds `components` (and a trailing collection operator) to the schema.
+    func resolvePath(_ components: [String], aggregate: QueryAggregate?) throws(StoreQueryError) -> QueryPath {
+        var text = components.joined(separator: ".")
+        if let aggregate {
+            text += (text.isEmpty ? "" : ".") + aggregate.name
+            if let p = aggregate.property { text += "." + p }
+        }
+        guard !components.isEmpty else {
+            throw .unknownProperty(table: table.name, property: "", keyPath: text)
+        }
+        var current = table
+        var hops: [QueryHop] = []
+        for name in components.dropLast() {
+            guard let c = self.column(named: name, in: current) else {
+                throw .unknownProperty(table: current.name, property: name, keyPath: text)
+            }
+            let column = current.columns[c]
+            switch column.type {
+            case .link:
+                let target = try linkedTable(column.targetTable, keyPath: text)
+                hops.append(column.collection == .none ? .toOne(column: c, target: target) : .toMany(column: c, target: target))
+                current = target
+            case .linkingObjects:
+                let origin = try linkedTable(column.targetTable, keyPath: text)
+                guard let originColumn = column.originProperty, origin.columnIndex[originColumn] != nil else {
+                    throw .unknownProperty(table: origin.name, property: column.originProperty ?? "", keyPath: text)
+                }
+                hops.append(.backlinks(origin: origin, originColumn: originColumn))
+                current = origin
+            default:
+                throw .notALink(table: current.name, property: name, keyPath: text)
+            }
+        }
+        let last = components[components.count - 1]
+        guard let c = self.column(named: last, in: current) else {
+            throw .unknownProperty(table: current.name, property: last, keyPath: text)
+        }
+        let column = current.columns[c]
+        let throughMany = hops.contains(where: \.isToMany)
+        let throughOne = hops.contains { !$0.isToMany }
+        let isCollection = column.collection != .none || column.type == .linkingObjects
+        let elementTarget = column.targetTable
+
+        func path(_ type: ColumnType, target: String?, nullable: Bool, multi: Bool,
+                  aggregateTable: StoreTable? = nil, aggregateColumn: Int? = nil) -> QueryPath {
+            QueryPath(text: text, hops: hops, terminalTable: current, terminalColumn: c, aggregate: aggregate,
+                      aggregateTable: aggregateTable, aggregateColumn: aggregateColumn, valueType: type,
+                      linkTarget: target, nullable: nullable || (throughOne && !multi), isMulti: multi)
+        }
+
+        guard let aggregate else {
+            if column.type == .linkingObjects {
+                return path(.link, target: elementTarget, nullable: false, multi: true)
+            }
+            let nullable = column.isNullable || column.type == .mixed || (column.type == .link && column.collection == .none)
+            return path(column.type, target: elementTarget, nullable: nullable, multi: throughMany || isCollection)
+        }
+
+        switch aggregate {
+        case .count, .size:
+            guard isCollection || (column.collection == .none && (column.type == .string || column.type == .data)) else {
+                throw .invalidAggregate(keyPath: text, aggregate: aggregate.name,
+                                        reason: "'\(current.name).\(last)' is a single \(QueryPath.typeName(column.type, target: elementTarget)) value; \(aggregate.name) counts the elements of a list, set, map or LinkingObjects property, or the length of a string or data value")
+            }
+            return path(.int, target: nil, nullable: column.isNullable && !isCollection, multi: throughMany)
+        case .min(let property), .max(let property), .sum(let property), .avg(let property):
+            guard isCollection else {
+                throw .invalidAggregate(keyPath: text, aggregate: aggregate.name,
+                                        reason: "'\(current.name).\(last)' is not a collection; \(aggregate.name) applies to a list, set, map or LinkingObjects property")
+            }
+            var elementType = column.type
+            var elementTable: StoreTable? = nil
+            var elementColumn: Int? = nil
+            if let property {
+                guard column.type == .link || column.type == .linkingObjects else {
+                    throw .invalidAggregate(keyPath: text, aggregate: aggregate.name,
+                                            reason: "'\(current.name).\(last)' holds \(QueryPath.typeName(column.type, target: nil)) values, not objects; write \(last).\(aggregate.name) without a property")
+                }
+                let target = try linkedTable(elementTarget, keyPath: text)
+                guard let ac = self.column(named: property, in: target) else {
+                    throw .unknownProperty(table: target.name, property: property, keyPath: text)
+                }
+                guard target.columns[ac].collection == .none, target.columns[ac].isStored else {
+                    throw .invalidAggregate(keyPath: text, aggregate: aggregate.name,
+                                            reason: "'\(target.name).\(property)' is a collection; aggregate a single numeric property of each object")
+                }
+                elementType = target.columns[ac].type
+                elementTable = target
+                elementColumn = ac
+            } else if column.type == .link || column.type == .linkingObjects {
+                throw .invalidAggregate(keyPath: text, aggregate: aggregate.name,
+                                        reason: "the elements are objects; name the property to aggregate, e.g. \(last).\(aggregate.name).age")
+            }
+            let numeric = elementType == .int || elementType == .float || elementType == .double
+            let type: ColumnType
+            switch aggregate {
+            case .sum:
+                guard numeric else { throw notNumeric(aggregate, elementType, text) }
+                type = elementType == .int ? .int : .double
+                return path(type, target: nil, nullable: false, multi: throughMany, aggregateTable: elementTable, aggregateColumn: elementColumn)
+            case .avg:
+                guard numeric else { throw notNumeric(aggregate, elementType, text) }
+                return path(.double, target: nil, nullable: true, multi: throughMany, aggregateTable: elementTable, aggregateColumn: elementColumn)
+            default:
+                guard numeric || elementType == .timestamp else { throw notNumeric(aggregate, elementType, text) }
+                return path(elementType, target: nil, nullable: true, multi: throughMany, aggregateTable: elementTable, aggregateColumn: elementColumn)
+            }
+        }
+    }
+
+    private func notNumeric(_ aggregate: QueryAggregate, _ type: ColumnType, _ text: String) -> StoreQueryError {
+        let what: String
+        switch aggregate {
+        case .sum, .avg: what = "int, float or double"
+        case .count, .size, .min, .max: what = "int, float, double or date"
+        }
+        return .invalidAggregate(keyPath: text, aggregate: aggregate.name,
+                                 reason: "the values are \(QueryPath.typeName(type, target: nil)); \(aggregate.name) needs \(what) values")
+    }
+
+    private func linkedTable(_ name: String?, keyPath: String) throws(StoreQueryError) -> StoreTable {
+        guard let name, let target = txn.tables[name] else {
+            throw .unknownTable(table: name ?? "?", keyPath: keyPath)
+        }
+        return target
+    }
+
+    /// The key path a `%K` argument names: a string such as `"owner.name"` or `"dogs.@avg.age"`.
+    func keyPathArgument(_ index: Int) throws(StoreQueryError) -> QueryPath {
+        let value = try argument(index)
+        let expected = "a key path string such as \"owner.name\" for %K"
+        guard case .string(let text) = value else {
+            throw .invalidArgument(index: index, expected: expected, found: value.kindName)
+        }
+        let notAKeyPath = StoreQueryError.invalidArgument(index: index, expected: expected, found: "string that is not a key path")
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard let at = parts.firstIndex(where: { $0.hasPrefix("@") }) else {
+            guard !parts.contains(where: \.isEmpty) else { throw notAKeyPath }
+            return try resolvePath(parts, aggregate: nil)
+        }
+        let components = Array(parts[..<at])
+        guard !components.contains(where: \.isEmpty), parts.count - at <= 2 else { throw notAKeyPath }
+        let property = parts.count - at == 2 ? parts[at + 1] : nil
+        if let property, property.isEmpty || property.hasPrefix("@") { throw notAKeyPath }
+        let aggregate: QueryAggregate
+        switch parts[at].lowercased() {
+        case "@count" where property == nil: aggregate = .count
+        case "@size" where property == nil: aggregate = .size
+        case "@min": aggregate = .min(property)
+        case "@max": aggregate = .max(property)
+        case "@sum": aggregate = .sum(property)
+        case "@avg": aggregate = .avg(property)
+        default: throw notAKeyPath
+        }
+        return try resolvePath(components, aggregate: aggregate)
+    }
+
+    // MARK: Reading values
+
+    /// A function reading the single value of a path that is not multi-valued.
+    func singleValue(_ path: QueryPath) -> (RowReader) throws -> StoreValue {
+        let terminal = terminalValue(path)
+        let hops = path.hops
+        if hops.isEmpty { return terminal }
+        let txn = self.txn
+        return { row in
+            var current = row
+            for hop in hops {
+                guard case .toOne(let c, let target) = hop, case .link(let key) = current.value(c),
+                      let next = try txn.row(target, key: key) else { return .null }
+                current = next
+            }
+            return try terminal(current)
+        }
+    }
+
+    /// A function reading every value of a multi-valued path, in a stable order.
+    func multiValues(_ path: QueryPath) -> (RowReader) throws -> [StoreValue] {
+        let hops = path.hops
+        let txn = self.txn
+        let root = self.table
+        let collection: (RowReader) throws -> [StoreValue]
+        if path.aggregate == nil {
+            collection = elements(path)
+        } else {
+            let terminal = terminalValue(path)
+            collection = { [try terminal($0)] }
+        }
+        return { row in
+            var rows = [row]
+            var table = root
+            for hop in hops {
+                var next: [RowReader] = []
+                for r in rows {
+                    try QueryCompiler.follow(hop, from: r, in: table, txn: txn) { next.append($0) }
+                }
+                rows = next
+                switch hop {
+                case .toOne(_, let target), .toMany(_, let target): table = target
+                case .backlinks(let origin, _): table = origin
+                }
+            }
+            if rows.count == 1 { return try collection(rows[0]) }
+            var values: [StoreValue] = []
+            for r in rows { values.append(contentsOf: try collection(r)) }
+            return values
+        }
+    }
+
+    /// Calls `body` with each row `hop` leads to from `row` (of `table`).
+    static func follow(_ hop: QueryHop, from row: RowReader, in table: StoreTable, txn: StoreTransaction,
+                       _ body: (RowReader) throws -> Void) throws {
+        switch hop {
+        case .toOne(let c, let target):
+            if case .link(let key) = row.value(c), let next = try txn.row(target, key: key) { try body(next) }
+        case .toMany(let c, let target):
+            for element in collectionElements(row.value(c)) {
+                if case .link(let key) = element, let next = try txn.row(target, key: key) { try body(next) }
+            }
+        case .backlinks(let origin, let originColumn):
+            for key in try txn.backlinks(to: table, key: row.key, from: origin.name, column: originColumn) {
+                if let next = try txn.row(origin, key: key) { try body(next) }
+            }
+        }
+    }
+
+    /// The elements of a list, set or map value (a map's values, by key order).
+    static func collectionElements(_ value: StoreValue) -> [StoreValue] {
+        switch value {
+        case .list(let elements): return elements
+        case .map(let entries): return entries.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { entries[$0]! }
+        default: return []
+        }
+    }
+
+    /// The elements of the terminal collection of `path` in one row of its terminal table.
+    private func elements(_ path: QueryPath) -> (RowReader) throws -> [StoreValue] {
+        let c = path.terminalColumn
+        let table = path.terminalTable
+        let column = table.columns[c]
+        if column.type == .linkingObjects, let originName = column.targetTable, let originColumn = column.originProperty {
+            let txn = self.txn
+            return { row in
+                try txn.backlinks(to: table, key: row.key, from: originName, column: originColumn).map(StoreValue.link)
+            }
+        }
+        if column.collection == .none {
+            return { [$0.value(c)] }
+        }
+        return { QueryCompiler.collectionElements($0.value(c)) }
+    }
+
+    /// The value of the last component (with its aggregate) in one row of the terminal table.
+    private func terminalValue(_ path: QueryPath) -> (RowReader) throws -> StoreValue {
+        let c = path.terminalColumn
+        guard let aggregate = path.aggregate else {
+            return { $0.value(c) }
+        }
+        let elements = self.elements(path)
+        let column = path.terminalTable.columns[c]
+        switch aggregate {
+        case .count, .size:
+            if column.collection == .none && column.type == .string {
+                return { row in row.string(c).map { .int(Int64($0.count)) } ?? .null }
+            }
+            if column.collection == .none && column.type == .data {
+                return { row in row.variableBytes(c).map { .int(Int64($0.count)) } ?? .null }
+            }
+            return { .int(Int64(try elements($0).count)) }
+        case .min, .max, .sum, .avg:
+            let values: (RowReader) throws -> [StoreValue]
+            if let target = path.aggregateTable, let ac = path.aggregateColumn {
+                let txn = self.txn
+                values = { row in
+                    var result: [StoreValue] = []
+                    for element in try elements(row) {
+                        if case .link(let key) = element, let r = try txn.row(target, key: key) { result.append(r.value(ac)) }
+                    }
+                    return result
+                }
+            } else {
+                values = elements
+            }
+            switch aggregate {
+            case .sum: return { QueryValues.sum(try values($0)) }
+            case .avg: return { QueryValues.average(try values($0)) }
+            case .min: return { QueryValues.extreme(try values($0), sign: -1) }
+            default: return { QueryValues.extreme(try values($0), sign: 1) }
+            }
+        }
+    }
+}

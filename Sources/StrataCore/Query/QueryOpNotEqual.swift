@@ -1,0 +1,7 @@
+import StrataQuery
+
+enum QueryOpNotEqual: QueryComparisonOperator {
+    static var unordered: Bool { true }
+    @inline(__always) static func test<T: Comparable>(_ a: T, _ b: T) -> Bool { a != b }
+    @inline(__always) static func test(order: Int) -> Bool { order != 0 }
+}

@@ -1,0 +1,7 @@
+/// Whether a column holds one value or a collection.
+///
+/// ## Concurrency
+/// A plain value; `Sendable`.
+public enum CollectionKind: UInt8, Sendable, Hashable {
+    case none = 0, list, set, map
+}

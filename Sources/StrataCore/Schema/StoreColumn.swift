@@ -1,0 +1,60 @@
+/// One column of a table, as the object store stores it.
+///
+/// ## Concurrency
+/// A plain value; `Sendable`.
+public struct StoreColumn: Sendable, Hashable {
+    public var name: String
+    public var type: ColumnType
+    public var collection: CollectionKind
+    public var isNullable: Bool
+    public var isPrimaryKey: Bool
+    public var isIndexed: Bool
+    /// The linked table for `.link` and `.linkingObjects`.
+    public var targetTable: String?
+    /// For `.linkingObjects`: the link column of `targetTable` this column inverts.
+    public var originProperty: String?
+
+    public init(name: String, type: ColumnType, collection: CollectionKind = .none, isNullable: Bool = false,
+                isPrimaryKey: Bool = false, isIndexed: Bool = false, targetTable: String? = nil,
+                originProperty: String? = nil) {
+        self.name = name
+        self.type = type
+        self.collection = collection
+        self.isNullable = isNullable
+        self.isPrimaryKey = isPrimaryKey
+        self.isIndexed = isIndexed
+        self.targetTable = targetTable
+        self.originProperty = originProperty
+    }
+
+    /// Whether the value lives in the row's variable area.
+    var isVariable: Bool {
+        collection != .none || type == .string || type == .data || type == .mixed
+    }
+
+    /// Whether the column is kept in the row at all (`LinkingObjects` is not).
+    public var isStored: Bool { type != .linkingObjects }
+
+    /// Whether the column keeps a secondary index tree.
+    public var hasIndexTree: Bool { isIndexed && !isPrimaryKey && collection == .none }
+
+    /// The value a row without this column (written before the column was added) reads as.
+    public var defaultValue: StoreValue {
+        if collection == .list || collection == .set { return .list([]) }
+        if collection == .map { return .map([:]) }
+        if isNullable { return .null }
+        switch type {
+        case .int: return .int(0)
+        case .bool: return .bool(false)
+        case .float: return .float(0)
+        case .double: return .double(0)
+        case .string: return .string("")
+        case .data: return .data([])
+        case .timestamp: return .timestamp(seconds: 0, nanoseconds: 0)
+        case .objectId: return .objectId([UInt8](repeating: 0, count: 12))
+        case .uuid: return .uuid([UInt8](repeating: 0, count: 16))
+        case .decimal128: return .decimal128([UInt8](repeating: 0, count: 16))
+        case .mixed, .link, .linkingObjects: return .null
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import SwiftParser
+import SwiftSyntax
+
+/// Parses source files and runs both collectors over each.
+public enum DeclarationCollection {
+    /// One file to read: its text and the name used in diagnostics.
+    public struct Input: Sendable {
+        public var displayPath: String
+        public var source: String
+        public init(displayPath: String, source: String) {
+            self.displayPath = displayPath
+            self.source = source
+        }
+    }
+
+    /// Collects the declarations of all `inputs`, in the order given.
+    public static func collect(_ inputs: [Input]) -> CollectedDeclarations {
+        var result = CollectedDeclarations()
+        for input in inputs {
+            let tree = Parser.parse(source: input.source)
+            let classes = ModelCollector.collect(in: tree, fileName: input.displayPath)
+            result.models += classes.models
+            result.otherClasses += classes.candidates
+            result.diagnostics += classes.diagnostics
+            result.enums += PersistableEnumCollector.collect(in: tree, fileName: input.displayPath)
+            result.schemaVersionLiterals += SchemaVersionLiteralCollector.collect(in: tree, fileName: input.displayPath)
+        }
+        return result
+    }
+}

@@ -1,0 +1,32 @@
+import Atomics
+import StrataPOSIX
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One memory mapping of the data file, shared by the snapshots that started while it was current.
+///
+/// When the file outgrows the mapping, the database creates a larger one; snapshots keep the
+/// mapping they started with (it still maps every page they can reach: pages are never moved, and
+/// a mapping shows the file's current contents), and it is unmapped when the last one ends.
+final class Mapping: @unchecked Sendable {
+    let region: MappedRegion
+    /// The pages checked through this mapping (see `CheckedPages`).
+    let checked: CheckedPages
+    @inline(__always) var base: UnsafeMutableRawPointer { region.base }
+    @inline(__always) var length: Int { region.length }
+
+    init(region: MappedRegion) {
+        self.region = region
+        checked = CheckedPages(pages: region.length / minimumPageSize)
+    }
+    deinit {
+        System.munmap(region)
+        checked.deallocate()
+    }
+}

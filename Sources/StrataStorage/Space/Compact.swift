@@ -1,0 +1,106 @@
+import StrataPOSIX
+
+extension WriteTransaction {
+    /// Moves every tree node and overflow run at or above `target` into the lowest free pages,
+    /// copying their ancestors (copy-on-write) to update the references.
+    func relocateAll(below target: UInt32) throws -> Int {
+        var moved = 0
+        for name in try Catalog.names(root: catalog.root, access) {
+            let h = try openTree(name)
+            let old = trees[h.index].root
+            trees[h.index].root = try relocate(old, target, &moved)
+            if trees[h.index].root != old { trees[h.index].dirty = true }
+        }
+        catalog.root = try relocate(catalog.root, target, &moved)
+        return moved
+    }
+
+    /// Relocates the subtree at `n`; returns its (possibly new) root page.
+    func relocate(_ n: UInt32, _ target: UInt32, _ moved: inout Int) throws -> UInt32 {
+        guard n != 0 else { return 0 }
+        let p = try access.node(n)
+        let count = Node.count(p)
+        if Node.isLeaf(p) {
+            var highRuns: [Int] = []
+            for i in 0..<count {
+                if case .overflow(let first, _) = try Node.leafValue(p, i, access) {
+                    let run = try access.overflowRun(first: first)
+                    if first + UInt32(run) > target { highRuns.append(i) }
+                }
+            }
+            guard n >= target || !highRuns.isEmpty else { return n }
+            let (m, q) = try writable(n)
+            if m != n { moved += 1 }
+            for i in highRuns {
+                guard case .overflow(let first, let length) = try Node.leafValue(q, i, access) else { continue }
+                let src = try access.page(first)
+                let run = try access.overflowRun(first: first)
+                let (nf, np) = try allocRun(run)
+                moveBytes(np + PageHeader.size, src + PageHeader.size, run * pageSize - PageHeader.size)
+                np.setU32(PageHeader.valueLength, UInt32(length))
+                freePage(first, run: run)
+                let off = Node.slot(q, i)
+                q.setU32(off + CellLayout.leafHeader + Int(q.u16(off)), nf)
+                moved += run
+            }
+            return m
+        }
+        var children: [UInt32] = []
+        var changed = false
+        for i in 0..<count {
+            let c = try Node.child(p, i, access)
+            let nc = try relocate(c, target, &moved)
+            children.append(nc)
+            if nc != c { changed = true }
+        }
+        guard n >= target || changed else { return n }
+        let (m, q) = try writable(n)
+        if m != n { moved += 1 }
+        for i in 0..<count { q.setU32(Node.slot(q, i), children[i]) }
+        return m
+    }
+
+    /// Drops reusable pages at the end of the file from the free list and lowers the page count.
+    func trimTail() {
+        var trimmed = false
+        while true {
+            let k = free.takeTail(endingAt: pageCount)
+            if k == 0 { break }
+            pageCount -= k
+            trimmed = true
+        }
+        if trimmed {
+            access = PageAccess(base: access.base, pageSize: pageSize, pageCount: pageCount, path: db.pathName,
+                                maxVersion: v, checked: access.checked, ownVersion: v,
+                                shadow: shadow, shadowGeneration: access.shadowGeneration)
+        }
+    }
+}
+
+extension Database {
+    /// Shrinks the file: moves pages from its end into free space nearer the start, then
+    /// truncates the free tail. Runs as ordinary durable commits, so a crash at any point leaves a
+    /// consistent file, and readers may continue meanwhile (pages they still use are not moved
+    /// until they finish, so the file shrinks less while long-lived snapshots are open).
+    @discardableResult
+    public func compact() throws -> CompactReport {
+        if isReadOnly { throw StorageError.readOnly(path: path) }
+        let before = try StorageError.wrap { try System.fileSize(fd) }
+        // Two empty commits make pages freed by earlier commits reusable (when no snapshot needs them).
+        try write { _ in }
+        try write { _ in }
+        let moved = try write { txn -> Int in
+            let inUse = txn.pageCount - UInt32(txn.free.poolPages)
+            return try txn.relocateAll(below: inUse)
+        }
+        // Release the pages the relocation freed; each commit trims the free tail.
+        try write { _ in }
+        try write { _ in }
+        // The last commit also shortens the file to its page count, before it releases the writer
+        // lock: every other handle's cached file length belongs to an older version then, so no
+        // writer can trust a length from before the truncation (commit step 11).
+        try write { txn in txn.shortensFileToPageCount = true }
+        let length = try StorageError.wrap { try System.fileSize(fd) }
+        return CompactReport(bytesBefore: before, bytesAfter: length, pagesMoved: moved)
+    }
+}
