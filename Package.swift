@@ -64,7 +64,8 @@ let package = Package(
         ),
 
         // MARK: Examples
-        // The seeds' DoggoDB models; prints the schema StrataPlugin generated for them.
+        // The example app: the Dog / Person / DogToy models, compiled by StrataPlugin, written, queried,
+        // updated and deleted in a Realm file.
         .executableTarget(
             name: "DoggoDB",
             dependencies: ["Strata"],
@@ -89,25 +90,28 @@ let package = Package(
         .target(name: "StrataFuzzKit", dependencies: ["StrataStorage", "Strata"], path: "Fuzz/Sources/StrataFuzzKit"),
 
         // MARK: Tests
-        .testTarget(name: "StrataPOSIXTests", dependencies: ["StrataPOSIX"]),
-        .testTarget(name: "StrataStorageTests", dependencies: ["StrataStorage", "StrataPOSIX"]),
-        .testTarget(name: "StrataCoreTests", dependencies: ["StrataCore"]),
+        // What the test targets share: the seeded generator, the temporary-directory test case,
+        // a locked box, byte and key helpers.
+        .target(name: "StrataTestSupport", path: "Tests/StrataTestSupport"),
+        .testTarget(name: "StrataPOSIXTests", dependencies: ["StrataPOSIX", "StrataTestSupport"]),
+        .testTarget(name: "StrataStorageTests", dependencies: ["StrataStorage", "StrataPOSIX", "StrataTestSupport"]),
+        .testTarget(name: "StrataCoreTests", dependencies: ["StrataCore", "StrataTestSupport"]),
         // Kills real `strata-storage-stress` processes; finds the executable beside the test bundle.
-        .testTarget(name: "StrataStorageCrashTests", dependencies: ["StrataStorage", "StrataPOSIX", "StrataStressWorkload"]),
+        .testTarget(name: "StrataStorageCrashTests", dependencies: ["StrataStorage", "StrataPOSIX", "StrataStressWorkload", "StrataTestSupport"]),
         .testTarget(name: "StrataSchemaTests", dependencies: ["StrataSchemaKit"]),
         // Replays every input the fuzzer found a crash with (Fuzz/regressions).
         .testTarget(name: "StrataFuzzRegressionTests", dependencies: ["StrataFuzzKit", "Strata", "StrataStorage"]),
-        .testTarget(name: "StrataQueryTests", dependencies: ["StrataQuery"]),
+        .testTarget(name: "StrataQueryTests", dependencies: ["StrataQuery", "StrataTestSupport"]),
         // Models compiled with StrataPlugin; asserts on the generated schema and accessors at run time.
         .testTarget(
             name: "StrataSchemaIntegrationTests",
-            dependencies: ["Strata"],
+            dependencies: ["Strata", "StrataTestSupport"],
             plugins: [.plugin(name: "StrataPlugin")]
         ),
         // The Realm-style API end to end: models compiled with StrataPlugin, stored in real files.
         .testTarget(
             name: "StrataTests",
-            dependencies: ["Strata", "StrataStorage", "StrataPOSIX"],
+            dependencies: ["Strata", "StrataStorage", "StrataPOSIX", "StrataTestSupport"],
             plugins: [.plugin(name: "StrataPlugin")]
         ),
     ],

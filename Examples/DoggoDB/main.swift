@@ -1,4 +1,4 @@
-// DoggoDB: the seeds' models in a realm file. Creates, upserts, looks up, updates and deletes
+// DoggoDB: dogs, their people and their toys in a Realm file. Creates, upserts, looks up, updates and deletes
 // Dogs, Persons and DogToys in a temporary directory, printing each step. Deterministic: fixed
 // primary keys, no random values printed.
 import Foundation
@@ -43,7 +43,7 @@ do {
     }
     show(realm)
 
-    print("2. Create with update: .modified (seed 002): Ben, whose favorite toy is the stored Ball")
+    print("2. Create with update: .modified Ben, whose favorite toy is the stored Ball")
     try realm.write {
         let ball = realm.object(ofType: DogToy.self, forPrimaryKey: ballId)!
         realm.create(Dog.self, value: ["name": "Ben", "breed": "Collie", "weight": 20, "favoriteToy": ball], update: .modified)
@@ -91,7 +91,7 @@ do {
             realm.add(DogToy(value: ["_id": wubbaId, "name": "Second Wubba"]))
         }
     } catch let error as Realm.Error {
-        print("  error (\(error.code)): \(error.message.prefix(60))...")
+        print("  error (\(error.code)): \(error.message)")
     }
     print("  toys: \(realm.objects(DogToy.self).map(\.name).joined(separator: ", "))")
 }
@@ -100,7 +100,7 @@ print("8. Reopen the file and read it back")
 let reopened = try Realm(configuration: config)
 show(reopened)
 
-print("9. Background write (seed 000): writeAsync appends two dogs; onComplete runs after the commit is on disk")
+print("9. Background write: writeAsync appends two dogs; onComplete runs after the commit is on disk")
 do {
     let realm = try Realm(configuration: config)
     let thisPerson = realm.objects(Person.self).where { $0.firstName == "Dachary" }.first
@@ -120,8 +120,8 @@ do {
     print("  after the completion: isPerformingAsynchronousWriteOperations = \(realm.isPerformingAsynchronousWriteOperations)")
 }
 
-print("10. An actor-isolated realm (seed 000, RealmActor): asyncWrite creates a Todo; await actor.count")
-/// The seeds' RealmActor: a realm confined to the actor, written with asyncWrite.
+print("10. An actor-isolated realm: asyncWrite creates a Todo; await actor.count")
+/// A realm confined to the actor, written with asyncWrite.
 actor RealmActor {
     var realm: Realm!
     init(configuration: Realm.Configuration) async throws {
@@ -140,7 +140,7 @@ Task.detached {
         let actor = try await RealmActor(configuration: config)
         try await actor.createTodo(name: "Take the ring to Mount Doom", owner: "Frodo", status: "In Progress")
         let taskCount = await actor.count
-        print("  The actor currently has \(taskCount) tasks")
+        print("  The actor currently has \(taskCount) \(taskCount == 1 ? "task" : "tasks")")
     } catch {
         print("  actor write failed: \(error)")
     }

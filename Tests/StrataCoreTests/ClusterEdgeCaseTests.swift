@@ -4,10 +4,10 @@ import StrataQuery
 import StrataStorage
 @testable import StrataCore
 
-/// Adversarial review tests for the columnar clusters (2e43be5): splices and slices at the edges
+/// Columnar clusters at their edges: splices and slices at the edges
 /// of their encodings, in-place patches, deletes, simple scans and older clusters, each against
 /// an in-memory model.
-final class ClusterReviewTests: CoreTestCase {
+final class ClusterEdgeCaseTests: CoreTestCase {
     static let t = StoreTable(name: "R", columns: [
         StoreColumn(name: "id", type: .int, isPrimaryKey: true),   // 0
         StoreColumn(name: "i", type: .int),                         // 1
@@ -85,7 +85,7 @@ final class ClusterReviewTests: CoreTestCase {
             default: return .list((0..<Int.random(in: 0...3, using: &rng)).map { _ in .int(int()) })
             }
         }
-        mutating func row(_ key: Int64, _ table: StoreTable = ClusterReviewTests.t) -> [StoreValue] {
+        mutating func row(_ key: Int64, _ table: StoreTable = ClusterEdgeCaseTests.t) -> [StoreValue] {
             [.int(key)] + (1..<table.columns.count).map { value($0) }
         }
         /// Keys in dense runs, sparse gaps and at both ends of Int64.

@@ -2,23 +2,22 @@ import Foundation
 import XCTest
 @testable import StrataCore
 import StrataStorage
+@_exported import StrataTestSupport
 
 /// Gives each test its own temporary directory and database, removed afterwards.
-class CoreTestCase: XCTestCase {
-    var directory: String!
+class CoreTestCase: TemporaryDirectoryTestCase {
+    var directory: String { temporaryDirectory.path }
     var db: Database!
 
     override func setUpWithError() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("strata-core-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        directory = url.path
+        try super.setUpWithError()
         db = try openDatabase()
     }
 
     override func tearDownWithError() throws {
         db?.close()
         db = nil
-        try? FileManager.default.removeItem(atPath: directory)
+        try super.tearDownWithError()
     }
 
     func openDatabase() throws -> Database {
@@ -91,18 +90,7 @@ class CoreTestCase: XCTestCase {
     }
 }
 
-/// A small deterministic random generator (SplitMix64) so failures reproduce from the seed.
-struct CoreRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+typealias CoreRandom = SeededRandom
 
 /// The storage key of an object key, as bytes.
 func keyBytes(_ key: Int64) -> [UInt8] {

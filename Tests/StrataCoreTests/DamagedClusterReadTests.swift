@@ -7,7 +7,7 @@ import XCTest
 /// `c:` tree) return the true objects or throw: never a wrong value, a missing object that
 /// exists, or a wrong count. The damage is what the reliability campaign found giving wrong
 /// data: leaves swapped whole, leaves swapped with page numbers and checksums forged, a leaf's
-/// cell count cut short. W1's shape: `Int` primary key, a string, an int and a double.
+/// cell count cut short. The benchmark's shape (`strata-bench w1`): `Int` primary key, a string, an int and a double.
 final class DamagedClusterReadTests: CoreTestCase {
     static let people = StoreTable(name: "People", columns: [
         StoreColumn(name: "id", type: .int, isPrimaryKey: true),
@@ -25,7 +25,7 @@ final class DamagedClusterReadTests: CoreTestCase {
         return [.int(Int64(id)), .string("person-\(id + shift)"), .int(Int64((id + shift) % 100)), .double(Double(id + shift) * 0.5)]
     }
 
-    /// Writes both tables in shuffled key order (clusters then fill leaves unevenly, as W1's bulk
+    /// Writes both tables in shuffled key order (clusters then fill leaves unevenly, as the benchmark's bulk
     /// load does) and closes the database; returns the file's path.
     func buildFile() throws -> String {
         var ids = Array(0..<Self.objects)

@@ -3,16 +3,6 @@ import XCTest
 
 /// Index keys compare (memcmp) exactly as their values do, alone and followed by an object key.
 final class IndexKeyTests: XCTestCase {
-    struct Rng: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     func memcmpOrder(_ a: [UInt8], _ b: [UInt8]) -> Int {
         if a == b { return 0 }
@@ -32,14 +22,14 @@ final class IndexKeyTests: XCTestCase {
     }
 
     func testIntegersOrderNumerically() {
-        var rng = Rng(state: 1)
+        var rng = SeededRandom(seed: 1)
         var values: [Int64] = [.min, .min + 1, -1_000_000, -256, -1, 0, 1, 255, 256, 65_535, .max - 1, .max]
         for _ in 0..<40 { values.append(Int64(bitPattern: rng.next()) >> Int64.random(in: 0..<63, using: &rng)) }
         check(values, StoreValue.int, <, ==)
     }
 
     func testDoublesOrderNumerically() {
-        var rng = Rng(state: 2)
+        var rng = SeededRandom(seed: 2)
         var values: [Double] = [-.infinity, -.greatestFiniteMagnitude, -1e300, -1.5, -1, -.leastNonzeroMagnitude, 0, .leastNonzeroMagnitude, 1e-300, 0.5, 1, 2, 1e300, .greatestFiniteMagnitude, .infinity]
         for _ in 0..<40 { values.append(Double.random(in: -1e6...1e6, using: &rng)) }
         check(values, StoreValue.double, <, ==)
@@ -56,7 +46,7 @@ final class IndexKeyTests: XCTestCase {
     }
 
     func testDataOrdersLikeBytes() {
-        var rng = Rng(state: 3)
+        var rng = SeededRandom(seed: 3)
         var values: [[UInt8]] = [[], [0], [0, 0], [0, 1], [0, 255], [1], [255], [255, 0], [255, 255]]
         for _ in 0..<30 { values.append((0..<Int.random(in: 0...4, using: &rng)).map { _ in [0, 1, 255, 7][Int.random(in: 0..<4, using: &rng)] }) }
         check(values, StoreValue.data, { $0.lexicographicallyPrecedes($1) }, ==)

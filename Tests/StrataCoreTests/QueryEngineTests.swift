@@ -6,15 +6,14 @@ import StrataStorage
 
 /// Gives each query test its own temporary database, and helpers to create tables, insert rows
 /// and run queries in a read transaction.
-class QueryTestCase: XCTestCase {
-    var directory: URL!
+class QueryTestCase: TemporaryDirectoryTestCase {
+    var directory: URL { temporaryDirectory }
     var db: Database!
     /// Every table created so far, by name (set on each transaction so links resolve).
     var tables: [String: StoreTable] = [:]
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-query-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try super.setUpWithError()
         var options = Database.Options()
         options.mapReserve = 256 << 20
         db = try Database(path: directory.appendingPathComponent("query.strata").path, options: options)
@@ -23,7 +22,7 @@ class QueryTestCase: XCTestCase {
     override func tearDownWithError() throws {
         db?.close()
         db = nil
-        try? FileManager.default.removeItem(at: directory)
+        try super.tearDownWithError()
     }
 
     /// Runs `body` in a write transaction and commits it.

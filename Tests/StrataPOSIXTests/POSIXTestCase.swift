@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import StrataPOSIX
+@_exported import StrataTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -12,20 +13,13 @@ import Darwin
 
 /// Gives each test its own temporary directory (removed afterwards) and disarms every fault at
 /// the end, so a failing test cannot leave one armed for the next.
-class POSIXTestCase: XCTestCase {
-    var directory = ""
-
-    override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-posix-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    }
+class POSIXTestCase: TemporaryDirectoryTestCase {
+    var directory: String { temporaryDirectory.path }
 
     override func tearDownWithError() throws {
         FaultInjector.disarmAll()
-        try? FileManager.default.removeItem(atPath: directory)
+        try super.tearDownWithError()
     }
-
-    func path(_ name: String) -> String { directory + "/" + name }
 
     /// Creates `name` holding `bytes` and returns a read-write descriptor for it.
     func makeFile(_ name: String, _ bytes: [UInt8] = []) throws -> FileDescriptor {

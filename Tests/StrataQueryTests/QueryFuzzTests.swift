@@ -1,20 +1,10 @@
 import StrataQuery
+import StrataTestSupport
 import XCTest
 
 /// Random inputs never trap: each either parses (and then round-trips through `description`) or
 /// throws `QueryParseError` with an offset inside the query. Seeded, so a failure reproduces.
 final class QueryFuzzTests: XCTestCase {
-    /// SplitMix64: tiny, deterministic on every platform (unlike `SystemRandomNumberGenerator`).
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     static let vocabulary = [
         "name", "age", "dogs", "owner", ".", "@count", "@size", "@min", "@max", "@sum", "@avg", "@links", "@foo",
@@ -44,7 +34,7 @@ final class QueryFuzzTests: XCTestCase {
     }
 
     func testRandomBytesNeverTrap() {
-        var rng = SeededGenerator(state: 0x5EED_0001)
+        var rng = SeededRandom(seed: 0x5EED_0001)
         for _ in 0..<3_000 {
             let length = Int.random(in: 0...40, using: &rng)
             let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &rng) }
@@ -53,7 +43,7 @@ final class QueryFuzzTests: XCTestCase {
     }
 
     func testRandomPrintableAsciiNeverTraps() {
-        var rng = SeededGenerator(state: 0x5EED_0002)
+        var rng = SeededRandom(seed: 0x5EED_0002)
         for _ in 0..<3_000 {
             let length = Int.random(in: 0...30, using: &rng)
             let scalars = (0..<length).map { _ in Character(Unicode.Scalar(UInt8.random(in: 0x20...0x7E, using: &rng))) }
@@ -62,7 +52,7 @@ final class QueryFuzzTests: XCTestCase {
     }
 
     func testRandomTokenSoupsNeverTrap() {
-        var rng = SeededGenerator(state: 0x5EED_0003)
+        var rng = SeededRandom(seed: 0x5EED_0003)
         var parsedCount = 0
         for _ in 0..<10_000 {
             let length = Int.random(in: 0...12, using: &rng)
@@ -74,7 +64,7 @@ final class QueryFuzzTests: XCTestCase {
     }
 
     func testMutatedValidQueriesNeverTrap() {
-        var rng = SeededGenerator(state: 0x5EED_0004)
+        var rng = SeededRandom(seed: 0x5EED_0004)
         var parsedCount = 0
         let corpus = RoundTripTests.corpus
         for _ in 0..<5_000 {

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import StrataStorage
 import StrataPOSIX
+@_exported import StrataTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -11,21 +12,16 @@ import Musl
 import Darwin
 #endif
 
-/// Gives each test its own temporary directory, removed afterwards (the same fixture as
-/// `StrataStorageTests.StorageTestCase`).
-class CrashTestCase: XCTestCase {
-    var directory: URL!
-
-    override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-crash-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
+/// Gives each test its own temporary directory, removed afterwards, unmounts what the test
+/// mounted, and disarms every injected fault at the end.
+class CrashTestCase: TemporaryDirectoryTestCase {
+    var directory: URL { temporaryDirectory }
 
     override func tearDownWithError() throws {
         FaultInjector.disarmAll()
         for m in mounts.reversed() { _ = runTool("/bin/umount", ["-l", m]) }
         mounts = []
-        try? FileManager.default.removeItem(at: directory)
+        try super.tearDownWithError()
     }
 
     /// File systems this test mounted (unmounted in tearDown).
@@ -69,7 +65,6 @@ class CrashTestCase: XCTestCase {
         return (p.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
-    func path(_ name: String = "test.strata") -> String { directory.appendingPathComponent(name).path }
 
     func open(_ path: String, verifyAll: Bool = false) throws -> Database {
         var o = Database.Options()
@@ -104,20 +99,6 @@ class CrashTestCase: XCTestCase {
     }
 }
 
-/// A small deterministic random generator (SplitMix64) so failures reproduce from the seed.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
 
 extension ReadTransaction {
     func allEntries(_ tree: Tree) throws -> [([UInt8], [UInt8])] {

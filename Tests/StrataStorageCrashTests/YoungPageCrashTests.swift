@@ -3,8 +3,8 @@ import XCTest
 @testable import StrataStorage
 import StrataPOSIX
 
-/// Review of 60a0137 (young pages: deferred commits reuse pages that versions after the durable
-/// one wrote and freed, before the group's sync).
+/// Young pages (deferred commits reuse pages that versions after the durable one wrote and
+/// freed, before the group's sync) never let a crash lose a version that something vouches for.
 ///
 /// The argument for young pages is that only the newest, not yet durable meta record lists them,
 /// and overwriting one only makes a crash fall back to the durable version. That holds only while
@@ -14,7 +14,7 @@ import StrataPOSIX
 /// below change one in other ways (an aborted transaction, a page freed again in the transaction
 /// that took it, a failed commit) and then run a full commit or `sync()`: the copy of the file a
 /// SIGKILL leaves (the page cache, which `image` reads) must open at that durable version.
-final class YoungPageReviewTests: CrashTestCase {
+final class YoungPageCrashTests: CrashTestCase {
     static func key(_ i: Int) -> [UInt8] { Array("key-\(100_000 + i)".utf8) }
     static func value(_ i: Int, round: Int, size: Int = 40) -> [UInt8] {
         Array("\(i)@\(round):".utf8) + [UInt8](repeating: UInt8(truncatingIfNeeded: round), count: size)
@@ -99,7 +99,7 @@ final class YoungPageReviewTests: CrashTestCase {
         XCTAssertNotEqual(txn.shadow.pointee.generation, txn.access.shadowGeneration, "setup: the transaction should have spilled into the map")
     }
 
-    // MARK: Findings
+    // MARK: Records that vouch for young pages
 
     /// An aborted transaction wrote young pages through the map (past its 64 private buffers).
     /// The newest record (deferred) still lists them; a following full commit carries that list

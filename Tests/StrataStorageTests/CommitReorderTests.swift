@@ -174,7 +174,7 @@ final class CommitReorderTests: StorageTestCase {
     /// A value: mostly small; some near the inline limit (cells of almost a quarter page, which
     /// an even deal can overfill); some overflow runs of 1-3 pages.
     /// With `packable`, no values near the limit (one such cell in a run makes step 0 leave the
-    /// run unpacked: `RepackFillReviewTests`), so step 0 packs and moves pages.
+    /// run unpacked: `RepackFillTests`), so step 0 packs and moves pages.
     func randomValue(_ rng: inout SeededRandom, pageSize: Int, tag: Int, packable: Bool = false) -> [UInt8] {
         let inlineMax = (pageSize - PageHeader.size) / 4 - 2 - 6 - 40
         let size: Int
@@ -259,7 +259,7 @@ final class CommitReorderTests: StorageTestCase {
         // The fast path, in a child process.
         let child = Process()
         child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        child.arguments = ["StrataStorageTests.CommitReorderReviewTests/testChildScansCorruptLeafInline"]
+        child.arguments = ["StrataStorageTests.CommitReorderTests/testChildScansCorruptLeafInline"]
         var env = ProcessInfo.processInfo.environment
         env["STRATA_REVIEW_CORRUPT_LEAF_FILE"] = path(name)
         child.environment = env

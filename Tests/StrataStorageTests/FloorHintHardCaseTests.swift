@@ -3,10 +3,10 @@ import Foundation
 import StrataPOSIX
 @testable import StrataStorage
 
-/// Cases found by review of the floor hint (helper-4, 2026-11-24): a `floor` inside a change's
+/// The floor hint's hard cases: a `floor` inside a change's
 /// body, an edit through a transaction that has committed, and `floor` against a model whose
 /// separators are prefixes.
-final class FloorHintReviewTests: StorageTestCase {
+final class FloorHintHardCaseTests: StorageTestCase {
     /// A `floor` called from inside a change's body (here `modify`'s) records a hint with the
     /// stamp that change already bumped; the change then inserts a cell before the hinted one,
     /// and the next `mutateFloorInPlace` writes through the stale index into another entry.
@@ -82,7 +82,7 @@ final class FloorHintReviewTests: StorageTestCase {
     }
 }
 
-final class FloorCellReviewTests: StorageTestCase {
+final class FloorCellTests: StorageTestCase {
     /// floor against a brute-force model with variable-length keys (long shared prefixes make
     /// separators prefixes; deletes leave sparse leaves), and the hint with those keys.
     func testFloorMatchesModelWithPrefixSeparators() throws {
@@ -136,7 +136,7 @@ final class FloorCellReviewTests: StorageTestCase {
     }
 }
 
-final class FloorHintAfterCommitReviewTests: StorageTestCase {
+final class FloorHintAfterCommitTests: StorageTestCase {
     func testStaleHintAfterLargeCommit() throws {
         let db = try open(pageSize: 4096)
         defer { db.close() }

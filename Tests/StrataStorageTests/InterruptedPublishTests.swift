@@ -10,16 +10,16 @@ final class InterruptedPublishTests: StorageTestCase {
     /// spinning on a torn published state never returns; its thread is left spinning).
     private func finishes(within seconds: Double, _ what: String, _ body: @escaping @Sendable () throws -> Void) {
         let done = DispatchSemaphore(value: 0)
-        let failure = LockedBox<Error?>(nil)
+        let failure = Locked<Error?>(nil)
         Thread.detachNewThread {
-            do { try body() } catch { failure.set(error) }
+            do { try body() } catch { failure.value = error }
             done.signal()
         }
         if done.wait(timeout: .now() + seconds) == .timedOut {
             XCTFail("\(what) did not finish within \(seconds) s: it waits on the torn published state")
             return
         }
-        if let error = failure.get() { XCTFail("\(what) threw \(error)") }
+        if let error = failure.value { XCTFail("\(what) threw \(error)") }
     }
 
     func testReadersAndWritersGoOnAfterAWriterDiesWhilePublishing() throws {
@@ -48,13 +48,4 @@ final class InterruptedPublishTests: StorageTestCase {
         }
         finishes(within: 10, "verify") { XCTAssertEqual(try a.verify().leakedPages, []) }
     }
-}
-
-/// A value behind a lock, for handing a result back from another thread.
-private final class LockedBox<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func get() -> Value { lock.lock(); defer { lock.unlock() }; return value }
-    func set(_ v: Value) { lock.lock(); value = v; lock.unlock() }
 }

@@ -151,11 +151,3 @@ final class SnapshotIsolationTests: StorageTestCase {
     }
 }
 
-/// A value guarded by a lock, for collecting results from threads.
-final class Locked<T>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var v: T
-    init(_ v: T) { self.v = v }
-    var value: T { lock.lock(); defer { lock.unlock() }; return v }
-    func mutate(_ f: (inout T) -> Void) { lock.lock(); f(&v); lock.unlock() }
-}

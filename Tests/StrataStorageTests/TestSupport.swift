@@ -2,22 +2,17 @@ import Foundation
 import XCTest
 @testable import StrataStorage
 import StrataPOSIX
+@_exported import StrataTestSupport
 
-/// Gives each test its own temporary directory, removed afterwards.
-class StorageTestCase: XCTestCase {
-    var directory: URL!
-
-    override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
+/// Gives each test its own temporary directory, removed afterwards, and disarms every injected
+/// fault at the end.
+class StorageTestCase: TemporaryDirectoryTestCase {
+    var directory: URL { temporaryDirectory }
 
     override func tearDownWithError() throws {
         FaultInjector.disarmAll()
-        try? FileManager.default.removeItem(at: directory)
+        try super.tearDownWithError()
     }
-
-    func path(_ name: String = "test.strata") -> String { directory.appendingPathComponent(name).path }
 
     func open(_ name: String = "test.strata", pageSize: Int = 4096, readOnly: Bool = false) throws -> Database {
         var o = Database.Options()
@@ -28,25 +23,6 @@ class StorageTestCase: XCTestCase {
     }
 }
 
-/// A small deterministic random generator (SplitMix64) so failures reproduce from the seed.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A number in `0..<n`.
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-}
-
-func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
-
-func key(_ i: Int) -> [UInt8] { withUnsafeBytes(of: UInt64(i).bigEndian) { Array($0) } }
 
 extension ReadTransaction {
     func allEntries(_ tree: Tree) throws -> [([UInt8], [UInt8])] {

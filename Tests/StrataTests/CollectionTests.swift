@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataTestSupport
 import XCTest
 
 // Models for collection shapes Models.swift does not have: a set of objects, a map of optional
@@ -13,34 +14,18 @@ class CollectionKennel: Object {
     @Persisted var notes: Map<String, String?>
 }
 
-/// A small deterministic generator (SplitMix64), so a failing random sequence can be replayed.
-struct CollectionTestRandom: RandomNumberGenerator {
-    var state: UInt64
+typealias CollectionTestRandom = SeededRandom
 
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-final class CollectionTests: XCTestCase {
-    var dir = ""
+final class CollectionTests: TemporaryDirectoryTestCase {
+    var dir: String { temporaryDirectory.path }
     var violations: [String] = []
 
     override func setUp() {
-        dir = NSTemporaryDirectory() + "/strata-collections-\(UUID().uuidString)"
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         violations = []
     }
 
     override func tearDown() {
         Realm.violationHandler = nil
-        try? FileManager.default.removeItem(atPath: dir)
     }
 
     func config() -> Realm.Configuration {

@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataTestSupport
 import XCTest
 
 // Helpers for the concurrency tests: threads to run work on, a task executor that pins a task to
@@ -14,22 +15,6 @@ struct Unchecked<Value>: @unchecked Sendable {
     init(_ value: Value) { self.value = value }
 }
 
-/// A value behind a lock.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-
-    init(_ value: Value) { stored = value }
-
-    var value: Value {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
-    }
-
-    func mutate<T>(_ body: (inout Value) -> T) -> T {
-        lock.withLock { body(&stored) }
-    }
-}
 
 /// The messages `Realm.violationHandler` reports, recorded from any thread.
 final class ViolationLog: @unchecked Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataTestSupport
 import XCTest
 
 /// Damaged realm files through the Realm API: every damaged copy either fails to open with a
@@ -11,18 +12,15 @@ import XCTest
 /// values, primary keys and an index, by a seeded generator: flipped bytes, zeroed pages, pages
 /// copied over others, swapped pages, a truncated file, damaged meta records. CI runs 300;
 /// `STRATA_DAMAGE_TRIALS=1500` runs more.
-final class DamagedFileTests: XCTestCase {
-    var dir = ""
+final class DamagedFileTests: TemporaryDirectoryTestCase {
+    var dir: String { temporaryDirectory.path }
 
     override func setUp() {
-        dir = NSTemporaryDirectory() + "/strata-damage-\(UUID().uuidString)"
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     }
 
     override func tearDown() {
         Realm.violationHandler = nil
         Realm.damageHandler = nil
-        try? FileManager.default.removeItem(atPath: dir)
     }
 
     private func configuration(_ path: String) -> Realm.Configuration {

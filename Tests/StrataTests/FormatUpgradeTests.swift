@@ -1,6 +1,7 @@
 import Foundation
 import Strata
 import StrataStorage
+import StrataTestSupport
 import XCTest
 
 /// Files of every released format version, made by that release's code (Tests/Fixtures/Formats),
@@ -8,16 +9,13 @@ import XCTest
 /// (both meta records, so an older build refuses the file instead of misreading it), and every
 /// object, link, list, embedded object, set, map and mixed value reads back as written
 /// (FormatFixtureContent).
-final class FormatUpgradeTests: XCTestCase {
-    var dir = ""
+final class FormatUpgradeTests: TemporaryDirectoryTestCase {
+    var dir: String { temporaryDirectory.path }
 
     override func setUp() {
-        dir = NSTemporaryDirectory() + "/strata-formats-\(UUID().uuidString)"
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     }
 
     override func tearDown() {
-        try? FileManager.default.removeItem(atPath: dir)
     }
 
     /// A copy of fixture `name` in the test's directory.

@@ -3,7 +3,7 @@ import Strata
 import XCTest
 
 /// `freeze()`, `thaw()` and `isFrozen` on `List`, `MutableSet`, `Map` and `LinkingObjects`
-/// (issue 5): frozen collections keep the version they were frozen at, are readable from other
+/// frozen collections keep the version they were frozen at, are readable from other
 /// threads, refuse writes, and thaw to the live collection (nil once the owner is deleted).
 final class FrozenCollectionTests: SeedTestCase {
     func seed(_ realm: Realm) throws -> (Person, Item) {

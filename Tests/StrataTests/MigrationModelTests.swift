@@ -2,6 +2,7 @@ import Foundation
 @testable import Strata
 @testable import StrataCore
 import StrataStorage
+import StrataTestSupport
 import XCTest
 
 /// Issue 18, item 1: random schema changes over random object graphs, each compared after every
@@ -200,13 +201,13 @@ final class MigrationModelTests: SeedTestCase {
         for step in 1...steps {
             var block: [(inout Model, Migration) -> Void] = []
             var recorded: [MigrationStep] = []
-            let changes = 1 + rng.int(3)
+            let changes = 1 + rng.below(3)
             var applied: [String] = []
             touched = []
             for _ in 0..<changes {
                 if let what = randomSchemaChange(&model, &recorded, &block) { applied.append(what) }
             }
-            if rng.int(2) == 0 { block.append(randomBlockEdits()); applied.append("block edits") }
+            if rng.below(2) == 0 { block.append(randomBlockEdits()); applied.append("block edits") }
             DynamicSchemas.schemaVersion += 1
             DynamicSchemas.migrations.append(SchemaMigration(fromVersion: DynamicSchemas.schemaVersion - 1, toVersion: DynamicSchemas.schemaVersion, steps: recorded))
             let label = "seed \(seed) step \(step) (\(applied.joined(separator: ", ")))"
@@ -252,25 +253,25 @@ final class MigrationModelTests: SeedTestCase {
         // One change per class and step (a second would act on names the first changed).
         let free = top.filter { !touched.contains(model.classes[$0].name) }
         guard !free.isEmpty else { return nil }
-        let ci = free[rng.int(free.count)]
+        let ci = free[rng.below(free.count)]
         touched.insert(model.classes[ci].name)
         let c = model.classes[ci]
         let plain = c.props.indices.filter { !["mid", "code"].contains(c.props[$0].name) && c.props[$0].name != c.pk }
-        switch rng.int(11) {
+        switch rng.below(11) {
         case 0: // add a value property
-            let kind: Kind = [.int, .string, .optInt][rng.int(3)]
-            let p = MProp(name: model.freshName("p"), kind: kind, indexed: kind != .optInt && rng.int(2) == 0)
+            let kind: Kind = [.int, .string, .optInt][rng.below(3)]
+            let p = MProp(name: model.freshName("p"), kind: kind, indexed: kind != .optInt && rng.below(2) == 0)
             model.classes[ci].props.append(p)
             for mid in (model.objects[c.name] ?? [:]).keys { model.objects[c.name]?[mid]?[p.name] = Model.defaultValue(kind) }
             return "add \(c.name).\(p.name)"
         case 1: // add a link, list, set or map to a class
             let targets = model.classes.filter { !$0.embedded }
-            let t = targets[rng.int(targets.count)].name
-            let kind: Kind = [.link(t), .list(t), .set(t), .map(t)][rng.int(4)]
+            let t = targets[rng.below(targets.count)].name
+            let kind: Kind = [.link(t), .list(t), .set(t), .map(t)][rng.below(4)]
             let p = MProp(name: model.freshName("l"), kind: kind)
             model.classes[ci].props.append(p)
             for mid in (model.objects[c.name] ?? [:]).keys { model.objects[c.name]?[mid]?[p.name] = Model.defaultValue(kind) }
-            if case .list = kind, rng.int(2) == 0, let ti = model.classes.firstIndex(where: { $0.name == t }) {
+            if case .list = kind, rng.below(2) == 0, let ti = model.classes.firstIndex(where: { $0.name == t }) {
                 model.classes[ti].props.append(MProp(name: model.freshName("back"), kind: .backlink(c.name, p.name)))
             }
             return "add link \(c.name).\(p.name)"
@@ -295,7 +296,7 @@ final class MigrationModelTests: SeedTestCase {
                     model.classes[k].props[j].kind = .backlink(c.name, new)
                 }
             }
-            if rng.int(2) == 0 {
+            if rng.below(2) == 0 {
                 recorded.append(.renameProperty(type: c.name, from: p.name, to: new))
                 return "rename \(c.name).\(p.name) -> \(new) (recorded)"
             }
@@ -307,7 +308,7 @@ final class MigrationModelTests: SeedTestCase {
             let p = c.props[i]
             let toString = p.kind == .int
             model.classes[ci].props[i].kind = toString ? .string : .int
-            let convert = rng.int(2) == 0
+            let convert = rng.below(2) == 0
             for (mid, v) in model.objects[c.name] ?? [:] {
                 let newValue: MVal
                 switch (v[p.name], convert) {
@@ -336,12 +337,12 @@ final class MigrationModelTests: SeedTestCase {
             }
             return "toggle optional \(c.name).\(p.name)"
         case 6: // index on / off
-            guard let i = c.props.indices.first(where: { [.int, .string].contains(c.props[$0].kind) && c.props[$0].name != c.pk && rng.int(2) == 0 }) else { return nil }
+            guard let i = c.props.indices.first(where: { [.int, .string].contains(c.props[$0].kind) && c.props[$0].name != c.pk && rng.below(2) == 0 }) else { return nil }
             model.classes[ci].props[i].indexed.toggle()
             return "toggle index \(c.name).\(c.props[i].name)"
         case 7: // primary key: none, mid (Int: the object key) or code (String)
             let choices: [String?] = [nil, "mid", "code"].filter { $0 != c.pk }
-            let pk = choices[rng.int(choices.count)]
+            let pk = choices[rng.below(choices.count)]
             model.classes[ci].pk = pk
             return "primary key of \(c.name) -> \(pk ?? "none")"
         case 8: // a new class, linked from this one
@@ -368,7 +369,7 @@ final class MigrationModelTests: SeedTestCase {
                     for j in model.classes.indices { model.classes[j].props.removeAll { $0.kind == .backlink(owner, p.name) } }
                 }
             }
-            if rng.int(2) == 0 {
+            if rng.below(2) == 0 {
                 var retired = c
                 retired.props.removeAll { if case .backlink = $0.kind { true } else { false } }
                 model.retired.append(retired)
@@ -408,16 +409,16 @@ final class MigrationModelTests: SeedTestCase {
         return { model, m in
             var rng = SplitMix(seed: r)
             for c in model.classes where !c.embedded {
-                guard rng.int(3) != 0 else { continue }
+                guard rng.below(3) != 0 else { continue }
                 var news: [Int: MigrationObject] = [:]
                 m.enumerateObjects(ofType: c.name) { _, new in
                     guard let new, let mid = new["mid"] as? Int else { return }
                     news[mid] = new
                 }
                 for (mid, obj) in news.sorted(by: { $0.key < $1.key }) {
-                    switch rng.int(5) {
+                    switch rng.below(5) {
                     case 0:
-                        let v = Int64(rng.int(50))
+                        let v = Int64(rng.below(50))
                         if c.prop("n")?.kind == .int { obj["n"] = Int(v); model.objects[c.name]?[mid]?["n"] = .int(v) }
                         if c.prop("n")?.kind == .string { obj["n"] = String(v); model.objects[c.name]?[mid]?["n"] = .str(String(v)) }
                     case 1:
@@ -438,7 +439,7 @@ final class MigrationModelTests: SeedTestCase {
                               let t = p.kind.target else { break }
                         var targets: [Int: MigrationObject] = [:]
                         m.enumerateObjects(ofType: t) { _, new in if let new, let tm = new["mid"] as? Int { targets[tm] = new } }
-                        let picked = targets.keys.sorted().filter { _ in rng.int(3) == 0 }
+                        let picked = targets.keys.sorted().filter { _ in rng.below(3) == 0 }
                         obj[p.name] = picked.map { targets[$0]! }
                         model.objects[c.name]?[mid]?[p.name] = .list(picked)
                     default:
@@ -446,11 +447,11 @@ final class MigrationModelTests: SeedTestCase {
                     }
                 }
                 // Now and then, every object of the class goes (deleteData of a class the models keep).
-                if rng.int(12) == 0 {
+                if rng.below(12) == 0 {
                     m.deleteData(forType: c.name)
                     for mid in (model.objects[c.name] ?? [:]).keys.sorted() { model.delete(c.name, mid) }
                 }
-                if rng.int(2) == 0 {
+                if rng.below(2) == 0 {
                     let mid = model.nextMid
                     model.nextMid += 1
                     var values: [String: Any] = ["mid": mid, "code": "c\(mid)"]
@@ -488,7 +489,7 @@ final class MigrationModelTests: SeedTestCase {
             }
             // Inserts.
             for c in m.classes where !c.embedded {
-                for _ in 0..<(1 + rng.int(4)) {
+                for _ in 0..<(1 + rng.below(4)) {
                     let mid = m.nextMid
                     m.nextMid += 1
                     let t = table(c.name)
@@ -503,11 +504,11 @@ final class MigrationModelTests: SeedTestCase {
                     for p in c.props {
                         switch p.kind {
                         case .int where p.name != "mid":
-                            let v = Int64(rng.int(20)); values[t.columnIndex[p.name]!] = .int(v); mv[p.name] = .int(v)
+                            let v = Int64(rng.below(20)); values[t.columnIndex[p.name]!] = .int(v); mv[p.name] = .int(v)
                         case .string where p.name != "code":
-                            let v = "s\(rng.int(20))"; values[t.columnIndex[p.name]!] = .string(v); mv[p.name] = .str(v)
+                            let v = "s\(rng.below(20))"; values[t.columnIndex[p.name]!] = .string(v); mv[p.name] = .str(v)
                         case .optInt:
-                            if rng.int(2) == 0 { let v = Int64(rng.int(20)); values[t.columnIndex[p.name]!] = .int(v); mv[p.name] = .int(v) }
+                            if rng.below(2) == 0 { let v = Int64(rng.below(20)); values[t.columnIndex[p.name]!] = .int(v); mv[p.name] = .int(v) }
                         default: break
                         }
                     }
@@ -522,7 +523,7 @@ final class MigrationModelTests: SeedTestCase {
                     guard let target = p.kind.target, p.kind.isLink, let tc = m.cls(target), m.classes.contains(where: { $0.name == target }) else { continue }
                     let t = table(c.name), col = t.columnIndex[p.name]!
                     let targetKeys = tc.embedded ? [:] : try keys(target)
-                    for (mid, key) in own.sorted(by: { $0.key < $1.key }) where rng.int(3) == 0 {
+                    for (mid, key) in own.sorted(by: { $0.key < $1.key }) where rng.below(3) == 0 {
                         let pick = targetKeys.keys.sorted().randomElement(using: &rng)
                         switch p.kind {
                         case .link:
@@ -530,17 +531,17 @@ final class MigrationModelTests: SeedTestCase {
                             m.objects[c.name]?[mid]?[p.name] = .link(pick)
                         case .list:
                             var l: [Int] = []
-                            for _ in 0..<rng.int(4) { if let x = targetKeys.keys.sorted().randomElement(using: &rng) { l.append(x) } }
+                            for _ in 0..<rng.below(4) { if let x = targetKeys.keys.sorted().randomElement(using: &rng) { l.append(x) } }
                             try txn.set(t, key: key, column: col, to: .list(l.map { .link(targetKeys[$0]!) }))
                             m.objects[c.name]?[mid]?[p.name] = .list(l)
                         case .set:
                             var l: [Int] = []
-                            for x in targetKeys.keys.sorted() where rng.int(3) == 0 { l.append(x) }
+                            for x in targetKeys.keys.sorted() where rng.below(3) == 0 { l.append(x) }
                             try txn.set(t, key: key, column: col, to: .list(l.map { .link(targetKeys[$0]!) }))
                             m.objects[c.name]?[mid]?[p.name] = .list(l)
                         case .map:
                             var d: [String: Int?] = [:]
-                            for k in ["k0", "k1", "k2"] where rng.int(2) == 0 { d[k] = targetKeys.keys.sorted().randomElement(using: &rng) }
+                            for k in ["k0", "k1", "k2"] where rng.below(2) == 0 { d[k] = targetKeys.keys.sorted().randomElement(using: &rng) }
                             try txn.set(t, key: key, column: col, to: .map(d.mapValues { $0.map { .link(targetKeys[$0]!) } ?? .null }))
                             m.objects[c.name]?[mid]?[p.name] = .map(d)
                         case .embedded(let e):
@@ -566,7 +567,7 @@ final class MigrationModelTests: SeedTestCase {
             // Deletes.
             for c in m.classes where !c.embedded {
                 let own = try keys(c.name)
-                for (mid, key) in own.sorted(by: { $0.key < $1.key }) where rng.int(6) == 0 {
+                for (mid, key) in own.sorted(by: { $0.key < $1.key }) where rng.below(6) == 0 {
                     try txn.delete(table(c.name), key: key)
                     m.delete(c.name, mid)
                 }
@@ -709,16 +710,4 @@ extension StoreTable {
     fileprivate var indexTreeColumns: [Int] { columns.indices.filter { columns[$0].hasIndexTree } }
 }
 
-/// A small deterministic generator (SplitMix64).
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func int(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-}
+typealias SplitMix = SeededRandom

@@ -2,7 +2,7 @@ import Foundation
 import Strata
 
 // Model declarations RealmSwift accepts that the StrataPlugin used to reject or miscompile
-// (issue 20, "Models the build plugin must accept"). Each is compiled by the plugin like any
+// (declarations RealmSwift accepts). Each is compiled by the plugin like any
 // other model of this target.
 
 // MARK: Nested model classes

@@ -1,17 +1,15 @@
 import Foundation
 import Strata
+import StrataTestSupport
 import XCTest
 
-final class RealmBasicsTests: XCTestCase {
-    var dir = ""
+final class RealmBasicsTests: TemporaryDirectoryTestCase {
+    var dir: String { temporaryDirectory.path }
 
     override func setUp() {
-        dir = NSTemporaryDirectory() + "/strata-realm-\(UUID().uuidString)"
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     }
 
     override func tearDown() {
-        try? FileManager.default.removeItem(atPath: dir)
     }
 
     func config(_ name: String = "test.realm") -> Realm.Configuration {

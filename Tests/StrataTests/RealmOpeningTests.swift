@@ -1,22 +1,20 @@
 import Foundation
 import Strata
+import StrataTestSupport
 import XCTest
 
 /// Where and how a realm file is opened: missing directories, read-only volumes, the size of a
 /// new file, damage found at open.
-final class RealmOpeningTests: XCTestCase {
-    var dir = ""
+final class RealmOpeningTests: TemporaryDirectoryTestCase {
+    var dir: String { temporaryDirectory.path }
     private var mounts: [String] = []
 
     override func setUp() {
-        dir = NSTemporaryDirectory() + "/strata-opening-\(UUID().uuidString)"
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     }
 
     override func tearDown() {
         for m in mounts.reversed() { _ = run("/bin/umount", ["-l", m]) }
         mounts = []
-        try? FileManager.default.removeItem(atPath: dir)
     }
 
     private func run(_ tool: String, _ arguments: [String]) -> (Int32, String) {

@@ -1,12 +1,13 @@
 import Foundation
 import Strata
+@_exported import StrataTestSupport
 import XCTest
 
 /// Base of the seed tests: a fresh temporary directory per test, configurations for files in it,
 /// and `Realm.violationHandler` installed so misuse is recorded (and asserted on) instead of
 /// stopping the test process.
-class SeedTestCase: XCTestCase {
-    var dir = ""
+class SeedTestCase: TemporaryDirectoryTestCase {
+    var dir: String { temporaryDirectory.path }
     /// Violations reported through `Realm.violationHandler` during the test. A test that expects
     /// some asserts on them and calls `takeViolations()`; any left at the end fail the test.
     var violations: [String] = []
@@ -14,8 +15,6 @@ class SeedTestCase: XCTestCase {
 
     override func setUp() {
         super.setUp()
-        dir = NSTemporaryDirectory() + "/strata-seed-\(UUID().uuidString)"
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         violations = []
         Realm.violationHandler = { [unowned self] message in self.violations.append(message) }
         savedDefault = Realm.Configuration.defaultConfiguration
@@ -25,7 +24,6 @@ class SeedTestCase: XCTestCase {
         XCTAssertEqual(violations, [], "unexpected violations reported through Realm.violationHandler")
         Realm.violationHandler = nil
         if let savedDefault { Realm.Configuration.defaultConfiguration = savedDefault }
-        try? FileManager.default.removeItem(atPath: dir)
         super.tearDown()
     }
 
