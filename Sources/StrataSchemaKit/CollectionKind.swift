@@ -1,4 +1,4 @@
 /// The collection a property is, if any.
-public enum CollectionKind: String, Sendable, Codable {
+package enum CollectionKind: String, Sendable, Codable {
     case none, list, set, map
 }

@@ -2,19 +2,19 @@ import SwiftParser
 import SwiftSyntax
 
 /// Parses source files and runs both collectors over each.
-public enum DeclarationCollection {
+package enum DeclarationCollection {
     /// One file to read: its text and the name used in diagnostics.
-    public struct Input: Sendable {
-        public var displayPath: String
-        public var source: String
-        public init(displayPath: String, source: String) {
+    package struct Input: Sendable {
+        package var displayPath: String
+        package var source: String
+        package init(displayPath: String, source: String) {
             self.displayPath = displayPath
             self.source = source
         }
     }
 
     /// Collects the declarations of all `inputs`, in the order given.
-    public static func collect(_ inputs: [Input]) -> CollectedDeclarations {
+    package static func collect(_ inputs: [Input]) -> CollectedDeclarations {
         var result = CollectedDeclarations()
         for input in inputs {
             let tree = Parser.parse(source: input.source)

@@ -2,7 +2,7 @@ import Foundation
 
 /// One migration step between consecutive history versions (the generator's copy of the
 /// runtime's `MigrationStep`).
-public enum MigrationStepRecord: Hashable, Sendable {
+package enum MigrationStepRecord: Hashable, Sendable {
     case addType(String)
     case removeType(String)
     case renameType(from: String, to: String)

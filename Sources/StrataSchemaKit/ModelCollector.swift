@@ -8,7 +8,7 @@ import SwiftSyntax
 /// A model class may be nested in a type (`Outer.Inner`, stored as `Inner`); the generated code
 /// extends it by its qualified name, so it cannot be nested in a generic type, a private type, or
 /// a function: those are reported with the fix.
-public final class ModelCollector: SyntaxVisitor {
+package final class ModelCollector: SyntaxVisitor {
     private let converter: SourceLocationConverter
     private let fileName: String
     private(set) var models: [ModelDeclaration] = []
@@ -23,20 +23,20 @@ public final class ModelCollector: SyntaxVisitor {
 
     /// What one file declares: models, classes deriving from other classes (models if those
     /// are), and problems found while reading them.
-    public struct Result: Sendable {
-        public var models: [ModelDeclaration]
-        public var candidates: [ModelDeclaration]
-        public var diagnostics: [SchemaDiagnostic]
+    package struct Result: Sendable {
+        package var models: [ModelDeclaration]
+        package var candidates: [ModelDeclaration]
+        package var diagnostics: [SchemaDiagnostic]
     }
 
     /// Collects the models of `tree`, reporting locations in `fileName`.
-    public static func collect(in tree: SourceFileSyntax, fileName: String) -> Result {
+    package static func collect(in tree: SourceFileSyntax, fileName: String) -> Result {
         let collector = ModelCollector(fileName: fileName, tree: tree)
         collector.walk(tree)
         return Result(models: collector.models, candidates: collector.candidates, diagnostics: collector.diagnostics)
     }
 
-    public override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
+    package override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
         let kind = Self.modelKind(of: node)
         let superclass = kind == nil ? Self.superclassName(of: node) : nil
         guard kind != nil || superclass != nil else { return .visitChildren }
@@ -303,7 +303,7 @@ public final class ModelCollector: SyntaxVisitor {
     }
 
     /// Reduces a type to a `TypeExpression`, dropping module qualifiers (`Strata.List` is `List`).
-    public static func typeExpression(_ type: TypeSyntax) -> TypeExpression {
+    package static func typeExpression(_ type: TypeSyntax) -> TypeExpression {
         if let optional = type.as(OptionalTypeSyntax.self) {
             return .optional(typeExpression(optional.wrappedType))
         }

@@ -1,5 +1,5 @@
 /// Which base class a model derives from.
-public enum ModelKind: String, Sendable, Codable {
+package enum ModelKind: String, Sendable, Codable {
     case object, embedded, asymmetric
 
     var baseClassName: String {

@@ -2,7 +2,7 @@ import SwiftParser
 import SwiftSyntax
 
 /// Finds enums conforming to `PersistableEnum` in one parsed file.
-public final class PersistableEnumCollector: SyntaxVisitor {
+package final class PersistableEnumCollector: SyntaxVisitor {
     private let converter: SourceLocationConverter
     private let fileName: String
     private(set) var enums: [EnumDeclaration] = []
@@ -14,16 +14,16 @@ public final class PersistableEnumCollector: SyntaxVisitor {
     }
 
     /// Collects the `PersistableEnum` enums of `tree`.
-    public static func collect(in tree: SourceFileSyntax, fileName: String) -> [EnumDeclaration] {
+    package static func collect(in tree: SourceFileSyntax, fileName: String) -> [EnumDeclaration] {
         let collector = PersistableEnumCollector(fileName: fileName, tree: tree)
         collector.walk(tree)
         return collector.enums
     }
 
-    public override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
-    public override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    package override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    package override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
 
-    public override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
+    package override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
         let inherited = node.inheritanceClause?.inheritedTypes.map { ModelCollector.typeExpression($0.type) } ?? []
         guard inherited.contains(.named("PersistableEnum", [])) else { return .visitChildren }
         var rawType: String?

@@ -1,7 +1,7 @@
 /// What `@Persisted(...)` says, argument by argument.
-public struct PersistedAttributes: Hashable, Sendable {
-    public var primaryKey = false
-    public var indexed = false
-    public var originProperty: String?
-    public var originalName: String?
+package struct PersistedAttributes: Hashable, Sendable {
+    package var primaryKey = false
+    package var indexed = false
+    package var originProperty: String?
+    package var originalName: String?
 }

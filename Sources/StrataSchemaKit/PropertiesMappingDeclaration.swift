@@ -1,17 +1,17 @@
 /// `override class func propertiesMapping() -> [String: String]` as written: Swift property
 /// name -> the name the property is stored under.
-public struct PropertiesMappingDeclaration: Hashable, Sendable {
-    public var entries: [(swiftName: String, storedName: String, location: SourceLocation)]
-    public var location: SourceLocation
+package struct PropertiesMappingDeclaration: Hashable, Sendable {
+    package var entries: [(swiftName: String, storedName: String, location: SourceLocation)]
+    package var location: SourceLocation
     /// Why the body could not be read (it must be a dictionary literal of string literals).
-    public var problem: String?
+    package var problem: String?
 
-    public static func == (a: Self, b: Self) -> Bool {
+    package static func == (a: Self, b: Self) -> Bool {
         a.location == b.location && a.problem == b.problem
             && a.entries.map { [$0.swiftName, $0.storedName] } == b.entries.map { [$0.swiftName, $0.storedName] }
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(location)
         for entry in entries { hasher.combine(entry.swiftName); hasher.combine(entry.storedName) }
     }

@@ -1,11 +1,11 @@
 /// The checked schema of one target, in declaration order (files sorted by name).
-public struct ResolvedSchema: Sendable {
-    public var models: [ResolvedModel]
-    public var enums: [EnumDeclaration]
+package struct ResolvedSchema: Sendable {
+    package var models: [ResolvedModel]
+    package var enums: [EnumDeclaration]
 
     /// The models with each property named by its stored name: what the schema history records
     /// (storage follows the stored names; `propertiesMapping()` only changes the Swift side).
-    public var withStoredNames: ResolvedSchema {
+    package var withStoredNames: ResolvedSchema {
         var copy = self
         for m in copy.models.indices {
             for p in copy.models[m].properties.indices {
@@ -16,7 +16,7 @@ public struct ResolvedSchema: Sendable {
     }
 
     /// The models deriving (directly or not) from model `name`, in declaration order.
-    public func subclasses(of name: String) -> [ResolvedModel] {
+    package func subclasses(of name: String) -> [ResolvedModel] {
         var result: [ResolvedModel] = []
         var frontier: Set<String> = [name]
         var changed = true

@@ -2,16 +2,16 @@ import Foundation
 
 /// The generator's two jobs, as functions of their inputs (the executable only does file I/O):
 /// `generate` for the build plugin and `update` for the command plugin.
-public enum SchemaCompiler {
+package enum SchemaCompiler {
     /// What a run produced: the file to write (nil on error) and the diagnostics to print.
-    public struct Outcome: Sendable {
-        public var output: String?
-        public var diagnostics: [SchemaDiagnostic]
-        public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+    package struct Outcome: Sendable {
+        package var output: String?
+        package var diagnostics: [SchemaDiagnostic]
+        package var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
     }
 
     /// The command a user runs to record the current schema of `targetName`.
-    public static func updateCommand(targetName: String) -> String {
+    package static func updateCommand(targetName: String) -> String {
         "swift package --allow-writing-to-package-directory strata-schema update --target \(targetName)"
     }
 
@@ -23,7 +23,7 @@ public enum SchemaCompiler {
     /// since then still build (with a warning that says what to run), unless a change needs a
     /// decision: a property or class gone and another new could be a rename. Integer literals
     /// given as `schemaVersion` must be the latest recorded version (0, the default, means it).
-    public static func generate(targetName: String, inputs: [DeclarationCollection.Input],
+    package static func generate(targetName: String, inputs: [DeclarationCollection.Input],
                                 history: SchemaHistory?, historyDisplayPath: String) -> Outcome {
         let collected = DeclarationCollection.collect(inputs)
         let (schema, diagnostics) = SchemaResolver.resolve(collected)
@@ -68,7 +68,7 @@ public enum SchemaCompiler {
     ///   - typeRenames: `Old=New` pairs, old name by new name: classes renamed since the latest version.
     ///   - version: the new version's number (greater than the latest), recorded even without changes.
     /// - Returns: the updated history (nil on error), whether a version was added, and diagnostics.
-    public static func update(inputs: [DeclarationCollection.Input], history: SchemaHistory?,
+    package static func update(inputs: [DeclarationCollection.Input], history: SchemaHistory?,
                               typeRenames: [String: String] = [:], version: Int? = nil, historyDisplayPath: String = SchemaHistory.fileName)
         -> (history: SchemaHistory?, added: Bool, diagnostics: [SchemaDiagnostic]) {
         let (schema, diagnostics) = SchemaResolver.resolve(DeclarationCollection.collect(inputs))

@@ -5,46 +5,46 @@ import Foundation
 ///
 /// Ids make renames explicit: a property that keeps its id under a new name was renamed (its data
 /// moves), while a new id is an added property and a vanished id a removed one.
-public struct SchemaHistory: Codable, Equatable, Sendable {
+package struct SchemaHistory: Codable, Equatable, Sendable {
     /// Bump when the JSON shape changes; readers refuse newer formats.
-    public static let currentFormatVersion = 1
-    public static let fileName = "strata-schema.json"
+    package static let currentFormatVersion = 1
+    package static let fileName = "strata-schema.json"
 
-    public var formatVersion: Int
+    package var formatVersion: Int
     /// The next unused id (ids are never reused, even after a removal).
-    public var nextId: Int
-    public var versions: [Version]
+    package var nextId: Int
+    package var versions: [Version]
 
-    public init() {
+    package init() {
         formatVersion = Self.currentFormatVersion
         nextId = 1
         versions = []
     }
 
-    public struct Version: Codable, Equatable, Sendable {
-        public var version: Int
-        public var types: [TypeRecord]
+    package struct Version: Codable, Equatable, Sendable {
+        package var version: Int
+        package var types: [TypeRecord]
     }
 
-    public struct TypeRecord: Codable, Equatable, Sendable {
-        public var id: Int
-        public var name: String
-        public var kind: ModelKind
-        public var properties: [PropertyRecord]
+    package struct TypeRecord: Codable, Equatable, Sendable {
+        package var id: Int
+        package var name: String
+        package var kind: ModelKind
+        package var properties: [PropertyRecord]
     }
 
-    public struct PropertyRecord: Codable, Equatable, Sendable {
-        public var id: Int
-        public var name: String
-        public var type: StorageType
-        public var swiftType: String
-        public var optional: Bool
-        public var collection: CollectionKind
-        public var objectType: String?
-        public var originProperty: String?
-        public var primaryKey: Bool
-        public var indexed: Bool
-        public var defaultValue: String?
+    package struct PropertyRecord: Codable, Equatable, Sendable {
+        package var id: Int
+        package var name: String
+        package var type: StorageType
+        package var swiftType: String
+        package var optional: Bool
+        package var collection: CollectionKind
+        package var objectType: String?
+        package var originProperty: String?
+        package var primaryKey: Bool
+        package var indexed: Bool
+        package var defaultValue: String?
 
         /// What the stored data depends on (not the default, nor the Swift integer width).
         var storageShape: String {
@@ -54,15 +54,15 @@ public struct SchemaHistory: Codable, Equatable, Sendable {
         var typeDescription: String { swiftType }
     }
 
-    public var latest: Version? { versions.last }
+    package var latest: Version? { versions.last }
 
     // MARK: Reading and writing
 
-    public enum LoadError: Error, CustomStringConvertible {
+    package enum LoadError: Error, CustomStringConvertible {
         case unreadable(path: String, reason: String)
         case newerFormat(path: String, found: Int)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .unreadable(let path, let reason):
                 "\(path):1:1: error: cannot read the schema history: \(reason); restore it from version control, or delete it to start a new history at version 0"
@@ -72,7 +72,7 @@ public struct SchemaHistory: Codable, Equatable, Sendable {
         }
     }
 
-    public static func decode(_ data: Data, path: String) throws(LoadError) -> SchemaHistory {
+    package static func decode(_ data: Data, path: String) throws(LoadError) -> SchemaHistory {
         let history: SchemaHistory
         do {
             history = try JSONDecoder().decode(SchemaHistory.self, from: data)
@@ -86,7 +86,7 @@ public struct SchemaHistory: Codable, Equatable, Sendable {
     }
 
     /// Deterministic JSON: sorted keys, two-space indentation, trailing newline.
-    public func encoded() -> Data {
+    package func encoded() -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // Encoding these plain structs cannot fail; an empty file would be caught by the next read.
@@ -105,7 +105,7 @@ public struct SchemaHistory: Codable, Equatable, Sendable {
     ///     models did not change (a migration that only changes data); nil for the latest + 1.
     /// - Returns: whether a version was added.
     @discardableResult
-    public mutating func record(_ schema: ResolvedSchema, typeRenames: [String: String] = [:], version: Int? = nil) -> Bool {
+    package mutating func record(_ schema: ResolvedSchema, typeRenames: [String: String] = [:], version: Int? = nil) -> Bool {
         if let latest, version == nil, typeRenames.isEmpty, differences(from: latest, to: schema).isEmpty { return false }
         var types: [TypeRecord] = []
         for model in schema.models {
@@ -141,7 +141,7 @@ public struct SchemaHistory: Codable, Equatable, Sendable {
     /// a class, a stored property gone and another new (a rename, or a removal and an addition?),
     /// or a class gone and another new. Each is an error at the new declaration that says what to
     /// write or run either way.
-    public func decisionsNeeded(from version: Version, to schema: ResolvedSchema, targetName: String) -> [SchemaDiagnostic] {
+    package func decisionsNeeded(from version: Version, to schema: ResolvedSchema, targetName: String) -> [SchemaDiagnostic] {
         var result: [SchemaDiagnostic] = []
         let command = SchemaCompiler.updateCommand(targetName: targetName)
         let modelNames = Set(schema.models.map(\.name))
@@ -185,7 +185,7 @@ public struct SchemaHistory: Codable, Equatable, Sendable {
 
     /// Human-readable differences between a recorded version and the current declarations, in
     /// a stable order; empty when the declarations need no new version.
-    public func differences(from version: Version, to schema: ResolvedSchema) -> [String] {
+    package func differences(from version: Version, to schema: ResolvedSchema) -> [String] {
         var result: [String] = []
         let current = Dictionary(schema.models.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         for type in version.types where current[type.name] == nil {
@@ -236,7 +236,7 @@ public struct SchemaHistory: Codable, Equatable, Sendable {
     // MARK: Migration steps
 
     /// The steps that turn data of version `from` into data of version `to`, matched by id.
-    public static func migrationSteps(from old: Version, to new: Version) -> [MigrationStepRecord] {
+    package static func migrationSteps(from old: Version, to new: Version) -> [MigrationStepRecord] {
         var steps: [MigrationStepRecord] = []
         let oldTypes = Dictionary(old.types.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let newIds = Set(new.types.map(\.id))

@@ -1,6 +1,6 @@
 /// Checks collected declarations against what Strata can store and turns them into a
 /// `ResolvedSchema`. Every rejection is a diagnostic at the declaration that says what to write.
-public enum SchemaResolver {
+package enum SchemaResolver {
     /// Value types a property (or a collection element) can have, with their storage type.
     static let scalarTypes: [String: StorageType] = [
         "Bool": .bool, "Int": .int, "Int8": .int, "Int16": .int, "Int32": .int, "Int64": .int,
@@ -18,7 +18,7 @@ public enum SchemaResolver {
     ]
 
     /// Resolves `declarations`; the schema is nil when there is at least one error.
-    public static func resolve(_ declarations: CollectedDeclarations) -> (schema: ResolvedSchema?, diagnostics: [SchemaDiagnostic]) {
+    package static func resolve(_ declarations: CollectedDeclarations) -> (schema: ResolvedSchema?, diagnostics: [SchemaDiagnostic]) {
         var diagnostics = declarations.diagnostics
         // Subclasses of models are models (RealmSwift: each is a class of its own, with the
         // superclass's properties first); a class deriving from a subclass too.

@@ -1,5 +1,5 @@
 /// An integer literal the sources give as `Realm.Configuration.schemaVersion`.
-public struct SchemaVersionLiteral: Hashable, Sendable {
-    public var value: Int
-    public var location: SourceLocation
+package struct SchemaVersionLiteral: Hashable, Sendable {
+    package var value: Int
+    package var location: SourceLocation
 }

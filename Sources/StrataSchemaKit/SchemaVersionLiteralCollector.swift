@@ -4,7 +4,7 @@ import SwiftSyntax
 /// Finds integer literals given as a schema version: the argument `schemaVersion: 2` of any call
 /// and assignments `x.schemaVersion = 2`, anywhere in a file (also inside functions and closures,
 /// where configurations are made).
-public final class SchemaVersionLiteralCollector: SyntaxVisitor {
+package final class SchemaVersionLiteralCollector: SyntaxVisitor {
     private let converter: SourceLocationConverter
     private let fileName: String
     private(set) var literals: [SchemaVersionLiteral] = []
@@ -16,7 +16,7 @@ public final class SchemaVersionLiteralCollector: SyntaxVisitor {
     }
 
     /// The schema-version literals of `tree`.
-    public static func collect(in tree: SourceFileSyntax, fileName: String) -> [SchemaVersionLiteral] {
+    package static func collect(in tree: SourceFileSyntax, fileName: String) -> [SchemaVersionLiteral] {
         let collector = SchemaVersionLiteralCollector(fileName: fileName, tree: tree)
         collector.walk(tree)
         return collector.literals
@@ -29,12 +29,12 @@ public final class SchemaVersionLiteralCollector: SyntaxVisitor {
         literals.append(SchemaVersionLiteral(value: value, location: SourceLocation(file: fileName, line: loc.line, column: loc.column)))
     }
 
-    public override func visit(_ node: LabeledExprSyntax) -> SyntaxVisitorContinueKind {
+    package override func visit(_ node: LabeledExprSyntax) -> SyntaxVisitorContinueKind {
         if node.label?.text == "schemaVersion" { record(node.expression) }
         return .visitChildren
     }
 
-    public override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
+    package override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
         // `a.schemaVersion = 2` before operator folding: [member access, `=`, literal].
         let elements = Array(node.elements)
         for i in elements.indices.dropLast(2) where elements[i + 1].is(AssignmentExprSyntax.self) {

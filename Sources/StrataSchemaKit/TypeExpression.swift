@@ -1,5 +1,5 @@
 /// A type written in a declaration, reduced to the shapes the schema cares about.
-public indirect enum TypeExpression: Hashable, Sendable, CustomStringConvertible {
+package indirect enum TypeExpression: Hashable, Sendable, CustomStringConvertible {
     /// `Name` or `Name<Arguments>` (module-qualified names keep only the last component).
     case named(String, [TypeExpression])
     /// `T?`, `T!` or `Optional<T>`.
@@ -7,7 +7,7 @@ public indirect enum TypeExpression: Hashable, Sendable, CustomStringConvertible
     /// Anything else (tuples, functions, arrays `[T]`, dictionaries, `some P`, ...), kept as text.
     case unsupported(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .named(let name, let args):
             args.isEmpty ? name : "\(name)<\(args.map(\.description).joined(separator: ", "))>"

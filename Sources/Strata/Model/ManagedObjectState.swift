@@ -3,17 +3,18 @@ internal import StrataCore
 internal import StrataStorage
 
 /// Where a managed object lives: its realm, its class's table binding and its object key. Not
-/// API; reached through `ObjectBase._strataManaged` by `@Persisted` accessors.
+/// API: an opaque handle, public only because the `_Persistable` requirements that `@Persisted`
+/// accessors call (and that the compiler inlines into the app) take it; nothing of it is public.
 ///
 /// ## Concurrency
 /// Not `Sendable`: confined with its realm. The state of a frozen object is immutable once
 /// made, so several threads may read the object at once.
 public final class ManagedObjectState {
     /// The realm that manages the object.
-    public let realm: Realm
+    @usableFromInline let realm: Realm
     let binding: TableBinding
     /// The object's key in its table.
-    public let key: Int64
+    @usableFromInline let key: Int64
     /// The row read at `cachedStamp` (live objects only). Confined with the realm: no run-time
     /// exclusivity check (see `ObjectBase._strataManaged`).
     @exclusivity(unchecked) var cachedRow: RowReader?

@@ -20,10 +20,10 @@ extension Realm {
     }
 
     /// The name of the object's class (for messages).
-    public func className(_ state: ManagedObjectState) -> String { state.binding.className }
+    @usableFromInline func className(_ state: ManagedObjectState) -> String { state.binding.className }
 
     /// The name of property `index` of the object's class (for messages).
-    public func propertyName(_ state: ManagedObjectState, _ index: Int) -> String {
+    @usableFromInline func propertyName(_ state: ManagedObjectState, _ index: Int) -> String {
         state.binding.schema.properties[index].name
     }
 
@@ -59,28 +59,28 @@ extension Realm {
     // slower than one (`strata-bench concurrency`, Docs/Performance.md).
 
     /// The `Int` value of property `index`, read in place.
-    public func intValue(_ state: ManagedObjectState, _ index: Int) -> Int64? {
+    @usableFromInline func intValue(_ state: ManagedObjectState, _ index: Int) -> Int64? {
         if state.frozenRow != nil { return state.frozenRow?.int(state.binding.columns[index]) }
         guard let r = liveRow(state) else { return nil }
         return r.int(state.binding.columns[index])
     }
 
     /// The `Double` value of property `index`, read in place.
-    public func doubleValue(_ state: ManagedObjectState, _ index: Int) -> Double? {
+    @usableFromInline func doubleValue(_ state: ManagedObjectState, _ index: Int) -> Double? {
         if state.frozenRow != nil { return state.frozenRow?.double(state.binding.columns[index]) }
         guard let r = liveRow(state) else { return nil }
         return r.double(state.binding.columns[index])
     }
 
     /// The `String` value of property `index`.
-    public func stringValue(_ state: ManagedObjectState, _ index: Int) -> String? {
+    @usableFromInline func stringValue(_ state: ManagedObjectState, _ index: Int) -> String? {
         if state.frozenRow != nil { return state.frozenRow?.string(state.binding.columns[index]) }
         guard let r = liveRow(state) else { return nil }
         return r.string(state.binding.columns[index])
     }
 
     /// The value of property `index` of a managed object.
-    public func propertyValue(_ state: ManagedObjectState, _ index: Int) -> PropertyValue {
+    @usableFromInline func propertyValue(_ state: ManagedObjectState, _ index: Int) -> PropertyValue {
         guard let r = liveRow(state) else { return .null }
         let value = r.value(state.binding.columns[index])
         switch value {
@@ -120,7 +120,7 @@ extension Realm {
     }
 
     /// Writes property `index` of a managed object (inside a write transaction).
-    public func setPropertyValue(_ state: ManagedObjectState, _ index: Int, _ value: PropertyValue) {
+    @usableFromInline func setPropertyValue(_ state: ManagedObjectState, _ index: Int, _ value: PropertyValue) {
         guard checkThread() else { return }
         guard !isFrozen else { return Realm.violation("Attempting to modify a frozen object - call thaw on the Object instance first.", fallback: ()) }
         guard let txn = writeTxn else {
@@ -491,13 +491,13 @@ extension PropertyValue {
 
 extension Realm {
     /// Schema property `index` of the object's class.
-    public func schemaProperty(_ state: ManagedObjectState, _ index: Int) -> Property {
+    @usableFromInline func schemaProperty(_ state: ManagedObjectState, _ index: Int) -> Property {
         state.binding.schema.properties[index]
     }
 
     /// The objects whose link property (the `LinkingObjects` property `index`'s origin) links to
     /// the object, in key order.
-    public func linkingObjects(_ state: ManagedObjectState, _ index: Int) -> [ObjectBase] {
+    @usableFromInline func linkingObjects(_ state: ManagedObjectState, _ index: Int) -> [ObjectBase] {
         let property = state.binding.schema.properties[index]
         // The origin's link column by its stored name (propertiesMapping()).
         let stored = state.binding.table.columns[state.binding.columns[index]].originProperty

@@ -136,7 +136,7 @@ public struct Realm: Equatable {
         nonmutating set { realmState.writeTxn = newValue }
     }
     /// Changes whenever the data this realm shows may have changed (cached rows compare it).
-    public var stamp: UInt64 {
+    var stamp: UInt64 {
         get { realmState.stamp }
         nonmutating set { realmState.stamp = newValue }
     }

@@ -7,13 +7,13 @@ import Foundation
 /// Not `Sendable` in spirit: the bytes point into a transaction's snapshot and are valid only
 /// while it is (for a write transaction: until the next change).
 struct LegacyRowReader {
-    public private(set) var bytes: UnsafeRawBufferPointer
-    public let table: StoreTable
-    public private(set) var key: Int64
+    package private(set) var bytes: UnsafeRawBufferPointer
+    package let table: StoreTable
+    package private(set) var key: Int64
     @usableFromInline private(set) var n: Int
     @usableFromInline private(set) var slotBase: Int
 
-    public init(bytes: UnsafeRawBufferPointer, table: StoreTable, key: Int64) {
+    package init(bytes: UnsafeRawBufferPointer, table: StoreTable, key: Int64) {
         self.bytes = bytes
         self.table = table
         self.key = key
@@ -36,7 +36,7 @@ struct LegacyRowReader {
 
     /// Whether column `c` is null (or absent from an older row, with a nullable column).
     @inline(__always)
-    public func isNull(_ c: Int) -> Bool {
+    package func isNull(_ c: Int) -> Bool {
         if c == table.layout.keyColumn { return key == table.layout.nullKey }
         guard c < n else { return table.columns[c].defaultValue.isNull }
         return bytes[2 + c >> 3] & (1 << UInt8(c & 7)) != 0
@@ -47,7 +47,7 @@ struct LegacyRowReader {
 
     /// An `Int`, `link` column's value, nil when null.
     @inline(__always)
-    public func int(_ c: Int) -> Int64? {
+    package func int(_ c: Int) -> Int64? {
         if c == table.layout.keyColumn { return key == table.layout.nullKey ? nil : key }
         guard c < n else { return table.columns[c].isNullable ? nil : 0 }
         if isNull(c) { return nil }
@@ -56,7 +56,7 @@ struct LegacyRowReader {
 
     /// A `Double` column's value, nil when null.
     @inline(__always)
-    public func double(_ c: Int) -> Double? {
+    package func double(_ c: Int) -> Double? {
         guard c < n else { return table.columns[c].isNullable ? nil : 0 }
         if isNull(c) { return nil }
         return Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: slot(c), as: UInt64.self)))
@@ -64,7 +64,7 @@ struct LegacyRowReader {
 
     /// The bytes of a `String` or `Data` column, nil when null.
     @inline(__always)
-    public func variableBytes(_ c: Int) -> UnsafeRawBufferPointer? {
+    package func variableBytes(_ c: Int) -> UnsafeRawBufferPointer? {
         guard c < n else { return table.columns[c].isNullable ? nil : UnsafeRawBufferPointer(start: nil, count: 0) }
         if isNull(c) { return nil }
         let s = slot(c)
@@ -75,12 +75,12 @@ struct LegacyRowReader {
     }
 
     /// A `String` column's value, nil when null.
-    public func string(_ c: Int) -> String? {
+    package func string(_ c: Int) -> String? {
         variableBytes(c).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Column `c`'s value.
-    public func value(_ c: Int) -> StoreValue {
+    package func value(_ c: Int) -> StoreValue {
         let column = table.columns[c]
         if c == table.layout.keyColumn { return key == table.layout.nullKey ? .null : .int(key) }
         guard column.isStored else { return .null }
@@ -103,7 +103,7 @@ struct LegacyRowReader {
     }
 
     /// All columns' values, in column order.
-    public func values() -> [StoreValue] {
+    package func values() -> [StoreValue] {
         (0..<table.columns.count).map(value)
     }
 }

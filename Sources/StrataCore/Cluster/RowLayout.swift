@@ -15,7 +15,7 @@ import Foundation
 ///
 /// ## Concurrency
 /// Immutable; `Sendable`.
-public struct RowLayout: Sendable {
+package struct RowLayout: Sendable {
     /// Slot offset of each column, relative to the end of the bitmap.
     let slotOffsets: [Int]
     let slotSizes: [Int]
@@ -24,12 +24,12 @@ public struct RowLayout: Sendable {
     let collections: [CollectionKind]
     let variable: [Bool]
     /// The column whose value is the object key (an `Int` primary key), if any.
-    public let keyColumn: Int?
+    package let keyColumn: Int?
     /// The object key that stands for a nil key when `keyColumn` is an optional `Int` primary key
     /// (FORMAT.md, "Object keys"): `Int64.min`, so that the object with the nil key sorts first,
     /// as nil does. Nil when there is no key column or it is not optional.
-    public let nullKey: Int64?
-    public let columnCount: Int
+    package let nullKey: Int64?
+    package let columnCount: Int
     /// Offset of the first slot in a row with all `columnCount` columns.
     let fullHeader: Int
     /// How each column is laid out in a cluster (FORMAT.md, "Clusters").

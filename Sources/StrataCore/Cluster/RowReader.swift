@@ -3,14 +3,14 @@
 /// ## Concurrency
 /// Not `Sendable` in spirit: the bytes point into a transaction's snapshot and are valid only
 /// while it is (for a write transaction: until the next change).
-public struct RowReader {
+package struct RowReader {
     /// The bytes of the object's cluster.
-    public private(set) var bytes: UnsafeRawBufferPointer
-    public let table: StoreTable
+    package private(set) var bytes: UnsafeRawBufferPointer
+    package let table: StoreTable
     /// The object's key.
-    public private(set) var key: Int64
+    package private(set) var key: Int64
     /// The object's position in its cluster.
-    public private(set) var position: Int
+    package private(set) var position: Int
     /// Objects in the cluster.
     @usableFromInline private(set) var m: Int
     /// Columns stored in the cluster.
@@ -54,7 +54,7 @@ public struct RowReader {
 
     /// Whether column `c` is null (or absent from an older cluster, with a nullable column).
     @inline(__always)
-    public func isNull(_ c: Int) -> Bool {
+    package func isNull(_ c: Int) -> Bool {
         if c == table.layout.keyColumn { return key == table.layout.nullKey }
         guard c < n else { return table.columns[c].defaultValue.isNull }
         if table.layout.clusterKinds[c] == .none { return true }
@@ -71,7 +71,7 @@ public struct RowReader {
 
     /// An `Int`, `link` column's value, nil when null.
     @inline(__always)
-    public func int(_ c: Int) -> Int64? {
+    package func int(_ c: Int) -> Int64? {
         if c == table.layout.keyColumn { return key == table.layout.nullKey ? nil : key }
         guard c < n else { return table.columns[c].isNullable ? nil : 0 }
         let d = descriptor(c)
@@ -84,7 +84,7 @@ public struct RowReader {
 
     /// A `Double` column's value, nil when null.
     @inline(__always)
-    public func double(_ c: Int) -> Double? {
+    package func double(_ c: Int) -> Double? {
         guard c < n else { return table.columns[c].isNullable ? nil : 0 }
         if isNull(c) { return nil }
         return Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: fixedOffset(c), as: UInt64.self)))
@@ -92,7 +92,7 @@ public struct RowReader {
 
     /// The bytes of a `String`, `Data`, `AnyRealmValue` or collection column, nil when null.
     @inline(__always)
-    public func variableBytes(_ c: Int) -> UnsafeRawBufferPointer? {
+    package func variableBytes(_ c: Int) -> UnsafeRawBufferPointer? {
         guard c < n else { return table.columns[c].isNullable ? nil : UnsafeRawBufferPointer(start: nil, count: 0) }
         let d = descriptor(c)
         if d.nulls, bytes[d.offset + position >> 3] & (1 << UInt8(position & 7)) != 0 { return nil }
@@ -105,12 +105,12 @@ public struct RowReader {
     }
 
     /// A `String` column's value, nil when null.
-    public func string(_ c: Int) -> String? {
+    package func string(_ c: Int) -> String? {
         variableBytes(c).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Column `c`'s value.
-    public func value(_ c: Int) -> StoreValue {
+    package func value(_ c: Int) -> StoreValue {
         let column = table.columns[c]
         if c == table.layout.keyColumn { return key == table.layout.nullKey ? .null : .int(key) }
         guard column.isStored else { return .null }
@@ -133,7 +133,7 @@ public struct RowReader {
     }
 
     /// All columns' values, in column order.
-    public func values() -> [StoreValue] {
+    package func values() -> [StoreValue] {
         (0..<table.columns.count).map(value)
     }
 

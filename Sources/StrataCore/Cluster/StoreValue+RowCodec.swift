@@ -37,7 +37,7 @@ func storeFixedSlot(_ type: ColumnType, _ value: StoreValue, at: UnsafeMutableRa
 
 extension StoreValue {
     /// The case name, for error messages.
-    public var kindName: String {
+    package var kindName: String {
         switch self {
         case .null: "null"
         case .bool: "bool"

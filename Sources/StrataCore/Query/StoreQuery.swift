@@ -29,31 +29,31 @@ import StrataQuery
 ///
 /// ## Concurrency
 /// A value type; `Sendable`. Evaluate it on the thread that uses the transaction.
-public struct StoreQuery: Sendable {
+package struct StoreQuery: Sendable {
     /// One sort key: a key path (through to-one links only, such as `"owner.name"`) and its
     /// direction.
-    public typealias SortDescriptor = (keyPath: String, ascending: Bool)
+    package typealias SortDescriptor = (keyPath: String, ascending: Bool)
 
     /// The filter; nil matches every object.
-    public private(set) var predicate: QueryPredicate?
+    package private(set) var predicate: QueryPredicate?
     /// The values of the filter's `%@`, `$n` and `%K` placeholders, by index.
-    public private(set) var arguments: [StoreValue]
+    package private(set) var arguments: [StoreValue]
     /// Sort keys, most significant first. Sorting is stable and puts nulls first when ascending
     /// (last when descending), as in Realm; strings sort by their UTF-8 bytes.
-    public var sortDescriptors: [SortDescriptor] = []
+    package var sortDescriptors: [SortDescriptor] = []
     /// Key paths (through to-one links only) whose combined values must be unique among the
     /// results; the first object of each combination in result order (after sorting) is kept.
-    public var distinctKeyPaths: [String] = []
+    package var distinctKeyPaths: [String] = []
     /// A mismatch between a piece of the filter and the arguments passed with it, reported when
     /// the query is evaluated (combining methods do not throw).
     private var argumentProblem: StoreQueryError?
 
     /// Predicates nested deeper than this (AND, OR and NOT levels) are rejected rather than risk
     /// exhausting the stack; the parser's limit (``ParsedQuery/maximumNestingDepth``) is lower.
-    public static let maximumDepth = 1000
+    package static let maximumDepth = 1000
 
     /// A query that matches every object, in key order.
-    public init() {
+    package init() {
         self.predicate = nil
         self.arguments = []
     }
@@ -69,7 +69,7 @@ public struct StoreQuery: Sendable {
     ///   - arguments: One value per placeholder, by index. A count that does not match the
     ///     placeholders is reported as ``StoreQueryError/wrongArgumentCount(expected:given:)`` when
     ///     the query is evaluated.
-    public init(predicate: QueryPredicate?, arguments: [StoreValue] = []) {
+    package init(predicate: QueryPredicate?, arguments: [StoreValue] = []) {
         self.init()
         if let predicate { self = filtered(by: predicate, arguments: arguments) }
     }
@@ -85,7 +85,7 @@ public struct StoreQuery: Sendable {
     ///   - arguments: One value per placeholder.
     /// - Throws: ``StoreQueryError/syntax(_:)`` for text that does not parse, and for an argument
     ///   count that does not match the placeholders.
-    public init(_ filter: String, arguments: [StoreValue] = []) throws(StoreQueryError) {
+    package init(_ filter: String, arguments: [StoreValue] = []) throws(StoreQueryError) {
         self = try StoreQuery().filtered(filter, arguments: arguments)
     }
 
@@ -107,7 +107,7 @@ public struct StoreQuery: Sendable {
     ///   - arguments: The values of its placeholders. A count that does not match is reported
     ///     as ``StoreQueryError/wrongArgumentCount(expected:given:)`` when the query is evaluated.
     /// - Returns: The combined query; sort descriptors and distinct key paths are kept.
-    public func filtered(by predicate: QueryPredicate, arguments: [StoreValue] = []) -> StoreQuery {
+    package func filtered(by predicate: QueryPredicate, arguments: [StoreValue] = []) -> StoreQuery {
         var result = self
         let needed = StoreQuery.argumentCount(predicate)
         if needed != arguments.count, result.argumentProblem == nil {
@@ -138,7 +138,7 @@ public struct StoreQuery: Sendable {
     ///
     /// - Throws: ``StoreQueryError/syntax(_:)`` for text that does not parse, and for an argument
     ///   count that does not match the placeholders.
-    public func filtered(_ filter: String, arguments: [StoreValue] = []) throws(StoreQueryError) -> StoreQuery {
+    package func filtered(_ filter: String, arguments: [StoreValue] = []) throws(StoreQueryError) -> StoreQuery {
         do {
             let parsed = try ParsedQuery.parse(filter)
             try parsed.validateArgumentCount(arguments.count)
@@ -155,13 +155,13 @@ public struct StoreQuery: Sendable {
     /// let q = StoreQuery().sorted(by: "age", ascending: false).sorted(by: "owner.name")
     /// // sortDescriptors: [("owner.name", true), ("age", false)]
     /// ```
-    public func sorted(by keyPath: String, ascending: Bool = true) -> StoreQuery {
+    package func sorted(by keyPath: String, ascending: Bool = true) -> StoreQuery {
         sorted(by: [(keyPath, ascending)])
     }
 
     /// This query sorted by `descriptors` (most significant first), with the existing sort
     /// descriptors breaking ties.
-    public func sorted(by descriptors: [SortDescriptor]) -> StoreQuery {
+    package func sorted(by descriptors: [SortDescriptor]) -> StoreQuery {
         var result = self
         result.sortDescriptors = descriptors + sortDescriptors
         return result
@@ -173,7 +173,7 @@ public struct StoreQuery: Sendable {
     /// ```swift
     /// let oldestPerOwner = StoreQuery().sorted(by: "age", ascending: false).distinct(by: ["owner"])
     /// ```
-    public func distinct(by keyPaths: [String]) -> StoreQuery {
+    package func distinct(by keyPaths: [String]) -> StoreQuery {
         var result = self
         result.distinctKeyPaths = keyPaths
         return result
@@ -202,7 +202,7 @@ public struct StoreQuery: Sendable {
     ///   by ``distinctKeyPaths``.
     /// - Throws: ``StoreQueryError`` when the query does not fit the schema or its arguments (see
     ///   its table of cases); storage errors from reading the transaction.
-    public func evaluate(in txn: StoreTransaction, table: StoreTable) throws -> [Int64] {
+    package func evaluate(in txn: StoreTransaction, table: StoreTable) throws -> [Int64] {
         try prepare(txn, table).run()
     }
 
@@ -210,7 +210,7 @@ public struct StoreQuery: Sendable {
     /// for aggregates (count, sum, min, max, average). Sort descriptors and distinct key paths
     /// are ignored; use ``evaluate(in:table:)`` when they matter.
     /// - Throws: as ``evaluate(in:table:)``, and what `body` throws.
-    public func forEachMatch(in txn: StoreTransaction, table: StoreTable, _ body: (RowReader) throws -> Void) throws {
+    package func forEachMatch(in txn: StoreTransaction, table: StoreTable, _ body: (RowReader) throws -> Void) throws {
         try prepare(txn, table).forEachMatch(body)
     }
 
@@ -220,7 +220,7 @@ public struct StoreQuery: Sendable {
     /// distinct are ignored. `sawValue` tells whether any non-null value was added. Integers add
     /// with wrapping, doubles in key order, exactly as the general path does.
     /// - Throws: as ``evaluate(in:table:)``.
-    public func fastSum(in txn: StoreTransaction, table: StoreTable, column: Int) throws -> (ints: Int64, doubles: Double, sawValue: Bool)? {
+    package func fastSum(in txn: StoreTransaction, table: StoreTable, column: Int) throws -> (ints: Int64, doubles: Double, sawValue: Bool)? {
         try prepare(txn, table).simpleSum(column: column)
     }
 
@@ -228,7 +228,7 @@ public struct StoreQuery: Sendable {
     /// when the query is a single fixed-width comparison or AND, OR and NOT over such; nil when it needs the general path
     /// (``evaluate(in:table:)``). Distinct key paths are ignored: callers with any count the keys.
     /// - Throws: as ``evaluate(in:table:)``.
-    public func fastCount(in txn: StoreTransaction, table: StoreTable) throws -> Int? {
+    package func fastCount(in txn: StoreTransaction, table: StoreTable) throws -> Int? {
         // Only a single comparison can be simple: anything else is not prepared here (the
         // caller's general path prepares it once).
         switch predicate {
@@ -251,7 +251,7 @@ public struct StoreQuery: Sendable {
     /// ```
     ///
     /// - Throws: ``StoreQueryError`` as for ``evaluate(in:table:)``.
-    public func explain(in txn: StoreTransaction, table: StoreTable) throws(StoreQueryError) -> StoreQueryPlan {
+    package func explain(in txn: StoreTransaction, table: StoreTable) throws(StoreQueryError) -> StoreQueryPlan {
         try prepare(txn, table).plan
     }
 

@@ -34,7 +34,7 @@ import StrataQuery
 ///
 /// ## Concurrency
 /// A value type; `Sendable`.
-public enum StoreQueryError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum StoreQueryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The filter text does not parse; the wrapped error says where and what to write.
     case syntax(QueryParseError)
     /// The query's placeholders need `expected` arguments; `given` were passed.
@@ -67,7 +67,7 @@ public enum StoreQueryError: Error, Sendable, Equatable, CustomStringConvertible
     case unsupported(String)
 
     /// What went wrong and what to write instead.
-    public var description: String {
+    package var description: String {
         switch self {
         case .syntax(let error):
             return error.description

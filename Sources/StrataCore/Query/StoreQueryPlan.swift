@@ -11,12 +11,12 @@ import StrataQuery
 ///
 /// ## Concurrency
 /// A value type; `Sendable`.
-public struct StoreQueryPlan: Sendable, Equatable, CustomStringConvertible {
+package struct StoreQueryPlan: Sendable, Equatable, CustomStringConvertible {
     /// Which rows are read.
     ///
     /// ## Concurrency
     /// A value type; `Sendable`.
-    public enum Access: Sendable, Equatable {
+    package enum Access: Sendable, Equatable {
         /// None: the filter can never match (`FALSEPREDICATE`, or an empty `IN {}` in an AND).
         case none
         /// Every row of the table, in key order.
@@ -27,20 +27,20 @@ public struct StoreQueryPlan: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The queried table.
-    public let table: String
+    package let table: String
     /// Which rows are read.
-    public let access: Access
+    package let access: Access
     /// Comparisons that read a fixed-width (or string) column in place, without building a value.
-    public let fastComparisons: Int
+    package let fastComparisons: Int
     /// Comparisons on the general path: links, collections, aggregates, `[c]`/`[d]`, mixed values.
-    public let generalComparisons: Int
+    package let generalComparisons: Int
     /// The number of sort descriptors applied after filtering.
-    public let sortKeys: Int
+    package let sortKeys: Int
     /// The number of distinct key paths applied after sorting.
-    public let distinctKeys: Int
+    package let distinctKeys: Int
 
     /// The plan in one line, e.g. `scan of Dog, 1 fast and 0 general comparisons per row`.
-    public var description: String {
+    package var description: String {
         var text: String
         let perRow: String
         switch access {

@@ -2,6 +2,6 @@
 ///
 /// ## Concurrency
 /// A plain value; `Sendable`.
-public enum CollectionKind: UInt8, Sendable, Hashable {
+package enum CollectionKind: UInt8, Sendable, Hashable {
     case none = 0, list, set, map
 }

@@ -2,7 +2,7 @@
 ///
 /// ## Concurrency
 /// A plain value; `Sendable`.
-public enum ColumnType: UInt8, Sendable, Hashable {
+package enum ColumnType: UInt8, Sendable, Hashable {
     case int = 1, bool, float, double, string, data, timestamp, objectId, uuid, decimal128
     /// `AnyRealmValue`: a tagged value of any of the other types, or a typed link.
     case mixed

@@ -2,19 +2,19 @@
 ///
 /// ## Concurrency
 /// A plain value; `Sendable`.
-public struct StoreColumn: Sendable, Hashable {
-    public var name: String
-    public var type: ColumnType
-    public var collection: CollectionKind
-    public var isNullable: Bool
-    public var isPrimaryKey: Bool
-    public var isIndexed: Bool
+package struct StoreColumn: Sendable, Hashable {
+    package var name: String
+    package var type: ColumnType
+    package var collection: CollectionKind
+    package var isNullable: Bool
+    package var isPrimaryKey: Bool
+    package var isIndexed: Bool
     /// The linked table for `.link` and `.linkingObjects`.
-    public var targetTable: String?
+    package var targetTable: String?
     /// For `.linkingObjects`: the link column of `targetTable` this column inverts.
-    public var originProperty: String?
+    package var originProperty: String?
 
-    public init(name: String, type: ColumnType, collection: CollectionKind = .none, isNullable: Bool = false,
+    package init(name: String, type: ColumnType, collection: CollectionKind = .none, isNullable: Bool = false,
                 isPrimaryKey: Bool = false, isIndexed: Bool = false, targetTable: String? = nil,
                 originProperty: String? = nil) {
         self.name = name
@@ -33,13 +33,13 @@ public struct StoreColumn: Sendable, Hashable {
     }
 
     /// Whether the column is kept in the row at all (`LinkingObjects` is not).
-    public var isStored: Bool { type != .linkingObjects }
+    package var isStored: Bool { type != .linkingObjects }
 
     /// Whether the column keeps a secondary index tree.
-    public var hasIndexTree: Bool { isIndexed && !isPrimaryKey && collection == .none }
+    package var hasIndexTree: Bool { isIndexed && !isPrimaryKey && collection == .none }
 
     /// The value a row without this column (written before the column was added) reads as.
-    public var defaultValue: StoreValue {
+    package var defaultValue: StoreValue {
         if collection == .list || collection == .set { return .list([]) }
         if collection == .map { return .map([:]) }
         if isNullable { return .null }

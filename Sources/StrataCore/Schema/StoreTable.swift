@@ -9,23 +9,23 @@
 ///
 /// ## Concurrency
 /// Immutable after creation; `Sendable`.
-public final class StoreTable: Sendable {
-    public let name: String
+package final class StoreTable: Sendable {
+    package let name: String
     /// Embedded objects live only inside their parent: deleted with it, never queried alone.
-    public let isEmbedded: Bool
-    public let columns: [StoreColumn]
+    package let isEmbedded: Bool
+    package let columns: [StoreColumn]
     /// The index of the primary key column.
-    public let primaryKeyColumn: Int?
+    package let primaryKeyColumn: Int?
     /// The row layout of the stored columns.
-    public let layout: RowLayout
+    package let layout: RowLayout
     /// Column index by name.
-    public let columnIndex: [String: Int]
+    package let columnIndex: [String: Int]
     /// The tree of the table's clusters (`c:<Table>`).
-    public let objectTree: String
+    package let objectTree: String
     /// The tree of one row per object that files written before clusters have (`o:<Table>`).
-    public let legacyRowTree: String
-    public let primaryKeyTree: String
-    public let backlinkTree: String
+    package let legacyRowTree: String
+    package let primaryKeyTree: String
+    package let backlinkTree: String
     /// Columns with a secondary index tree, in order (computed once: an insert walks these
     /// instead of copying every column's description).
     let indexedColumns: [Int]
@@ -41,7 +41,7 @@ public final class StoreTable: Sendable {
     /// Per column: whether it may hold null.
     let nullable: [Bool]
 
-    public init(name: String, isEmbedded: Bool = false, columns: [StoreColumn]) {
+    package init(name: String, isEmbedded: Bool = false, columns: [StoreColumn]) {
         self.name = name
         self.isEmbedded = isEmbedded
         self.columns = columns
@@ -64,13 +64,13 @@ public final class StoreTable: Sendable {
     }
 
     /// Whether the object key is the `Int` primary key itself (no primary-key tree).
-    public var primaryKeyIsObjectKey: Bool { layout.keyColumn != nil }
+    package var primaryKeyIsObjectKey: Bool { layout.keyColumn != nil }
 
     /// The secondary index tree of column `i`.
-    public func indexTree(_ i: Int) -> String { "i:" + name + ":" + columns[i].name }
+    package func indexTree(_ i: Int) -> String { "i:" + name + ":" + columns[i].name }
 
     /// The encoding of this table's schema in the `s:` tree (FORMAT.md, "Schema catalog").
-    public func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var out: [UInt8] = [1, isEmbedded ? 1 : 0]
         appendU16(UInt16(columns.count), &out)
         for c in columns {
@@ -89,7 +89,7 @@ public final class StoreTable: Sendable {
     }
 
     /// Decodes a table stored by `encoded()`; nil when the bytes are not a table record.
-    public static func decode(name: String, _ bytes: UnsafeRawBufferPointer) -> StoreTable? {
+    package static func decode(name: String, _ bytes: UnsafeRawBufferPointer) -> StoreTable? {
         var r = ByteReader(bytes)
         guard let version = r.u8(), version == 1, let embedded = r.u8(), let count = r.u16() else { return nil }
         var columns: [StoreColumn] = []
@@ -106,7 +106,7 @@ public final class StoreTable: Sendable {
     }
 
     /// Whether `other` stores rows the same way (same columns, types and indexes, in order).
-    public func sameShape(as other: StoreTable) -> Bool {
+    package func sameShape(as other: StoreTable) -> Bool {
         isEmbedded == other.isEmbedded && columns == other.columns
     }
 }

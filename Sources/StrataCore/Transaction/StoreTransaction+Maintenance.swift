@@ -5,7 +5,7 @@ import StrataStorage
 
 extension StoreTransaction {
     /// Stores `value` under `key` in tree `name` (write transactions only).
-    public func putRaw(_ key: [UInt8], _ value: [UInt8], tree name: String) throws {
+    package func putRaw(_ key: [UInt8], _ value: [UInt8], tree name: String) throws {
         guard let w = write, let h = try writeTree(name, create: true) else { return }
         _ = try w.put(key, value, in: h)
     }
@@ -13,7 +13,7 @@ extension StoreTransaction {
     /// Writes object `key` with `values` (inserting it, or replacing all its values) without
     /// touching indexes or backlinks; a migration drops the table's object tree, writes every
     /// object again with this, then calls `rebuildIndexes` and `rebuildBacklinks`.
-    public func replaceRow(_ table: StoreTable, key: Int64, values: [StoreValue]) throws {
+    package func replaceRow(_ table: StoreTable, key: Int64, values: [StoreValue]) throws {
         guard write != nil else { return }
         if try row(table, key: key) == nil {
             try insertObject(table, key: key, values: values)
@@ -27,7 +27,7 @@ extension StoreTransaction {
 
     /// Rebuilds the index trees of `columns` (and, with `primaryKey`, the primary-key tree) of
     /// `table` from its rows.
-    public func rebuildIndexes(_ table: StoreTable, columns: [Int], primaryKey: Bool = false) throws {
+    package func rebuildIndexes(_ table: StoreTable, columns: [Int], primaryKey: Bool = false) throws {
         guard let w = write else { return }
         for c in columns { try w.dropTree(table.indexTree(c)) }
         if primaryKey { try w.dropTree(table.primaryKeyTree) }
@@ -54,7 +54,7 @@ extension StoreTransaction {
     }
 
     /// Drops every backlink tree and rebuilds them from the link columns of `tables`.
-    public func rebuildBacklinks(_ tables: [StoreTable]) throws {
+    package func rebuildBacklinks(_ tables: [StoreTable]) throws {
         guard let w = write else { return }
         for n in try w.treeNames() where n.hasPrefix("b:") { try w.dropTree(n) }
         resetTreeCache()
@@ -80,7 +80,7 @@ extension String.StringInterpolation {
 extension StoreTransaction {
     /// Whether `table` still has objects in the row format that clusters replaced (a file
     /// written before clusters; FORMAT.md, "Object rows (format 1)").
-    public func hasLegacyRows(_ table: StoreTable) throws -> Bool {
+    package func hasLegacyRows(_ table: StoreTable) throws -> Bool {
         if let w = write { return try w.treeExists(table.legacyRowTree) }
         return try readTree(table.legacyRowTree) != nil
     }
@@ -88,7 +88,7 @@ extension StoreTransaction {
     /// Rewrites the one-row-per-object tree `o:<T>` of `table` as clusters in `c:<T>` and drops
     /// it (write transactions only). Indexes, primary keys and backlinks keep their formats and
     /// are left as they are. Reads the rows in batches, so memory stays bounded.
-    public func upgradeLegacyRows(_ table: StoreTable) throws {
+    package func upgradeLegacyRows(_ table: StoreTable) throws {
         guard let w = write, let old = try writeTree(table.legacyRowTree, create: false) else { return }
         var start: [UInt8]? = nil
         while true {

@@ -4,7 +4,7 @@ import StrataStorage
 /// The 8-byte storage key of an object key: big-endian with the sign bit flipped, so byte order
 /// is numeric order.
 @inline(__always)
-public func objectKeyBytes(_ key: Int64) -> UInt64 {
+package func objectKeyBytes(_ key: Int64) -> UInt64 {
     (UInt64(bitPattern: key) ^ 0x8000_0000_0000_0000).bigEndian
 }
 
@@ -26,9 +26,9 @@ func decodeObjectKey(_ raw: UnsafeRawBufferPointer) -> Int64 {
 ///
 /// ## Concurrency
 /// Not thread-safe: use it on one thread at a time, like the storage transaction it wraps.
-public final class StoreTransaction {
-    public let read: ReadTransaction?
-    public let write: WriteTransaction?
+package final class StoreTransaction {
+    package let read: ReadTransaction?
+    package let write: WriteTransaction?
     // The hot state of this class is used by one thread at a time and never through
     // overlapping accesses: it opts out of the run-time exclusivity check (about 80
     // instructions per access, ~260 per insert in the `strata-bench w1` bulk load, callgrind).
@@ -71,22 +71,22 @@ public final class StoreTransaction {
     /// Next object key per table, for tables without an `Int` primary key (flushed at commit).
     private var nextKeys: [String: Int64] = [:]
     /// Bumped on every change, so cached row pointers can tell they are stale.
-    @exclusivity(unchecked) public internal(set) var changeCount: UInt64 = 0
+    @exclusivity(unchecked) package internal(set) var changeCount: UInt64 = 0
     /// Tables known to this transaction, by name (for cascades and link cleanup).
-    public var tables: [String: StoreTable] = [:]
+    package var tables: [String: StoreTable] = [:]
     /// For tables whose model stores properties under other names (`propertiesMapping()`): the
     /// stored (column) name of each property by its Swift name. Query key paths name properties
     /// by their Swift names, resolved through this map; a table without an entry has columns
     /// named as its properties. Not stored in the file.
-    public var propertyColumns: [String: [String: String]] = [:]
+    package var propertyColumns: [String: [String: String]] = [:]
 
-    public init(read: ReadTransaction) {
+    package init(read: ReadTransaction) {
         self.read = read
         self.write = nil
         self.sharedTrees = nil
     }
 
-    public init(write: WriteTransaction) {
+    package init(write: WriteTransaction) {
         self.read = nil
         self.write = write
         self.sharedTrees = nil
@@ -96,7 +96,7 @@ public final class StoreTransaction {
     /// every tree of the snapshot now, so that later reads share immutable handles and take no
     /// lock; set `tables` before the transaction is shared.
     /// - Throws: `StorageError` when the snapshot's catalog cannot be read.
-    public init(sharedRead read: ReadTransaction) throws {
+    package init(sharedRead read: ReadTransaction) throws {
         self.read = read
         self.write = nil
         var trees: [String: Tree] = [:]
@@ -107,9 +107,9 @@ public final class StoreTransaction {
     }
 
     /// The tree holding the schema catalog: table name -> `StoreTable.encoded()`.
-    public static let schemaTree = "s:"
+    package static let schemaTree = "s:"
     /// The tree holding per-table object-key counters.
-    public static let counterTree = "k:"
+    package static let counterTree = "k:"
 
     // MARK: Trees
 
@@ -149,7 +149,7 @@ public final class StoreTransaction {
     }
 
     /// Forgets cached tree handles (after a tree was dropped).
-    public func resetTreeCache() {
+    package func resetTreeCache() {
         lastWriteTree = nil
         writeTrees.removeAll()
         readTrees.removeAll()
@@ -157,7 +157,7 @@ public final class StoreTransaction {
     }
 
     /// The value under `key` in tree `name`.
-    public func get(_ key: UnsafeRawBufferPointer, tree name: String) throws -> UnsafeRawBufferPointer? {
+    package func get(_ key: UnsafeRawBufferPointer, tree name: String) throws -> UnsafeRawBufferPointer? {
         if let w = write {
             guard let h = try writeTree(name, create: false) else { return nil }
             return try w.get(key, in: h)
@@ -167,7 +167,7 @@ public final class StoreTransaction {
     }
 
     /// Calls `body` for entries of tree `name` with key >= `start` in order, until it returns false.
-    public func forEach(tree name: String, from start: [UInt8]? = nil,
+    package func forEach(tree name: String, from start: [UInt8]? = nil,
                         _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
         if let w = write {
             guard let h = try writeTree(name, create: false) else { return }
@@ -180,7 +180,7 @@ public final class StoreTransaction {
 
     /// Calls `body` with each leaf of tree `name` in key order until it returns false (scans
     /// that loop over a leaf's entries themselves: see `LeafView`).
-    public func forEachLeaf(tree name: String, _ body: (LeafView) throws -> Bool) throws {
+    package func forEachLeaf(tree name: String, _ body: (LeafView) throws -> Bool) throws {
         if let w = write {
             guard let h = try writeTree(name, create: false) else { return }
             try w.forEachLeaf(in: h, body)
@@ -191,7 +191,7 @@ public final class StoreTransaction {
     }
 
     /// Number of entries of tree `name`.
-    public func count(tree name: String) throws -> Int {
+    package func count(tree name: String) throws -> Int {
         if let w = write {
             guard let h = try writeTree(name, create: false) else { return 0 }
             return Int(w.count(h))
@@ -202,7 +202,7 @@ public final class StoreTransaction {
     // MARK: Schema catalog
 
     /// The tables stored in the file.
-    public func storedTables() throws -> [String: StoreTable] {
+    package func storedTables() throws -> [String: StoreTable] {
         var result: [String: StoreTable] = [:]
         try forEach(tree: Self.schemaTree) { k, v in
             let name = String(decoding: k, as: UTF8.self)
@@ -216,14 +216,14 @@ public final class StoreTransaction {
     }
 
     /// Stores `table`'s schema (write transactions only).
-    public func storeTable(_ table: StoreTable) throws {
+    package func storeTable(_ table: StoreTable) throws {
         let h = try writeTree(Self.schemaTree, create: true)!
         _ = try write!.put(Array(table.name.utf8), table.encoded(), in: h)
         tables[table.name] = table
     }
 
     /// Removes a table and all its trees (write transactions only).
-    public func dropTable(_ name: String) throws {
+    package func dropTable(_ name: String) throws {
         guard let w = write else { return }
         let prefixes = ["c:" + name, "o:" + name, "p:" + name, "b:" + name]
         for n in try w.treeNames() where prefixes.contains(n) || n.hasPrefix("i:" + name + ":") {
@@ -238,7 +238,7 @@ public final class StoreTransaction {
     }
 
     /// Drops the secondary index tree of one column.
-    public func dropTree(_ name: String) throws {
+    package func dropTree(_ name: String) throws {
         try write?.dropTree(name)
         resetTreeCache()
         changeCount &+= 1
@@ -249,7 +249,7 @@ public final class StoreTransaction {
     /// The row of object `key`, or nil if there is none.
     /// - Throws: `StoreError.corrupt` when the object's cluster is corrupt.
     @inline(__always)
-    public func row(_ table: StoreTable, key: Int64) throws -> RowReader? {
+    package func row(_ table: StoreTable, key: Int64) throws -> RowReader? {
         var k = objectKeyBytes(key)
         guard let entry = try withUnsafeBytes(of: &k, { try floorEntry($0, tree: table.objectTree) }) else { return nil }
         // The cluster's extents, then only this object's ranges: a point read need not check
@@ -262,7 +262,7 @@ public final class StoreTransaction {
     }
 
     /// Whether object `key` exists.
-    public func exists(_ table: StoreTable, key: Int64) throws -> Bool {
+    package func exists(_ table: StoreTable, key: Int64) throws -> Bool {
         try row(table, key: key) != nil
     }
 
@@ -270,7 +270,7 @@ public final class StoreTransaction {
     /// the object key: the value itself, or `layout.nullKey` for nil in an optional key (and no
     /// key for `Int64.min` there, which stands for nil).
     @inlinable
-    public static func objectKey(_ table: StoreTable, forKeyValue value: StoreValue) -> Int64? {
+    package static func objectKey(_ table: StoreTable, forKeyValue value: StoreValue) -> Int64? {
         switch value {
         case .int(let k): return k == table.layout.nullKey ? nil : k
         case .null: return table.layout.nullKey
@@ -279,7 +279,7 @@ public final class StoreTransaction {
     }
 
     /// The object key of the object whose primary key is `value`, or nil.
-    public func objectKey(_ table: StoreTable, primaryKey value: StoreValue) throws -> Int64? {
+    package func objectKey(_ table: StoreTable, primaryKey value: StoreValue) throws -> Int64? {
         if table.primaryKeyIsObjectKey {
             guard let k = Self.objectKey(table, forKeyValue: value) else { return nil }
             return try exists(table, key: k) ? k : nil
@@ -291,7 +291,7 @@ public final class StoreTransaction {
     }
 
     /// Number of objects in `table`: the sum of its clusters' counts.
-    public func count(_ table: StoreTable) throws -> Int {
+    package func count(_ table: StoreTable) throws -> Int {
         var total = 0
         try forEachLeaf(tree: table.objectTree) { leaf in
             leaf.prefetchCells()
@@ -306,7 +306,7 @@ public final class StoreTransaction {
 
     /// Calls `body` with each row of `table` in key order until it returns false.
     @inline(__always)
-    public func forEachRow(_ table: StoreTable, _ body: (RowReader) throws -> Bool) throws {
+    package func forEachRow(_ table: StoreTable, _ body: (RowReader) throws -> Bool) throws {
         try forEachRowInPlace(table) { (row: inout RowReader) in try body(row) }
     }
 
@@ -335,7 +335,7 @@ public final class StoreTransaction {
     }
 
     /// The keys of objects whose indexed column `column` equals `value`, in key order.
-    public func indexLookup(_ table: StoreTable, column: Int, equals value: StoreValue) throws -> [Int64] {
+    package func indexLookup(_ table: StoreTable, column: Int, equals value: StoreValue) throws -> [Int64] {
         if table.columns[column].isPrimaryKey {
             return try objectKey(table, primaryKey: value).map { [$0] } ?? []
         }
@@ -351,7 +351,7 @@ public final class StoreTransaction {
 
     /// The objects of `originTable` whose column `originColumn` links to object `key` of `table`,
     /// one entry per object, in key order.
-    public func backlinks(to table: StoreTable, key: Int64, from originTable: String, column originColumn: String) throws -> [Int64] {
+    package func backlinks(to table: StoreTable, key: Int64, from originTable: String, column originColumn: String) throws -> [Int64] {
         let prefix = backlinkPrefix(key) + Array(originTable.utf8) + [0] + Array(originColumn.utf8) + [0]
         var keys: [Int64] = []
         try forEach(tree: table.backlinkTree, from: prefix) { k, _ in
@@ -363,7 +363,7 @@ public final class StoreTransaction {
     }
 
     /// Every link pointing at object `key` of `table`: (origin table, origin column, origin key).
-    public func allBacklinks(to table: StoreTable, key: Int64) throws -> [(table: String, column: String, key: Int64)] {
+    package func allBacklinks(to table: StoreTable, key: Int64) throws -> [(table: String, column: String, key: Int64)] {
         let prefix = backlinkPrefix(key)
         var result: [(String, String, Int64)] = []
         try forEach(tree: table.backlinkTree, from: prefix) { k, _ in
@@ -422,7 +422,7 @@ public final class StoreTransaction {
     /// - Throws: `StoreError.duplicatePrimaryKey` if an object with the same primary key exists,
     ///   `.typeMismatch`/`.nullNotAllowed` for values that do not fit their columns.
     @discardableResult
-    public func insert(into table: StoreTable, values: [StoreValue]) throws -> Int64 {
+    package func insert(into table: StoreTable, values: [StoreValue]) throws -> Int64 {
         let w = requireWrite()
         for c in table.indexKeyColumns {
             try checkIndexable(table, column: c, values[c])
@@ -472,7 +472,7 @@ public final class StoreTransaction {
     /// - Throws: `StoreError.objectMissing` when the object was deleted, `.typeMismatch`,
     ///   `.nullNotAllowed`, `.primaryKeyChanged`.
     @discardableResult
-    public func set(_ table: StoreTable, key: Int64, column: Int, to value: StoreValue) throws -> StoreValue {
+    package func set(_ table: StoreTable, key: Int64, column: Int, to value: StoreValue) throws -> StoreValue {
         // -0.0 == 0.0, but the sign of a zero is part of the value: write it.
         let zero = switch value { case .double(let d): d == 0; case .float(let f): f == 0; default: false }
         // A fixed-width column without an index, links or key role (`age += 1`): read the old
@@ -515,7 +515,7 @@ public final class StoreTransaction {
     /// are removed, map values become null).
     /// - Returns: false if the object did not exist.
     @discardableResult
-    public func delete(_ table: StoreTable, key: Int64) throws -> Bool {
+    package func delete(_ table: StoreTable, key: Int64) throws -> Bool {
         let w = requireWrite()
         guard let r = try row(table, key: key) else { return false }
         let values = r.values()
@@ -551,14 +551,14 @@ public final class StoreTransaction {
     }
 
     /// Deletes every object of `table` (with the same link cleanup as `delete`).
-    public func deleteAll(_ table: StoreTable) throws {
+    package func deleteAll(_ table: StoreTable) throws {
         var keys: [Int64] = []
         try forEachRow(table) { r in keys.append(r.key); return true }
         for k in keys { try delete(table, key: k) }
     }
 
     /// Persists per-table key counters; call before committing.
-    public func flush() throws {
+    package func flush() throws {
         guard let w = write, !nextKeys.isEmpty else { return }
         let h = try writeTree(Self.counterTree, create: true)!
         for (name, next) in nextKeys {
@@ -568,14 +568,14 @@ public final class StoreTransaction {
 
     /// Flushes and commits the write transaction.
     @discardableResult
-    public func commit(durability: Durability = .full) throws -> VersionID {
+    package func commit(durability: Durability = .full) throws -> VersionID {
         try flush()
         return try requireWrite().commit(durability: durability)
     }
 
     /// Commits, and begins the next storage write transaction without releasing the writer lock
     /// (`WriteTransaction.commitAndContinue`).
-    public func commitAndContinue(durability: Durability = .full) throws -> (VersionID, WriteTransaction) {
+    package func commitAndContinue(durability: Durability = .full) throws -> (VersionID, WriteTransaction) {
         try flush()
         return try requireWrite().commitAndContinue(durability: durability)
     }

@@ -26,8 +26,8 @@ import StrataStorage
 /// | list, map | `0C`/`0D`, elements (map: escaped key, then value), `00`: never indexed, equality only |
 ///
 /// Floats are widened to doubles, so a `Float` index orders exactly like its values.
-public enum IndexKey {
-    public static func encode(_ value: StoreValue, into out: inout [UInt8]) {
+package enum IndexKey {
+    package static func encode(_ value: StoreValue, into out: inout [UInt8]) {
         switch value {
         case .null:
             out.append(0x00)
@@ -86,7 +86,7 @@ public enum IndexKey {
     }
 
     /// The key of one value.
-    public static func encode(_ value: StoreValue) -> [UInt8] {
+    package static func encode(_ value: StoreValue) -> [UInt8] {
         var out: [UInt8] = []
         encode(value, into: &out)
         return out
@@ -94,14 +94,14 @@ public enum IndexKey {
 
     /// An index entry: the value's key followed by the object key, so entries with equal values
     /// are ordered by object key and each entry is unique.
-    public static func entry(_ value: StoreValue, objectKey: UInt64) -> [UInt8] {
+    package static func entry(_ value: StoreValue, objectKey: UInt64) -> [UInt8] {
         var out = encode(value)
         withUnsafeBytes(of: objectKey.bigEndian) { out.append(contentsOf: $0) }
         return out
     }
 
     /// The range of index entries whose value is exactly `value`: `[lower, upper)`.
-    public static func range(equalTo value: StoreValue) -> (lower: [UInt8], upper: [UInt8]) {
+    package static func range(equalTo value: StoreValue) -> (lower: [UInt8], upper: [UInt8]) {
         let key = encode(value)
         var upper = key
         upper.append(contentsOf: [UInt8](repeating: 0xFF, count: 9))

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// ## Concurrency
 /// A plain value; `Sendable`.
-public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case typeMismatch(table: String, column: String, expected: String, found: String)
     case nullNotAllowed(table: String, column: String)
     case duplicatePrimaryKey(table: String, column: String, value: String)
@@ -19,7 +19,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// `Int64.min` given as the key of an optional `Int` primary key, where it stands for nil.
     case reservedPrimaryKey(table: String, column: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .typeMismatch(let t, let c, let e, let f):
             "'\(t).\(c)' holds \(e) values; a \(f) value cannot be stored there. Convert the value first."

@@ -6,7 +6,7 @@ import StrataStorage
 ///
 /// ## Concurrency
 /// A value type; `Sendable`.
-public enum StoreValue: Sendable, Hashable {
+package enum StoreValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case int(Int64)
@@ -33,7 +33,7 @@ public enum StoreValue: Sendable, Hashable {
     case map([String: StoreValue])
 
     /// Whether this is `.null`.
-    @inlinable public var isNull: Bool {
+    @inlinable package var isNull: Bool {
         if case .null = self { return true }
         return false
     }

@@ -138,7 +138,7 @@ extension WriteTransaction {
 
     /// The largest value `modify` can write for a key of `keyLength` bytes without moving it to
     /// an overflow run.
-    public func inlineValueCapacity(keyLength: Int) -> Int {
+    package func inlineValueCapacity(keyLength: Int) -> Int {
         db.maxInlineCell - CellLayout.leafHeader - keyLength
     }
 
@@ -151,7 +151,7 @@ extension WriteTransaction {
     /// the entry is replaced.
     /// - Returns: what `body` returned.
     @discardableResult
-    public func modify(_ key: UnsafeRawBufferPointer, in tree: TreeHandle,
+    package func modify(_ key: UnsafeRawBufferPointer, in tree: TreeHandle,
                        _ body: (UnsafeRawBufferPointer?, UnsafeMutableRawBufferPointer) throws -> Int?) throws -> Int? {
         try beginChange()
         // A `floor` inside `body` must not leave a hint for the cells this change then moves.
@@ -202,7 +202,7 @@ extension WriteTransaction {
     ///   or it is the last entry of a leaf to the left): `body` was not called, use `floor` and
     ///   `modify`. Otherwise the value's length after the body (nil when it was unchanged).
     @discardableResult
-    public func modifyFloor(_ key: UnsafeRawBufferPointer, in tree: TreeHandle,
+    package func modifyFloor(_ key: UnsafeRawBufferPointer, in tree: TreeHandle,
                             _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeMutableRawBufferPointer?,
                                      UnsafeMutableRawBufferPointer) throws -> FloorEdit) throws -> (found: Bool, length: Int?) {
         try beginChange()
@@ -266,7 +266,7 @@ extension WriteTransaction {
     /// - Returns: what `body` returned, or nil when it was not called: no such entry in that
     ///   leaf, or an overflow value; use `floor` and `mutateInPlace` then.
     @discardableResult
-    public func mutateFloorInPlace<R>(_ key: UnsafeRawBufferPointer, in tree: TreeHandle,
+    package func mutateFloorInPlace<R>(_ key: UnsafeRawBufferPointer, in tree: TreeHandle,
                                       _ body: (UnsafeMutableRawBufferPointer) throws -> R) throws -> R? {
         // Right after `floor` found this key's entry in a leaf this transaction already copied
         // (so its whole path is writable), with no change to the tree since: write it there.
@@ -317,7 +317,7 @@ extension WriteTransaction {
     ///   absent key the path is then copied for nothing).
     /// - Returns: what `body` returned, or nil if the key is absent (then `body` is not called).
     @discardableResult
-    public func mutateInPlace<R>(_ key: UnsafeRawBufferPointer, in tree: TreeHandle, checkPresence: Bool = true,
+    package func mutateInPlace<R>(_ key: UnsafeRawBufferPointer, in tree: TreeHandle, checkPresence: Bool = true,
                                  _ body: (UnsafeMutableRawBufferPointer) throws -> R) throws -> R? {
         try beginChange()
         var t = trees[tree.index]

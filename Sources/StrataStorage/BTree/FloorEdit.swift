@@ -1,5 +1,5 @@
 /// What a `WriteTransaction.modifyFloor` body did with the entry's value.
-public enum FloorEdit: Equatable, Sendable {
+package enum FloorEdit: Equatable, Sendable {
     /// Nothing: the tree keeps the value as it was.
     case unchanged
     /// Changed the value's bytes where they are, keeping its length.

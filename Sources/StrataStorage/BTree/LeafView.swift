@@ -19,14 +19,14 @@
 /// ## Concurrency
 /// Valid only inside the `forEachLeaf` call that produced it, on that call's thread. Its pointers
 /// point into the map (or a write transaction's private pages) and must not be kept.
-public struct LeafView {
+package struct LeafView {
     @usableFromInline let page: UnsafeRawPointer
     let access: PageAccess
     @usableFromInline let pageSize: Int
     /// The lowest offset a cell may start at: just past the slot array.
     @usableFromInline let cellFloor: Int
     /// Entries in the leaf.
-    public let count: Int
+    package let count: Int
 
     init(page: UnsafeRawPointer, access: PageAccess) {
         self.page = page
@@ -39,7 +39,7 @@ public struct LeafView {
     /// The key and value of entry `i` (`0 <= i < count`) when the value is stored in the leaf
     /// and the cell lies inside the page; nil otherwise (then call ``entry(_:)``).
     @inlinable @inline(__always)
-    public func inlineEntry(_ i: Int) -> (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)? {
+    package func inlineEntry(_ i: Int) -> (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)? {
         // The layouts are FORMAT.md's: slots of u16 offsets after the 32-byte page header; a leaf
         // cell is key length u16, value word u32 (bit 31: overflow), key, value.
         let off = Int(UInt16(littleEndian: page.loadUnaligned(fromByteOffset: 32 + 2 &* i, as: UInt16.self)))
@@ -61,7 +61,7 @@ public struct LeafView {
     /// key and the start of its value), so that the misses of a scan's first reads of each cell
     /// overlap instead of coming one per cell. A hint: reads nothing but the slot array.
     @inlinable @inline(__always)
-    public func prefetchCells() {
+    package func prefetchCells() {
         for i in 0..<count {
             let off = Int(UInt16(littleEndian: page.loadUnaligned(fromByteOffset: 32 + 2 &* i, as: UInt16.self)))
             prefetchForRead(page + off, bytes: 128)
@@ -70,7 +70,7 @@ public struct LeafView {
 
     /// The key and value of entry `i`, wherever the value lives.
     /// - Throws: `StorageError.corruptPage` when the cell or its overflow run is damaged.
-    public func entry(_ i: Int) throws -> (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+    package func entry(_ i: Int) throws -> (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
         precondition(i >= 0 && i < count, "LeafView.entry(\(i)) outside 0..<\(count)")
         return (try Node.leafKey(page, i, access), try access.value(page, i))
     }
@@ -176,7 +176,7 @@ extension ReadTransaction {
     /// Calls `body` with each leaf of `tree` in key order until it returns false: the fastest
     /// way to read every entry (see ``LeafView``).
     /// - Throws: `StorageError.corruptPage` for a damaged branch or leaf header; what `body` throws.
-    public func forEachLeaf(in tree: Tree, _ body: (LeafView) throws -> Bool) throws {
+    package func forEachLeaf(in tree: Tree, _ body: (LeafView) throws -> Bool) throws {
         try access.forEachLeaf(root: tree.root) { leaf, _ in try body(leaf) }
     }
 }
@@ -185,7 +185,7 @@ extension WriteTransaction {
     /// Calls `body` with each leaf of `tree`'s current state in key order until it returns
     /// false; `body` must not change the tree (see ``LeafView``).
     /// - Throws: `StorageError.corruptPage` for a damaged branch or leaf header; what `body` throws.
-    public func forEachLeaf(in tree: TreeHandle, _ body: (LeafView) throws -> Bool) throws {
+    package func forEachLeaf(in tree: TreeHandle, _ body: (LeafView) throws -> Bool) throws {
         try checkOpen()
         try access.forEachLeaf(root: trees[tree.index].root) { leaf, _ in try body(leaf) }
     }

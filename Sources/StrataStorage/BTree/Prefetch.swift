@@ -15,7 +15,7 @@ import StrataPrefetchShim
 /// A hint only: it never faults, whatever the address (so it may be given a pointer computed
 /// from unchecked bytes), and never changes what the program computes.
 @inlinable @inline(__always)
-public func prefetchForRead(_ address: UnsafeRawPointer, bytes: Int = 1) {
+package func prefetchForRead(_ address: UnsafeRawPointer, bytes: Int = 1) {
     var offset = 0
     repeat {
         strata_prefetch_read(address + offset)
