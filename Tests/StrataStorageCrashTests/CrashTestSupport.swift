@@ -12,59 +12,15 @@ import Musl
 import Darwin
 #endif
 
-/// Gives each test its own temporary directory, removed afterwards, unmounts what the test
-/// mounted, and disarms every injected fault at the end.
+/// Gives each test its own temporary directory, removed afterwards (with the file systems it
+/// mounted), and disarms every injected fault at the end.
 class CrashTestCase: TemporaryDirectoryTestCase {
     var directory: URL { temporaryDirectory }
 
     override func tearDownWithError() throws {
         FaultInjector.disarmAll()
-        for m in mounts.reversed() { _ = runTool("/bin/umount", ["-l", m]) }
-        mounts = []
         try super.tearDownWithError()
     }
-
-    /// File systems this test mounted (unmounted in tearDown).
-    private var mounts: [String] = []
-
-    /// Mounts a tmpfs of `megabytes` MiB inside the test's directory and returns its path; skips
-    /// the test, printing why, where mounting is not permitted.
-    func mountSmallFileSystem(megabytes: Int = 8) throws -> String {
-        #if os(Linux)
-        let m = directory.appendingPathComponent("small-fs-\(mounts.count)").path
-        try FileManager.default.createDirectory(atPath: m, withIntermediateDirectories: true)
-        let (status, output) = runTool("/bin/mount", ["-t", "tmpfs", "-o", "size=\(megabytes)m", "tmpfs", m])
-        guard status == 0 else {
-            print("\(name): skipped: mounting a tmpfs is not permitted here (\(output.trimmingCharacters(in: .whitespacesAndNewlines)))")
-            throw XCTSkip("mounting a tmpfs is not permitted here: \(output)")
-        }
-        mounts.append(m)
-        return m
-        #else
-        throw XCTSkip("the small file system is a Linux tmpfs")
-        #endif
-    }
-
-    /// Remounts a file system of `mountSmallFileSystem` read-only (or read-write again).
-    func remount(_ m: String, readOnly: Bool) throws {
-        let (status, output) = runTool("/bin/mount", ["-o", readOnly ? "remount,ro" : "remount,rw", m])
-        XCTAssertEqual(status, 0, output)
-    }
-
-    /// Runs `tool` and returns its exit status and combined output.
-    func runTool(_ tool: String, _ arguments: [String]) -> (Int32, String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: tool)
-        p.arguments = arguments
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = pipe
-        do { try p.run() } catch { return (-1, "\(error)") }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-
 
     func open(_ path: String, verifyAll: Bool = false) throws -> Database {
         var o = Database.Options()

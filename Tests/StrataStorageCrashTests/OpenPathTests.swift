@@ -30,7 +30,7 @@ final class OpenPathTests: CrashTestCase {
         let dir = try mountSmallFileSystem()
         let file = try makeDatabase(in: dir)
         try FileManager.default.removeItem(atPath: file + ".lock")
-        try remount(dir, readOnly: true)
+        remount(dir, readOnly: true)
 
         let db = try Database(path: file, options: readOnlyOptions())
         XCTAssertFalse(db.sharesLockFile)
@@ -58,7 +58,7 @@ final class OpenPathTests: CrashTestCase {
         let dir = try mountSmallFileSystem()
         let file = try makeDatabase(in: dir)
         XCTAssertTrue(FileManager.default.fileExists(atPath: file + ".lock"))
-        try remount(dir, readOnly: true)
+        remount(dir, readOnly: true)
         let db = try Database(path: file, options: readOnlyOptions())
         defer { db.close() }
         XCTAssertFalse(db.sharesLockFile)

@@ -7,44 +7,6 @@ import XCTest
 /// new file, damage found at open.
 final class RealmOpeningTests: TemporaryDirectoryTestCase {
     var dir: String { temporaryDirectory.path }
-    private var mounts: [String] = []
-
-    override func setUp() {
-    }
-
-    override func tearDown() {
-        for m in mounts.reversed() { _ = run("/bin/umount", ["-l", m]) }
-        mounts = []
-    }
-
-    private func run(_ tool: String, _ arguments: [String]) -> (Int32, String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: tool)
-        p.arguments = arguments
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = pipe
-        do { try p.run() } catch { return (-1, "\(error)") }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-
-    private func mountTmpfs() throws -> String {
-        #if os(Linux)
-        let m = dir + "/volume"
-        try FileManager.default.createDirectory(atPath: m, withIntermediateDirectories: true)
-        let (status, output) = run("/bin/mount", ["-t", "tmpfs", "-o", "size=8m", "tmpfs", m])
-        guard status == 0 else {
-            print("\(name): skipped: mounting a tmpfs is not permitted here (\(output))")
-            throw XCTSkip("mounting a tmpfs is not permitted here: \(output)")
-        }
-        mounts.append(m)
-        return m
-        #else
-        throw XCTSkip("a Linux tmpfs")
-        #endif
-    }
 
     private func configuration(_ path: String, readOnly: Bool = false) -> Realm.Configuration {
         Realm.Configuration(fileURL: URL(fileURLWithPath: path), readOnly: readOnly, objectTypes: [Dog.self, DogToy.self, Person.self, Address.self])
@@ -87,7 +49,7 @@ final class RealmOpeningTests: TemporaryDirectoryTestCase {
     /// A realm shipped on a read-only volume (no lock file can be created there) opens with
     /// `readOnly: true` and reads its objects.
     func testReadOnlyRealmOpensOnAReadOnlyVolume() throws {
-        let volume = try mountTmpfs()
+        let volume = try mountSmallFileSystem()
         let path = volume + "/bundled.realm"
         try { () throws -> Void in
             let realm = try Realm(configuration: configuration(path))
@@ -96,8 +58,7 @@ final class RealmOpeningTests: TemporaryDirectoryTestCase {
             }
         }()
         try? FileManager.default.removeItem(atPath: path + ".lock")
-        let (status, output) = run("/bin/mount", ["-o", "remount,ro", volume])
-        XCTAssertEqual(status, 0, output)
+        remount(volume, readOnly: true)
 
         let realm = try Realm(configuration: configuration(path, readOnly: true))
         XCTAssertEqual(realm.objects(Dog.self).count, 50)
