@@ -24,6 +24,13 @@ open class TemporaryDirectoryTestCase: XCTestCase {
         try super.tearDownWithError()
     }
 
+    /// Removes everything inside this test's directory (for a test that runs several rounds,
+    /// each on new files).
+    public func emptyTemporaryDirectory() {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: temporaryDirectory.path)) ?? []
+        for name in names { try? FileManager.default.removeItem(at: temporaryDirectory.appendingPathComponent(name)) }
+    }
+
     /// The path of `name` inside this test's directory.
     public func path(_ name: String = "test.strata") -> String { temporaryDirectory.appendingPathComponent(name).path }
 
