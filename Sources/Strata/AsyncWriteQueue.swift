@@ -401,7 +401,7 @@ final class AsyncWriteQueue {
         }
         core.writeTxn = nil
         core.stamp &+= 1
-        realm.notifyAfterCommit(skipping: [])
+        realm.notifyAfterCommit(txn, version: version)
         pending.append(PendingCommit(id: id, version: version, onComplete: onComplete))
         if running != nil { committedInBlock = id }
         groupSize += 1

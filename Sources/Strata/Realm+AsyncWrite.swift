@@ -291,6 +291,7 @@ extension Realm {
         endRead()
         let store = StoreTransaction(write: txn)
         file.prepare(store)
+        store.changeRecorder = file.changeRecorderIfObserved()
         writeTxn = store
         pendingError = nil
         stamp &+= 1

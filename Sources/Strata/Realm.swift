@@ -150,10 +150,6 @@ public struct Realm: Equatable {
         get { core.bindingCache }
         nonmutating set { core.bindingCache = newValue }
     }
-    var observers: [ObjectIdentifier: NotificationToken] {
-        get { core.observers }
-        nonmutating set { core.observers = newValue }
-    }
 
     init(core: RealmCore) {
         self.core = core
@@ -291,8 +287,9 @@ public struct Realm: Equatable {
             cancelWrite()
             throw error
         }
+        let version: UInt64
         do {
-            try txn.commit()
+            version = try commitNotifying(txn, skipping: tokens)
         } catch {
             writeTxn = nil
             stamp &+= 1
@@ -300,7 +297,7 @@ public struct Realm: Equatable {
         }
         writeTxn = nil
         stamp &+= 1
-        notifyAfterCommit(skipping: tokens)
+        notifyAfterCommit(txn, version: version)
         // This durable commit made earlier asynchronous commits durable too: their completions
         // run, and queued asynchronous writes go on.
         core.asyncWrites?.afterWrite()
@@ -323,16 +320,24 @@ public struct Realm: Equatable {
     public func refresh() -> Bool {
         guard checkThread() else { return false }
         guard writeTxn == nil else { return false }
-        guard !isFrozen, let r = readTxn?.read else { return false }
+        guard !isFrozen else { return false }
+        // Change sets held while autorefresh was off are delivered with the version they describe.
+        if core.deliverHeld() { return true }
+        guard let r = readTxn?.read else { return false }
         if r.version == file.db.latestVersion { return false }
         endRead()
         stamp &+= 1
         return true
     }
 
-    /// Whether the realm moves to newer versions by itself. On Linux there is no run loop to do
-    /// it at: a realm moves forward when a write begins or `refresh()` is called.
-    public var autorefresh = true
+    /// Whether the realm moves to newer versions by itself: when change notifications are
+    /// delivered to it (on its run loop, queue or actor), it first moves to the version they
+    /// describe. Off, notifications wait for `refresh()` and realm observers get
+    /// `.refreshRequired`. A write always begins at the newest version.
+    public var autorefresh: Bool {
+        get { core.autorefresh }
+        nonmutating set { core.autorefresh = newValue }
+    }
 
     func endRead() {
         // Dropping the snapshot ends the read transaction once no frozen realm shares it.
@@ -386,48 +391,6 @@ public struct Realm: Equatable {
         fatalError(message)
     }
 
-    // MARK: Notifications (delivered synchronously after commits; see Notifications.swift)
-
-    func notifyAfterCommit(skipping tokens: [NotificationToken]) {
-        let skip = Set(tokens.map { ObjectIdentifier($0) })
-        for (id, token) in observers where !skip.contains(id) {
-            token.fire()
-        }
-    }
-}
-
-/// A registration for change notifications; call `invalidate()` to stop them.
-///
-/// ## Concurrency
-/// Not `Sendable`; confined with the realm it observes.
-public final class NotificationToken {
-    weak var core: RealmCore?
-    let block: () -> Void
-
-    init(realm: Realm, block: @escaping () -> Void) {
-        self.core = realm.core
-        self.block = block
-    }
-
-    func fire() { block() }
-
-    /// Stops the notifications.
-    public func invalidate() {
-        core?.observers[ObjectIdentifier(self)] = nil
-    }
-}
-
-extension Realm {
-    /// Calls `block` after each commit made through this realm, except commits that pass the
-    /// returned token in `withoutNotifying` (interface-driven writes).
-    public func observe(_ block: @escaping (Realm) -> Void) -> NotificationToken {
-        var token: NotificationToken!
-        token = NotificationToken(realm: self) { [weak core] in
-            if let core { block(Realm(core: core)) }
-        }
-        observers[ObjectIdentifier(token)] = token
-        return token
-    }
 }
 
 /// Called to migrate a file from `oldSchemaVersion` to the configuration's schema version.

@@ -79,6 +79,9 @@ public final class StoreTransaction {
     /// by their Swift names, resolved through this map; a table without an entry has columns
     /// named as its properties. Not stored in the file.
     public var propertyColumns: [String: [String: String]] = [:]
+    /// When set, every insert, delete and column write of this transaction is noted in it (for
+    /// change notifications; see CommitChanges.swift).
+    public var changeRecorder: CommitChanges?
 
     public init(read: ReadTransaction) {
         self.read = read
@@ -235,6 +238,7 @@ public final class StoreTransaction {
         nextKeys[name] = nil  // or `flush` would write the dropped table's counter back
         resetTreeCache()
         changeCount &+= 1
+        changeRecorder?.rewrite(name)
     }
 
     /// Drops the secondary index tree of one column.
@@ -464,6 +468,7 @@ public final class StoreTransaction {
             try addLinks(table, column: c, key: key, value: values[c])
         }
         changeCount &+= 1
+        changeRecorder?.insert(table.name, key)
         return key
     }
 
@@ -483,6 +488,7 @@ public final class StoreTransaction {
             case .unchanged(let previous): return previous
             case .patched(let previous):
                 changeCount &+= 1
+                changeRecorder?.modify(table.name, key, column: column)
                 return previous
             case .needsRewrite: break
             }
@@ -507,6 +513,7 @@ public final class StoreTransaction {
             try deleteOrphanedEmbedded(col, old: oldValue, new: value)
         }
         changeCount &+= 1
+        changeRecorder?.modify(table.name, key, column: column)
         return oldValue
     }
 
@@ -544,6 +551,7 @@ public final class StoreTransaction {
         }
         try removeObject(table, key: key)
         changeCount &+= 1
+        changeRecorder?.delete(table.name, key)
         for c in table.linkColumns {
             try deleteOrphanedEmbedded(table.columns[c], old: values[c], new: .null)
         }

@@ -1,0 +1,110 @@
+import Foundation
+internal import StrataCore
+
+extension Object {
+    /// Calls `block` after each commit (from any realm, thread or process) that changes a watched
+    /// property of this object, with the changed properties' old and new values, or that deletes
+    /// it (`.deleted`, the last call). There is no initial call. Several commits landing before a
+    /// delivery are reported together.
+    ///
+    /// - Parameters:
+    ///   - keyPaths: The properties to watch (`"name"`, `"toys.brand"` through links); nil for
+    ///     every property and the properties of the objects it links to directly.
+    ///   - queue: A serial queue to deliver on (the object handed over then belongs to a realm
+    ///     confined to that queue); nil for this realm's own context.
+    ///   - block: Called with the change.
+    /// - Returns: A token to keep; `invalidate()` or releasing it stops the notifications.
+    ///
+    /// Only managed objects can be observed; registering inside a write transaction, on a frozen
+    /// object, or from a thread that runs no run loop is reported as RealmSwift does.
+    public func observe<T: Object>(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+                                   _ block: @escaping (ObjectChange<T>) -> Void) -> NotificationToken {
+        let token = NotificationToken()
+        guard let managed = _strataManaged else {
+            return Realm.violation("Only objects which are managed by a Realm support change notifications. Add the object to a realm first.", fallback: token)
+        }
+        let realm = managed.realm
+        guard let target = DeliveryTarget.make(for: realm, queue: queue, inWriteCheck: true),
+              let filter = KeyPathFilter.make(keyPaths, binding: managed.binding, file: realm.file) else { return token }
+        let binding = managed.binding
+        let entry = ObjectNotifierEntry(token: token, target: target, key: managed.key, binding: binding, filter: filter) { event in
+            { realm in
+                switch event {
+                case .change(let changes):
+                    guard let object = realm.object(binding, key: managed.key) as? T else { return }
+                    block(.change(object, changes))
+                case .deleted: block(.deleted)
+                case .error(let e): block(.error(e))
+                }
+            }
+        }
+        token.attach(entry, to: realm.file.notifier)
+        return token
+    }
+
+    /// `observe(keyPaths:on:_:)` with key paths as Swift key paths (`\Dog.name`).
+    public func observe<T: Object>(keyPaths: [PartialKeyPath<T>], on queue: DispatchQueue? = nil,
+                                   _ block: @escaping (ObjectChange<T>) -> Void) -> NotificationToken {
+        observe(keyPaths: T.strataPropertyNames(keyPaths), on: queue, block)
+    }
+}
+
+/// The observer of one object.
+final class ObjectNotifierEntry: NotifierEntry, @unchecked Sendable {
+    enum Event {
+        case change([PropertyChange])
+        case deleted
+        case error(Swift.Error)
+    }
+
+    let key: Int64
+    let binding: TableBinding
+    let filter: KeyPathFilter
+    let makeJob: (Event) -> NotificationJob
+    private var finished = false
+
+    init(token: NotificationToken, target: DeliveryTarget, key: Int64, binding: TableBinding, filter: KeyPathFilter,
+         makeJob: @escaping (Event) -> NotificationJob) {
+        self.key = key
+        self.binding = binding
+        self.filter = filter
+        self.makeJob = makeJob
+        super.init(token: token, target: target, needsInitial: false)
+    }
+
+    override func update(_ span: ChangeSpan, silently: Bool) throws -> NotificationJob? {
+        if finished { return nil }
+        let table = binding.table
+        let changes = try span.changes(table.name)
+        let exists = try span.new.row(table, key: key) != nil
+        if changes.deleted.contains(key) || !exists {
+            finished = true
+            return silently ? nil : guarded(makeJob(.deleted))
+        }
+        let columns = changes.modified[key] ?? ColumnSet()
+        let viaLinks = Set(try filter.changedLinks(of: key, span).map(\.column))
+        if !columns.intersects(filter.columns) && viaLinks.isEmpty { return nil }
+        if silently { return nil }
+        let oldRow = try span.old?.row(table, key: key)
+        let newRow = try span.new.row(table, key: key)
+        var out: [PropertyChange] = []
+        for (i, p) in binding.schema.properties.enumerated() {
+            let c = binding.columns[i]
+            guard filter.columns.contains(c) else { continue }
+            if columns.contains(c) && columns != .all || columns == .all && oldRow?.value(c) != newRow?.value(c) {
+                out.append(PropertyChange(name: p.name, oldValue: oldRow.flatMap { propertyScalar($0.value(c)) }?.strataAnyValue,
+                                          newValue: newRow.flatMap { propertyScalar($0.value(c)) }?.strataAnyValue))
+            } else if viaLinks.contains(c) {
+                out.append(PropertyChange(name: p.name, oldValue: nil, newValue: nil))
+            }
+        }
+        if out.isEmpty { return nil }
+        return guarded(makeJob(.change(out)))
+    }
+
+    override func errorJob(_ error: Swift.Error) -> NotificationJob? {
+        if finished { return nil }
+        finished = true
+        return guarded(makeJob(.error(error)))
+    }
+}

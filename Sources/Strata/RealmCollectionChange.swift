@@ -1,0 +1,95 @@
+import Foundation
+
+/// What a collection observer (`observe(keyPaths:on:_:)` on `Results`, `List`, ...) is told.
+///
+/// ```swift
+/// token = results.observe { change in
+///     switch change {
+///     case .initial(let dogs): tableView.reloadData()
+///     case .update(_, let deletions, let insertions, let modifications):
+///         tableView.performBatchUpdates { ... }
+///     case .error(let error): print(error)
+///     }
+/// }
+/// ```
+public enum RealmCollectionChange<CollectionType> {
+    /// The collection was evaluated for the first time (always delivered asynchronously, after
+    /// `observe` returned); it can be read without blocking.
+    case initial(CollectionType)
+    /// One or more commits changed which objects are in the collection or modified some of them.
+    /// The three arrays are sorted ascending. `deletions` are indices in the previous version of
+    /// the collection, `insertions` indices in the new one, `modifications` indices in the
+    /// previous version of objects still present and modified. An object that moved (its sort
+    /// key changed) is a deletion and an insertion. Removing the deleted indices from the
+    /// previous contents and then inserting the new elements at the inserted indices gives the
+    /// new contents.
+    case update(CollectionType, deletions: [Int], insertions: [Int], modifications: [Int])
+    /// The collection could not be evaluated (the file could not be read); no more
+    /// notifications follow.
+    case error(Swift.Error)
+}
+
+/// The difference between two versions of an ordered collection of object keys.
+struct CollectionDiff: Equatable {
+    var deletions: [Int] = []
+    var insertions: [Int] = []
+    var modifications: [Int] = []
+
+    var isEmpty: Bool { deletions.isEmpty && insertions.isEmpty && modifications.isEmpty }
+
+    /// The change from `old` to `new` (keys unique within each), with `isModified` telling which
+    /// keys present in both changed. Keys that stay but change their relative order are
+    /// reported as deleted and inserted: the kept keys outside a longest run in increasing old
+    /// order (computed with patience sorting, O(n log n)).
+    static func between(_ old: [Int64], _ new: [Int64], isModified: (Int64) -> Bool) -> CollectionDiff {
+        var diff = CollectionDiff()
+        if old == new {
+            for (i, k) in old.enumerated() where isModified(k) { diff.modifications.append(i) }
+            return diff
+        }
+        var newIndex: [Int64: Int] = [:]
+        newIndex.reserveCapacity(new.count)
+        for (j, k) in new.enumerated() { newIndex[k] = j }
+        // Kept keys: (old index, new index), in old order.
+        var kept: [(old: Int, new: Int)] = []
+        kept.reserveCapacity(min(old.count, new.count))
+        var stays = [Bool](repeating: false, count: new.count)
+        for (i, k) in old.enumerated() {
+            if let j = newIndex[k] { kept.append((i, j)) } else { diff.deletions.append(i) }
+        }
+        // Longest increasing subsequence of the new indices.
+        var tails: [Int] = []          // index into `kept` ending each run length
+        var previous = [Int](repeating: -1, count: kept.count)
+        for (n, pair) in kept.enumerated() {
+            var lo = 0, hi = tails.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if kept[tails[mid]].new < pair.new { lo = mid + 1 } else { hi = mid }
+            }
+            if lo > 0 { previous[n] = tails[lo - 1] }
+            if lo == tails.count { tails.append(n) } else { tails[lo] = n }
+        }
+        var inRun = [Bool](repeating: false, count: kept.count)
+        var n = tails.last ?? -1
+        while n >= 0 { inRun[n] = true; n = previous[n] }
+        for (n, pair) in kept.enumerated() {
+            if inRun[n] {
+                stays[pair.new] = true
+                if isModified(old[pair.old]) { diff.modifications.append(pair.old) }
+            } else {
+                diff.deletions.append(pair.old)
+            }
+        }
+        diff.deletions.sort()
+        for j in new.indices where !stays[j] { diff.insertions.append(j) }
+        return diff
+    }
+
+    /// Applies the change to `old`, given the new contents for the inserted elements.
+    static func apply<T>(_ diff: CollectionDiff, to old: [T], new: [T]) -> [T] {
+        var out = old
+        for i in diff.deletions.reversed() { out.remove(at: i) }
+        for j in diff.insertions { out.insert(new[j], at: j) }
+        return out
+    }
+}

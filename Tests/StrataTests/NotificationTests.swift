@@ -1,0 +1,349 @@
+import Foundation
+@testable import Strata
+import XCTest
+
+// Change notifications: realm, results and object observers, delivered asynchronously on the
+// registering context (the main queue here, which the main run loop drains), from commits of
+// this realm, of other threads and of other queues; silent writes; key-path filters; tokens.
+
+class NoteDog: Object {
+    @Persisted var name = ""
+    @Persisted var age = 0
+    @Persisted var toy: NoteToy?
+}
+
+class NoteToy: Object {
+    @Persisted var brand = ""
+    @Persisted var price = 0
+}
+
+class NoteOwner: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var dogs: List<NoteDog>
+}
+
+final class NotificationTests: SeedTestCase {
+    /// Spins the main run loop (which drains DispatchQueue.main) until `condition` holds.
+    func spin(until condition: () -> Bool, timeout: TimeInterval = 20, file: StaticString = #filePath, line: UInt = #line) {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while !condition() {
+            if Date() > deadline {
+                XCTFail("timed out", file: file, line: line)
+                return
+            }
+            _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.005))
+        }
+    }
+
+    /// Lets the notifier finish two more rounds, then drains the main queue: whatever would be
+    /// delivered for the commits so far has been.
+    func settle(_ realm: Realm) {
+        realm.file.notifier.waitForRound()
+        let end = Date(timeIntervalSinceNow: 0.05)
+        while Date() < end { _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.005)) }
+    }
+
+    /// Commits `body` from a realm on another thread, and waits for it.
+    func writeElsewhere(_ name: String = "test.realm", _ body: @escaping @Sendable (Realm) -> Void) {
+        let config = self.config(name)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            let realm = try! Realm(configuration: config)
+            try! realm.write { body(realm) }
+            done.signal()
+        }.start()
+        done.wait()
+    }
+
+    // MARK: Realm observers
+
+    func testRealmObserverIsCalledAsynchronouslyAfterOwnCommit() throws {
+        let realm = try open()
+        var calls: [Realm.Notification] = []
+        var countsSeen: [Int] = []
+        let token = realm.observe { note, r in
+            calls.append(note)
+            countsSeen.append(r.objects(NoteDog.self).count)
+        }
+        try realm.write { realm.add(NoteDog(value: ["name": "Rex"])) }
+        XCTAssertEqual(calls, [], "delivered inside write(): must be asynchronous")
+        spin(until: { calls.count == 1 })
+        XCTAssertEqual(calls, [.didChange])
+        XCTAssertEqual(countsSeen, [1])
+        token.invalidate()
+    }
+
+    func testRealmObserverSeesCommitOfAnotherThreadAndTheRealmMovesToIt() throws {
+        let realm = try open()
+        XCTAssertEqual(realm.objects(NoteDog.self).count, 0)
+        var counts: [Int] = []
+        let token = realm.observe { _, r in counts.append(r.objects(NoteDog.self).count) }
+        writeElsewhere { $0.add(NoteDog(value: ["name": "Rex"])) }
+        spin(until: { !counts.isEmpty })
+        XCTAssertEqual(counts, [1])
+        XCTAssertEqual(realm.objects(NoteDog.self).count, 1, "autorefresh moved the realm to the new version")
+        token.invalidate()
+    }
+
+    func testAutorefreshOffDeliversRefreshRequiredAndRefreshDeliversTheChange() throws {
+        let realm = try open()
+        realm.autorefresh = false
+        _ = realm.objects(NoteDog.self).count
+        var calls: [Realm.Notification] = []
+        let token = realm.observe { note, _ in calls.append(note) }
+        writeElsewhere { $0.add(NoteDog(value: ["name": "Rex"])) }
+        spin(until: { !calls.isEmpty })
+        XCTAssertEqual(calls, [.refreshRequired])
+        XCTAssertEqual(realm.objects(NoteDog.self).count, 0, "without autorefresh the realm stays at its version")
+        XCTAssertTrue(realm.refresh())
+        XCTAssertEqual(calls, [.refreshRequired, .didChange])
+        XCTAssertEqual(realm.objects(NoteDog.self).count, 1)
+        token.invalidate()
+    }
+
+    func testInvalidatedTokenGetsNoMoreCalls() throws {
+        let realm = try open()
+        var calls = 0
+        let token = realm.observe { _, _ in calls += 1 }
+        try realm.write { realm.add(NoteDog()) }
+        spin(until: { calls == 1 })
+        token.invalidate()
+        try realm.write { realm.add(NoteDog()) }
+        settle(realm)
+        XCTAssertEqual(calls, 1)
+    }
+
+    func testReleasedTokenStopsNotifications() throws {
+        let realm = try open()
+        var calls = 0
+        var token: NotificationToken? = realm.observe { _, _ in calls += 1 }
+        try realm.write { realm.add(NoteDog()) }
+        spin(until: { calls == 1 })
+        XCTAssertNotNil(token)
+        token = nil
+        try realm.write { realm.add(NoteDog()) }
+        settle(realm)
+        XCTAssertEqual(calls, 1)
+    }
+
+    func testWriteWithoutNotifyingSkipsExactlyTheNamedToken() throws {
+        let realm = try open()
+        var skippedCalls = 0
+        var otherCalls = 0
+        let skipped = realm.observe { _, _ in skippedCalls += 1 }
+        let other = realm.observe { _, _ in otherCalls += 1 }
+        settle(realm)
+        try realm.write(withoutNotifying: [skipped]) { realm.add(NoteDog(value: ["name": "silent"])) }
+        spin(until: { otherCalls == 1 })
+        settle(realm)
+        XCTAssertEqual(skippedCalls, 0, "the silent commit reached the skipped token")
+        try realm.write { realm.add(NoteDog(value: ["name": "loud"])) }
+        spin(until: { skippedCalls == 1 && otherCalls == 2 })
+        settle(realm)
+        XCTAssertEqual(skippedCalls, 1)
+        XCTAssertEqual(otherCalls, 2)
+        skipped.invalidate()
+        other.invalidate()
+    }
+
+    func testFrozenRealmCannotBeObserved() throws {
+        let realm = try open()
+        let frozen = realm.freeze()
+        _ = frozen.observe { _, _ in }
+        XCTAssertEqual(takeViolations(), ["Frozen Realms do not change and do not have change notifications."])
+    }
+
+    // MARK: Results
+
+    func testResultsInitialIsDeliveredAfterObserveReturns() throws {
+        let realm = try open()
+        try realm.write { realm.add(NoteDog(value: ["name": "Rex", "age": 3])) }
+        var changes: [String] = []
+        let token = realm.objects(NoteDog.self).observe { change in
+            switch change {
+            case .initial(let dogs): changes.append("initial \(dogs.count)")
+            case .update: changes.append("update")
+            case .error(let e): changes.append("error \(e)")
+            }
+        }
+        XCTAssertEqual(changes, [], "initial delivered inside observe()")
+        spin(until: { !changes.isEmpty })
+        XCTAssertEqual(changes, ["initial 1"])
+        token.invalidate()
+    }
+
+    func testObservingResultsInsideWriteIsAnError() throws {
+        let realm = try open()
+        try realm.write {
+            _ = realm.objects(NoteDog.self).observe { _ in }
+        }
+        XCTAssertEqual(takeViolations(), ["Cannot register notification blocks from within write transactions."])
+    }
+
+    func testResultsUpdateReportsDeletionsInsertionsAndModificationsOfSortedFilteredResults() throws {
+        let realm = try open()
+        try realm.write {
+            for (name, age) in [("a", 1), ("b", 2), ("c", 3), ("d", 4), ("e", 5)] {
+                realm.add(NoteDog(value: ["name": name, "age": age]))
+            }
+        }
+        let results = realm.objects(NoteDog.self).filter("age >= 2").sorted(byKeyPath: "name")
+        var updates: [([Int], [Int], [Int])] = []
+        var names: [[String]] = []
+        var initial = false
+        let token = results.observe { change in
+            switch change {
+            case .initial: initial = true
+            case .update(let r, let d, let i, let m):
+                updates.append((d, i, m))
+                names.append(r.map(\.name))
+            case .error(let e): XCTFail("\(e)")
+            }
+        }
+        spin(until: { initial })
+        // Old: b c d e. Delete c, insert "bb" (age 9), modify e's age (stays), drop d (age 0).
+        writeElsewhere { r in
+            let dogs = r.objects(NoteDog.self)
+            r.delete(dogs.filter("name == 'c'").first!)
+            r.add(NoteDog(value: ["name": "bb", "age": 9]))
+            dogs.filter("name == 'e'").first!.age = 50
+            dogs.filter("name == 'd'").first!.age = 0
+        }
+        spin(until: { !updates.isEmpty })
+        XCTAssertEqual(names, [["b", "bb", "e"]])
+        XCTAssertEqual(updates.first?.0, [1, 2], "deletions (old indices of c and d)")
+        XCTAssertEqual(updates.first?.1, [1], "insertions (new index of bb)")
+        XCTAssertEqual(updates.first?.2, [3], "modifications (old index of e)")
+        token.invalidate()
+    }
+
+    func testCommitsLandingBetweenRoundsAreCoalescedIntoOneCorrectChangeSet() throws {
+        let realm = try open()
+        let results = realm.objects(NoteDog.self).filter("age > 0")
+        var updates: [([Int], [Int], [Int])] = []
+        var initial = false
+        let token = results.observe { change in
+            switch change {
+            case .initial: initial = true
+            case .update(_, let d, let i, let m): updates.append((d, i, m))
+            case .error(let e): XCTFail("\(e)")
+            }
+        }
+        spin(until: { initial })
+        let notifier = realm.file.notifier
+        notifier.pause()
+        writeElsewhere { $0.add(NoteDog(value: ["name": "a", "age": 1])) }
+        writeElsewhere { $0.add(NoteDog(value: ["name": "b", "age": 2])) }
+        writeElsewhere { $0.objects(NoteDog.self).filter("name == 'a'").first!.age = 0 }
+        notifier.resume()
+        spin(until: { !updates.isEmpty })
+        settle(realm)
+        XCTAssertEqual(updates.count, 1, "three commits between two rounds give one change set")
+        XCTAssertEqual(updates.first?.0, [])
+        XCTAssertEqual(updates.first?.1, [0])
+        XCTAssertEqual(updates.first?.2, [])
+        XCTAssertEqual(results.map(\.name), ["b"])
+        token.invalidate()
+    }
+
+    func testResultsKeyPathFilterIgnoresOtherPropertiesAndFollowsLinks() throws {
+        let realm = try open()
+        try realm.write {
+            let toy = NoteToy(value: ["brand": "Acme"])
+            realm.add(NoteDog(value: ["name": "Rex", "age": 1, "toy": toy]))
+        }
+        var byName: [[Int]] = []
+        var byBrand: [[Int]] = []
+        var ready = 0
+        let t1 = realm.objects(NoteDog.self).observe(keyPaths: ["name"]) { change in
+            if case .initial = change { ready += 1 }
+            if case .update(_, _, _, let m) = change { byName.append(m) }
+        }
+        let t2 = realm.objects(NoteDog.self).observe(keyPaths: ["toy.brand"]) { change in
+            if case .initial = change { ready += 1 }
+            if case .update(_, _, _, let m) = change { byBrand.append(m) }
+        }
+        spin(until: { ready == 2 })
+        writeElsewhere { $0.objects(NoteDog.self).first!.age = 2 }
+        settle(realm)
+        XCTAssertEqual(byName, [], "an age change reached a name observer")
+        XCTAssertEqual(byBrand, [])
+        writeElsewhere { $0.objects(NoteToy.self).first!.price = 5 }
+        settle(realm)
+        XCTAssertEqual(byBrand, [], "a price change reached a toy.brand observer")
+        writeElsewhere { $0.objects(NoteToy.self).first!.brand = "Zoom" }
+        spin(until: { byBrand.count == 1 })
+        XCTAssertEqual(byBrand, [[0]])
+        XCTAssertEqual(byName, [])
+        writeElsewhere { $0.objects(NoteDog.self).first!.name = "Max" }
+        spin(until: { byName.count == 1 })
+        XCTAssertEqual(byName, [[0]])
+        t1.invalidate()
+        t2.invalidate()
+    }
+
+    func testResultsDeliveredOnAQueueBelongToARealmOfThatQueue() throws {
+        let realm = try open()
+        try realm.write { realm.add(NoteDog(value: ["name": "Rex"])) }
+        let queue = DispatchQueue(label: "observer")
+        let seen = Locked<[String]>([])
+        let token = realm.objects(NoteDog.self).observe(on: queue) { change in
+            switch change {
+            case .initial(let dogs):
+                dispatchPrecondition(condition: .onQueue(queue))
+                seen.mutate { $0.append("initial \(dogs.map(\.name))") }
+            case .update(let dogs, _, let i, _):
+                seen.mutate { $0.append("update \(i) \(dogs.map(\.name))") }
+            case .error(let e): seen.mutate { $0.append("error \(e)") }
+            }
+        }
+        spin(until: { seen.value.count == 1 })
+        try realm.write { realm.add(NoteDog(value: ["name": "Max"])) }
+        spin(until: { seen.value.count == 2 })
+        XCTAssertEqual(seen.value, ["initial [\"Rex\"]", "update [1] [\"Rex\", \"Max\"]"])
+        token.invalidate()
+    }
+
+    // MARK: Objects
+
+    func testObjectObserverReportsOldAndNewValuesAndDeletion() throws {
+        let realm = try open()
+        let dog = NoteDog(value: ["name": "Rex", "age": 3])
+        try realm.write { realm.add(dog) }
+        var changes: [[String]] = []
+        var deleted = false
+        let token = dog.observe { (change: ObjectChange<NoteDog>) in
+            switch change {
+            case .change(let object, let properties):
+                changes.append(properties.map { "\($0.name): \($0.oldValue ?? "nil") -> \($0.newValue ?? "nil")" } + ["now \(object.age)"])
+            case .deleted: deleted = true
+            case .error(let e): XCTFail("\(e)")
+            }
+        }
+        settle(realm)
+        writeElsewhere { $0.objects(NoteDog.self).first!.age = 4 }
+        spin(until: { changes.count == 1 })
+        XCTAssertEqual(changes, [["age: 3 -> 4", "now 4"]])
+        writeElsewhere { r in r.delete(r.objects(NoteDog.self).first!) }
+        spin(until: { deleted })
+        token.invalidate()
+    }
+
+    func testObjectObserverWithKeyPathsIgnoresOtherProperties() throws {
+        let realm = try open()
+        let dog = NoteDog(value: ["name": "Rex", "age": 3])
+        try realm.write { realm.add(dog) }
+        var names: [String] = []
+        let token = dog.observe(keyPaths: [\NoteDog.name]) { (change: ObjectChange<NoteDog>) in
+            if case .change(_, let properties) = change { names.append(contentsOf: properties.map(\.name)) }
+        }
+        settle(realm)
+        try realm.write { dog.age = 9 }
+        settle(realm)
+        XCTAssertEqual(names, [])
+        try realm.write { dog.name = "Max" }
+        spin(until: { !names.isEmpty })
+        XCTAssertEqual(names, ["name"])
+        token.invalidate()
+    }
+}
