@@ -85,11 +85,18 @@ struct CollectionDiff: Equatable {
         return diff
     }
 
-    /// Applies the change to `old`, given the new contents for the inserted elements.
-    static func apply<T>(_ diff: CollectionDiff, to old: [T], new: [T]) -> [T] {
+    /// Applies the change to `old`, given the new contents for the inserted elements; nil when
+    /// an index is out of range.
+    static func apply<T>(_ diff: CollectionDiff, to old: [T], new: [T]) -> [T]? {
         var out = old
-        for i in diff.deletions.reversed() { out.remove(at: i) }
-        for j in diff.insertions { out.insert(new[j], at: j) }
+        for i in diff.deletions.reversed() {
+            guard i >= 0, i < out.count else { return nil }
+            out.remove(at: i)
+        }
+        for j in diff.insertions {
+            guard j >= 0, j <= out.count, j < new.count else { return nil }
+            out.insert(new[j], at: j)
+        }
         return out
     }
 }

@@ -17,6 +17,12 @@ class NoteToy: Object {
     @Persisted var price = 0
 }
 
+/// The schema `strata-async-stress` writes (its `StressEntry`), for the cross-process tests.
+class StressEntry: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var payload = ""
+}
+
 class NoteOwner: Object {
     @Persisted(primaryKey: true) var id = 0
     @Persisted var dogs: List<NoteDog>
@@ -345,5 +351,103 @@ final class NotificationTests: SeedTestCase {
         spin(until: { !names.isEmpty })
         XCTAssertEqual(names, ["name"])
         token.invalidate()
+    }
+
+    // MARK: Interface-driven writes
+
+    /// The seed's interface-driven write: a table-view-like data source is updated by hand for
+    /// the user's own insert, committed with `withoutNotifying: [token]`; another writer's
+    /// insert then reaches the data source through exactly one notification, and the data
+    /// source ends up equal to the results (the user's insert was not applied twice).
+    private func interfaceDrivenWrite(coalesced: Bool) throws {
+        let realm = try open()
+        try realm.write { realm.add(NoteDog(value: ["name": "Bella"])) }
+        let results = realm.objects(NoteDog.self).sorted(byKeyPath: "name")
+        var dataSource: [String] = []
+        var notifications = 0
+        var token: NotificationToken!
+        token = results.observe { change in
+            switch change {
+            case .initial(let dogs): dataSource = dogs.map(\.name)
+            case .update(let dogs, let deletions, let insertions, let modifications):
+                notifications += 1
+                for i in deletions.reversed() { dataSource.remove(at: i) }
+                for i in insertions { dataSource.insert(dogs[i].name, at: i) }
+                for i in modifications { dataSource[i] = dogs[i].name }
+            case .error(let e): XCTFail("\(e)")
+            }
+        }
+        spin(until: { !dataSource.isEmpty })
+        let notifier = realm.file.notifier
+        if coalesced { notifier.pause() }
+        // The user adds "Apollo": the interface updates at once...
+        dataSource.insert("Apollo", at: 0)
+        // ...and the write does not notify this token.
+        try realm.write(withoutNotifying: [token]) { realm.add(NoteDog(value: ["name": "Apollo"])) }
+        // Meanwhile another writer adds "Zed".
+        writeElsewhere { $0.add(NoteDog(value: ["name": "Zed"])) }
+        if coalesced { notifier.resume() }
+        spin(until: { notifications >= 1 })
+        settle(realm)
+        XCTAssertEqual(notifications, 1, "exactly one notification, for the other writer's insert")
+        XCTAssertEqual(dataSource, ["Apollo", "Bella", "Zed"])
+        XCTAssertEqual(dataSource, results.map(\.name))
+        token.invalidate()
+    }
+
+    func testSeedInterfaceDrivenWriteIsNotReportedButAnotherWritersInsertIsOnce() throws {
+        try interfaceDrivenWrite(coalesced: false)
+    }
+
+    func testSilentWriteLandingInTheSameRoundAsAnotherCommitIsStillSkipped() throws {
+        try interfaceDrivenWrite(coalesced: true)
+    }
+
+    // MARK: Other processes
+
+    /// The `strata-async-stress` executable SwiftPM builds beside the test bundle.
+    private func stressExecutable() throws -> String {
+        let dirs = [Bundle(for: NotificationTests.self).bundleURL.deletingLastPathComponent().path,
+                    (CommandLine.arguments.first.map { ($0 as NSString).deletingLastPathComponent }) ?? ""]
+        for d in dirs {
+            let p = (d as NSString).appendingPathComponent("strata-async-stress")
+            if FileManager.default.isExecutableFile(atPath: p) { return p }
+        }
+        XCTFail("strata-async-stress not found beside the test bundle (run swift build --build-tests)")
+        throw SeedAbort()
+    }
+
+    func testCommitOfAnotherProcessReachesResultsAndRealmObservers() throws {
+        let realm = try open()
+        let results = realm.objects(StressEntry.self).filter("id >= 10")
+        var updates: [[Int]] = []
+        var initial = false
+        var realmCalls = 0
+        let t1 = results.observe { change in
+            switch change {
+            case .initial: initial = true
+            case .update(let r, _, _, _):
+                updates.append(r.map(\.id))
+            case .error(let e): XCTFail("\(e)")
+            }
+        }
+        let t2 = realm.observe { _, _ in realmCalls += 1 }
+        spin(until: { initial })
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: try stressExecutable())
+        child.arguments = ["insert", url().path, "9", "3"]
+        let out = Pipe()
+        child.standardOutput = out
+        try child.run()
+        child.waitUntilExit()
+        XCTAssertEqual(child.terminationStatus, 0)
+        let lines = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+        XCTAssertEqual(lines.count, 3, "the child committed three times")
+        spin(until: { updates.last == [10, 11] })
+        XCTAssertEqual(updates.last, [10, 11])
+        XCTAssertGreaterThanOrEqual(realmCalls, 1)
+        XCTAssertEqual(realm.objects(StressEntry.self).count, 3, "the realm moved to the child's version")
+        t1.invalidate()
+        t2.invalidate()
     }
 }
