@@ -102,17 +102,33 @@ extension Realm {
     /// not to be reported to them. Returns the version created.
     func commitNotifying(_ txn: StoreTransaction, skipping tokens: [NotificationToken],
                          durability: Durability = .full) throws -> UInt64 {
-        guard !tokens.isEmpty, let notifier = file.existingNotifier, notifier.wantsRecords, let w = txn.write else {
-            return try txn.commit(durability: durability).rawValue
-        }
-        let version = notifier.prepareSilentCommit(w.version.rawValue, file: file, skipping: tokens)
+        let silent = prepareSilentCommit(txn, skipping: tokens)
         do {
             let created = try txn.commit(durability: durability).rawValue
-            notifier.finishSilentCommit(created, file: file)
+            finishSilentCommit(silent)
             return created
         } catch {
-            notifier.cancelSilentCommit(version)
+            cancelSilentCommit(silent)
             throw error
         }
+    }
+
+    /// Before committing `txn` (its writer lock held): registers it as silent for `tokens` with
+    /// the notifier. Returns the version it will create, or nil when there is nothing to skip.
+    func prepareSilentCommit(_ txn: StoreTransaction, skipping tokens: [NotificationToken]) -> UInt64? {
+        guard !tokens.isEmpty, let notifier = file.existingNotifier, notifier.wantsRecords, let w = txn.write else { return nil }
+        return notifier.prepareSilentCommit(w.version.rawValue, file: file, skipping: tokens)
+    }
+
+    /// After the silent commit of `version` succeeded.
+    func finishSilentCommit(_ version: UInt64?) {
+        guard let version else { return }
+        file.existingNotifier?.finishSilentCommit(version, file: file)
+    }
+
+    /// After the silent commit of `version` failed.
+    func cancelSilentCommit(_ version: UInt64?) {
+        guard let version else { return }
+        file.existingNotifier?.cancelSilentCommit(version)
     }
 }

@@ -152,6 +152,47 @@ final class NotificationTests: SeedTestCase {
         other.invalidate()
     }
 
+    func testAsyncWritesWithoutNotifyingSkipExactlyTheNamedToken() throws {
+        let realm = try open()
+        var skippedCalls = 0
+        var otherCalls = 0
+        let skipped = realm.observe { _, _ in skippedCalls += 1 }
+        let other = realm.observe { _, _ in otherCalls += 1 }
+        settle(realm)
+        var done = 0
+        realm.writeAsync(withoutNotifying: [skipped], { realm.add(NoteDog(value: ["name": "a"])) }, onComplete: { _ in done += 1 })
+        spin(until: { done == 1 && otherCalls == 1 })
+        realm.beginAsyncWrite {
+            realm.add(NoteDog(value: ["name": "b"]))
+            realm.commitAsyncWrite(withoutNotifying: [skipped]) { _ in done += 1 }
+        }
+        spin(until: { done == 2 && otherCalls == 2 })
+        settle(realm)
+        XCTAssertEqual(skippedCalls, 0, "a silent asynchronous commit reached the skipped token")
+        realm.writeAsync { realm.add(NoteDog(value: ["name": "c"])) }
+        spin(until: { skippedCalls == 1 && otherCalls == 3 })
+        XCTAssertEqual(realm.objects(NoteDog.self).count, 3)
+        skipped.invalidate()
+        other.invalidate()
+    }
+
+    @MainActor
+    func testAsyncWriteAwaitWithoutNotifyingSkipsTheNamedToken() async throws {
+        let realm = try open()
+        var seen: [String] = []
+        let skipped = realm.observe { _, _ in seen.append("skipped") }
+        let other = realm.observe { _, _ in seen.append("other") }
+        realm.file.notifier.waitForRound()
+        try await realm.asyncWrite(withoutNotifying: [skipped]) { realm.add(NoteDog(value: ["name": "a"])) }
+        let deadline = Date(timeIntervalSinceNow: 20)
+        while !seen.contains("other"), Date() < deadline { try await Task.sleep(nanoseconds: 2_000_000) }
+        realm.file.notifier.waitForRound()
+        try await Task.sleep(nanoseconds: 30_000_000)
+        XCTAssertEqual(seen, ["other"])
+        skipped.invalidate()
+        other.invalidate()
+    }
+
     func testFrozenRealmCannotBeObserved() throws {
         let realm = try open()
         let frozen = realm.freeze()
