@@ -41,13 +41,13 @@ struct CollectionDiff: Equatable {
     /// keys present in both changed. Keys that stay but change their relative order are
     /// reported as deleted and inserted: the kept keys outside a longest run in increasing old
     /// order (computed with patience sorting, O(n log n)).
-    static func between(_ old: [Int64], _ new: [Int64], isModified: (Int64) -> Bool) -> CollectionDiff {
+    static func between<K: Hashable>(_ old: [K], _ new: [K], isModified: (K) -> Bool) -> CollectionDiff {
         var diff = CollectionDiff()
         if old == new {
             for (i, k) in old.enumerated() where isModified(k) { diff.modifications.append(i) }
             return diff
         }
-        var newIndex: [Int64: Int] = [:]
+        var newIndex: [K: Int] = [:]
         newIndex.reserveCapacity(new.count)
         for (j, k) in new.enumerated() { newIndex[k] = j }
         // Kept keys: (old index, new index), in old order.
@@ -99,4 +99,15 @@ struct CollectionDiff: Equatable {
         }
         return out
     }
+}
+
+/// What a `Map` observer is told.
+public enum RealmMapChange<Collection> {
+    /// The map was read for the first time (delivered asynchronously after `observe` returned).
+    case initial(Collection)
+    /// Commits removed the keys in `deletions`, added those in `insertions`, and changed the
+    /// values (or the objects they link to) of those in `modifications`.
+    case update(Collection, deletions: [String], insertions: [String], modifications: [String])
+    /// The map could not be read; no more notifications follow.
+    case error(Swift.Error)
 }

@@ -491,4 +491,122 @@ final class NotificationTests: SeedTestCase {
         t1.invalidate()
         t2.invalidate()
     }
+
+    // MARK: Collection properties
+
+    func testListObserverReportsAppendsRemovalsAndChangesOfItsObjects() throws {
+        let realm = try open()
+        let owner = NoteOwner(value: ["id": 1])
+        try realm.write {
+            realm.add(owner)
+            owner.dogs.append(objectsIn: [NoteDog(value: ["name": "a"]), NoteDog(value: ["name": "b"])])
+        }
+        var events: [String] = []
+        let token = owner.dogs.observe { change in
+            switch change {
+            case .initial(let list): events.append("initial \(list.map(\.name))")
+            case .update(let list, let d, let i, let m): events.append("update \(d) \(i) \(m) \(list.map(\.name))")
+            case .error(let e): events.append("error \(e)")
+            }
+        }
+        spin(until: { events.count == 1 })
+        writeElsewhere { r in
+            let o = r.object(ofType: NoteOwner.self, forPrimaryKey: 1)!
+            o.dogs.remove(at: 0)
+            o.dogs.append(NoteDog(value: ["name": "c"]))
+        }
+        spin(until: { events.count == 2 })
+        writeElsewhere { r in r.objects(NoteDog.self).filter("name == 'b'").first!.name = "B" }
+        spin(until: { events.count == 3 })
+        XCTAssertEqual(events, ["initial [\"a\", \"b\"]", "update [0] [1] [] [\"b\", \"c\"]", "update [] [] [0] [\"B\", \"c\"]"])
+        token.invalidate()
+    }
+
+    func testListWithKeyPathsIgnoresOtherPropertiesOfItsObjects() throws {
+        let realm = try open()
+        let owner = NoteOwner(value: ["id": 1])
+        try realm.write {
+            realm.add(owner)
+            owner.dogs.append(NoteDog(value: ["name": "a"]))
+        }
+        var updates = 0
+        var initial = false
+        let token = owner.dogs.observe(keyPaths: ["name"]) { change in
+            if case .initial = change { initial = true }
+            if case .update = change { updates += 1 }
+        }
+        spin(until: { initial })
+        writeElsewhere { r in r.objects(NoteDog.self).first!.age = 7 }
+        settle(realm)
+        XCTAssertEqual(updates, 0)
+        writeElsewhere { r in r.objects(NoteDog.self).first!.name = "z" }
+        spin(until: { updates == 1 })
+        token.invalidate()
+    }
+
+    func testMapAndSetObserversReportKeysAndIndices() throws {
+        let realm = try open()
+        let item = Item()
+        try realm.write {
+            realm.add(item)
+            item.labels["a"] = "1"
+            item.labels["b"] = "2"
+            item.tags.insert("x")
+        }
+        var mapEvents: [String] = []
+        var setEvents: [String] = []
+        let t1 = item.labels.observe { change in
+            switch change {
+            case .initial(let m): mapEvents.append("initial \(m.count)")
+            case .update(_, let d, let i, let m): mapEvents.append("update \(d) \(i) \(m)")
+            case .error(let e): mapEvents.append("error \(e)")
+            }
+        }
+        let t2 = item.tags.observe { change in
+            switch change {
+            case .initial(let s): setEvents.append("initial \(s.count)")
+            case .update(let s, let d, let i, _): setEvents.append("update \(d) \(i) \(s.count)")
+            case .error(let e): setEvents.append("error \(e)")
+            }
+        }
+        spin(until: { mapEvents.count == 1 && setEvents.count == 1 })
+        try realm.write {
+            item.labels["a"] = nil
+            item.labels["b"] = "two"
+            item.labels["c"] = "3"
+            item.tags.insert("y")
+        }
+        spin(until: { mapEvents.count == 2 && setEvents.count == 2 })
+        XCTAssertEqual(mapEvents, ["initial 2", "update [\"a\"] [\"c\"] [\"b\"]"])
+        XCTAssertEqual(setEvents, ["initial 1", "update [] [1] 2"])
+        t1.invalidate()
+        t2.invalidate()
+    }
+
+    func testLinkingObjectsObserverReportsNewOwnersAndTheirChanges() throws {
+        let realm = try open()
+        let dog = Dog(value: ["name": "Rex"])
+        try realm.write {
+            realm.add(dog)
+            realm.add(Person(value: ["id": 1, "name": "Ann", "dogs": [dog]]))
+        }
+        var events: [String] = []
+        let token = dog.owners.observe { change in
+            switch change {
+            case .initial(let owners): events.append("initial \(owners.map(\.name))")
+            case .update(let owners, let d, let i, let m): events.append("update \(d) \(i) \(m) \(owners.map(\.name))")
+            case .error(let e): events.append("error \(e)")
+            }
+        }
+        spin(until: { events.count == 1 })
+        writeElsewhere { r in
+            let rex = r.objects(Dog.self).first!
+            r.add(Person(value: ["id": 2, "name": "Bob", "dogs": [rex]]))
+        }
+        spin(until: { events.count == 2 })
+        writeElsewhere { r in r.object(ofType: Person.self, forPrimaryKey: 1)!.name = "Anna" }
+        spin(until: { events.count == 3 })
+        XCTAssertEqual(events, ["initial [\"Ann\"]", "update [] [1] [] [\"Ann\", \"Bob\"]", "update [] [] [0] [\"Anna\", \"Bob\"]"])
+        token.invalidate()
+    }
 }
