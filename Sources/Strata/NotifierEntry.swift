@@ -58,6 +58,13 @@ class NotifierEntry: @unchecked Sendable {
 enum DeliveryTarget: @unchecked Sendable {
     case realm(WeakCore, AsyncScheduler)
     case queue(DispatchQueue, Realm.Configuration)
+    /// An actor given with `observe(on: actor)`: the callbacks get a realm confined to it,
+    /// opened on the first delivery and kept (touched only on the actor).
+    case actor(ActorBinding, Realm.Configuration, ActorRealm)
+
+    final class ActorRealm: @unchecked Sendable {
+        var core: RealmCore?
+    }
 
     final class WeakCore: @unchecked Sendable {
         weak var core: RealmCore?
@@ -70,6 +77,7 @@ enum DeliveryTarget: @unchecked Sendable {
         switch self {
         case .realm(let weak, _): return weak.id
         case .queue(let q, _): return ObjectIdentifier(q)
+        case .actor(let binding, _, _): return binding.id
         }
     }
 
@@ -87,6 +95,13 @@ enum DeliveryTarget: @unchecked Sendable {
             queue.async {
                 guard let realm = try? Realm(configuration: configuration, queue: queue) else { return }
                 realm.core.receive(batch.value, at: snapshot)
+            }
+        case .actor(let binding, let configuration, let holder):
+            AsyncScheduler.actor(binding).schedule {
+                if holder.core == nil {
+                    holder.core = try? Realm(configuration: configuration, confinement: .actor(binding)).core
+                }
+                holder.core?.receive(batch.value, at: snapshot)
             }
         }
     }

@@ -28,6 +28,11 @@ class NoteOwner: Object {
     @Persisted var dogs: List<NoteDog>
 }
 
+/// Records what observers delivered on it saw.
+actor NoteActor {
+    var seen: [String] = []
+}
+
 final class NotificationTests: SeedTestCase {
     /// Spins the main run loop (which drains DispatchQueue.main) until `condition` holds.
     func spin(until condition: () -> Bool, timeout: TimeInterval = 20, file: StaticString = #filePath, line: UInt = #line) {
@@ -608,5 +613,79 @@ final class NotificationTests: SeedTestCase {
         spin(until: { events.count == 3 })
         XCTAssertEqual(events, ["initial [\"Ann\"]", "update [] [1] [] [\"Ann\", \"Bob\"]", "update [] [] [0] [\"Anna\", \"Bob\"]"])
         token.invalidate()
+    }
+
+    // MARK: Actors and async sequences
+
+    @MainActor
+    func testResultsObservedOnAnActorAreDeliveredIsolatedToIt() async throws {
+        let realm = try open()
+        let actor = NoteActor()
+        let token = await realm.objects(NoteDog.self).observe(on: actor) { a, change in
+            a.preconditionIsolated()
+            switch change {
+            case .initial(let dogs): a.seen.append("initial \(dogs.count)")
+            case .update(let dogs, _, let i, _): a.seen.append("update \(i) \(dogs.map(\.name))")
+            case .error(let e): a.seen.append("error \(e)")
+            }
+        }
+        var deadline = Date(timeIntervalSinceNow: 20)
+        while await actor.seen.count < 1, Date() < deadline { try await Task.sleep(nanoseconds: 2_000_000) }
+        try realm.write { realm.add(NoteDog(value: ["name": "Rex"])) }
+        deadline = Date(timeIntervalSinceNow: 20)
+        while await actor.seen.count < 2, Date() < deadline { try await Task.sleep(nanoseconds: 2_000_000) }
+        let seen = await actor.seen
+        XCTAssertEqual(seen, ["initial 0", "update [0] [\"Rex\"]"])
+        token.invalidate()
+    }
+
+    @MainActor
+    func testChangesStreamYieldsChangesAndEndsWhenTheTaskIsCancelled() async throws {
+        let realm = try open()
+        let stream = realm.objects(NoteDog.self).changes()
+        let received = Locked<[String]>([])
+        let consumer = Task { @MainActor in
+            for await change in stream {
+                switch change {
+                case .initial(let dogs): received.mutate { $0.append("initial \(dogs.count)") }
+                case .update(_, _, let i, _): received.mutate { $0.append("update \(i)") }
+                case .error: received.mutate { $0.append("error") }
+                }
+            }
+            received.mutate { $0.append("ended") }
+        }
+        var deadline = Date(timeIntervalSinceNow: 20)
+        while received.value.count < 1, Date() < deadline { try await Task.sleep(nanoseconds: 2_000_000) }
+        try realm.write { realm.add(NoteDog(value: ["name": "Rex"])) }
+        deadline = Date(timeIntervalSinceNow: 20)
+        while received.value.count < 2, Date() < deadline { try await Task.sleep(nanoseconds: 2_000_000) }
+        XCTAssertTrue(realm.file.notifier.wantsRecords, "the stream observes the file")
+        consumer.cancel()
+        await consumer.value
+        XCTAssertEqual(received.value, ["initial 0", "update [0]", "ended"])
+        deadline = Date(timeIntervalSinceNow: 5)
+        while realm.file.notifier.wantsRecords, Date() < deadline { try await Task.sleep(nanoseconds: 2_000_000) }
+        XCTAssertFalse(realm.file.notifier.wantsRecords, "cancelling the task invalidated the observation")
+    }
+
+    @MainActor
+    func testObjectChangesStreamFinishesAfterDeletion() async throws {
+        let realm = try open()
+        let dog = NoteDog(value: ["name": "Rex"])
+        try realm.write { realm.add(dog) }
+        let stream = dog.changes(NoteDog.self)
+        realm.file.notifier.waitForRound()
+        try realm.write { dog.age = 5 }
+        try realm.write { realm.delete(dog) }
+        var seen: [String] = []
+        for await change in stream {
+            switch change {
+            case .change(_, let p): seen.append("change \(p.map(\.name))")
+            case .deleted: seen.append("deleted")
+            case .error: seen.append("error")
+            }
+        }
+        XCTAssertEqual(seen.last, "deleted")
+        XCTAssertTrue(seen.first == "change [\"age\"]" || seen == ["deleted"], "\(seen)")
     }
 }
