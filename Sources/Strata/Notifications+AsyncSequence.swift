@@ -19,12 +19,12 @@ extension Results {
     }
 }
 
-extension Object {
+extension ObjectBase {
     /// The object's changes as an async sequence, observing `keyPaths` as
     /// `observe(keyPaths:on:_:)` does; it finishes after `.deleted`. Ends when the iterating
     /// task is cancelled.
-    public func changes<T: Object>(_ type: T.Type = T.self, keyPaths: [String]? = nil) -> AsyncStream<ObjectChange<T>> {
-        Results<T>.stream { continuation in
+    public func changes<T: ObjectBase>(_ type: T.Type = T.self, keyPaths: [String]? = nil) -> AsyncStream<ObjectChange<T>> {
+        Results<Object>.stream { continuation in
             observe(keyPaths: keyPaths) { (change: ObjectChange<T>) in
                 continuation.yield(UncheckedBox(change).value)
                 if case .deleted = change { continuation.finish() }

@@ -1,7 +1,7 @@
 import Foundation
 internal import StrataCore
 
-extension Object {
+extension ObjectBase {
     /// Calls `block` after each commit (from any realm, thread or process) that changes a watched
     /// property of this object, with the changed properties' old and new values, or that deletes
     /// it (`.deleted`, the last call). There is no initial call. Several commits landing before a
@@ -15,9 +15,9 @@ extension Object {
     ///   - block: Called with the change.
     /// - Returns: A token to keep; `invalidate()` or releasing it stops the notifications.
     ///
-    /// Only managed objects can be observed; registering inside a write transaction, on a frozen
+    /// `Object`s and `EmbeddedObject`s can be observed, once managed; registering inside a write transaction, on a frozen
     /// object, or from a thread that runs no run loop is reported as RealmSwift does.
-    public func observe<T: Object>(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+    public func observe<T: ObjectBase>(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
                                    _ block: @escaping (ObjectChange<T>) -> Void) -> NotificationToken {
         let token = NotificationToken()
         guard let managed = _strataManaged else {
@@ -43,7 +43,7 @@ extension Object {
     }
 
     /// `observe(keyPaths:on:_:)` with key paths as Swift key paths (`\Dog.name`).
-    public func observe<T: Object>(keyPaths: [PartialKeyPath<T>], on queue: DispatchQueue? = nil,
+    public func observe<T: ObjectBase>(keyPaths: [PartialKeyPath<T>], on queue: DispatchQueue? = nil,
                                    _ block: @escaping (ObjectChange<T>) -> Void) -> NotificationToken {
         observe(keyPaths: T.strataPropertyNames(keyPaths), on: queue, block)
     }

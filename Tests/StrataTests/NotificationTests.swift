@@ -381,6 +381,22 @@ final class NotificationTests: SeedTestCase {
         token.invalidate()
     }
 
+    func testEmbeddedObjectObserverReportsItsPropertyChanges() throws {
+        let realm = try open()
+        let person = Person(value: ["id": 1, "name": "Ann", "address": ["street": "Main", "city": "X"]])
+        try realm.write { realm.add(person) }
+        let address = try XCTUnwrap(person.address)
+        var changes: [String] = []
+        let token = address.observe { (change: ObjectChange<Address>) in
+            if case .change(let a, let p) = change { changes.append("\(p.map { "\($0.name) \($0.oldValue ?? "nil")->\($0.newValue ?? "nil")" }) \(a.street)") }
+        }
+        settle(realm)
+        writeElsewhere { r in r.object(ofType: Person.self, forPrimaryKey: 1)!.address!.street = "High" }
+        spin(until: { !changes.isEmpty })
+        XCTAssertEqual(changes, ["[\"street Main->High\"] High"])
+        token.invalidate()
+    }
+
     func testObjectObserverWithKeyPathsIgnoresOtherProperties() throws {
         let realm = try open()
         let dog = NoteDog(value: ["name": "Rex", "age": 3])
