@@ -148,6 +148,15 @@ final class ChangeSetModelTests: SeedTestCase {
         }
     }
 
+    /// The path commits of other processes take: no change records, the versions' leaves compared.
+    func testChangeSetsWithoutCommitRecordsRebuildTheNewArray() throws {
+        FileNotifier.ignoresRecords = true
+        defer { FileNotifier.ignoresRecords = false }
+        try runModel(seed: 5, rounds: 30) { $0.objects(ModelItem.self).filter("score >= 5").sorted(byKeyPath: "score") }
+        tearDown(); setUp()
+        try runModel(seed: 6, rounds: 30) { $0.objects(ModelItem.self).filter("score >= 5") }
+    }
+
     func testDiffOfShuffledKeysRebuildsTheNewArray() {
         var rng = Generator(state: 7)
         for _ in 0..<300 {
