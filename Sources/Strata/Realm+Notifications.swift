@@ -1,4 +1,5 @@
 import Foundation
+internal import Synchronization
 internal import StrataCore
 internal import StrataStorage
 
@@ -65,6 +66,9 @@ final class RealmObserverEntry: NotifierEntry, @unchecked Sendable {
 extension RealmFile {
     private static let notifierLock = NSLock()
     private nonisolated(unsafe) static var notifiers: [ObjectIdentifier: FileNotifier] = [:]
+    /// How many notifiers exist: while none does, commits skip the registry (one atomic load
+    /// instead of a lock and a lookup per transaction).
+    private static let notifierCount = Atomic<Int>(0)
 
     /// The file's notifier, created on first use.
     var notifier: FileNotifier {
@@ -73,11 +77,13 @@ extension RealmFile {
         if let n = Self.notifiers[ObjectIdentifier(self)] { return n }
         let n = FileNotifier(file: self)
         Self.notifiers[ObjectIdentifier(self)] = n
+        Self.notifierCount.add(1, ordering: .sequentiallyConsistent)
         return n
     }
 
     /// The file's notifier if one was created.
     var existingNotifier: FileNotifier? {
+        if Self.notifierCount.load(ordering: .sequentiallyConsistent) == 0 { return nil }
         Self.notifierLock.lock()
         defer { Self.notifierLock.unlock() }
         return Self.notifiers[ObjectIdentifier(self)]
@@ -87,7 +93,9 @@ extension RealmFile {
     func dropNotifier() {
         Self.notifierLock.lock()
         defer { Self.notifierLock.unlock() }
-        Self.notifiers[ObjectIdentifier(self)] = nil
+        if Self.notifiers.removeValue(forKey: ObjectIdentifier(self)) != nil {
+            Self.notifierCount.subtract(1, ordering: .sequentiallyConsistent)
+        }
     }
 
     /// A recorder for a write transaction beginning now, when the file has observers.

@@ -80,8 +80,9 @@ public final class StoreTransaction {
     /// named as its properties. Not stored in the file.
     public var propertyColumns: [String: [String: String]] = [:]
     /// When set, every insert, delete and column write of this transaction is noted in it (for
-    /// change notifications; see CommitChanges.swift).
-    public var changeRecorder: CommitChanges?
+    /// change notifications; see CommitChanges.swift). Read on every write, so it opts out of the
+    /// run-time exclusivity check like the other hot state.
+    @exclusivity(unchecked) public var changeRecorder: CommitChanges?
 
     public init(read: ReadTransaction) {
         self.read = read
