@@ -53,10 +53,11 @@ class NotifierEntry: @unchecked Sendable {
 /// Where an observer's callbacks run, and which realm they are handed.
 ///
 /// `.realm`: the realm that registered (its thread's run loop, its queue, its actor, or the main
-/// queue). `.queue`: a serial queue given with `on:`; the callbacks get the realm of the same
+/// queue), kept open by the registration as long as it lasts (as RealmSwift's token keeps its
+/// realm). `.queue`: a serial queue given with `on:`; the callbacks get the realm of the same
 /// configuration confined to that queue.
 enum DeliveryTarget: @unchecked Sendable {
-    case realm(WeakCore, AsyncScheduler)
+    case realm(CoreRef, AsyncScheduler)
     case queue(DispatchQueue, Realm.Configuration)
     /// An actor given with `observe(on: actor)`: the callbacks get a realm confined to it,
     /// opened on the first delivery and kept (touched only on the actor).
@@ -66,8 +67,10 @@ enum DeliveryTarget: @unchecked Sendable {
         var core: RealmCore?
     }
 
-    final class WeakCore: @unchecked Sendable {
-        weak var core: RealmCore?
+    /// The registering realm's state; used only on its context (the notifier thread only
+    /// passes it on).
+    final class CoreRef: @unchecked Sendable {
+        let core: RealmCore
         let id: ObjectIdentifier
         init(_ core: RealmCore) { self.core = core; self.id = ObjectIdentifier(core) }
     }
@@ -75,7 +78,7 @@ enum DeliveryTarget: @unchecked Sendable {
     /// Groups the jobs of one round that go to one place.
     var key: ObjectIdentifier {
         switch self {
-        case .realm(let weak, _): return weak.id
+        case .realm(let ref, _): return ref.id
         case .queue(let q, _): return ObjectIdentifier(q)
         case .actor(let binding, _, _): return binding.id
         }
@@ -86,10 +89,9 @@ enum DeliveryTarget: @unchecked Sendable {
     func deliver(_ jobs: [NotificationJob], at snapshot: PinnedSnapshot?) {
         let batch = UncheckedBox(jobs)
         switch self {
-        case .realm(let weak, let scheduler):
+        case .realm(let ref, let scheduler):
             scheduler.schedule {
-                guard let core = weak.core else { return }
-                core.receive(batch.value, at: snapshot)
+                ref.core.receive(batch.value, at: snapshot)
             }
         case .queue(let queue, let configuration):
             queue.async {
@@ -123,7 +125,7 @@ enum DeliveryTarget: @unchecked Sendable {
         guard let scheduler = AsyncScheduler.current(for: realm.core) else {
             return Realm.violation("Can only add notification blocks from within runloops.", fallback: nil)
         }
-        return .realm(WeakCore(realm.core), scheduler)
+        return .realm(CoreRef(realm.core), scheduler)
     }
 }
 
@@ -134,7 +136,7 @@ extension RealmCore {
         if !autorefresh, !isFrozen {
             held.append((jobs, snapshot))
             let realm = Realm(core: self)
-            for observer in realmObservers.values { observer.fire(.refreshRequired, realm) }
+            for box in realmObservers.values { box.entry?.fire(.refreshRequired, realm) }
             return
         }
         if let snapshot { advance(to: snapshot) }

@@ -30,8 +30,8 @@ extension Realm {
         let token = NotificationToken()
         guard let target = DeliveryTarget.make(for: self, queue: nil, inWriteCheck: false) else { return token }
         let entry = RealmObserverEntry(token: token, target: target, block: block)
-        core.realmObservers = core.realmObservers.filter { !$0.value.isInvalidated }
-        core.realmObservers[entry.id] = entry
+        core.realmObservers = core.realmObservers.filter { $0.value.entry.map { !$0.isInvalidated } ?? false }
+        core.realmObservers[entry.id] = WeakRealmObserver(entry: entry)
         token.attach(entry, to: file.notifier)
         return token
     }
@@ -41,6 +41,11 @@ extension Realm {
     func notifyAfterCommit(_ txn: StoreTransaction, version: UInt64) {
         file.existingNotifier?.committed(txn.changeRecorder, version: version)
     }
+}
+
+/// A realm's reference to one of its observers: weak, since the entry holds the realm.
+struct WeakRealmObserver {
+    weak var entry: RealmObserverEntry?
 }
 
 /// The observer of `Realm.observe`.

@@ -167,7 +167,7 @@ final class RealmCore {
     /// identifier into `bindingCache` cost about 180 instructions per object).
     @exclusivity(unchecked) var lastBinding: (type: ObjectIdentifier, binding: TableBinding)?
     /// Observers of `Realm.observe` on this realm (for `.refreshRequired`).
-    var realmObservers: [ObjectIdentifier: RealmObserverEntry] = [:]
+    var realmObservers: [ObjectIdentifier: WeakRealmObserver] = [:]
     /// Whether notifications move this realm to the version they describe.
     var autorefresh = true
     /// Notification jobs kept while `autorefresh` is off, with their versions (for `refresh()`).

@@ -704,4 +704,69 @@ final class NotificationTests: SeedTestCase {
         XCTAssertEqual(seen.last, "deleted")
         XCTAssertTrue(seen.first == "change [\"age\"]" || seen == ["deleted"], "\(seen)")
     }
+
+    // MARK: Other contexts
+
+    func testResultsObserverOfARunLoopThreadRealmIsCalledOnThatThread() throws {
+        let config = self.config()
+        let thread = RunLoopThread()
+        defer { thread.stop() }
+        let seen = Locked<[String]>([])
+        let tokenBox = Locked<NotificationToken?>(nil)
+        let threadID = Locked<UInt64>(0)
+        thread.perform {
+            let realm = try! Realm(configuration: config)
+            threadID.value = UInt64(pthread_self())
+            tokenBox.value = realm.objects(NoteDog.self).observe { change in
+                let here = UInt64(pthread_self()) == threadID.value
+                switch change {
+                case .initial(let dogs): seen.mutate { $0.append("initial \(dogs.count) \(here)") }
+                case .update(let dogs, _, let i, _): seen.mutate { $0.append("update \(i) \(dogs.count) \(here)") }
+                case .error(let e): seen.mutate { $0.append("error \(e)") }
+                }
+            }
+        }
+        spin(until: { seen.value.count == 1 })
+        let realm = try open()
+        try realm.write { realm.add(NoteDog(value: ["name": "Rex"])) }
+        spin(until: { seen.value.count == 2 })
+        XCTAssertEqual(seen.value, ["initial 0 true", "update [0] 1 true"])
+        let done = DispatchSemaphore(value: 0)
+        thread.perform { tokenBox.value?.invalidate(); tokenBox.value = nil; done.signal() }
+        done.wait()
+    }
+
+    func testObserverOfAQueueConfinedRealmIsCalledOnItsQueue() throws {
+        let config = self.config()
+        let queue = DispatchQueue(label: "confined")
+        let seen = Locked<[String]>([])
+        let tokenBox = Locked<NotificationToken?>(nil)
+        queue.sync {
+            let realm = try! Realm(configuration: config, queue: queue)
+            tokenBox.value = realm.observe { _, r in
+                dispatchPrecondition(condition: .onQueue(queue))
+                seen.mutate { $0.append("didChange \(r.objects(NoteDog.self).count)") }
+            }
+        }
+        writeElsewhere { $0.add(NoteDog(value: ["name": "Rex"])) }
+        spin(until: { !seen.value.isEmpty })
+        XCTAssertEqual(seen.value, ["didChange 1"])
+        queue.sync { tokenBox.value?.invalidate(); tokenBox.value = nil }
+    }
+
+    func testObservingOnAThreadThatRunsNoRunLoopIsAnError() throws {
+        let config = self.config()
+        let done = DispatchSemaphore(value: 0)
+        let seen = Locked<[String]>([])
+        Realm.violationHandler = { m in seen.mutate { $0.append(m) } }
+        Thread {
+            let realm = try! Realm(configuration: config)
+            let token = realm.objects(NoteDog.self).observe { _ in }
+            token.invalidate()
+            done.signal()
+        }.start()
+        done.wait()
+        Realm.violationHandler = { [unowned self] message in self.violations.append(message) }
+        XCTAssertEqual(seen.value, ["Can only add notification blocks from within runloops."])
+    }
 }
