@@ -8,6 +8,11 @@ import Strata
 //       inserts the next id with beginAsyncWrite + commitAsyncWrite(allowGrouping: true) (every
 //       tenth without grouping) and, in its completion, prints "durable <id>" and queues the next.
 //       Runs until killed.
+//   strata-async-stress insert <path> <first-id> <count> [<pause-ms>]
+//       Inserts ids first-id, first-id+1, ... one commit each (durable, synchronous), printing
+//       "committed <id> <monotonic-ns>" after each commit (CLOCK_MONOTONIC, comparable across
+//       processes) and waiting pause-ms (default 0) before the next; then exits. Change
+//       notification tests and benchmarks use it as the writer in another process.
 //   strata-async-stress verify <path>
 //       Prints "ids <count> <min> <max>" for the ids in the file and "holes <n>" for the ids missing
 //       between min and max, then exits.
@@ -37,6 +42,23 @@ case "verify":
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("verify failed: \(error)\n".utf8))
+        exit(1)
+    }
+case "insert":
+    guard args.count >= 5, let first = Int(args[3]), let count = Int(args[4]) else { exit(2) }
+    let pause = args.count >= 6 ? (Int(args[5]) ?? 0) : 0
+    do {
+        let realm = try Realm(configuration: config)
+        for id in first..<(first + count) {
+            try realm.write { realm.add(StressEntry(value: ["id": id, "payload": "p\(id)"])) }
+            var ts = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &ts)
+            say("committed \(id) \(Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec))")
+            if pause > 0 { usleep(UInt32(pause * 1000)) }
+        }
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("insert failed: \(error)\n".utf8))
         exit(1)
     }
 case "write":

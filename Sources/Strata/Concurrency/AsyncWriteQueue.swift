@@ -47,7 +47,7 @@ final class AsyncWriteQueue {
 
     enum Work {
         /// A `writeAsync` (commits on return) or `beginAsyncWrite` (rolls back on return) block.
-        case block(() -> Void, commitsOnReturn: Bool, onComplete: ((Swift.Error?) -> Void)?)
+        case block(() -> Void, commitsOnReturn: Bool, onComplete: ((Swift.Error?) -> Void)?, skipping: [NotificationToken] = [])
         /// An `asyncWrite` task waiting for the write lock.
         case task(WriteTicket)
     }
@@ -312,8 +312,8 @@ final class AsyncWriteQueue {
                     continue
                 }
                 break loop
-            case .block(let body, let commitsOnReturn, let onComplete):
-                runBlock(request.id, body, txn, commitsOnReturn: commitsOnReturn, onComplete: onComplete)
+            case .block(let body, let commitsOnReturn, let onComplete, let skipping):
+                runBlock(request.id, body, txn, commitsOnReturn: commitsOnReturn, onComplete: onComplete, skipping: skipping)
             }
             ran += 1
             if ran >= Self.maximumBlocksPerDrain && head < requests.count {
@@ -333,7 +333,7 @@ final class AsyncWriteQueue {
     }
 
     private func runBlock(_ id: AsyncTransactionId, _ body: () -> Void, _ txn: WriteTransaction,
-                          commitsOnReturn: Bool, onComplete: ((Swift.Error?) -> Void)?) {
+                          commitsOnReturn: Bool, onComplete: ((Swift.Error?) -> Void)?, skipping: [NotificationToken] = []) {
         let realm = Realm(realmState: realmState)
         realm.install(txn)
         running = id
@@ -343,7 +343,7 @@ final class AsyncWriteQueue {
         running = nil
         if realm.isInWriteTransaction {
             if commitsOnReturn && !runningCancelled {
-                _ = commit(allowGrouping: false, onComplete: onComplete)
+                _ = commit(allowGrouping: false, onComplete: onComplete, skipping: skipping)
             } else {
                 realm.cancelWrite()
                 if commitsOnReturn { deliver(onComplete, nil) }
@@ -366,7 +366,7 @@ final class AsyncWriteQueue {
 
     /// Commits the realm's write transaction without waiting for the disk; `onComplete` runs on
     /// the realm's context once the commit is durable (or failed).
-    func commit(allowGrouping: Bool, onComplete: ((Swift.Error?) -> Void)?) -> AsyncTransactionId {
+    func commit(allowGrouping: Bool, onComplete: ((Swift.Error?) -> Void)?, skipping: [NotificationToken] = []) -> AsyncTransactionId {
         confinement.lock()
         defer { confinement.unlock() }
         let id = makeID()
@@ -384,6 +384,7 @@ final class AsyncWriteQueue {
         // it: the next transaction begins without unlocking and locking again.
         let continues = allowGrouping && running != nil && groupSize + 1 < Self.maximumGroupSize && nextIsBlock
         let version: UInt64
+        let silent = realm.prepareSilentCommit(txn, skipping: skipping)
         do {
             if continues {
                 let (v, next) = try txn.commitAndContinue(durability: .deferred)
@@ -393,15 +394,17 @@ final class AsyncWriteQueue {
                 version = try txn.commit(durability: .deferred).rawValue
             }
         } catch {
+            realm.cancelSilentCommit(silent)
             realmState.writeTxn = nil
             realmState.stamp &+= 1
             deliver(onComplete, Realm.Error(storage: error, path: realmState.file.path))
             afterWrite()
             return id
         }
+        realm.finishSilentCommit(silent)
         realmState.writeTxn = nil
         realmState.stamp &+= 1
-        realm.notifyAfterCommit(skipping: [])
+        realm.notifyAfterCommit(txn, version: version)
         pending.append(PendingCommit(id: id, version: version, onComplete: onComplete))
         if running != nil { committedInBlock = id }
         groupSize += 1
@@ -483,7 +486,7 @@ final class AsyncWriteQueue {
             popFirst()
             switch request.work {
             case .task(let ticket): ticket.fail(error)
-            case .block(_, _, let onComplete): deliver(onComplete, error)
+            case .block(_, _, let onComplete, _): deliver(onComplete, error)
             }
         }
     }

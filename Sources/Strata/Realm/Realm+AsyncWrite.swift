@@ -34,14 +34,16 @@ extension Realm {
     /// running from inside a run loop." (through `Realm.violationHandler`).
     ///
     /// - Parameters:
+    ///   - tokens: notification tokens this commit does not notify (interface-driven writes).
     ///   - block: the writes, run in the transaction on the realm's context.
     ///   - onComplete: run on the realm's context after the commit is durable, with nil, or with
     ///     the error that cancelled or failed it.
     /// - Returns: an id for `cancelAsyncWrite(_:)`, which drops the block if it has not run yet.
     @discardableResult
-    public func writeAsync(_ block: @escaping () -> Void, onComplete: ((Swift.Error?) -> Void)? = nil) -> AsyncTransactionId {
+    public func writeAsync(withoutNotifying tokens: [NotificationToken] = [], _ block: @escaping () -> Void,
+                           onComplete: ((Swift.Error?) -> Void)? = nil) -> AsyncTransactionId {
         guard let queue = asyncQueue(beginning: true) else { return 0 }
-        return queue.enqueue(.block(block, commitsOnReturn: true, onComplete: onComplete))
+        return queue.enqueue(.block(block, commitsOnReturn: true, onComplete: onComplete, skipping: tokens))
     }
 
     /// Queues `asyncWriteBlock` to run in a write transaction on this realm's context once the
@@ -77,18 +79,20 @@ extension Realm {
     /// Calling it outside a write transaction, or inside a commit completion, is an error.
     /// - Parameters:
     ///   - allowGrouping: let this commit share a sync with the next ones.
+    ///   - tokens: notification tokens this commit does not notify (interface-driven writes).
     ///   - onComplete: run on the realm's context once the commit is durable, with nil or the
     ///     error (a failed `add` in the transaction, a storage error).
     /// - Returns: an id for `cancelAsyncWrite(_:)`, which cancels only the completion, never the
     ///   commit.
     @discardableResult
-    public func commitAsyncWrite(allowGrouping: Bool = false, _ onComplete: ((Swift.Error?) -> Void)? = nil) -> AsyncTransactionId {
+    public func commitAsyncWrite(allowGrouping: Bool = false, withoutNotifying tokens: [NotificationToken] = [],
+                                 _ onComplete: ((Swift.Error?) -> Void)? = nil) -> AsyncTransactionId {
         guard checkThread() else { return 0 }
         guard let queue = asyncQueue(beginning: false) else { return 0 }
         if queue.inCompletion {
             return Realm.violation("Can't commit a write transaction from inside a commit completion callback.", fallback: 0)
         }
-        return queue.commit(allowGrouping: allowGrouping, onComplete: onComplete)
+        return queue.commit(allowGrouping: allowGrouping, onComplete: onComplete, skipping: tokens)
     }
 
     /// Cancels an asynchronous write or the completion of an asynchronous commit.
@@ -134,11 +138,14 @@ extension Realm {
     /// cancelled before the block runs, nothing is written and it throws `CancellationError`;
     /// once the block ran, the commit completes.
     ///
+    /// `tokens` names notification tokens the commit does not notify (interface-driven writes).
+    ///
     /// - Throws: `CancellationError`; what `block` throws (the transaction is cancelled); the
     ///   error of a failed `add`/`create`; `Realm.Error.wrongThread` when called, or resumed,
     ///   outside the realm's isolation; storage errors.
     @discardableResult
-    public func asyncWrite<Result>(_ block: () throws -> Result, isolation: isolated (any Actor)? = #isolation) async throws -> Result {
+    public func asyncWrite<Result>(withoutNotifying tokens: [NotificationToken] = [], _ block: () throws -> Result,
+                                   isolation: isolated (any Actor)? = #isolation) async throws -> Result {
         try requireThread()
         try checkCanBeginWrite()
         guard !isInWriteTransaction else {
@@ -192,9 +199,9 @@ extension Realm {
             return result
         }
         try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, Swift.Error>) in
-            _ = queue.commit(allowGrouping: true) { error in
+            _ = queue.commit(allowGrouping: true, onComplete: { error in
                 if let error { c.resume(throwing: error) } else { c.resume() }
-            }
+            }, skipping: tokens)
         }
         return result
     }
@@ -291,6 +298,7 @@ extension Realm {
         endRead()
         let store = StoreTransaction(write: txn)
         file.prepare(store)
+        store.changeRecorder = file.changeRecorderIfObserved()
         writeTxn = store
         pendingError = nil
         stamp &+= 1

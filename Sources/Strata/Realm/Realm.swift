@@ -150,10 +150,6 @@ public struct Realm: Equatable {
         get { realmState.bindingCache }
         nonmutating set { realmState.bindingCache = newValue }
     }
-    var observers: [ObjectIdentifier: NotificationToken] {
-        get { realmState.observers }
-        nonmutating set { realmState.observers = newValue }
-    }
 
     init(realmState: RealmState) {
         self.realmState = realmState
@@ -224,6 +220,7 @@ public struct Realm: Equatable {
         }
     }
 
+
     // MARK: Transactions
 
     /// Whether this realm is inside a write transaction.
@@ -290,8 +287,9 @@ public struct Realm: Equatable {
             cancelWrite()
             throw error
         }
+        let version: UInt64
         do {
-            try txn.commit()
+            version = try commitNotifying(txn, skipping: tokens)
         } catch {
             writeTxn = nil
             stamp &+= 1
@@ -299,7 +297,7 @@ public struct Realm: Equatable {
         }
         writeTxn = nil
         stamp &+= 1
-        notifyAfterCommit(skipping: tokens)
+        notifyAfterCommit(txn, version: version)
         // This durable commit made earlier asynchronous commits durable too: their completions
         // run, and queued asynchronous writes go on.
         realmState.asyncWrites?.afterWrite()
@@ -322,16 +320,24 @@ public struct Realm: Equatable {
     public func refresh() -> Bool {
         guard checkThread() else { return false }
         guard writeTxn == nil else { return false }
-        guard !isFrozen, let r = readTxn?.read else { return false }
+        guard !isFrozen else { return false }
+        // Change sets held while autorefresh was off are delivered with the version they describe.
+        if realmState.deliverHeld() { return true }
+        guard let r = readTxn?.read else { return false }
         if r.version == file.db.latestVersion { return false }
         endRead()
         stamp &+= 1
         return true
     }
 
-    /// Whether the realm moves to newer versions by itself. On Linux there is no run loop to do
-    /// it at: a realm moves forward when a write begins or `refresh()` is called.
-    public var autorefresh = true
+    /// Whether the realm moves to newer versions by itself: when change notifications are
+    /// delivered to it (on its run loop, queue or actor), it first moves to the version they
+    /// describe. Off, notifications wait for `refresh()` and realm observers get
+    /// `.refreshRequired`. A write always begins at the newest version.
+    public var autorefresh: Bool {
+        get { realmState.autorefresh }
+        nonmutating set { realmState.autorefresh = newValue }
+    }
 
     func endRead() {
         // Dropping the snapshot ends the read transaction once no frozen realm shares it.
@@ -385,27 +391,6 @@ public struct Realm: Equatable {
         fatalError(message)
     }
 
-    // MARK: Notifications (delivered synchronously after commits; see Notifications.swift)
-
-    func notifyAfterCommit(skipping tokens: [NotificationToken]) {
-        let skip = Set(tokens.map { ObjectIdentifier($0) })
-        for (id, token) in observers where !skip.contains(id) {
-            token.fire()
-        }
-    }
-}
-
-extension Realm {
-    /// Calls `block` after each commit made through this realm, except commits that pass the
-    /// returned token in `withoutNotifying` (interface-driven writes).
-    public func observe(_ block: @escaping (Realm) -> Void) -> NotificationToken {
-        var token: NotificationToken!
-        token = NotificationToken(realm: self) { [weak realmState] in
-            if let realmState { block(Realm(realmState: realmState)) }
-        }
-        observers[ObjectIdentifier(token)] = token
-        return token
-    }
 }
 
 /// Called to migrate a file from `oldSchemaVersion` to the configuration's schema version.

@@ -44,6 +44,7 @@ final class RealmFile: @unchecked Sendable {
     }
 
     deinit {
+        dropNotifier()
         // Nothing is written to a file found damaged, not even the clean-close record.
         db.close(markingClean: damage == nil && !openFailed)
         if isInMemory {

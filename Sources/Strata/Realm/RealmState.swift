@@ -29,7 +29,12 @@ final class RealmState {
     /// The binding found last (a loop of `add`s asks for one type over and over; hashing its
     /// identifier into `bindingCache` cost about 180 instructions per object).
     @exclusivity(unchecked) var lastBinding: (type: ObjectIdentifier, binding: TableBinding)?
-    var observers: [ObjectIdentifier: NotificationToken] = [:]
+    /// Observers of `Realm.observe` on this realm (for `.refreshRequired`).
+    var realmObservers: [ObjectIdentifier: WeakRealmObserver] = [:]
+    /// Whether notifications move this realm to the version they describe.
+    var autorefresh = true
+    /// Notification jobs kept while `autorefresh` is off, with their versions (for `refresh()`).
+    var held: [([NotificationJob], PinnedSnapshot?)] = []
     /// The serial queue of a queue-confined realm (where its asynchronous writes run).
     var queue: DispatchQueue?
     /// Asynchronous writes of this realm (created on first use).

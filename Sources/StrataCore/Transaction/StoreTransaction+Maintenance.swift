@@ -17,10 +17,12 @@ extension StoreTransaction {
         guard write != nil else { return }
         if try row(table, key: key) == nil {
             try insertObject(table, key: key, values: values)
+            changeRecorder?.insert(table.name, key)
         } else {
             try rewriteObject(table, key: key) { e, p throws(StoreError) in
                 for c in values.indices { try e.set(column: c, at: p, to: values[c]) }
             }
+            changeRecorder?.modifyAll(table.name, key)
         }
         changeCount &+= 1
     }

@@ -79,6 +79,10 @@ package final class StoreTransaction {
     /// by their Swift names, resolved through this map; a table without an entry has columns
     /// named as its properties. Not stored in the file.
     package var propertyColumns: [String: [String: String]] = [:]
+    /// When set, every insert, delete and column write of this transaction is noted in it (for
+    /// change notifications; see CommitChanges.swift). Read on every write, so it opts out of the
+    /// run-time exclusivity check like the other hot state.
+    @exclusivity(unchecked) package var changeRecorder: CommitChanges?
 
     package init(read: ReadTransaction) {
         self.read = read
@@ -235,6 +239,7 @@ package final class StoreTransaction {
         nextKeys[name] = nil  // or `flush` would write the dropped table's counter back
         resetTreeCache()
         changeCount &+= 1
+        changeRecorder?.rewrite(name)
     }
 
     /// Drops the secondary index tree of one column.
@@ -464,6 +469,7 @@ package final class StoreTransaction {
             try addLinks(table, column: c, key: key, value: values[c])
         }
         changeCount &+= 1
+        changeRecorder?.insert(table.name, key)
         return key
     }
 
@@ -483,6 +489,7 @@ package final class StoreTransaction {
             case .unchanged(let previous): return previous
             case .patched(let previous):
                 changeCount &+= 1
+                changeRecorder?.modify(table.name, key, column: column)
                 return previous
             case .needsRewrite: break
             }
@@ -507,6 +514,7 @@ package final class StoreTransaction {
             try deleteOrphanedEmbedded(col, old: oldValue, new: value)
         }
         changeCount &+= 1
+        changeRecorder?.modify(table.name, key, column: column)
         return oldValue
     }
 
@@ -544,6 +552,7 @@ package final class StoreTransaction {
         }
         try removeObject(table, key: key)
         changeCount &+= 1
+        changeRecorder?.delete(table.name, key)
         for c in table.linkColumns {
             try deleteOrphanedEmbedded(table.columns[c], old: values[c], new: .null)
         }

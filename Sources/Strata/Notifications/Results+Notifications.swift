@@ -1,0 +1,101 @@
+import Foundation
+internal import StrataCore
+
+extension Results {
+    /// Calls `block` with the results' changes: `.initial` once the query has run (always after
+    /// this method returned, never inside it), then `.update` with the indices deleted,
+    /// inserted and modified by each commit, or several commits coalesced, from any realm,
+    /// thread or process. Change sets are computed on a background thread; the block runs on
+    /// this realm's context (or on `queue`, given results of a realm confined to it), after
+    /// the realm moved to the version the change set describes.
+    ///
+    /// - Parameters:
+    ///   - keyPaths: The properties whose changes count as modifications: `"name"`, or
+    ///     `"owner.name"` through links; nil for every property, and the properties of objects
+    ///     linked directly. Changes to other properties deliver nothing (unless they change which
+    ///     objects match or their order).
+    ///   - queue: A serial queue to deliver on; nil for this realm's own context.
+    /// - Returns: A token to keep; `invalidate()` or releasing it stops the notifications.
+    ///
+    /// Registering inside a write transaction, on frozen results, or from a thread that runs no
+    /// run loop is reported as RealmSwift does (through `Realm.violationHandler`).
+    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+                        _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void) -> NotificationToken {
+        let token = NotificationToken()
+        guard let realm, let target = DeliveryTarget.make(for: realm, queue: queue, inWriteCheck: true),
+              let binding, let filter = KeyPathFilter.make(keyPaths, binding: binding, file: realm.file) else { return token }
+        let query = self.query
+        let entry = ResultsNotifierEntry(token: token, target: target, query: query, table: binding.table, filter: filter) { event in
+            { realm in
+                let results = Results(realm: realm, query: query)
+                switch event {
+                case .initial: block(.initial(results))
+                case .update(let d): block(.update(results, deletions: d.deletions, insertions: d.insertions, modifications: d.modifications))
+                case .error(let e): block(.error(e))
+                }
+            }
+        }
+        token.attach(entry, to: realm.file.notifier)
+        return token
+    }
+
+    /// `observe(keyPaths:on:_:)` with key paths as Swift key paths (`\Dog.name`).
+    public func observe(keyPaths: [PartialKeyPath<Element>], on queue: DispatchQueue? = nil,
+                        _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void) -> NotificationToken {
+        observe(keyPaths: Element.strataPropertyNames(keyPaths), on: queue, block)
+    }
+}
+
+extension ObjectBase {
+    /// The property names of `keyPaths` (each one property of this class).
+    static func strataPropertyNames<T>(_ keyPaths: [PartialKeyPath<T>]) -> [String] {
+        guard let provider = self as? any ObjectSchemaProviding.Type else { return [] }
+        let names = provider.strataKeyPathNames
+        return keyPaths.map { kp in
+            names[kp as AnyKeyPath] ?? Realm.violation("The key path \(kp) is not a persisted property of \(self); pass its name as a string to follow links (\"owner.name\").", fallback: "")
+        }
+    }
+}
+
+extension ObjectSchemaProviding {
+    /// The persisted properties' names by key path.
+    static var strataKeyPathNames: [AnyKeyPath: String] {
+        var out: [AnyKeyPath: String] = [:]
+        for p in strataAccessors.properties { out[p.keyPath] = p.name }
+        return out
+    }
+}
+
+extension Results {
+    /// `observe(keyPaths:on:_:)` delivering on `actor`: the block runs isolated to it, with
+    /// results of a realm confined to the actor (opened on the first delivery).
+    public func observe<A: Actor>(keyPaths: [String]? = nil, on actor: A, isolation: isolated (any Actor)? = #isolation,
+                                  _ block: @Sendable @escaping (isolated A, RealmCollectionChange<Results<Element>>) -> Void) async -> NotificationToken {
+        let token = NotificationToken()
+        guard let realm, realm.checkThread() else { return token }
+        if realm.isFrozen {
+            return Realm.violation("Frozen Realms do not change and do not have change notifications.", fallback: token)
+        }
+        if realm.isInWriteTransaction {
+            return Realm.violation("Cannot register notification blocks from within write transactions.", fallback: token)
+        }
+        guard let binding, let filter = KeyPathFilter.make(keyPaths, binding: binding, file: realm.file) else { return token }
+        let target = DeliveryTarget.actor(ActorBinding(actor), realm.configuration, DeliveryTarget.ActorRealm())
+        let query = self.query
+        let entry = ResultsNotifierEntry(token: token, target: target, query: query, table: binding.table, filter: filter) { event in
+            { realm in
+                let results = Results(realm: realm, query: query)
+                let change: RealmCollectionChange<Results<Element>>
+                switch event {
+                case .initial: change = .initial(results)
+                case .update(let d): change = .update(results, deletions: d.deletions, insertions: d.insertions, modifications: d.modifications)
+                case .error(let e): change = .error(e)
+                }
+                let box = UncheckedBox(change)
+                actor.assumeIsolated { a in block(a, box.value) }
+            }
+        }
+        token.attach(entry, to: realm.file.notifier)
+        return token
+    }
+}
