@@ -92,7 +92,7 @@ let package = Package(
         // MARK: Tests
         // What the test targets share: the seeded generator, the temporary-directory test case,
         // a locked box, byte and key helpers.
-        .target(name: "StrataTestSupport", path: "Tests/StrataTestSupport"),
+        .target(name: "StrataTestSupport", dependencies: ["StrataStressWorkload"], path: "Tests/StrataTestSupport"),
         .testTarget(name: "StrataPOSIXTests", dependencies: ["StrataPOSIX", "StrataTestSupport"]),
         .testTarget(name: "StrataStorageTests", dependencies: ["StrataStorage", "StrataPOSIX", "StrataTestSupport"]),
         .testTarget(name: "StrataCoreTests", dependencies: ["StrataCore", "StrataTestSupport"]),

@@ -1,21 +1,5 @@
-/// A small deterministic random generator (SplitMix64), the same on every platform (unlike
-/// `SystemRandomNumberGenerator`), so a randomized test reproduces from its seed.
-public struct SeededRandom: RandomNumberGenerator, Sendable {
-    /// The generator's state; each call to ``next()`` advances it by the golden-ratio increment.
-    public var state: UInt64
+import StrataStressWorkload
 
-    /// A generator whose sequence is fixed by `seed`.
-    public init(seed: UInt64) { state = seed }
-
-    /// The next 64 random bits.
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A number in `0..<n` (`n` > 0).
-    public mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-}
+/// The tests' seeded generator: SplitMix64, the one the stress tool uses, so a randomized test
+/// reproduces from its seed on every platform.
+public typealias SeededRandom = StressRandom
