@@ -54,6 +54,14 @@ public struct Realm: Equatable {
         /// changes nothing; `true` opens the last intact version instead, losing that commit.
         /// (A commit torn by a crash before it was durable is always rolled back.)
         public var openLastIntactVersion = false
+        /// Called when a process first opens the file (no realm of this process has it open, and
+        /// no other process has it open either) with the file's size and the bytes its data uses;
+        /// returning true compacts the file before the realm is returned
+        /// (`Realm+Files.swift`). A read-only configuration may not set it.
+        public var shouldCompactOnLaunch: (@Sendable (_ totalBytes: Int, _ usedBytes: Int) -> Bool)?
+        /// A file copied to `fileURL` when no file exists there yet: a database shipped with the
+        /// app (a bundle resource) becomes the realm's first content.
+        public var seedFilePath: URL?
         /// The models of the module that made this configuration, which `Realm(configuration:)`
         /// compares with the file when `objectTypes` is nil. Set by the `Realm.Configuration`
         /// initializer StrataPlugin generates in each module with models; not API.
@@ -201,6 +209,7 @@ public struct Realm: Equatable {
         } else if !dir.isEmpty, !isDirectory.boolValue {
             throw Realm.Error(.fileAccess, "Unable to open a realm at path '\(path)': '\(dir)' is not a directory. Check the path.", path: path)
         }
+        try Realm.prepareFilesBeforeOpen(configuration)
         if configuration.readOnly && !FileManager.default.fileExists(atPath: path) {
             throw Realm.Error(.fileNotFound, "Unable to open a realm at path '\(path)': the file does not exist, and a read-only realm cannot create it.", path: path)
         }
@@ -215,6 +224,7 @@ public struct Realm: Equatable {
         self.core = RealmCore(configuration: configuration, file: file, confinement: confinement)
         RealmCore.remember(core, path: path)
         do {
+            if !wasOpen { try compactOnLaunchIfAsked() }
             try prepareSchemaAtOpen()
         } catch {
             // An open that fails writes nothing to the file, not even the clean-close record.
