@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "Strata", targets: ["Strata"]),
         .library(name: "StrataStorage", targets: ["StrataStorage"]),
         .executable(name: "strata-schema", targets: ["strata-schema"]),
+        // Strata's Logger to swift-log, for apps that log with swift-log (Sources/StrataLogging).
+        .library(name: "StrataLogging", targets: ["StrataLogging"]),
         // The command-line tool for any Strata file, without its models (Sources/StrataTool).
         .executable(name: "strata", targets: ["StrataTool"]),
         .plugin(name: "StrataPlugin", targets: ["StrataPlugin"]),
@@ -29,6 +31,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-atomics", exact: "1.3.0"),
         // Only the `strata` command-line tool uses it.
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        // Only the StrataLogging bridge uses it.
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
     ],
     targets: [
         // MARK: Runtime (what users link)
@@ -47,6 +51,9 @@ let package = Package(
         ),
         // Parser for Realm's string query language (`filter("age > %@", 3)`); no dependencies.
         .target(name: "StrataQuery"),
+
+        // The swift-log bridge: a product of its own, so apps that do not use swift-log never build it.
+        .target(name: "StrataLogging", dependencies: ["Strata", .product(name: "Logging", package: "swift-log")]),
 
         // MARK: Command-line tool
         // `strata`: schema, dump, import, verify, compact, stats, copy, upgrade. Works on the object
@@ -117,6 +124,7 @@ let package = Package(
             dependencies: ["Strata"],
             plugins: [.plugin(name: "StrataPlugin")]
         ),
+        .testTarget(name: "StrataLoggingTests", dependencies: ["StrataLogging", "Strata", .product(name: "Logging", package: "swift-log")]),
         // Runs the built `strata` executable against files written through the Realm API.
         .testTarget(
             name: "StrataToolTests",

@@ -223,6 +223,7 @@ public struct Realm: Equatable {
         }
         self.core = RealmCore(configuration: configuration, file: file, confinement: confinement)
         RealmCore.remember(core, path: path)
+        Logger.log(.detail, Category.sdk, wasOpen ? "Opened a realm of '\(path)' (the file was open in this process)" : "Opened '\(path)'\(configuration.readOnly ? " read-only" : "")")
         do {
             if !wasOpen { try compactOnLaunchIfAsked() }
             try prepareSchemaAtOpen()
@@ -310,6 +311,7 @@ public struct Realm: Equatable {
         }
         writeTxn = nil
         stamp &+= 1
+        Logger.log(.trace, Category.Storage.transaction, "Committed a write transaction to '\(file.path)'")
         notifyAfterCommit(skipping: tokens)
         // This durable commit made earlier asynchronous commits durable too: their completions
         // run, and queued asynchronous writes go on.
@@ -399,6 +401,9 @@ public struct Realm: Equatable {
     // MARK: Notifications (delivered synchronously after commits; see Notifications.swift)
 
     func notifyAfterCommit(skipping tokens: [NotificationToken]) {
+        if !observers.isEmpty {
+            Logger.log(.trace, Category.Storage.notification, "Notifying \(observers.count - tokens.count) observers of '\(file.path)'")
+        }
         let skip = Set(tokens.map { ObjectIdentifier($0) })
         for (id, token) in observers where !skip.contains(id) {
             token.fire()
