@@ -43,7 +43,7 @@ struct VerifyCommand: ParsableCommand {
         let progress = Progress("Verifying")
         do {
             try store.read { txn, tables in
-                let total = try tables.reduce(UInt64(0)) { $0 + UInt64((try? txn.count($1)) ?? 0) }
+                let total = tables.reduce(UInt64(0)) { $0 + UInt64((try? txn.count($1)) ?? 0) }
                 var done: UInt64 = 0
                 for table in tables {
                     var objects = 0
