@@ -17,6 +17,10 @@ let package = Package(
         .library(name: "Strata", targets: ["Strata"]),
         .library(name: "StrataStorage", targets: ["StrataStorage"]),
         .executable(name: "strata-schema", targets: ["strata-schema"]),
+        // Strata's Logger to swift-log, for apps that log with swift-log (Sources/StrataLogging).
+        .library(name: "StrataLogging", targets: ["StrataLogging"]),
+        // The command-line tool for any Strata file, without its models (Sources/StrataTool).
+        .executable(name: "strata", targets: ["StrataTool"]),
         .plugin(name: "StrataPlugin", targets: ["StrataPlugin"]),
         .plugin(name: "StrataSchemaCommand", targets: ["StrataSchemaCommand"]),
         // Not API: the fuzz harness, for the strata-fuzz executable of the Fuzz package.
@@ -25,6 +29,10 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
         .package(url: "https://github.com/apple/swift-atomics", exact: "1.3.0"),
+        // Only the `strata` command-line tool uses it.
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        // Only the StrataLogging bridge uses it.
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
     ],
     targets: [
         // MARK: Runtime (what users link)
@@ -43,6 +51,18 @@ let package = Package(
         ),
         // Parser for Realm's string query language (`filter("age > %@", 3)`); no dependencies.
         .target(name: "StrataQuery"),
+
+        // The swift-log bridge: a product of its own, so apps that do not use swift-log never build it.
+        .target(name: "StrataLogging", dependencies: ["Strata", .product(name: "Logging", package: "swift-log")]),
+
+        // MARK: Command-line tool
+        // `strata`: schema, dump, import, verify, compact, stats, copy, upgrade. Works on the object
+        // store's stored schema, so it needs no models. The target has another name than the
+        // product: a module `strata` beside `Strata` would clash on case-insensitive file systems.
+        .executableTarget(
+            name: "StrataTool",
+            dependencies: ["StrataCore", "StrataStorage", "StrataPOSIX", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
 
         // MARK: Schema compiler (build time only)
         .target(
@@ -106,6 +126,13 @@ let package = Package(
         .testTarget(
             name: "StrataSchemaIntegrationTests",
             dependencies: ["Strata", "StrataTestSupport"],
+            plugins: [.plugin(name: "StrataPlugin")]
+        ),
+        .testTarget(name: "StrataLoggingTests", dependencies: ["StrataLogging", "Strata", .product(name: "Logging", package: "swift-log")]),
+        // Runs the built `strata` executable against files written through the Realm API.
+        .testTarget(
+            name: "StrataToolTests",
+            dependencies: ["Strata", "StrataStorage", "StrataCore"],
             plugins: [.plugin(name: "StrataPlugin")]
         ),
         // The Realm-style API end to end: models compiled with StrataPlugin, stored in real files.

@@ -436,6 +436,10 @@ public enum System {
 
     /// The system's memory page size. The corresponding C function is `sysconf(_SC_PAGESIZE)`.
     public static var memoryPageSize: Int { Int(sysconf(Int32(_SC_PAGESIZE))) }
+
+    /// Whether the descriptor `fd` (0, 1 or 2 for the standard streams) is a terminal. The
+    /// corresponding C function is `isatty(3)`.
+    public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 }
 
 // Unqualified names for the C functions, so the wrappers above can share their Swift names.

@@ -121,6 +121,7 @@ extension Realm {
             throw Realm.Error(.schemaMismatch, message, path: file.path)
         }
         let saved = file.bindingState()
+        Realm.logSchemaChange(plan, path: file.path, from: storedVersion, to: max(target, storedVersion ?? 0), isMigration: versionBump)
         do {
             try withSchemaTransaction { txn in
                 try runMigration(txn, plan: plan, oldVersion: storedVersion ?? 0, isMigration: versionBump)

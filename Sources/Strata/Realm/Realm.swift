@@ -54,6 +54,14 @@ public struct Realm: Equatable {
         /// changes nothing; `true` opens the last intact version instead, losing that commit.
         /// (A commit torn by a crash before it was durable is always rolled back.)
         public var openLastIntactVersion = false
+        /// Called when a process first opens the file (no realm of this process has it open, and
+        /// no other process has it open either) with the file's size and the bytes its data uses;
+        /// returning true compacts the file before the realm is returned
+        /// (`Realm+Files.swift`). A read-only configuration may not set it.
+        public var shouldCompactOnLaunch: (@Sendable (_ totalBytes: Int, _ usedBytes: Int) -> Bool)?
+        /// A file copied to `fileURL` when no file exists there yet: a database shipped with the
+        /// app (a bundle resource) becomes the realm's first content.
+        public var seedFilePath: URL?
         /// The models of the module that made this configuration, which `Realm(configuration:)`
         /// compares with the file when `objectTypes` is nil. Set by the `Realm.Configuration`
         /// initializer StrataPlugin generates in each module with models; not API.
@@ -197,6 +205,7 @@ public struct Realm: Equatable {
         } else if !dir.isEmpty, !isDirectory.boolValue {
             throw Realm.Error(.fileAccess, "Unable to open a realm at path '\(path)': '\(dir)' is not a directory. Check the path.", path: path)
         }
+        try Realm.prepareFilesBeforeOpen(configuration)
         if configuration.readOnly && !FileManager.default.fileExists(atPath: path) {
             throw Realm.Error(.fileNotFound, "Unable to open a realm at path '\(path)': the file does not exist, and a read-only realm cannot create it.", path: path)
         }
@@ -210,7 +219,9 @@ public struct Realm: Equatable {
         }
         self.realmState = RealmState(configuration: configuration, file: file, confinement: confinement)
         RealmState.remember(realmState, path: path)
+        Logger.log(.detail, Category.sdk, wasOpen ? "Opened a realm of '\(path)' (the file was open in this process)" : "Opened '\(path)'\(configuration.readOnly ? " read-only" : "")")
         do {
+            if !wasOpen { try compactOnLaunchIfAsked() }
             try prepareSchemaAtOpen()
         } catch {
             // An open that fails writes nothing to the file, not even the clean-close record.
@@ -297,6 +308,7 @@ public struct Realm: Equatable {
         }
         writeTxn = nil
         stamp &+= 1
+        Logger.log(.trace, Category.Storage.transaction, "Committed a write transaction to '\(file.path)'")
         notifyAfterCommit(txn, version: version)
         // This durable commit made earlier asynchronous commits durable too: their completions
         // run, and queued asynchronous writes go on.

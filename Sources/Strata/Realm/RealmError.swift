@@ -26,6 +26,8 @@ extension Realm {
             case alreadyInWriteTransaction, notInWriteTransaction
             case primaryKeyExists, missingValue, invalidValue, objectManagedByAnotherRealm, invalidatedObject
             case wrongThread, frozen, invalidQuery
+            /// The file is open (in this process or another) and the operation needs it closed.
+            case alreadyOpen
         }
 
         /// The kind of failure.
@@ -57,6 +59,10 @@ extension Realm {
                     self.init(.fileFormatUpgradeRequired, "Unable to open a realm at path '\(path)': \(e)", path: path)
                 case .readOnly:
                     self.init(.readOnly, "\(e)", path: path)
+                case .fileExists:
+                    self.init(.fileExists, "\(e)", path: path)
+                case .inUse:
+                    self.init(.alreadyOpen, "\(e)", path: path)
                 case .lockFileInvalid:
                     self.init(.incompatibleLockFile, "\(e)", path: path)
                 case .system(let s) where s.errno == EACCES || s.errno == EPERM:

@@ -78,6 +78,13 @@ final class RealmFile: @unchecked Sendable {
         return open[path]?.file != nil
     }
 
+    /// The file a realm of this process has open at `path`, if any.
+    static func openFile(_ path: String) -> RealmFile? {
+        openLock.lock()
+        defer { openLock.unlock() }
+        return open[path]?.file
+    }
+
     func binding(for type: ObjectBase.Type) -> TableBinding? {
         lock.lock()
         defer { lock.unlock() }

@@ -23,6 +23,8 @@ import StrataPOSIX
 /// | `needsReopen` | an earlier commit, sync or stale-record erase failed at the durability step; the handle refuses writes |
 /// | `lockFileInvalid` | the lock file beside the database is not a Strata lock file |
 /// | `databaseClosed` | a transaction was begun on a closed handle |
+/// | `fileExists` | a copy's destination already exists |
+/// | `inUse` | the files cannot be deleted while a handle (in any process) has the database open |
 ///
 /// ## Concurrency
 /// A value type; `Sendable`.
@@ -47,6 +49,8 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     case needsReopen(path: String, cause: String)
     case lockFileInvalid(path: String, reason: String)
     case databaseClosed(path: String)
+    case fileExists(path: String)
+    case inUse(path: String)
 
     public var description: String {
         switch self {
@@ -83,6 +87,10 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
             return "A commit to \(path) failed while making it durable (\(cause)); this handle refuses further writes. Close and reopen the database: it will open at the last durable version."
         case .databaseClosed(let path):
             return "The database handle for \(path) was closed; open it again to read or write."
+        case .fileExists(let path):
+            return "\(path) already exists; a copy never replaces a file. Choose another path, or delete the file first."
+        case .inUse(let path):
+            return "\(path) is open (in this process or another); close every handle to it before deleting its files."
         case .lockFileInvalid(let path, let reason):
             return "\(path) is not a valid Strata lock file (\(reason)). Make sure no process has the database open, then delete the lock file; it is recreated on open."
         }
