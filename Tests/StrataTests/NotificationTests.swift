@@ -656,6 +656,32 @@ final class NotificationTests: SeedTestCase {
     }
 
     @MainActor
+    func testObjectObservedOnAnActorIsDeliveredIsolatedToIt() async throws {
+        let realm = try open()
+        let dog = NoteDog(value: ["name": "Rex", "age": 1])
+        try realm.write { realm.add(dog) }
+        let actor = NoteActor()
+        let token = await dog.observe(keyPaths: ["age"], on: actor) { (a: isolated NoteActor, change: ObjectChange<NoteDog>) in
+            a.preconditionIsolated()
+            switch change {
+            case .change(let d, let p): a.seen.append("\(p.map(\.name)) \(d.age)")
+            case .deleted: a.seen.append("deleted")
+            case .error(let e): a.seen.append("error \(e)")
+            }
+        }
+        realm.file.notifier.waitForRound()
+        try realm.write { dog.age = 2 }
+        var deadline = Date(timeIntervalSinceNow: 20)
+        while await actor.seen.count < 1, Date() < deadline { try await Task.sleep(nanoseconds: 2_000_000) }
+        try realm.write { realm.delete(dog) }
+        deadline = Date(timeIntervalSinceNow: 20)
+        while await actor.seen.count < 2, Date() < deadline { try await Task.sleep(nanoseconds: 2_000_000) }
+        let seen = await actor.seen
+        XCTAssertEqual(seen, ["[\"age\"] 2", "deleted"])
+        token.invalidate()
+    }
+
+    @MainActor
     func testChangesStreamYieldsChangesAndEndsWhenTheTaskIsCancelled() async throws {
         let realm = try open()
         let stream = realm.objects(NoteDog.self).changes()

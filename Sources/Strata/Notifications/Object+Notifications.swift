@@ -48,3 +48,42 @@ extension ObjectBase {
         observe(keyPaths: T.strataPropertyNames(keyPaths), on: queue, block)
     }
 }
+
+extension ObjectBase {
+    /// `observe(keyPaths:on:_:)` delivering on `actor`: the block runs isolated to it, with the
+    /// object read from a realm confined to the actor (opened on the first delivery).
+    public func observe<A: Actor, T: ObjectBase>(keyPaths: [String]? = nil, on actor: A, isolation: isolated (any Actor)? = #isolation,
+                                                 _ block: @Sendable @escaping (isolated A, ObjectChange<T>) -> Void) async -> NotificationToken {
+        let token = NotificationToken()
+        guard let managed = _strataManaged else {
+            return Realm.violation("Only objects which are managed by a Realm support change notifications. Add the object to a realm first.", fallback: token)
+        }
+        let realm = managed.realm
+        guard realm.checkThread() else { return token }
+        if realm.isFrozen {
+            return Realm.violation("Frozen Realms do not change and do not have change notifications.", fallback: token)
+        }
+        if realm.isInWriteTransaction {
+            return Realm.violation("Cannot register notification blocks from within write transactions.", fallback: token)
+        }
+        guard let filter = KeyPathFilter.make(keyPaths, binding: managed.binding, file: realm.file) else { return token }
+        let target = DeliveryTarget.actor(ActorBinding(actor), realm.configuration, DeliveryTarget.ActorRealm())
+        let binding = managed.binding, key = managed.key
+        let entry = ObjectNotifierEntry(token: token, target: target, key: key, binding: binding, filter: filter) { event in
+            { realm in
+                let change: ObjectChange<T>
+                switch event {
+                case .change(let changes):
+                    guard let object = realm.object(binding, key: key) as? T else { return }
+                    change = .change(object, changes)
+                case .deleted: change = .deleted
+                case .error(let e): change = .error(e)
+                }
+                let box = UncheckedBox(change)
+                actor.assumeIsolated { a in block(a, box.value) }
+            }
+        }
+        token.attach(entry, to: realm.file.notifier)
+        return token
+    }
+}
