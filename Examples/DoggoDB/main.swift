@@ -46,7 +46,8 @@ do {
     print("2. Create with update: .modified Ben, whose favorite toy is the stored Ball")
     try realm.write {
         let ball = realm.object(ofType: DogToy.self, forPrimaryKey: ballId)!
-        realm.create(Dog.self, value: ["name": "Ben", "breed": "Collie", "weight": 20, "favoriteToy": ball], update: .modified)
+        realm.create(
+            Dog.self, value: ["name": "Ben", "breed": "Collie", "weight": 20, "favoriteToy": ball], update: .modified)
     }
     show(realm)
 
@@ -57,7 +58,9 @@ do {
         again.dogs.append(objectsIn: existing.dogs)
         realm.add(again, update: .modified)
     }
-    print("  people: \(realm.objects(Person.self).count), lastName: \(realm.object(ofType: Person.self, forPrimaryKey: dacharyId)!.lastName)")
+    print(
+        "  people: \(realm.objects(Person.self).count), lastName: \(realm.object(ofType: Person.self, forPrimaryKey: dacharyId)!.lastName)"
+    )
 
     print("4. Queries")
     print("  by primary key \(wubbaId): \(realm.object(ofType: DogToy.self, forPrimaryKey: wubbaId)?.name ?? "none")")
@@ -111,13 +114,19 @@ do {
             Dog(value: ["name": "Lita", "breed": "Beagle", "weight": 12]),
         ])
     } onComplete: { error in
-        print("  onComplete: error \(error.map { "\($0)" } ?? "nil"), Dachary's dogs: \(thisPerson!.dogs.map(\.name).joined(separator: ", "))")
+        print(
+            "  onComplete: error \(error.map { "\($0)" } ?? "nil"), Dachary's dogs: \(thisPerson!.dogs.map(\.name).joined(separator: ", "))"
+        )
         finished = true
     }
-    print("  writeAsync returned; isPerformingAsynchronousWriteOperations = \(realm.isPerformingAsynchronousWriteOperations)")
+    print(
+        "  writeAsync returned; isPerformingAsynchronousWriteOperations = \(realm.isPerformingAsynchronousWriteOperations)"
+    )
     // The block and its completion run on this (main) thread's run loop.
     while !finished { _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.05)) }
-    print("  after the completion: isPerformingAsynchronousWriteOperations = \(realm.isPerformingAsynchronousWriteOperations)")
+    print(
+        "  after the completion: isPerformingAsynchronousWriteOperations = \(realm.isPerformingAsynchronousWriteOperations)"
+    )
 }
 
 print("10. An actor-isolated realm: asyncWrite creates a Todo; await actor.count")
@@ -130,7 +139,8 @@ actor RealmActor {
     var count: Int { realm.objects(Todo.self).count }
     func createTodo(name: String, owner: String, status: String) async throws {
         try await realm.asyncWrite {
-            realm.create(Todo.self, value: ["_id": ObjectId.generate(), "name": name, "owner": owner, "status": status])
+            realm.create(
+                Todo.self, value: ["_id": ObjectId.generate(), "name": name, "owner": owner, "status": status])
         }
     }
 }

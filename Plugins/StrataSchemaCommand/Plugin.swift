@@ -15,7 +15,9 @@ struct StrataSchemaCommand: CommandPlugin {
         let schemaVersions = extractor.extractOption(named: "schema-version")
         let verb = extractor.remainingArguments.first ?? "update"
         guard verb == "update" else {
-            throw CommandError("unknown action '\(verb)'; run `swift package --allow-writing-to-package-directory strata-schema update [--target NAME] [--rename-type OLD=NEW] [--schema-version N]`")
+            throw CommandError(
+                "unknown action '\(verb)'; run `swift package --allow-writing-to-package-directory strata-schema update [--target NAME] [--rename-type OLD=NEW] [--schema-version N]`"
+            )
         }
         let allTargets = context.package.targets.compactMap { $0 as? SwiftSourceModuleTarget }
         var targets: [SwiftSourceModuleTarget] = []
@@ -30,7 +32,9 @@ struct StrataSchemaCommand: CommandPlugin {
         } else {
             for name in targetNames {
                 guard let target = allTargets.first(where: { $0.name == name }) else {
-                    throw CommandError("no Swift target named '\(name)' in package '\(context.package.displayName)'; pass one of: \(allTargets.map { (t: SwiftSourceModuleTarget) -> String in t.name }.joined(separator: ", "))")
+                    throw CommandError(
+                        "no Swift target named '\(name)' in package '\(context.package.displayName)'; pass one of: \(allTargets.map { (t: SwiftSourceModuleTarget) -> String in t.name }.joined(separator: ", "))"
+                    )
                 }
                 targets.append(target)
             }
@@ -38,7 +42,9 @@ struct StrataSchemaCommand: CommandPlugin {
         let tool = try context.tool(named: "strata-schema").url
         for target in targets {
             let history = target.directoryURL.appending(path: "strata-schema.json")
-            let sources: [String] = target.sourceFiles(withSuffix: "swift").map { (file: File) -> String in file.url.path }.sorted()
+            let sources: [String] = target.sourceFiles(withSuffix: "swift").map { (file: File) -> String in
+                file.url.path
+            }.sorted()
             let process = Process()
             process.executableURL = tool
             var options: [String] = []
@@ -48,7 +54,9 @@ struct StrataSchemaCommand: CommandPlugin {
             try process.run()
             process.waitUntilExit()
             guard process.terminationStatus == 0 else {
-                throw CommandError("strata-schema could not record the schema of target '\(target.name)'; fix the errors above and run the command again")
+                throw CommandError(
+                    "strata-schema could not record the schema of target '\(target.name)'; fix the errors above and run the command again"
+                )
             }
         }
     }

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Synchronization
 
@@ -34,7 +34,9 @@ public enum FaultInjector {
     ///   - after: how many calls succeed first.
     ///   - times: how many calls fail (default: every call until disarmed).
     ///   - pathContaining: only calls on paths containing this text (or descriptors opened from them) count.
-    public static func arm(_ point: FaultPoint, kind: FaultKind, after: Int = 0, times: Int = Int.max, pathContaining: String? = nil) {
+    public static func arm(
+        _ point: FaultPoint, kind: FaultKind, after: Int = 0, times: Int = Int.max, pathContaining: String? = nil
+    ) {
         pthread_mutex_lock(&state.lock)
         state.armed[point] = (kind, after, times, pathContaining)
         anyArmed.store(true, ordering: .releasing)

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Synchronization
 
@@ -17,7 +17,8 @@ import Synchronization
 public enum FaultPoint: String, Sendable, CaseIterable {
     /// `pwritev` is the commit's write of data pages (`pwrite`: meta records and the rest), so a test
     /// can fail one without the other.
-    case open, close, pread, pwrite, pwritev, fsync, fdatasync, ftruncate, fallocate, mmap, msync, rename, link, unlink, fstat
+    case open, close, pread, pwrite, pwritev, fsync, fdatasync, ftruncate, fallocate, mmap, msync, rename, link, unlink,
+        fstat
     /// `fcntl(2)` taking a byte lock: ``System/lock(_:byte:kind:)`` (`F_OFD_SETLKW`) and
     /// ``System/tryLock(_:byte:kind:)`` (`F_OFD_SETLK`; an injected `EAGAIN` reads as "held by another").
     case fcntlLock

@@ -6,11 +6,11 @@
 // tests can make it fail with EIO, ENOSPC, EINTR, a short write or a partial transfer, through the
 // same retry and error paths as a real failure.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Thin, typed wrappers over the POSIX calls a storage engine needs.
@@ -20,7 +20,10 @@ import Darwin
 public enum System {
     @inline(never)
     static func fail(_ call: String, _ err: Int32, _ path: String?) -> SystemError {
-        precondition(err != EBADF && err != EFAULT, "\(call) on \(path ?? "?") returned \(err == EBADF ? "EBADF" : "EFAULT"): a Strata bug (bad descriptor or pointer)")
+        precondition(
+            err != EBADF && err != EFAULT,
+            "\(call) on \(path ?? "?") returned \(err == EBADF ? "EBADF" : "EFAULT"): a Strata bug (bad descriptor or pointer)"
+        )
         return SystemError(call: call, errno: err, path: path)
     }
 
@@ -48,7 +51,9 @@ public enum System {
     /// How much of `want` bytes one attempt of a transfer may move, and whether the device is
     /// full after it (``FaultKind/shortWrite(_:)``); nil with the errno of an injected failure.
     @inline(__always)
-    static func transferLimit(_ point: FaultPoint, _ path: String, want: Int) -> (bytes: Int, thenFull: Bool, errno: Int32?) {
+    static func transferLimit(
+        _ point: FaultPoint, _ path: String, want: Int
+    ) -> (bytes: Int, thenFull: Bool, errno: Int32?) {
         switch FaultInjector.check(point, path: path) {
         case nil: return (want, false, nil)
         case .error(let err)?: return (0, false, err)
@@ -63,7 +68,9 @@ public enum System {
     ///   - create: create the file (mode 0644) if it does not exist.
     ///   - exclusive: with `create`, fail with `EEXIST` if it exists.
     ///   - readOnly: open for reading only.
-    public static func open(_ path: String, create: Bool = false, exclusive: Bool = false, readOnly: Bool = false) throws -> FileDescriptor {
+    public static func open(
+        _ path: String, create: Bool = false, exclusive: Bool = false, readOnly: Bool = false
+    ) throws -> FileDescriptor {
         var flags: Int32 = (readOnly ? O_RDONLY : O_RDWR) | O_CLOEXEC
         if create { flags |= O_CREAT }
         if create && exclusive { flags |= O_EXCL }
@@ -90,11 +97,15 @@ public enum System {
 
     /// Reads exactly `count` bytes at `offset`, or fewer only at end of file; returns the bytes read.
     /// The corresponding C function is `pread(2)`.
-    public static func pread(_ fd: FileDescriptor, into buffer: UnsafeMutableRawPointer, count: Int, offset: Int64) throws -> Int {
+    public static func pread(
+        _ fd: FileDescriptor, into buffer: UnsafeMutableRawPointer, count: Int, offset: Int64
+    ) throws -> Int {
         var done = 0
         while done < count {
             let limit = transferLimit(.pread, fd.path, want: count - done)
-            let n = limit.errno == nil ? Glibc_pread(fd.rawValue, buffer + done, limit.bytes, off_t(offset + Int64(done))) : -1
+            let n =
+                limit.errno == nil
+                ? Glibc_pread(fd.rawValue, buffer + done, limit.bytes, off_t(offset + Int64(done))) : -1
             if n > 0 { done += n; continue }
             if n == 0 { break }
             let err = limit.errno ?? errno
@@ -149,10 +160,14 @@ public enum System {
                 while pos < end && iov.count < 1024 {
                     let within = pos % size
                     let length = min(size - within, end - pos)
-                    iov.append(iovec(iov_base: UnsafeMutableRawPointer(mutating: buffers[pos / size] + within), iov_len: length))
+                    iov.append(
+                        iovec(
+                            iov_base: UnsafeMutableRawPointer(mutating: buffers[pos / size] + within), iov_len: length))
                     pos += length
                 }
-                let n = iov.withUnsafeBufferPointer { Glibc_pwritev(fd.rawValue, $0.baseAddress!, Int32($0.count), off_t(offset + Int64(done))) }
+                let n = iov.withUnsafeBufferPointer {
+                    Glibc_pwritev(fd.rawValue, $0.baseAddress!, Int32($0.count), off_t(offset + Int64(done)))
+                }
                 if n < 0 {
                     let err = errno
                     if err == EINTR { continue }
@@ -170,9 +185,9 @@ public enum System {
     public static func fdatasync(_ fd: FileDescriptor) throws {
         while true {
             #if canImport(Darwin)
-            let rc = attempt(.fdatasync, fd.path) { fcntl(fd.rawValue, F_FULLFSYNC) }
+                let rc = attempt(.fdatasync, fd.path) { fcntl(fd.rawValue, F_FULLFSYNC) }
             #else
-            let rc = attempt(.fdatasync, fd.path) { Glibc_fdatasync(fd.rawValue) }
+                let rc = attempt(.fdatasync, fd.path) { Glibc_fdatasync(fd.rawValue) }
             #endif
             if rc == 0 { return }
             let err = errno
@@ -212,16 +227,19 @@ public enum System {
     /// report `ENOSPC` now); bytes already in the file are never changed.
     public static func allocate(_ fd: FileDescriptor, offset: Int64, length: Int64) throws {
         #if os(Linux)
-        while true {
-            // posix_fallocate returns the error number instead of setting errno.
-            let rc = injectedErrno(.fallocate, fd.path) ?? posix_fallocate(fd.rawValue, off_t(offset), off_t(length))
-            if rc == 0 { return }
-            if rc == EINTR { continue }
-            if rc == EOPNOTSUPP || rc == EINVAL { break }
-            throw fail("posix_fallocate", rc, fd.path)
-        }
+            while true {
+                // posix_fallocate returns the error number instead of setting errno.
+                let rc =
+                    injectedErrno(.fallocate, fd.path) ?? posix_fallocate(fd.rawValue, off_t(offset), off_t(length))
+                if rc == 0 { return }
+                if rc == EINTR { continue }
+                if rc == EOPNOTSUPP || rc == EINVAL { break }
+                throw fail("posix_fallocate", rc, fd.path)
+            }
         #else
-        if let err = injectedErrno(.fallocate, fd.path), err != EOPNOTSUPP { throw fail("posix_fallocate", err, fd.path) }
+            if let err = injectedErrno(.fallocate, fd.path), err != EOPNOTSUPP {
+                throw fail("posix_fallocate", err, fd.path)
+            }
         #endif
         try extendWithZeros(fd, to: offset + length)
     }
@@ -269,7 +287,9 @@ public enum System {
     /// corresponding C function is `mmap(2)` with `MAP_ANONYMOUS | MAP_PRIVATE`.
     public static func mapAnonymous(length: Int) throws -> MappedRegion {
         if let err = injectedErrno(.mmap, nil) { throw fail("mmap", err, nil) }
-        guard let p = Glibc_mmap(nil, length, PROT_READ | PROT_WRITE, MAP_ANONYMOUS | MAP_PRIVATE, -1, 0), p != MAP_FAILED else {
+        guard let p = Glibc_mmap(nil, length, PROT_READ | PROT_WRITE, MAP_ANONYMOUS | MAP_PRIVATE, -1, 0),
+            p != MAP_FAILED
+        else {
             throw fail("mmap", errno, nil)
         }
         return MappedRegion(base: p, length: length)
@@ -301,13 +321,15 @@ public enum System {
     /// descriptors in one process conflict like two processes do, and closing an unrelated
     /// descriptor of the same file does not drop it. On other systems it is a classic `F_SETLK` lock.
     public static func tryLock(_ fd: FileDescriptor, byte: Int64, kind: LockKind) throws -> Bool {
-        try lockCall(fd, byte: byte, type: kind == .shared ? Int16(F_RDLCK) : Int16(F_WRLCK), wait: false, point: .fcntlLock)
+        try lockCall(
+            fd, byte: byte, type: kind == .shared ? Int16(F_RDLCK) : Int16(F_WRLCK), wait: false, point: .fcntlLock)
     }
 
     /// Takes an advisory lock on one byte, waiting for conflicting holders to release it.
     /// The corresponding C function is `fcntl(2)` with `F_OFD_SETLKW` (38) on Linux.
     public static func lock(_ fd: FileDescriptor, byte: Int64, kind: LockKind) throws {
-        _ = try lockCall(fd, byte: byte, type: kind == .shared ? Int16(F_RDLCK) : Int16(F_WRLCK), wait: true, point: .fcntlLock)
+        _ = try lockCall(
+            fd, byte: byte, type: kind == .shared ? Int16(F_RDLCK) : Int16(F_WRLCK), wait: true, point: .fcntlLock)
     }
 
     /// Releases a lock taken with ``lock(_:byte:kind:)`` or ``tryLock(_:byte:kind:)``.
@@ -327,9 +349,9 @@ public enum System {
         fl.l_pid = 0
         while true {
             #if os(Linux)
-            let rc = attempt(.fcntlGetLock, fd.path) { fcntl(fd.rawValue, 36 /* F_OFD_GETLK */, &fl) }
+                let rc = attempt(.fcntlGetLock, fd.path) { fcntl(fd.rawValue, 36 /* F_OFD_GETLK */, &fl) }
             #else
-            let rc = attempt(.fcntlGetLock, fd.path) { fcntl(fd.rawValue, F_GETLK, &fl) }
+                let rc = attempt(.fcntlGetLock, fd.path) { fcntl(fd.rawValue, F_GETLK, &fl) }
             #endif
             if rc == 0 { return fl.l_type != Int16(F_UNLCK) }
             let err = errno
@@ -346,9 +368,9 @@ public enum System {
         fl.l_len = 1
         fl.l_pid = 0
         #if os(Linux)
-        let cmd: Int32 = wait ? 38 /* F_OFD_SETLKW */ : 37 /* F_OFD_SETLK */
+            let cmd: Int32 = wait ? 38 /* F_OFD_SETLKW */ : 37 /* F_OFD_SETLK */
         #else
-        let cmd: Int32 = wait ? F_SETLKW : F_SETLK
+            let cmd: Int32 = wait ? F_SETLKW : F_SETLK
         #endif
         while true {
             let rc = attempt(point, fd.path) { fcntl(fd.rawValue, cmd, &fl) }
@@ -356,7 +378,9 @@ public enum System {
             let err = errno
             if err == EINTR { continue }
             if !wait && type != Int16(F_UNLCK) && (err == EAGAIN || err == EACCES) { return false }
-            throw fail(type == Int16(F_UNLCK) ? "fcntl(F_UNLCK)" : wait ? "fcntl(F_OFD_SETLKW)" : "fcntl(F_OFD_SETLK)", err, fd.path)
+            throw fail(
+                type == Int16(F_UNLCK) ? "fcntl(F_UNLCK)" : wait ? "fcntl(F_OFD_SETLKW)" : "fcntl(F_OFD_SETLK)", err,
+                fd.path)
         }
     }
 
@@ -418,7 +442,9 @@ public enum System {
         var names: [String] = []
         while let entry = readdir(dir) {
             let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) { String(cString: $0) }
+                $0.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) {
+                    String(cString: $0)
+                }
             }
             if name != "." && name != ".." { names.append(name) }
         }
@@ -445,18 +471,28 @@ public enum System {
 // Unqualified names for the C functions, so the wrappers above can share their Swift names.
 @inline(__always) private func Glibc_open(_ p: String, _ f: Int32, _ m: mode_t) -> Int32 { open(p, f, m) }
 @inline(__always) private func Glibc_close(_ fd: Int32) -> Int32 { close(fd) }
-@inline(__always) private func Glibc_pread(_ fd: Int32, _ b: UnsafeMutableRawPointer, _ n: Int, _ o: off_t) -> Int { pread(fd, b, n, o) }
-@inline(__always) private func Glibc_pwrite(_ fd: Int32, _ b: UnsafeRawPointer, _ n: Int, _ o: off_t) -> Int { pwrite(fd, b, n, o) }
-@inline(__always) private func Glibc_pwritev(_ fd: Int32, _ v: UnsafePointer<iovec>, _ n: Int32, _ o: off_t) -> Int { pwritev(fd, v, n, o) }
+@inline(__always) private func Glibc_pread(_ fd: Int32, _ b: UnsafeMutableRawPointer, _ n: Int, _ o: off_t) -> Int {
+    pread(fd, b, n, o)
+}
+@inline(__always) private func Glibc_pwrite(_ fd: Int32, _ b: UnsafeRawPointer, _ n: Int, _ o: off_t) -> Int {
+    pwrite(fd, b, n, o)
+}
+@inline(__always) private func Glibc_pwritev(_ fd: Int32, _ v: UnsafePointer<iovec>, _ n: Int32, _ o: off_t) -> Int {
+    pwritev(fd, v, n, o)
+}
 @inline(__always) private func Glibc_fsync(_ fd: Int32) -> Int32 { fsync(fd) }
 #if !canImport(Darwin)
-@inline(__always) private func Glibc_fdatasync(_ fd: Int32) -> Int32 { fdatasync(fd) }
+    @inline(__always) private func Glibc_fdatasync(_ fd: Int32) -> Int32 { fdatasync(fd) }
 #endif
 @inline(__always) private func Glibc_ftruncate(_ fd: Int32, _ l: off_t) -> Int32 { ftruncate(fd, l) }
 @inline(__always) private func Glibc_fstat(_ fd: Int32, _ s: UnsafeMutablePointer<stat>) -> Int32 { fstat(fd, s) }
-@inline(__always) private func Glibc_mmap(_ a: UnsafeMutableRawPointer?, _ l: Int, _ p: Int32, _ f: Int32, _ fd: Int32, _ o: off_t) -> UnsafeMutableRawPointer? { mmap(a, l, p, f, fd, o) }
+@inline(__always) private func Glibc_mmap(
+    _ a: UnsafeMutableRawPointer?, _ l: Int, _ p: Int32, _ f: Int32, _ fd: Int32, _ o: off_t
+) -> UnsafeMutableRawPointer? { mmap(a, l, p, f, fd, o) }
 @inline(__always) private func Glibc_munmap(_ a: UnsafeMutableRawPointer, _ l: Int) -> Int32 { munmap(a, l) }
-@inline(__always) private func Glibc_msync(_ a: UnsafeMutableRawPointer, _ l: Int, _ f: Int32) -> Int32 { msync(a, l, f) }
+@inline(__always) private func Glibc_msync(_ a: UnsafeMutableRawPointer, _ l: Int, _ f: Int32) -> Int32 {
+    msync(a, l, f)
+}
 @inline(__always) private func Glibc_rename(_ a: String, _ b: String) -> Int32 { rename(a, b) }
 @inline(__always) private func Glibc_unlink(_ a: String) -> Int32 { unlink(a) }
 @inline(__always) private func Glibc_link(_ a: String, _ b: String) -> Int32 { link(a, b) }

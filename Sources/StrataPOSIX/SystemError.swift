@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An operating-system call failed.
@@ -60,7 +60,9 @@ public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
     public var advice: String {
         switch errno {
         case ENOSPC, EDQUOT: return "Free disk space (or raise the quota) and retry."
-        case EIO: return "The disk reported an I/O error; check the device. Committed data before this error is intact; reopen the database."
+        case EIO:
+            return
+                "The disk reported an I/O error; check the device. Committed data before this error is intact; reopen the database."
         case EACCES, EPERM: return "Check the file's permissions and ownership."
         case EROFS: return "The file system is read-only; open the database read-only or move it."
         case ENOENT: return "The file or its directory does not exist; check the path."

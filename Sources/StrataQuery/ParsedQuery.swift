@@ -82,9 +82,12 @@ public struct ParsedQuery: Sendable, Equatable, CustomStringConvertible {
         if given < argumentCount, let missing = placeholders.first(where: { $0.index >= given }) {
             throw QueryParseError(
                 kind, query: text, found: missing.text, offset: missing.offset,
-                expected: "nothing is passed for the \(missing.text) at column \(QueryParseError(kind, query: text, found: "", offset: missing.offset, expected: "").column)")
+                expected:
+                    "nothing is passed for the \(missing.text) at column \(QueryParseError(kind, query: text, found: "", offset: missing.offset, expected: "").column)"
+            )
         }
-        let advice = argumentCount == 0
+        let advice =
+            argumentCount == 0
             ? "the query has no placeholders; remove the arguments or write %@ where each value goes"
             : "pass one argument for each placeholder, or remove the extra arguments"
         throw QueryParseError(kind, query: text, found: "", offset: 0, expected: advice)

@@ -84,7 +84,9 @@ struct QueryLexer {
             }
             throw QueryLexError(
                 kind: .unsupported, found: text(start, start + 2), offset: start,
-                expected: "format specifiers other than %@ and %K are not supported; write %@ for every value argument and %K for a key path argument")
+                expected:
+                    "format specifiers other than %@ and %K are not supported; write %@ for every value argument and %K for a key path argument"
+            )
         case "$":
             return try indexedPlaceholder()
         case "@":
@@ -99,7 +101,9 @@ struct QueryLexer {
         default:
             throw QueryLexError(
                 kind: .invalidCharacter, found: String(s), offset: start,
-                expected: "expected a property name, a value, an operator or a parenthesis; '\(s.escaped(asASCII: true))' has no meaning in a query")
+                expected:
+                    "expected a property name, a value, an operator or a parenthesis; '\(s.escaped(asASCII: true))' has no meaning in a query"
+            )
         }
     }
 
@@ -169,7 +173,8 @@ struct QueryLexer {
         guard let value = UInt64(written) else {
             throw QueryLexError(
                 kind: .invalidNumber, found: written, offset: start,
-                expected: "expected \(Self.integerRange); write a floating-point literal such as 1e20 for larger values")
+                expected: "expected \(Self.integerRange); write a floating-point literal such as 1e20 for larger values"
+            )
         }
         return QueryToken(kind: .integer(value), text: written, offset: start)
     }
@@ -250,7 +255,9 @@ struct QueryLexer {
             default:
                 throw QueryLexError(
                     kind: .invalidEscape, found: text(escapeStart, index), offset: escapeStart,
-                    expected: "expected one of \\\\ \\' \\\" \\n \\t \\r \\0 \\uXXXX after a backslash; write \\\\ for a backslash")
+                    expected:
+                        "expected one of \\\\ \\' \\\" \\n \\t \\r \\0 \\uXXXX after a backslash; write \\\\ for a backslash"
+                )
             }
         }
         return QueryToken(kind: .string(String(value)), text: text(start, index), offset: start)

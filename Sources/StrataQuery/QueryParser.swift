@@ -66,7 +66,8 @@ final class QueryParser {
             throw error(token, "expected the end of the query; this ')' has no matching '('")
         case .word where ["SORT", "DISTINCT", "LIMIT"].contains(Self.upper(token.text)):
             throw error(
-                token, "\(Self.upper(token.text)) is not supported in a filter; sort with sorted(byKeyPath:) and limit with prefix(_:) on the results",
+                token,
+                "\(Self.upper(token.text)) is not supported in a filter; sort with sorted(byKeyPath:) and limit with prefix(_:) on the results",
                 kind: .unsupported)
         default:
             throw error(token, "expected AND, OR or the end of the query; join comparisons with AND or OR")
@@ -85,11 +86,13 @@ final class QueryParser {
     private func lexFailure() -> ParseFailure {
         guard let lexError else {
             // Unreachable: the lexer ends with `.end` unless it failed, and `advance` stops there.
-            return error(QueryToken(kind: .end, text: "", offset: query.unicodeScalars.count), "expected the end of the query")
+            return error(
+                QueryToken(kind: .end, text: "", offset: query.unicodeScalars.count), "expected the end of the query")
         }
-        return ParseFailure(QueryParseError(
-            lexError.kind, query: query, found: lexError.found,
-            offset: characterOffset(lexError.offset), expected: lexError.expected))
+        return ParseFailure(
+            QueryParseError(
+                lexError.kind, query: query, found: lexError.found,
+                offset: characterOffset(lexError.offset), expected: lexError.expected))
     }
 
     @discardableResult
@@ -121,9 +124,10 @@ final class QueryParser {
         _ token: QueryToken, _ expected: String, kind: QueryParseError.Kind? = nil, found: String? = nil
     ) -> ParseFailure {
         let kind = kind ?? (token.kind == .end ? .unexpectedEnd : .unexpectedToken)
-        return ParseFailure(QueryParseError(
-            kind, query: query, found: found ?? token.text, offset: characterOffset(token.offset),
-            expected: expected))
+        return ParseFailure(
+            QueryParseError(
+                kind, query: query, found: found ?? token.text, offset: characterOffset(token.offset),
+                expected: expected))
     }
 
     /// The query text from the start of `first` to the end of `last`, as written.
@@ -165,24 +169,28 @@ final class QueryParser {
 
     private func parseOr(after previous: QueryToken?) throws(ParseFailure) -> QueryPredicate {
         var children: [QueryPredicate] = []
-        Self.append(try parseAnd(after: previous), to: &children, flattening: { if case .or(let c) = $0 { c } else { nil } })
+        Self.append(
+            try parseAnd(after: previous), to: &children, flattening: { if case .or(let c) = $0 { c } else { nil } })
         while true {
             let token = try peek()
             guard keyword(token) == .or || isSymbol(token, "||") else { break }
             try advance()
-            Self.append(try parseAnd(after: token), to: &children, flattening: { if case .or(let c) = $0 { c } else { nil } })
+            Self.append(
+                try parseAnd(after: token), to: &children, flattening: { if case .or(let c) = $0 { c } else { nil } })
         }
         return children.count == 1 ? children[0] : .or(children)
     }
 
     private func parseAnd(after previous: QueryToken?) throws(ParseFailure) -> QueryPredicate {
         var children: [QueryPredicate] = []
-        Self.append(try parseNot(after: previous), to: &children, flattening: { if case .and(let c) = $0 { c } else { nil } })
+        Self.append(
+            try parseNot(after: previous), to: &children, flattening: { if case .and(let c) = $0 { c } else { nil } })
         while true {
             let token = try peek()
             guard keyword(token) == .and || isSymbol(token, "&&") else { break }
             try advance()
-            Self.append(try parseNot(after: token), to: &children, flattening: { if case .and(let c) = $0 { c } else { nil } })
+            Self.append(
+                try parseNot(after: token), to: &children, flattening: { if case .and(let c) = $0 { c } else { nil } })
         }
         return children.count == 1 ? children[0] : .and(children)
     }
@@ -268,24 +276,33 @@ final class QueryParser {
             try advance()
             lastToken = first
             let next = try peek()
-            let startsKeyPath = (next.kind == .word && keyword(next) == nil) || next.kind == .keyPathPlaceholder
+            let startsKeyPath =
+                (next.kind == .word && keyword(next) == nil) || next.kind == .keyPathPlaceholder
                 || next.kind == .atWord  // so that `ANY @links...` reports @links
             guard startsKeyPath else {
-                throw error(next, "expected a key path after '\(first.text)', e.g. \(Self.upper(first.text)) dogs.name == 'Rex'")
+                throw error(
+                    next, "expected a key path after '\(first.text)', e.g. \(Self.upper(first.text)) dogs.name == 'Rex'"
+                )
             }
         }
 
         let leftToken = try peek()
         let left = try parseOperand(
-            lastToken.map { "expected a value after '\($0.text)' (a number, a string in quotes, %@, or a property name)" }
+            lastToken.map {
+                "expected a value after '\($0.text)' (a number, a string in quotes, %@, or a property name)"
+            }
                 ?? "expected a comparison such as name == 'Rex' (or TRUEPREDICATE to match every object)")
         if case .list = left {
-            throw error(leftToken, "expected a property name before the operator; a list in braces can only follow IN or BETWEEN", found: "{")
+            throw error(
+                leftToken,
+                "expected a property name before the operator; a list in braces can only follow IN or BETWEEN",
+                found: "{")
         }
 
         let (op, opToken) = try parseOperator(left: left, leftToken: leftToken)
         let options = try parseOptions(op, opToken)
-        let operatorText = tokens[position - 1].text == "]" ? "\(opToken.text)\(Self.modifierText(options))" : opToken.text
+        let operatorText =
+            tokens[position - 1].text == "]" ? "\(opToken.text)\(Self.modifierText(options))" : opToken.text
 
         let rightToken = try peek()
         let right = try parseOperand(
@@ -301,7 +318,8 @@ final class QueryParser {
     }
 
     private static func modifierText(_ options: QueryStringOptions) -> String {
-        "[" + (options.contains(.caseInsensitive) ? "c" : "") + (options.contains(.diacriticInsensitive) ? "d" : "") + "]"
+        "[" + (options.contains(.caseInsensitive) ? "c" : "") + (options.contains(.diacriticInsensitive) ? "d" : "")
+            + "]"
     }
 
     private static let operatorList = "==, !=, <, <=, >, >=, BEGINSWITH, ENDSWITH, CONTAINS, LIKE, IN or BETWEEN"
@@ -324,7 +342,10 @@ final class QueryParser {
             case ">": op = .greaterThan
             case ">=", "=>": op = .greaterThanOrEqual
             case "[":
-                throw error(token, "expected an operator after '\(previous)'; modifiers such as [c] go right after the operator (name ==[c] 'rex'), and subscripts such as dogs[0] are not supported")
+                throw error(
+                    token,
+                    "expected an operator after '\(previous)'; modifiers such as [c] go right after the operator (name ==[c] 'rex'), and subscripts such as dogs[0] are not supported"
+                )
             default: op = nil
             }
         case .word:
@@ -336,11 +357,20 @@ final class QueryParser {
             case "IN": op = .in
             case "BETWEEN": op = .between
             case "MATCHES":
-                throw error(token, "regular expressions are not supported; use LIKE with * and ? wildcards, or BEGINSWITH, ENDSWITH or CONTAINS", kind: .unsupported)
+                throw error(
+                    token,
+                    "regular expressions are not supported; use LIKE with * and ? wildcards, or BEGINSWITH, ENDSWITH or CONTAINS",
+                    kind: .unsupported)
             case "TEXT", "GEOWITHIN":
-                throw error(token, "full-text and geospatial queries are not supported; use CONTAINS, or compare latitude and longitude properties", kind: .unsupported)
+                throw error(
+                    token,
+                    "full-text and geospatial queries are not supported; use CONTAINS, or compare latitude and longitude properties",
+                    kind: .unsupported)
             case "NOT":
-                throw error(token, "expected an operator after '\(previous)'; to negate a comparison put NOT in front of it: NOT (name IN {'Rex', 'Maui'})")
+                throw error(
+                    token,
+                    "expected an operator after '\(previous)'; to negate a comparison put NOT in front of it: NOT (name IN {'Rex', 'Maui'})"
+                )
             default: op = nil
             }
         default:
@@ -348,7 +378,9 @@ final class QueryParser {
         }
         guard let op else {
             var expected = "expected an operator after '\(previous)' (\(Self.operatorList))"
-            let endsComparison = token.kind == .end || isSymbol(token, ")") || isSymbol(token, "&&") || isSymbol(token, "||") || keyword(token) == .and || keyword(token) == .or
+            let endsComparison =
+                token.kind == .end || isSymbol(token, ")") || isSymbol(token, "&&") || isSymbol(token, "||")
+                || keyword(token) == .and || keyword(token) == .or
             if case .keyPath(_, nil) = left, endsComparison {
                 expected += "; for a Bool property write \(previous) == true"
             }
@@ -378,7 +410,10 @@ final class QueryParser {
             }
         }
         guard valid else {
-            throw error(letters, "expected c (case-insensitive), d (diacritic-insensitive) or cd inside '[...]' after '\(opToken.text)', e.g. ==[c]")
+            throw error(
+                letters,
+                "expected c (case-insensitive), d (diacritic-insensitive) or cd inside '[...]' after '\(opToken.text)', e.g. ==[c]"
+            )
         }
         try advance()
         let close = try peek()
@@ -388,17 +423,23 @@ final class QueryParser {
         try advance()
         guard op.acceptsStringOptions else {
             throw error(
-                open, "[\(letters.text)] can only follow ==, !=, BEGINSWITH, ENDSWITH, CONTAINS or LIKE; remove it after '\(opToken.text)'",
+                open,
+                "[\(letters.text)] can only follow ==, !=, BEGINSWITH, ENDSWITH, CONTAINS or LIKE; remove it after '\(opToken.text)'",
                 found: "[\(letters.text)]")
         }
         return options
     }
 
-    private func validate(op: QueryOperator, opText: String, right: QueryOperand, rightToken: QueryToken) throws(ParseFailure) {
+    private func validate(
+        op: QueryOperator, opText: String, right: QueryOperand, rightToken: QueryToken
+    ) throws(ParseFailure) {
         switch (op, right) {
         case (.between, .list(let values)):
             if values.count != 2 {
-                throw error(rightToken, "expected exactly two values after BETWEEN, e.g. age BETWEEN {1, 5}; found \(values.count)", found: "{")
+                throw error(
+                    rightToken,
+                    "expected exactly two values after BETWEEN, e.g. age BETWEEN {1, 5}; found \(values.count)",
+                    found: "{")
             }
         case (.between, .argument):
             break
@@ -407,9 +448,12 @@ final class QueryParser {
         case (.in, .list), (.in, .argument), (.in, .keyPath), (.in, .keyPathArgument):
             break
         case (.in, .literal):
-            throw error(rightToken, "expected a list in braces, %@ or a list property after IN, e.g. name IN {'Rex', 'Maui'}")
+            throw error(
+                rightToken, "expected a list in braces, %@ or a list property after IN, e.g. name IN {'Rex', 'Maui'}")
         case (_, .list):
-            throw error(rightToken, "expected a single value after '\(opText)'; a list in braces can only follow IN or BETWEEN", found: "{")
+            throw error(
+                rightToken, "expected a single value after '\(opText)'; a list in braces can only follow IN or BETWEEN",
+                found: "{")
         default:
             break
         }
@@ -427,9 +471,15 @@ final class QueryParser {
             case .false: try advance(); return .literal(.bool(false))
             case .nil, .null: try advance(); return .literal(.null)
             case .anyQuantifier, .someQuantifier, .allQuantifier, .noneQuantifier:
-                throw error(token, "expected a value; ANY, ALL, NONE and SOME go once, at the start of a comparison: ANY dogs.name == 'Rex'")
+                throw error(
+                    token,
+                    "expected a value; ANY, ALL, NONE and SOME go once, at the start of a comparison: ANY dogs.name == 'Rex'"
+                )
             case .subquery:
-                throw error(token, "SUBQUERY is not supported; use ANY, ALL or NONE with one comparison (ANY dogs.age > 3), or @count", kind: .unsupported)
+                throw error(
+                    token,
+                    "SUBQUERY is not supported; use ANY, ALL or NONE with one comparison (ANY dogs.age > 3), or @count",
+                    kind: .unsupported)
             case .some:
                 throw error(token, expected())
             case nil:
@@ -454,7 +504,10 @@ final class QueryParser {
             let index = try positional(token)
             let next = try peek()
             if isSymbol(next, ".") {
-                throw error(next, "expected an operator after '%K'; %K stands for a whole key path, so pass the full path (such as \"dogs.@count\") as the argument")
+                throw error(
+                    next,
+                    "expected an operator after '%K'; %K stands for a whole key path, so pass the full path (such as \"dogs.@count\") as the argument"
+                )
             }
             return .keyPathArgument(index: index)
         case .indexed(let index):
@@ -463,7 +516,8 @@ final class QueryParser {
                 throw mixedPlaceholders(token, other: firstPositional)
             }
             if firstIndexed == nil { firstIndexed = token }
-            placeholders.append(ParsedQuery.Placeholder(index: index, offset: characterOffset(token.offset), text: token.text))
+            placeholders.append(
+                ParsedQuery.Placeholder(index: index, offset: characterOffset(token.offset), text: token.text))
             return .argument(index: index)
         case .symbol:
             if token.text == "-" {
@@ -491,7 +545,8 @@ final class QueryParser {
         if firstPositional == nil { firstPositional = token }
         let index = positionalCount
         positionalCount += 1
-        placeholders.append(ParsedQuery.Placeholder(index: index, offset: characterOffset(token.offset), text: token.text))
+        placeholders.append(
+            ParsedQuery.Placeholder(index: index, offset: characterOffset(token.offset), text: token.text))
         return index
     }
 
@@ -511,7 +566,8 @@ final class QueryParser {
             if negative, magnitude == UInt64(Int64.max) + 1 { return .int(Int64.min) }
             guard magnitude <= UInt64(Int64.max) else {
                 throw error(
-                    token, "expected an integer between -9223372036854775808 and 9223372036854775807; write a floating-point literal such as 1e20 for larger values",
+                    token,
+                    "expected an integer between -9223372036854775808 and 9223372036854775807; write a floating-point literal such as 1e20 for larger values",
                     kind: .invalidNumber)
             }
             return .int(negative ? -Int64(magnitude) : Int64(magnitude))
@@ -532,14 +588,21 @@ final class QueryParser {
         while true {
             let elementToken = try peek()
             let element = try parseOperand(
-                "expected a value in the list that starts at \(listPlace) (a number, a string in quotes, true, false, nil or %@)")
+                "expected a value in the list that starts at \(listPlace) (a number, a string in quotes, true, false, nil or %@)"
+            )
             switch element {
             case .literal, .argument:
                 elements.append(element)
             case .keyPath, .keyPathArgument:
-                throw error(elementToken, "expected a constant or %@ in the list that starts at \(listPlace); property names cannot appear in {...}")
+                throw error(
+                    elementToken,
+                    "expected a constant or %@ in the list that starts at \(listPlace); property names cannot appear in {...}"
+                )
             case .list:
-                throw error(elementToken, "expected a constant or %@ in the list that starts at \(listPlace); lists cannot be nested", found: "{")
+                throw error(
+                    elementToken,
+                    "expected a constant or %@ in the list that starts at \(listPlace); lists cannot be nested",
+                    found: "{")
             }
             let separator = try peek()
             if isSymbol(separator, ",") {
@@ -594,7 +657,8 @@ final class QueryParser {
             switch Self.upper(name) {
             case "SORT", "DISTINCT", "LIMIT":
                 throw error(
-                    paren, "\(name)(...) is not supported in a filter; sort with sorted(byKeyPath:) and limit with prefix(_:) on the results",
+                    paren,
+                    "\(name)(...) is not supported in a filter; sort with sorted(byKeyPath:) and limit with prefix(_:) on the results",
                     kind: .unsupported, found: name)
             default:
                 throw error(paren, "expected an operator after '\(name)'; function calls are not supported")
@@ -610,7 +674,10 @@ final class QueryParser {
         case "@COUNT", "@SIZE":
             let next = try peek()
             if isSymbol(next, ".") {
-                throw error(next, "expected an operator after '\(path).\(token.text)'; nothing can follow \(token.text), e.g. \(path).\(token.text) > 2")
+                throw error(
+                    next,
+                    "expected an operator after '\(path).\(token.text)'; nothing can follow \(token.text), e.g. \(path).\(token.text) > 2"
+                )
             }
             return name == "@COUNT" ? .count : .size
         case "@MIN": make = QueryAggregate.min
@@ -624,12 +691,16 @@ final class QueryParser {
         try advance()
         let property = try peek()
         guard property.kind == .word else {
-            throw error(property, "expected a property name after '\(path).\(token.text).', e.g. dogs.\(token.text).age")
+            throw error(
+                property, "expected a property name after '\(path).\(token.text).', e.g. dogs.\(token.text).age")
         }
         try advance()
         let next = try peek()
         if isSymbol(next, ".") {
-            throw error(next, "expected an operator after '\(path).\(token.text).\(property.text)'; \(token.text) takes a single property of the elements, e.g. dogs.\(token.text).age")
+            throw error(
+                next,
+                "expected an operator after '\(path).\(token.text).\(property.text)'; \(token.text) takes a single property of the elements, e.g. dogs.\(token.text).age"
+            )
         }
         return make(property.text)
     }

@@ -45,14 +45,22 @@ package final class ModelCollector: SyntaxVisitor {
         let (path, placement) = placement(of: node, name: name, declaration: baseText)
         var problem = placement
         if problem == nil, node.genericParameterClause != nil {
-            problem = "model class '\(name)' is generic, but a model's schema is one per class, not one per type argument; remove the generic parameters from `\(baseText)`"
+            problem =
+                "model class '\(name)' is generic, but a model's schema is one per class, not one per type argument; remove the generic parameters from `\(baseText)`"
         }
-        if problem == nil, let modifier = node.modifiers.first(where: { [.keyword(.private), .keyword(.fileprivate)].contains($0.name.tokenKind) }) {
-            problem = "model class '\(name)' is '\(modifier.name.text)', but the generated file must reach it; remove '\(modifier.name.text)' (or use 'internal')"
+        if problem == nil,
+            let modifier = node.modifiers.first(where: {
+                [.keyword(.private), .keyword(.fileprivate)].contains($0.name.tokenKind)
+            })
+        {
+            problem =
+                "model class '\(name)' is '\(modifier.name.text)', but the generated file must reach it; remove '\(modifier.name.text)' (or use 'internal')"
         }
         let isFinal = node.modifiers.contains { $0.name.tokenKind == .keyword(.final) }
-        let accessLevel = node.modifiers.first { [.keyword(.public), .keyword(.open), .keyword(.package)].contains($0.name.tokenKind) }
-            .map { $0.name.tokenKind == .keyword(.package) ? "package" : "public" }
+        let accessLevel = node.modifiers.first {
+            [.keyword(.public), .keyword(.open), .keyword(.package)].contains($0.name.tokenKind)
+        }
+        .map { $0.name.tokenKind == .keyword(.package) ? "package" : "public" }
         var properties: [PropertyDeclaration] = []
         var mapping: PropertiesMappingDeclaration?
         var legacy: [SchemaDiagnostic] = []
@@ -60,22 +68,27 @@ package final class ModelCollector: SyntaxVisitor {
             if let function = member.decl.as(FunctionDeclSyntax.self) {
                 if function.name.text == "propertiesMapping", function.signature.parameterClause.parameters.isEmpty {
                     mapping = propertiesMapping(function)
-                } else if let message = Self.legacyClassFunctions[function.name.text], function.signature.parameterClause.parameters.isEmpty,
-                          function.modifiers.contains(where: { $0.name.tokenKind == .keyword(.override) }) {
+                } else if let message = Self.legacyClassFunctions[function.name.text],
+                    function.signature.parameterClause.parameters.isEmpty,
+                    function.modifiers.contains(where: { $0.name.tokenKind == .keyword(.override) })
+                {
                     legacy.append(SchemaDiagnostic(at: location(of: function), message))
                 }
                 continue
             }
             guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
             guard let attribute = Self.persistedAttribute(of: variable) else {
-                if let message = legacyProperty(variable) { legacy.append(SchemaDiagnostic(at: location(of: variable), message)) }
+                if let message = legacyProperty(variable) {
+                    legacy.append(SchemaDiagnostic(at: location(of: variable), message))
+                }
                 continue
             }
             properties.append(contentsOf: property(variable, attribute: attribute))
         }
-        var declaration = ModelDeclaration(name: name, qualifiedName: (path + [name]).joined(separator: "."), kind: kind ?? .object,
-                                           superclassName: superclass, isFinal: isFinal, accessLevel: accessLevel,
-                                           properties: properties, location: location(of: node), propertiesMapping: mapping)
+        var declaration = ModelDeclaration(
+            name: name, qualifiedName: (path + [name]).joined(separator: "."), kind: kind ?? .object,
+            superclassName: superclass, isFinal: isFinal, accessLevel: accessLevel,
+            properties: properties, location: location(of: node), propertiesMapping: mapping)
         declaration.placementProblem = problem
         declaration.legacyDeclarations = legacy
         if kind != nil { models.append(declaration) } else { candidates.append(declaration) }
@@ -89,33 +102,47 @@ package final class ModelCollector: SyntaxVisitor {
         var problem: String?
         var parent = node.parent
         while let current = parent {
-            if current.is(CodeBlockSyntax.self) || current.is(ClosureExprSyntax.self) || current.is(AccessorBlockSyntax.self) {
-                return (path, "model class '\(name)' is declared inside a function or closure, where the generated file cannot reach it; move `\(declaration)` to the top level of its file (or into a type)")
+            if current.is(CodeBlockSyntax.self) || current.is(ClosureExprSyntax.self)
+                || current.is(AccessorBlockSyntax.self)
+            {
+                return (
+                    path,
+                    "model class '\(name)' is declared inside a function or closure, where the generated file cannot reach it; move `\(declaration)` to the top level of its file (or into a type)"
+                )
             }
             var typeName: String?
             var isGeneric = false
             var hidden: String?
             if let decl = current.as(ClassDeclSyntax.self) {
-                typeName = decl.name.text; isGeneric = decl.genericParameterClause != nil; hidden = Self.hiddenModifier(decl.modifiers)
+                typeName = decl.name.text; isGeneric = decl.genericParameterClause != nil;
+                hidden = Self.hiddenModifier(decl.modifiers)
             } else if let decl = current.as(StructDeclSyntax.self) {
-                typeName = decl.name.text; isGeneric = decl.genericParameterClause != nil; hidden = Self.hiddenModifier(decl.modifiers)
+                typeName = decl.name.text; isGeneric = decl.genericParameterClause != nil;
+                hidden = Self.hiddenModifier(decl.modifiers)
             } else if let decl = current.as(EnumDeclSyntax.self) {
-                typeName = decl.name.text; isGeneric = decl.genericParameterClause != nil; hidden = Self.hiddenModifier(decl.modifiers)
+                typeName = decl.name.text; isGeneric = decl.genericParameterClause != nil;
+                hidden = Self.hiddenModifier(decl.modifiers)
             } else if let decl = current.as(ActorDeclSyntax.self) {
-                typeName = decl.name.text; isGeneric = decl.genericParameterClause != nil; hidden = Self.hiddenModifier(decl.modifiers)
+                typeName = decl.name.text; isGeneric = decl.genericParameterClause != nil;
+                hidden = Self.hiddenModifier(decl.modifiers)
             } else if let decl = current.as(ExtensionDeclSyntax.self) {
                 typeName = decl.extendedType.trimmedDescription
                 isGeneric = typeName?.contains("<") ?? false || decl.genericWhereClause != nil
                 hidden = Self.hiddenModifier(decl.modifiers)
             } else if current.is(ProtocolDeclSyntax.self) {
-                return (path, "model class '\(name)' cannot be declared in a protocol; move `\(declaration)` to the top level of its file")
+                return (
+                    path,
+                    "model class '\(name)' cannot be declared in a protocol; move `\(declaration)` to the top level of its file"
+                )
             }
             if let typeName {
                 path.insert(typeName, at: 0)
                 if problem == nil, isGeneric {
-                    problem = "model class '\(name)' is nested in the generic type '\(typeName)', whose classes the generated file cannot extend once for all its type arguments; move `\(declaration)` out of '\(typeName)'"
+                    problem =
+                        "model class '\(name)' is nested in the generic type '\(typeName)', whose classes the generated file cannot extend once for all its type arguments; move `\(declaration)` out of '\(typeName)'"
                 } else if problem == nil, let hidden {
-                    problem = "model class '\(name)' is nested in '\(typeName)', which is '\(hidden)', so the generated file cannot reach it; remove '\(hidden)' from '\(typeName)' (or move `\(declaration)` out of it)"
+                    problem =
+                        "model class '\(name)' is nested in '\(typeName)', which is '\(hidden)', so the generated file cannot reach it; remove '\(hidden)' from '\(typeName)' (or move `\(declaration)` out of it)"
                 }
             }
             parent = current.parent
@@ -129,34 +156,49 @@ package final class ModelCollector: SyntaxVisitor {
 
     /// RealmSwift's legacy class methods, which Strata reads from `@Persisted` arguments instead.
     static let legacyClassFunctions: [String: String] = [
-        "primaryKey": "'primaryKey()' is RealmSwift's legacy way to name the primary key, which Strata does not read; remove it and write `@Persisted(primaryKey: true)` on the key property",
-        "indexedProperties": "'indexedProperties()' is RealmSwift's legacy way to index properties, which Strata does not read; remove it and write `@Persisted(indexed: true)` on each indexed property",
-        "ignoredProperties": "'ignoredProperties()' is RealmSwift's legacy way to ignore properties, which Strata does not need; remove it: properties without `@Persisted` are not stored",
+        "primaryKey":
+            "'primaryKey()' is RealmSwift's legacy way to name the primary key, which Strata does not read; remove it and write `@Persisted(primaryKey: true)` on the key property",
+        "indexedProperties":
+            "'indexedProperties()' is RealmSwift's legacy way to index properties, which Strata does not read; remove it and write `@Persisted(indexed: true)` on each indexed property",
+        "ignoredProperties":
+            "'ignoredProperties()' is RealmSwift's legacy way to ignore properties, which Strata does not need; remove it: properties without `@Persisted` are not stored",
     ]
 
     /// A legacy RealmSwift property declaration in a model (stored by RealmSwift, not by Strata),
     /// with what to write instead.
     private func legacyProperty(_ variable: VariableDeclSyntax) -> String? {
         guard let binding = variable.bindings.first, variable.bindings.count == 1,
-              let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { return nil }
-        if variable.modifiers.contains(where: { [.keyword(.static), .keyword(.class)].contains($0.name.tokenKind) }) { return nil }
-        let type = binding.typeAnnotation.map { Self.typeExpression($0.type) } ?? binding.initializer.flatMap { Self.inferType($0.value) }
+            let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
+        else { return nil }
+        if variable.modifiers.contains(where: { [.keyword(.static), .keyword(.class)].contains($0.name.tokenKind) }) {
+            return nil
+        }
+        let type =
+            binding.typeAnnotation.map { Self.typeExpression($0.type) }
+            ?? binding.initializer.flatMap { Self.inferType($0.value) }
         if case .named(let collection, let arguments)? = type {
             switch collection {
             case "List", "MutableSet", "Map":
-                return "'\(name)' is declared as RealmSwift's legacy `\(variable.bindingSpecifier.text) \(name) = \(collection)<...>()`, which Strata does not store; write `@Persisted var \(name): \(collection)<\(arguments.map(\.description).joined(separator: ", "))>`"
+                return
+                    "'\(name)' is declared as RealmSwift's legacy `\(variable.bindingSpecifier.text) \(name) = \(collection)<...>()`, which Strata does not store; write `@Persisted var \(name): \(collection)<\(arguments.map(\.description).joined(separator: ", "))>`"
             case "LinkingObjects":
-                return "'\(name)' is declared as RealmSwift's legacy `LinkingObjects(fromType:property:)`, which Strata does not read; write `@Persisted(originProperty: \"property\") var \(name): LinkingObjects<\(arguments.first?.description ?? "Model")>`"
+                return
+                    "'\(name)' is declared as RealmSwift's legacy `LinkingObjects(fromType:property:)`, which Strata does not read; write `@Persisted(originProperty: \"property\") var \(name): LinkingObjects<\(arguments.first?.description ?? "Model")>`"
             case "RealmProperty", "RealmOptional":
-                let wrapped = arguments.first.map { a -> String in if case .optional = a { return a.description } else { return "\(a)?" } } ?? "Type?"
-                return "'\(name)' is declared as RealmSwift's legacy `\(collection)`, which Strata does not store; write `@Persisted var \(name): \(wrapped)`"
+                let wrapped =
+                    arguments.first.map { a -> String in
+                        if case .optional = a { return a.description } else { return "\(a)?" }
+                    } ?? "Type?"
+                return
+                    "'\(name)' is declared as RealmSwift's legacy `\(collection)`, which Strata does not store; write `@Persisted var \(name): \(wrapped)`"
             default: break
             }
         }
         if variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.dynamic) }) {
             let spelled = binding.typeAnnotation.map { ": \($0.type.trimmedDescription)" } ?? ""
             let initial = binding.initializer.map { " = \($0.value.trimmedDescription)" } ?? ""
-            return "'\(name)' is declared as RealmSwift's legacy `@objc dynamic var`, which Strata does not store; write `@Persisted var \(name)\(spelled)\(initial)`"
+            return
+                "'\(name)' is declared as RealmSwift's legacy `@objc dynamic var`, which Strata does not store; write `@Persisted var \(name)\(spelled)\(initial)`"
         }
         return nil
     }
@@ -165,13 +207,19 @@ package final class ModelCollector: SyntaxVisitor {
     /// or written as the single expression of the body.
     private func propertiesMapping(_ function: FunctionDeclSyntax) -> PropertiesMappingDeclaration {
         var declaration = PropertiesMappingDeclaration(entries: [], location: location(of: function))
-        let unreadable = "propertiesMapping() must return a dictionary literal of string literals, because the schema is read at build time; write `override class func propertiesMapping() -> [String: String] { [\"swiftName\": \"storedName\"] }`"
-        guard let statements = function.body?.statements, statements.count == 1, let item = statements.first?.item else {
+        let unreadable =
+            "propertiesMapping() must return a dictionary literal of string literals, because the schema is read at build time; write `override class func propertiesMapping() -> [String: String] { [\"swiftName\": \"storedName\"] }`"
+        guard let statements = function.body?.statements, statements.count == 1, let item = statements.first?.item
+        else {
             declaration.problem = unreadable
             return declaration
         }
         var expression: ExprSyntax?
-        if let returned = item.as(ReturnStmtSyntax.self) { expression = returned.expression } else { expression = item.as(ExprSyntax.self) }
+        if let returned = item.as(ReturnStmtSyntax.self) {
+            expression = returned.expression
+        } else {
+            expression = item.as(ExprSyntax.self)
+        }
         guard let dictionary = expression?.as(DictionaryExprSyntax.self) else {
             declaration.problem = unreadable
             return declaration
@@ -200,21 +248,31 @@ package final class ModelCollector: SyntaxVisitor {
                 switch label {
                 case "primaryKey", "indexed":
                     guard let literal = argument.expression.as(BooleanLiteralExprSyntax.self) else {
-                        problems.append("'\(label):' must be the literal `true` or `false`, because the schema is read at build time")
+                        problems.append(
+                            "'\(label):' must be the literal `true` or `false`, because the schema is read at build time"
+                        )
                         continue
                     }
                     let value = literal.literal.tokenKind == .keyword(.true)
                     if label == "primaryKey" { attributes.primaryKey = value } else { attributes.indexed = value }
                 case "originProperty", "originalName":
                     guard let text = Self.stringLiteral(argument.expression) else {
-                        problems.append("'\(label):' must be a string literal such as \"name\", because the schema is read at build time")
+                        problems.append(
+                            "'\(label):' must be a string literal such as \"name\", because the schema is read at build time"
+                        )
                         continue
                     }
-                    if label == "originProperty" { attributes.originProperty = text } else { attributes.originalName = text }
+                    if label == "originProperty" {
+                        attributes.originProperty = text
+                    } else {
+                        attributes.originalName = text
+                    }
                 case "wrappedValue":
                     continue
                 default:
-                    problems.append("'@Persisted' has no argument '\(label.isEmpty ? "_" : label)'; use primaryKey:, indexed:, originProperty: or originalName:")
+                    problems.append(
+                        "'@Persisted' has no argument '\(label.isEmpty ? "_" : label)'; use primaryKey:, indexed:, originProperty: or originalName:"
+                    )
                 }
             }
         }
@@ -224,37 +282,48 @@ package final class ModelCollector: SyntaxVisitor {
         if variable.modifiers.contains(where: { [.keyword(.static), .keyword(.class)].contains($0.name.tokenKind) }) {
             problems.append("'@Persisted' cannot be used on a static property; remove 'static'")
         }
-        if let modifier = variable.modifiers.first(where: { [.keyword(.private), .keyword(.fileprivate)].contains($0.name.tokenKind) }) {
-            problems.append("'@Persisted' properties cannot be '\(modifier.name.text)', because the generated accessors in another file read and write them; remove '\(modifier.name.text)' (or use 'internal')")
+        if let modifier = variable.modifiers.first(where: {
+            [.keyword(.private), .keyword(.fileprivate)].contains($0.name.tokenKind)
+        }) {
+            problems.append(
+                "'@Persisted' properties cannot be '\(modifier.name.text)', because the generated accessors in another file read and write them; remove '\(modifier.name.text)' (or use 'internal')"
+            )
         }
         if variable.bindings.count > 1 {
             problems.append("declare one '@Persisted' property per 'var'")
         }
         var result: [PropertyDeclaration] = []
         for binding in variable.bindings {
-            let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text ?? binding.pattern.trimmedDescription
+            let name =
+                binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text ?? binding.pattern.trimmedDescription
             var bindingProblems = problems
             var hasObservers = false
             if let block = binding.accessorBlock {
                 // `willSet`/`didSet` observe a stored property; anything else makes it computed.
                 if case .accessors(let accessors) = block.accessors, !accessors.isEmpty,
-                   accessors.allSatisfy({ [.keyword(.willSet), .keyword(.didSet)].contains($0.accessorSpecifier.tokenKind) }) {
+                    accessors.allSatisfy({
+                        [.keyword(.willSet), .keyword(.didSet)].contains($0.accessorSpecifier.tokenKind)
+                    })
+                {
                     hasObservers = true
                 } else {
-                    bindingProblems.append("'@Persisted' cannot be used on a computed property; store the value with `@Persisted var \(name): Type`")
+                    bindingProblems.append(
+                        "'@Persisted' cannot be used on a computed property; store the value with `@Persisted var \(name): Type`"
+                    )
                 }
             }
             let declaredType = binding.typeAnnotation.map { Self.typeExpression($0.type) }
             let initializer = binding.initializer?.value
-            result.append(PropertyDeclaration(
-                name: name,
-                declaredType: declaredType,
-                defaultValue: initializer?.trimmedDescription,
-                inferredType: initializer.flatMap(Self.inferType),
-                attributes: attributes,
-                location: declLocation,
-                syntaxProblems: bindingProblems,
-                hasObservers: hasObservers))
+            result.append(
+                PropertyDeclaration(
+                    name: name,
+                    declaredType: declaredType,
+                    defaultValue: initializer?.trimmedDescription,
+                    inferredType: initializer.flatMap(Self.inferType),
+                    attributes: attributes,
+                    location: declLocation,
+                    syntaxProblems: bindingProblems,
+                    hasObservers: hasObservers))
         }
         return result
     }
@@ -280,7 +349,8 @@ package final class ModelCollector: SyntaxVisitor {
     /// inherited type; a protocol there is harmless: no model has its name).
     static func superclassName(of node: ClassDeclSyntax) -> String? {
         guard let first = node.inheritanceClause?.inheritedTypes.first,
-              case .named(let name, []) = typeExpression(first.type) else { return nil }
+            case .named(let name, []) = typeExpression(first.type)
+        else { return nil }
         return name
     }
 
@@ -357,7 +427,8 @@ package final class ModelCollector: SyntaxVisitor {
             return name.first?.isUppercase == true ? .named(name, []) : nil
         }
         if let specialized = expr.as(GenericSpecializationExprSyntax.self),
-           case .named(let name, _)? = typeNamed(by: specialized.expression, dropLastMember: false) {
+            case .named(let name, _)? = typeNamed(by: specialized.expression, dropLastMember: false)
+        {
             var arguments: [TypeExpression] = []
             for argument in specialized.genericArgumentClause.arguments {
                 guard case .type(let type) = argument.argument else { return nil }
@@ -370,7 +441,8 @@ package final class ModelCollector: SyntaxVisitor {
             return typeNamed(by: base, dropLastMember: false)
         }
         if let member = expr.as(MemberAccessExprSyntax.self), member.base != nil,
-           member.declName.baseName.text.first?.isUppercase == true {
+            member.declName.baseName.text.first?.isUppercase == true
+        {
             // A qualified type such as `Foundation.Date`.
             return .named(member.declName.baseName.text, [])
         }

@@ -33,8 +33,10 @@ package final class PersistableEnumCollector: SyntaxVisitor {
             if let caseDecl = member.decl.as(EnumCaseDeclSyntax.self) { caseCount += caseDecl.elements.count }
         }
         let loc = converter.location(for: node.positionAfterSkippingLeadingTrivia)
-        enums.append(EnumDeclaration(name: node.name.text, rawType: rawType, caseCount: caseCount,
-                                     location: SourceLocation(file: fileName, line: loc.line, column: loc.column)))
+        enums.append(
+            EnumDeclaration(
+                name: node.name.text, rawType: rawType, caseCount: caseCount,
+                location: SourceLocation(file: fileName, line: loc.line, column: loc.column)))
         return .visitChildren
     }
 }

@@ -22,7 +22,8 @@ package struct ResolvedSchema: Sendable {
         var changed = true
         while changed {
             changed = false
-            for model in models where model.superclass.map(frontier.contains) == true && !frontier.contains(model.name) {
+            for model in models where model.superclass.map(frontier.contains) == true && !frontier.contains(model.name)
+            {
                 frontier.insert(model.name)
                 changed = true
             }

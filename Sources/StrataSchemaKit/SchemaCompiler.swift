@@ -23,8 +23,10 @@ package enum SchemaCompiler {
     /// since then still build (with a warning that says what to run), unless a change needs a
     /// decision: a property or class gone and another new could be a rename. Integer literals
     /// given as `schemaVersion` must be the latest recorded version (0, the default, means it).
-    package static func generate(targetName: String, inputs: [DeclarationCollection.Input],
-                                history: SchemaHistory?, historyDisplayPath: String) -> Outcome {
+    package static func generate(
+        targetName: String, inputs: [DeclarationCollection.Input],
+        history: SchemaHistory?, historyDisplayPath: String
+    ) -> Outcome {
         let collected = DeclarationCollection.collect(inputs)
         let (schema, diagnostics) = SchemaResolver.resolve(collected)
         guard let schema else { return Outcome(output: nil, diagnostics: diagnostics) }
@@ -35,32 +37,45 @@ package enum SchemaCompiler {
         if let history, let latest = history.latest {
             let command = updateCommand(targetName: targetName)
             for literal in collected.schemaVersionLiterals where literal.value != 0 && literal.value != latest.version {
-                let fix = literal.value < latest.version
+                let fix =
+                    literal.value < latest.version
                     ? "write `schemaVersion: \(latest.version)`, or leave schemaVersion out (0 means the latest recorded version)"
                     : "run `\(command) --schema-version \(literal.value)` to record the models as version \(literal.value) (also for a migration that only changes data), or write `schemaVersion: \(latest.version)`"
-                all.append(SchemaDiagnostic(at: literal.location,
-                    "schemaVersion \(literal.value) is not the latest version recorded in \(SchemaHistory.fileName) (\(latest.version)), so the migration steps the history records would not match it; \(fix)"))
+                all.append(
+                    SchemaDiagnostic(
+                        at: literal.location,
+                        "schemaVersion \(literal.value) is not the latest version recorded in \(SchemaHistory.fileName) (\(latest.version)), so the migration steps the history records would not match it; \(fix)"
+                    ))
             }
             // The history records what storage depends on: stored names (propertiesMapping()).
             let changes = history.differences(from: latest, to: schema.withStoredNames)
             if !changes.isEmpty {
-                let decisions = history.decisionsNeeded(from: latest, to: schema.withStoredNames, targetName: targetName)
+                let decisions = history.decisionsNeeded(
+                    from: latest, to: schema.withStoredNames, targetName: targetName)
                 if !decisions.isEmpty { return Outcome(output: nil, diagnostics: all + decisions) }
-                all.append(SchemaDiagnostic(.warning, at: SourceLocation(file: historyDisplayPath, line: 1, column: 1),
-                    "the models of target '\(targetName)' changed since schema version \(latest.version) was recorded in \(SchemaHistory.fileName) (\(changes.joined(separator: "; "))); run `\(command)` to record version \(latest.version + 1) and commit \(SchemaHistory.fileName). Until then the app runs with version \(latest.version): added classes and properties work, and opening a file that needs a migration for the other changes throws schemaMismatch"))
+                all.append(
+                    SchemaDiagnostic(
+                        .warning, at: SourceLocation(file: historyDisplayPath, line: 1, column: 1),
+                        "the models of target '\(targetName)' changed since schema version \(latest.version) was recorded in \(SchemaHistory.fileName) (\(changes.joined(separator: "; "))); run `\(command)` to record version \(latest.version + 1) and commit \(SchemaHistory.fileName). Until then the app runs with version \(latest.version): added classes and properties work, and opening a file that needs a migration for the other changes throws schemaMismatch"
+                    ))
                 pending = changes
             }
             version = latest.version
             for (old, new) in zip(history.versions, history.versions.dropFirst()) {
-                migrations.append(.init(fromVersion: old.version, toVersion: new.version,
-                                        steps: SchemaHistory.migrationSteps(from: old, to: new)))
+                migrations.append(
+                    .init(
+                        fromVersion: old.version, toVersion: new.version,
+                        steps: SchemaHistory.migrationSteps(from: old, to: new)))
             }
         }
         if all.contains(where: { $0.severity == .error }) { return Outcome(output: nil, diagnostics: all) }
         let names = inputs.map { ($0.displayPath as NSString).lastPathComponent }
-        return Outcome(output: SchemaEmitter.emit(schema, sourceFileNames: names, schemaVersion: version, migrations: migrations,
-                                                  pendingChanges: pending, recordCommand: history?.latest == nil ? nil : updateCommand(targetName: targetName)),
-                       diagnostics: all)
+        return Outcome(
+            output: SchemaEmitter.emit(
+                schema, sourceFileNames: names, schemaVersion: version, migrations: migrations,
+                pendingChanges: pending,
+                recordCommand: history?.latest == nil ? nil : updateCommand(targetName: targetName)),
+            diagnostics: all)
     }
 
     /// Records the current models as a new history version when they differ from the latest.
@@ -68,9 +83,12 @@ package enum SchemaCompiler {
     ///   - typeRenames: `Old=New` pairs, old name by new name: classes renamed since the latest version.
     ///   - version: the new version's number (greater than the latest), recorded even without changes.
     /// - Returns: the updated history (nil on error), whether a version was added, and diagnostics.
-    package static func update(inputs: [DeclarationCollection.Input], history: SchemaHistory?,
-                              typeRenames: [String: String] = [:], version: Int? = nil, historyDisplayPath: String = SchemaHistory.fileName)
-        -> (history: SchemaHistory?, added: Bool, diagnostics: [SchemaDiagnostic]) {
+    package static func update(
+        inputs: [DeclarationCollection.Input], history: SchemaHistory?,
+        typeRenames: [String: String] = [:], version: Int? = nil, historyDisplayPath: String = SchemaHistory.fileName
+    )
+        -> (history: SchemaHistory?, added: Bool, diagnostics: [SchemaDiagnostic])
+    {
         let (schema, diagnostics) = SchemaResolver.resolve(DeclarationCollection.collect(inputs))
         guard let schema else { return (nil, false, diagnostics) }
         var history = history ?? SchemaHistory()
@@ -78,14 +96,19 @@ package enum SchemaCompiler {
         var problems: [SchemaDiagnostic] = []
         let latest = history.latest?.version ?? 0
         if let version, version <= latest {
-            problems.append(SchemaDiagnostic(at: here, "--schema-version \(version) must be greater than the latest recorded version (\(latest))"))
+            problems.append(
+                SchemaDiagnostic(
+                    at: here, "--schema-version \(version) must be greater than the latest recorded version (\(latest))"
+                ))
         }
         for (new, old) in typeRenames.sorted(by: { $0.key < $1.key }) {
             if !(history.latest?.types.contains { $0.name == old } ?? false) {
-                problems.append(SchemaDiagnostic(at: here, "--rename-type \(old)=\(new): version \(latest) has no class '\(old)'"))
+                problems.append(
+                    SchemaDiagnostic(at: here, "--rename-type \(old)=\(new): version \(latest) has no class '\(old)'"))
             }
             if !schema.models.contains(where: { $0.name == new }) {
-                problems.append(SchemaDiagnostic(at: here, "--rename-type \(old)=\(new): the models have no class '\(new)'"))
+                problems.append(
+                    SchemaDiagnostic(at: here, "--rename-type \(old)=\(new): the models have no class '\(new)'"))
             }
         }
         guard problems.isEmpty else { return (nil, false, diagnostics + problems) }

@@ -105,11 +105,16 @@ package struct SchemaHistory: Codable, Equatable, Sendable {
     ///     models did not change (a migration that only changes data); nil for the latest + 1.
     /// - Returns: whether a version was added.
     @discardableResult
-    package mutating func record(_ schema: ResolvedSchema, typeRenames: [String: String] = [:], version: Int? = nil) -> Bool {
-        if let latest, version == nil, typeRenames.isEmpty, differences(from: latest, to: schema).isEmpty { return false }
+    package mutating func record(
+        _ schema: ResolvedSchema, typeRenames: [String: String] = [:], version: Int? = nil
+    ) -> Bool {
+        if let latest, version == nil, typeRenames.isEmpty, differences(from: latest, to: schema).isEmpty {
+            return false
+        }
         var types: [TypeRecord] = []
         for model in schema.models {
-            let previous = latest?.types.first { $0.name == model.name }
+            let previous =
+                latest?.types.first { $0.name == model.name }
                 ?? typeRenames[model.name].flatMap { old in latest?.types.first { $0.name == old } }
             let typeId = previous?.id ?? takeId()
             var claimed = Set<Int>()
@@ -125,7 +130,8 @@ package struct SchemaHistory: Codable, Equatable, Sendable {
             for property in model.properties {
                 var id = ids[property.name]
                 if id == nil, let old = property.originalName,
-                   let renamed = previous?.properties.first(where: { $0.name == old && !claimed.contains($0.id) }) {
+                    let renamed = previous?.properties.first(where: { $0.name == old && !claimed.contains($0.id) })
+                {
                     id = renamed.id
                     claimed.insert(renamed.id)
                 }
@@ -141,7 +147,9 @@ package struct SchemaHistory: Codable, Equatable, Sendable {
     /// a class, a stored property gone and another new (a rename, or a removal and an addition?),
     /// or a class gone and another new. Each is an error at the new declaration that says what to
     /// write or run either way.
-    package func decisionsNeeded(from version: Version, to schema: ResolvedSchema, targetName: String) -> [SchemaDiagnostic] {
+    package func decisionsNeeded(
+        from version: Version, to schema: ResolvedSchema, targetName: String
+    ) -> [SchemaDiagnostic] {
         var result: [SchemaDiagnostic] = []
         let command = SchemaCompiler.updateCommand(targetName: targetName)
         let modelNames = Set(schema.models.map(\.name))
@@ -149,7 +157,9 @@ package struct SchemaHistory: Codable, Equatable, Sendable {
             guard let type = version.types.first(where: { $0.name == model.name }) else { continue }
             let stored = type.properties.filter { $0.type != .linkingObjects }
             let claimedByOriginalName = Set(model.properties.compactMap(\.originalName))
-            let gone = stored.filter { old in !model.properties.contains { $0.name == old.name } && !claimedByOriginalName.contains(old.name) }
+            let gone = stored.filter { old in
+                !model.properties.contains { $0.name == old.name } && !claimedByOriginalName.contains(old.name)
+            }
             let new = model.properties.filter { p in
                 p.type != .linkingObjects && !type.properties.contains { $0.name == p.name }
                     && !(p.originalName.map { o in type.properties.contains { $0.name == o } } ?? false)
@@ -157,14 +167,20 @@ package struct SchemaHistory: Codable, Equatable, Sendable {
             guard let first = new.first, let old = gone.first else { continue }
             let goneList = gone.map { "'\(model.name).\($0.name)'" }.joined(separator: ", ")
             let newList = new.map { "'\(model.name).\($0.name)'" }.joined(separator: ", ")
-            result.append(SchemaDiagnostic(at: first.location,
-                "\(newList) \(new.count == 1 ? "is" : "are") new and \(goneList) \(gone.count == 1 ? "is" : "are") gone since schema version \(version.version) of \(SchemaHistory.fileName): a rename keeps the stored values, a removal drops them. To rename, write `@Persisted(originalName: \"\(old.name)\") var \(first.name)` and build; to remove and add, run `\(command)`"))
+            result.append(
+                SchemaDiagnostic(
+                    at: first.location,
+                    "\(newList) \(new.count == 1 ? "is" : "are") new and \(goneList) \(gone.count == 1 ? "is" : "are") gone since schema version \(version.version) of \(SchemaHistory.fileName): a rename keeps the stored values, a removal drops them. To rename, write `@Persisted(originalName: \"\(old.name)\") var \(first.name)` and build; to remove and add, run `\(command)`"
+                ))
         }
         let goneTypes = version.types.filter { !modelNames.contains($0.name) }
         let newModels = schema.models.filter { m in !version.types.contains { $0.name == m.name } }
         if let first = newModels.first, let old = goneTypes.first {
-            result.append(SchemaDiagnostic(at: first.location,
-                "class \(newModels.map { "'\($0.name)'" }.joined(separator: ", ")) \(newModels.count == 1 ? "is" : "are") new and class \(goneTypes.map { "'\($0.name)'" }.joined(separator: ", ")) \(goneTypes.count == 1 ? "is" : "are") gone since schema version \(version.version) of \(SchemaHistory.fileName): a rename keeps the objects, a removal leaves them in existing files (until a migration calls deleteData(forType:)). To rename, run `\(command) --rename-type \(old.name)=\(first.name)`; to remove and add, run `\(command)`"))
+            result.append(
+                SchemaDiagnostic(
+                    at: first.location,
+                    "class \(newModels.map { "'\($0.name)'" }.joined(separator: ", ")) \(newModels.count == 1 ? "is" : "are") new and class \(goneTypes.map { "'\($0.name)'" }.joined(separator: ", ")) \(goneTypes.count == 1 ? "is" : "are") gone since schema version \(version.version) of \(SchemaHistory.fileName): a rename keeps the objects, a removal leaves them in existing files (until a migration calls deleteData(forType:)). To rename, run `\(command) --rename-type \(old.name)=\(first.name)`; to remove and add, run `\(command)`"
+                ))
         }
         return result
     }
@@ -175,10 +191,11 @@ package struct SchemaHistory: Codable, Equatable, Sendable {
     }
 
     static func record(_ property: ResolvedProperty, id: Int) -> PropertyRecord {
-        PropertyRecord(id: id, name: property.name, type: property.type, swiftType: property.swiftType,
-                       optional: property.isOptional, collection: property.collection,
-                       objectType: property.objectClassName, originProperty: property.linkOriginPropertyName,
-                       primaryKey: property.isPrimaryKey, indexed: property.isIndexed, defaultValue: property.defaultValue)
+        PropertyRecord(
+            id: id, name: property.name, type: property.type, swiftType: property.swiftType,
+            optional: property.isOptional, collection: property.collection,
+            objectType: property.objectClassName, originProperty: property.linkOriginPropertyName,
+            primaryKey: property.isPrimaryKey, indexed: property.isIndexed, defaultValue: property.defaultValue)
     }
 
     // MARK: Comparing
@@ -196,12 +213,15 @@ package struct SchemaHistory: Codable, Equatable, Sendable {
                 result.append("\(model.name) was added")
                 continue
             }
-            if type.kind != model.kind { result.append("\(model.name) changed from \(type.kind.rawValue) to \(model.kind.rawValue)") }
+            if type.kind != model.kind {
+                result.append("\(model.name) changed from \(type.kind.rawValue) to \(model.kind.rawValue)")
+            }
             // A new property whose `originalName` names a vanished one is that property renamed.
             var renamedTo: [String: String] = [:]
             for property in model.properties where !type.properties.contains(where: { $0.name == property.name }) {
                 if let o = property.originalName, type.properties.contains(where: { $0.name == o }),
-                   !model.properties.contains(where: { $0.name == o }) {
+                    !model.properties.contains(where: { $0.name == o })
+                {
                     renamedTo[o] = property.name
                 }
             }
@@ -214,16 +234,20 @@ package struct SchemaHistory: Codable, Equatable, Sendable {
             }
             for property in model.properties {
                 let new = Self.record(property, id: 0)
-                guard let old = type.properties.first(where: { $0.name == property.name })
-                        ?? type.properties.first(where: { renamedTo[$0.name] == property.name }) else {
+                guard
+                    let old = type.properties.first(where: { $0.name == property.name })
+                        ?? type.properties.first(where: { renamedTo[$0.name] == property.name })
+                else {
                     result.append("\(model.name).\(property.name) was added")
                     continue
                 }
                 if old.storageShape != new.storageShape {
-                    result.append("\(model.name).\(property.name) changed type from \(old.swiftType) to \(new.swiftType)")
+                    result.append(
+                        "\(model.name).\(property.name) changed type from \(old.swiftType) to \(new.swiftType)")
                 }
                 if old.primaryKey != new.primaryKey {
-                    result.append("\(model.name).\(property.name) \(new.primaryKey ? "became" : "is no longer") the primary key")
+                    result.append(
+                        "\(model.name).\(property.name) \(new.primaryKey ? "became" : "is no longer") the primary key")
                 }
                 if old.indexed != new.indexed {
                     result.append("\(model.name).\(property.name) \(new.indexed ? "became" : "is no longer") indexed")
@@ -256,7 +280,8 @@ package struct SchemaHistory: Codable, Equatable, Sendable {
             }
             for property in type.properties {
                 guard let before = oldProperties[property.id] else {
-                    steps.append(.addProperty(type: type.name, property: property.name, defaultValue: property.defaultValue))
+                    steps.append(
+                        .addProperty(type: type.name, property: property.name, defaultValue: property.defaultValue))
                     continue
                 }
                 if before.name != property.name {
@@ -264,17 +289,23 @@ package struct SchemaHistory: Codable, Equatable, Sendable {
                 }
                 if before.storageShape != property.storageShape {
                     // Only optionality changes convert by themselves: nil becomes the default, a value stays.
-                    let sameValues = before.type == property.type && before.collection == property.collection
+                    let sameValues =
+                        before.type == property.type && before.collection == property.collection
                         && before.objectType == property.objectType && before.originProperty == property.originProperty
-                    steps.append(.changePropertyType(type: type.name, property: property.name,
-                                                     from: before.swiftType, to: property.swiftType, needsUserCode: !sameValues))
+                    steps.append(
+                        .changePropertyType(
+                            type: type.name, property: property.name,
+                            from: before.swiftType, to: property.swiftType, needsUserCode: !sameValues))
                 }
                 if before.primaryKey != property.primaryKey {
-                    steps.append(.changePrimaryKey(type: type.name, property: property.name, isPrimaryKey: property.primaryKey))
+                    steps.append(
+                        .changePrimaryKey(type: type.name, property: property.name, isPrimaryKey: property.primaryKey))
                 }
                 if before.indexed != property.indexed {
-                    steps.append(property.indexed ? .addIndex(type: type.name, property: property.name)
-                                                  : .removeIndex(type: type.name, property: property.name))
+                    steps.append(
+                        property.indexed
+                            ? .addIndex(type: type.name, property: property.name)
+                            : .removeIndex(type: type.name, property: property.name))
                 }
             }
         }

@@ -7,7 +7,8 @@ package enum SchemaResolver {
         "Float": .float, "Double": .double, "String": .string, "Data": .data, "Date": .date,
         "Decimal128": .decimal128, "ObjectId": .objectId, "UUID": .uuid, "AnyRealmValue": .any,
     ]
-    static let supportedTypesText = "Bool, Int, Int8, Int16, Int32, Int64, Float, Double, String, Data, Date, Decimal128, ObjectId, UUID, AnyRealmValue, an optional of these, List<T>, MutableSet<T>, Map<String, T>, LinkingObjects<T>, a model class declared in this target (as `T?`), or a PersistableEnum"
+    static let supportedTypesText =
+        "Bool, Int, Int8, Int16, Int32, Int64, Float, Double, String, Data, Date, Decimal128, ObjectId, UUID, AnyRealmValue, an optional of these, List<T>, MutableSet<T>, Map<String, T>, LinkingObjects<T>, a model class declared in this target (as `T?`), or a PersistableEnum"
     static let primaryKeyStorage: Set<StorageType> = [.int, .string, .objectId, .uuid]
     static let indexableStorage: Set<StorageType> = [.bool, .int, .string, .objectId, .uuid, .date, .any]
 
@@ -18,7 +19,9 @@ package enum SchemaResolver {
     ]
 
     /// Resolves `declarations`; the schema is nil when there is at least one error.
-    package static func resolve(_ declarations: CollectedDeclarations) -> (schema: ResolvedSchema?, diagnostics: [SchemaDiagnostic]) {
+    package static func resolve(
+        _ declarations: CollectedDeclarations
+    ) -> (schema: ResolvedSchema?, diagnostics: [SchemaDiagnostic]) {
         var diagnostics = declarations.diagnostics
         // Subclasses of models are models (RealmSwift: each is a class of its own, with the
         // superclass's properties first); a class deriving from a subclass too.
@@ -40,33 +43,50 @@ package enum SchemaResolver {
         var modelsByName: [String: ModelDeclaration] = [:]
         for model in declared {
             if let first = modelsByName[model.name] {
-                let names = first.qualifiedName == model.qualifiedName ? "" : " ('\(first.qualifiedName)' and '\(model.qualifiedName)' are both stored as '\(model.name)')"
-                diagnostics.append(SchemaDiagnostic(at: model.location,
-                    "model class '\(model.name)' is declared twice (first at \(first.location.file):\(first.location.line))\(names); rename one of them"))
+                let names =
+                    first.qualifiedName == model.qualifiedName
+                    ? "" : " ('\(first.qualifiedName)' and '\(model.qualifiedName)' are both stored as '\(model.name)')"
+                diagnostics.append(
+                    SchemaDiagnostic(
+                        at: model.location,
+                        "model class '\(model.name)' is declared twice (first at \(first.location.file):\(first.location.line))\(names); rename one of them"
+                    ))
                 continue
             }
             modelsByName[model.name] = model
-            if let problem = model.placementProblem { diagnostics.append(SchemaDiagnostic(at: model.location, problem)) }
+            if let problem = model.placementProblem {
+                diagnostics.append(SchemaDiagnostic(at: model.location, problem))
+            }
             diagnostics += model.legacyDeclarations
         }
         // A subclass has the kind of the model class it derives from.
         func root(of model: ModelDeclaration) -> ModelDeclaration {
             var current = model
             var seen: Set<String> = [model.name]
-            while let s = current.superclassName, let parent = modelsByName[s], seen.insert(parent.name).inserted { current = parent }
+            while let s = current.superclassName, let parent = modelsByName[s], seen.insert(parent.name).inserted {
+                current = parent
+            }
             return current
         }
-        let inheritedKinds = modelsByName.values.filter { $0.superclassName != nil }.map { ($0.name, root(of: $0).kind) }
+        let inheritedKinds = modelsByName.values.filter { $0.superclassName != nil }.map {
+            ($0.name, root(of: $0).kind)
+        }
         for (name, kind) in inheritedKinds { modelsByName[name]?.kind = kind }
         var enumsByName: [String: EnumDeclaration] = [:]
         for declaration in declarations.enums {
             enumsByName[declaration.name] = declaration
             if declaration.rawType.map({ enumRawTypes[$0] != nil }) != true {
-                diagnostics.append(SchemaDiagnostic(at: declaration.location,
-                    "PersistableEnum '\(declaration.name)' needs an Int, String, Float or Double raw type; write `enum \(declaration.name): String, PersistableEnum` (or `: Int`, `: Double`, ...)"))
+                diagnostics.append(
+                    SchemaDiagnostic(
+                        at: declaration.location,
+                        "PersistableEnum '\(declaration.name)' needs an Int, String, Float or Double raw type; write `enum \(declaration.name): String, PersistableEnum` (or `: Int`, `: Double`, ...)"
+                    ))
             } else if declaration.caseCount == 0 {
-                diagnostics.append(SchemaDiagnostic(at: declaration.location,
-                    "PersistableEnum '\(declaration.name)' has no cases; add at least one `case`, its first case is the default value"))
+                diagnostics.append(
+                    SchemaDiagnostic(
+                        at: declaration.location,
+                        "PersistableEnum '\(declaration.name)' has no cases; add at least one `case`, its first case is the default value"
+                    ))
             }
         }
         let context = Context(models: modelsByName, enums: enumsByName)
@@ -76,7 +96,9 @@ package enum SchemaResolver {
             var d = 0
             var current = model
             var seen: Set<String> = [model.name]
-            while let s = current.superclassName, let parent = modelsByName[s], seen.insert(parent.name).inserted { d += 1; current = parent }
+            while let s = current.superclassName, let parent = modelsByName[s], seen.insert(parent.name).inserted {
+                d += 1; current = parent
+            }
             return d
         }
         var resolvedByName: [String: ResolvedModel] = [:]
@@ -86,11 +108,16 @@ package enum SchemaResolver {
             var primaryKeySeen = inherited?.primaryKey
             let mapping = nearestMapping(of: model, in: modelsByName)
             for declaration in model.properties {
-                guard var property = context.resolve(declaration, in: model, diagnostics: &diagnostics) else { continue }
+                guard var property = context.resolve(declaration, in: model, diagnostics: &diagnostics) else {
+                    continue
+                }
                 if property.isPrimaryKey {
                     if let first = primaryKeySeen {
-                        diagnostics.append(SchemaDiagnostic(at: declaration.location,
-                            "'\(model.name)' already has the primary key '\(first)'; a model has at most one, write `@Persisted var \(property.name): \(property.swiftType)` (or `@Persisted(indexed: true)` to look it up fast)"))
+                        diagnostics.append(
+                            SchemaDiagnostic(
+                                at: declaration.location,
+                                "'\(model.name)' already has the primary key '\(first)'; a model has at most one, write `@Persisted var \(property.name): \(property.swiftType)` (or `@Persisted(indexed: true)` to look it up fast)"
+                            ))
                         continue
                     }
                     primaryKeySeen = property.name
@@ -109,18 +136,25 @@ package enum SchemaResolver {
                 if !own {
                     byColumn[property.columnName] = property.name
                 } else if property.columnName.isEmpty {
-                    diagnostics.append(SchemaDiagnostic(at: mapping?.location ?? property.location,
-                        "propertiesMapping() maps '\(property.name)' to an empty name; give it a stored name, or remove the entry"))
+                    diagnostics.append(
+                        SchemaDiagnostic(
+                            at: mapping?.location ?? property.location,
+                            "propertiesMapping() maps '\(property.name)' to an empty name; give it a stored name, or remove the entry"
+                        ))
                 } else if let other = byColumn[property.columnName] {
-                    diagnostics.append(SchemaDiagnostic(at: mapping?.location ?? property.location,
-                        "'\(model.name).\(property.name)' would be stored as '\(property.columnName)', the stored name of '\(other)' too; give each property its own name in propertiesMapping()"))
+                    diagnostics.append(
+                        SchemaDiagnostic(
+                            at: mapping?.location ?? property.location,
+                            "'\(model.name).\(property.name)' would be stored as '\(property.columnName)', the stored name of '\(other)' too; give each property its own name in propertiesMapping()"
+                        ))
                 } else {
                     byColumn[property.columnName] = property.name
                 }
             }
-            resolvedByName[model.name] = ResolvedModel(name: model.name, qualifiedName: model.qualifiedName, kind: model.kind,
-                                                       superclass: model.superclassName.flatMap { modelsByName[$0]?.name },
-                                                       accessLevel: model.accessLevel, properties: properties, location: model.location)
+            resolvedByName[model.name] = ResolvedModel(
+                name: model.name, qualifiedName: model.qualifiedName, kind: model.kind,
+                superclass: model.superclassName.flatMap { modelsByName[$0]?.name },
+                accessLevel: model.accessLevel, properties: properties, location: model.location)
         }
         diagnostics += mappingDiagnostics(modelsByName)
         let resolved = ordered.compactMap { resolvedByName[$0.name] }
@@ -128,14 +162,19 @@ package enum SchemaResolver {
         for model in resolved {
             for property in model.properties where property.type == .linkingObjects {
                 guard let originType = property.objectClassName, let origin = property.linkOriginPropertyName,
-                      let target = resolvedByName[originType] else { continue }
+                    let target = resolvedByName[originType]
+                else { continue }
                 let candidates = target.properties.filter { $0.type == .object && $0.objectClassName == model.name }
                 if !candidates.contains(where: { $0.name == origin }) {
-                    let hint = candidates.isEmpty
+                    let hint =
+                        candidates.isEmpty
                         ? "add a link to it, e.g. `@Persisted var \(lowerFirst(model.name))s: List<\(model.name)>` in \(originType)"
                         : "write `@Persisted(originProperty: \"\(candidates[0].name)\")`"
-                    diagnostics.append(SchemaDiagnostic(at: property.location,
-                        "LinkingObjects '\(property.name)' names the origin property '\(origin)', but \(originType) has no property '\(origin)' linking to \(model.name); \(hint)"))
+                    diagnostics.append(
+                        SchemaDiagnostic(
+                            at: property.location,
+                            "LinkingObjects '\(property.name)' names the origin property '\(origin)', but \(originType) has no property '\(origin)' linking to \(model.name); \(hint)"
+                        ))
                 }
             }
         }
@@ -148,7 +187,9 @@ package enum SchemaResolver {
 
     /// The `propertiesMapping()` that applies to the properties `model` declares: its own, or the
     /// one it inherits (RealmSwift asks each class of the hierarchy for its own properties).
-    static func nearestMapping(of model: ModelDeclaration, in models: [String: ModelDeclaration]) -> PropertiesMappingDeclaration? {
+    static func nearestMapping(
+        of model: ModelDeclaration, in models: [String: ModelDeclaration]
+    ) -> PropertiesMappingDeclaration? {
         var current: ModelDeclaration? = model
         var seen: Set<String> = []
         while let c = current, seen.insert(c.name).inserted {
@@ -171,8 +212,11 @@ package enum SchemaResolver {
             let users = models.values.filter { nearestMapping(of: $0, in: models)?.location == mapping.location }
             let names = Set(users.flatMap { $0.properties.map(\.name) })
             for entry in mapping.entries where !names.contains(entry.swiftName) {
-                result.append(SchemaDiagnostic(.warning, at: entry.location,
-                    "propertiesMapping() of '\(model.name)' maps '\(entry.swiftName)', but '\(model.name)' declares no @Persisted property '\(entry.swiftName)'; the entry has no effect (check the spelling; a property a superclass declares keeps the stored name that class gives it)"))
+                result.append(
+                    SchemaDiagnostic(
+                        .warning, at: entry.location,
+                        "propertiesMapping() of '\(model.name)' maps '\(entry.swiftName)', but '\(model.name)' declares no @Persisted property '\(entry.swiftName)'; the entry has no effect (check the spelling; a property a superclass declares keeps the stored name that class gives it)"
+                    ))
             }
         }
         return result
@@ -192,7 +236,9 @@ package enum SchemaResolver {
         var models: [String: ModelDeclaration]
         var enums: [String: EnumDeclaration]
 
-        func resolve(_ declaration: PropertyDeclaration, in model: ModelDeclaration, diagnostics: inout [SchemaDiagnostic]) -> ResolvedProperty? {
+        func resolve(
+            _ declaration: PropertyDeclaration, in model: ModelDeclaration, diagnostics: inout [SchemaDiagnostic]
+        ) -> ResolvedProperty? {
             func fail(_ message: String) -> ResolvedProperty? {
                 diagnostics.append(SchemaDiagnostic(at: declaration.location, message))
                 return nil
@@ -201,16 +247,21 @@ package enum SchemaResolver {
             let name = declaration.name
             guard let type = declaration.declaredType ?? declaration.inferredType else {
                 if let value = declaration.defaultValue {
-                    return fail("cannot tell the type of '\(name)' from its default value `\(value)`; write the type: `@Persisted var \(name): Type = \(value)`")
+                    return fail(
+                        "cannot tell the type of '\(name)' from its default value `\(value)`; write the type: `@Persisted var \(name): Type = \(value)`"
+                    )
                 }
                 return fail("'\(name)' needs a type: write `@Persisted var \(name): Type` (for example `String`)")
             }
             let attributes = declaration.attributes
             var property = ResolvedProperty(
-                name: name, columnName: name, type: .int, swiftType: type.description, valueSwiftType: type.description, isOptional: false,
+                name: name, columnName: name, type: .int, swiftType: type.description, valueSwiftType: type.description,
+                isOptional: false,
                 collection: .none, objectClassName: nil, linkOriginPropertyName: nil, enumTypeName: nil,
-                isPrimaryKey: attributes.primaryKey, isIndexed: attributes.indexed, defaultValue: declaration.defaultValue,
-                originalName: attributes.originalName, location: declaration.location, hasObservers: declaration.hasObservers,
+                isPrimaryKey: attributes.primaryKey, isIndexed: attributes.indexed,
+                defaultValue: declaration.defaultValue,
+                originalName: attributes.originalName, location: declaration.location,
+                hasObservers: declaration.hasObservers,
                 declaringClass: model.qualifiedName)
 
             var element: ValueType
@@ -218,13 +269,17 @@ package enum SchemaResolver {
             case .named("List", let arguments), .named("MutableSet", let arguments):
                 let isList = { if case .named("List", _) = type { return true } else { return false } }()
                 let collectionName = isList ? "List" : "MutableSet"
-                guard arguments.count == 1 else { return fail("write `\(collectionName)<Element>` with one element type") }
+                guard arguments.count == 1 else {
+                    return fail("write `\(collectionName)<Element>` with one element type")
+                }
                 property.collection = isList ? .list : .set
                 switch value(arguments[0], where: "\(collectionName) element") {
                 case .failure(let message): return fail(message.text)
                 case .success(let value):
                     if value.type == .object && value.isOptional {
-                        return fail("a \(collectionName) cannot hold optional objects; write `\(collectionName)<\(value.objectClassName ?? "T")>`")
+                        return fail(
+                            "a \(collectionName) cannot hold optional objects; write `\(collectionName)<\(value.objectClassName ?? "T")>`"
+                        )
                     }
                     if !isList && value.objectKind == .embedded {
                         return fail("a MutableSet cannot hold embedded objects; write `List<\(value.swiftType)>`")
@@ -241,22 +296,34 @@ package enum SchemaResolver {
                 case .failure(let message): return fail(message.text)
                 case .success(let value):
                     if value.type == .object && !value.isOptional {
-                        return fail("a Map holds objects as optionals (a deleted object leaves nil); write `Map<String, \(value.swiftType)?>`")
+                        return fail(
+                            "a Map holds objects as optionals (a deleted object leaves nil); write `Map<String, \(value.swiftType)?>`"
+                        )
                     }
                     element = value
                 }
             case .named("LinkingObjects", let arguments):
-                guard arguments.count == 1, case .named(let originType, []) = arguments[0], let origin = models[originType] else {
-                    return fail("LinkingObjects must name a model class of this target: write `@Persisted(originProperty: \"property\") var \(name): LinkingObjects<Model>`")
+                guard arguments.count == 1, case .named(let originType, []) = arguments[0],
+                    let origin = models[originType]
+                else {
+                    return fail(
+                        "LinkingObjects must name a model class of this target: write `@Persisted(originProperty: \"property\") var \(name): LinkingObjects<Model>`"
+                    )
                 }
                 guard origin.kind != .embedded else {
-                    return fail("LinkingObjects cannot point from an embedded object ('\(originType)'); an embedded object has exactly one owner, which it can reach through the parent's property")
+                    return fail(
+                        "LinkingObjects cannot point from an embedded object ('\(originType)'); an embedded object has exactly one owner, which it can reach through the parent's property"
+                    )
                 }
                 guard let originProperty = attributes.originProperty else {
-                    return fail("LinkingObjects '\(name)' needs its origin property: write `@Persisted(originProperty: \"\(SchemaResolver.lowerFirst(model.name))s\") var \(name): LinkingObjects<\(originType)>`")
+                    return fail(
+                        "LinkingObjects '\(name)' needs its origin property: write `@Persisted(originProperty: \"\(SchemaResolver.lowerFirst(model.name))s\") var \(name): LinkingObjects<\(originType)>`"
+                    )
                 }
                 if declaration.defaultValue != nil {
-                    return fail("LinkingObjects '\(name)' cannot have a default value; write `@Persisted(originProperty: \"\(originProperty)\") var \(name): LinkingObjects<\(originType)>`")
+                    return fail(
+                        "LinkingObjects '\(name)' cannot have a default value; write `@Persisted(originProperty: \"\(originProperty)\") var \(name): LinkingObjects<\(originType)>`"
+                    )
                 }
                 property.type = .linkingObjects
                 property.objectClassName = originType
@@ -271,13 +338,16 @@ package enum SchemaResolver {
                 case .failure(let message): return fail(message.text)
                 case .success(let value):
                     if value.type == .object && !value.isOptional {
-                        return fail("a to-one link must be optional; write `@Persisted var \(name): \(value.swiftType)?`")
+                        return fail(
+                            "a to-one link must be optional; write `@Persisted var \(name): \(value.swiftType)?`")
                     }
                     element = value
                 }
             }
             if attributes.originProperty != nil {
-                return fail("'originProperty:' only applies to LinkingObjects; remove it, or write `var \(name): LinkingObjects<Model>`")
+                return fail(
+                    "'originProperty:' only applies to LinkingObjects; remove it, or write `var \(name): LinkingObjects<Model>`"
+                )
             }
             property.type = element.type
             property.valueSwiftType = element.swiftType
@@ -285,18 +355,26 @@ package enum SchemaResolver {
             property.objectClassName = element.objectClassName
             property.enumTypeName = element.enumTypeName
             if element.objectKind == .asymmetric {
-                return fail("objects cannot link to the asymmetric object '\(element.objectClassName ?? "")'; asymmetric objects are write-only, store its primary key instead")
+                return fail(
+                    "objects cannot link to the asymmetric object '\(element.objectClassName ?? "")'; asymmetric objects are write-only, store its primary key instead"
+                )
             }
             if property.isPrimaryKey {
                 if model.kind == .embedded {
-                    return fail("embedded object '\(model.name)' cannot have a primary key; write `@Persisted var \(name): \(property.swiftType)`")
+                    return fail(
+                        "embedded object '\(model.name)' cannot have a primary key; write `@Persisted var \(name): \(property.swiftType)`"
+                    )
                 }
                 if property.collection != .none || !primaryKeyStorage.contains(property.type) {
-                    return fail("primary key '\(name)' has type \(property.swiftType); a primary key must be Int, String, ObjectId, UUID or a PersistableEnum with Int or String raw values (optional allowed), e.g. `@Persisted(primaryKey: true) var \(name): ObjectId`")
+                    return fail(
+                        "primary key '\(name)' has type \(property.swiftType); a primary key must be Int, String, ObjectId, UUID or a PersistableEnum with Int or String raw values (optional allowed), e.g. `@Persisted(primaryKey: true) var \(name): ObjectId`"
+                    )
                 }
             }
             if property.isIndexed && (property.collection != .none || !indexableStorage.contains(property.type)) {
-                return fail("'\(name)' of type \(property.swiftType) cannot be indexed; only Bool, Int, String, ObjectId, UUID, Date, AnyRealmValue and PersistableEnum properties can, remove `indexed: true`")
+                return fail(
+                    "'\(name)' of type \(property.swiftType) cannot be indexed; only Bool, Int, String, ObjectId, UUID, Date, AnyRealmValue and PersistableEnum properties can, remove `indexed: true`"
+                )
             }
             return property
         }
@@ -308,7 +386,9 @@ package enum SchemaResolver {
             if case .optional(let wrapped) = type {
                 isOptional = true
                 base = wrapped
-                if case .optional = wrapped { return .failure(Message("'\(type)' is a double optional; write `\(wrapped)`")) }
+                if case .optional = wrapped {
+                    return .failure(Message("'\(type)' is a double optional; write `\(wrapped)`"))
+                }
             }
             switch base {
             case .named(let name, []):
@@ -319,18 +399,29 @@ package enum SchemaResolver {
                     return .success(ValueType(type: storage, swiftType: type.description, isOptional: isOptional))
                 }
                 if let model = models[name] {
-                    return .success(ValueType(type: .object, swiftType: type.description, isOptional: isOptional, objectClassName: name, objectKind: model.kind))
+                    return .success(
+                        ValueType(
+                            type: .object, swiftType: type.description, isOptional: isOptional, objectClassName: name,
+                            objectKind: model.kind))
                 }
                 if let enumDeclaration = enums[name] {
                     let storage = enumDeclaration.rawType.flatMap { enumRawTypes[$0] } ?? .int
-                    return .success(ValueType(type: storage, swiftType: type.description, isOptional: isOptional, enumTypeName: name))
+                    return .success(
+                        ValueType(
+                            type: storage, swiftType: type.description, isOptional: isOptional, enumTypeName: name))
                 }
                 return .failure(Message(unsupportedMessage(base, position: position)))
             case .named("List", _), .named("MutableSet", _), .named("Map", _), .named("LinkingObjects", _):
                 if position == "property type" {
-                    return .failure(Message("a collection property cannot be optional; write `\(base)` (an empty collection stands for no values)"))
+                    return .failure(
+                        Message(
+                            "a collection property cannot be optional; write `\(base)` (an empty collection stands for no values)"
+                        ))
                 }
-                return .failure(Message("collections cannot be nested (\(type) as a \(position)); model the inner collection as an object with a List property"))
+                return .failure(
+                    Message(
+                        "collections cannot be nested (\(type) as a \(position)); model the inner collection as an object with a List property"
+                    ))
             default:
                 return .failure(Message(unsupportedMessage(base, position: position)))
             }
@@ -352,7 +443,8 @@ package enum SchemaResolver {
             case .unsupported(let text) where text.hasPrefix("["):
                 suggestion = "use `List<\(text.dropFirst().dropLast())>` for an array"
             case .named(let name, []):
-                suggestion = "if '\(name)' is a model, declare it in this target as `class \(name): Object`; if it is an enum, declare `enum \(name): String, PersistableEnum`; otherwise use one of \(supportedTypesText)"
+                suggestion =
+                    "if '\(name)' is a model, declare it in this target as `class \(name): Object`; if it is an enum, declare `enum \(name): String, PersistableEnum`; otherwise use one of \(supportedTypesText)"
             default: suggestion = "use one of \(supportedTypesText)"
             }
             return "'\(type)' is not a supported \(position); \(suggestion)"

@@ -24,9 +24,12 @@ package final class SchemaVersionLiteralCollector: SyntaxVisitor {
 
     private func record(_ expression: ExprSyntax) {
         guard let literal = expression.as(IntegerLiteralExprSyntax.self),
-              let value = Int(literal.literal.text.replacingOccurrences(of: "_", with: "")) else { return }
+            let value = Int(literal.literal.text.replacingOccurrences(of: "_", with: ""))
+        else { return }
         let loc = converter.location(for: literal.positionAfterSkippingLeadingTrivia)
-        literals.append(SchemaVersionLiteral(value: value, location: SourceLocation(file: fileName, line: loc.line, column: loc.column)))
+        literals.append(
+            SchemaVersionLiteral(
+                value: value, location: SourceLocation(file: fileName, line: loc.line, column: loc.column)))
     }
 
     package override func visit(_ node: LabeledExprSyntax) -> SyntaxVisitorContinueKind {
@@ -38,7 +41,9 @@ package final class SchemaVersionLiteralCollector: SyntaxVisitor {
         // `a.schemaVersion = 2` before operator folding: [member access, `=`, literal].
         let elements = Array(node.elements)
         for i in elements.indices.dropLast(2) where elements[i + 1].is(AssignmentExprSyntax.self) {
-            if let member = elements[i].as(MemberAccessExprSyntax.self), member.declName.baseName.text == "schemaVersion" {
+            if let member = elements[i].as(MemberAccessExprSyntax.self),
+                member.declName.baseName.text == "schemaVersion"
+            {
                 record(elements[i + 2])
             }
         }

@@ -17,10 +17,14 @@ struct CopyCommand: ParsableCommand {
     @Argument(help: "The new file.", completion: .file())
     var output: String
 
-    @Option(help: ArgumentHelp("Encrypt the copy with the 64-byte key in this file (not supported yet).", valueName: "keyfile"))
+    @Option(
+        help: ArgumentHelp(
+            "Encrypt the copy with the 64-byte key in this file (not supported yet).", valueName: "keyfile"))
     var encrypt: String?
 
-    @Option(help: ArgumentHelp("Decrypt a file encrypted with the 64-byte key in this file (not supported yet).", valueName: "keyfile"))
+    @Option(
+        help: ArgumentHelp(
+            "Decrypt a file encrypted with the 64-byte key in this file (not supported yet).", valueName: "keyfile"))
     var decrypt: String?
 
     func validate() throws {
@@ -29,7 +33,8 @@ struct CopyCommand: ParsableCommand {
 
     func run() throws {
         if encrypt != nil || decrypt != nil {
-            throw ToolError("This build of Strata cannot encrypt or decrypt files yet; copy without --encrypt/--decrypt.")
+            throw ToolError(
+                "This build of Strata cannot encrypt or decrypt files yet; copy without --encrypt/--decrypt.")
         }
         let store = try StoreFile.open(file.file)
         let progress = Progress("Copying")

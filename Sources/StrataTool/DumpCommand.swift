@@ -19,14 +19,19 @@ struct DumpCommand: ParsableCommand {
     @Option(name: .customLong("type"), help: "Only objects of this type.")
     var type: String?
 
-    @Option(name: .customLong("where"), help: ArgumentHelp("Only objects matching this query (Realm's query language; needs --type).", valueName: "query"))
+    @Option(
+        name: .customLong("where"),
+        help: ArgumentHelp(
+            "Only objects matching this query (Realm's query language; needs --type).", valueName: "query"))
     var query: String?
 
     @Option(help: "Print at most this many objects.")
     var limit: Int?
 
     func validate() throws {
-        if query != nil && type == nil { throw ValidationError("--where needs --type: a query is about one type's properties.") }
+        if query != nil && type == nil {
+            throw ValidationError("--where needs --type: a query is about one type's properties.")
+        }
         if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more.") }
     }
 
@@ -46,7 +51,9 @@ struct DumpCommand: ParsableCommand {
                 let body: (RowReader) throws -> Bool = { row in
                     if let limit, printed >= limit { return false }
                     var line = "{\"_type\":\(JSONText.string(table.name)),\"_key\":\(row.key)"
-                    for (i, c) in columns { line += "," + JSONText.string(c.name) + ":" + JSONText.encode(row.value(i), c) }
+                    for (i, c) in columns {
+                        line += "," + JSONText.string(c.name) + ":" + JSONText.encode(row.value(i), c)
+                    }
                     out.append(line + "}\n")
                     printed += 1
                     progress.update(UInt64(printed), of: total)
@@ -54,7 +61,9 @@ struct DumpCommand: ParsableCommand {
                 }
                 if let query {
                     let q: StoreQuery
-                    do { q = try StoreQuery(query) } catch { throw ToolError("The query '\(query)' is not valid: \(error)") }
+                    do { q = try StoreQuery(query) } catch {
+                        throw ToolError("The query '\(query)' is not valid: \(error)")
+                    }
                     do {
                         try q.forEachMatch(in: txn, table: table) { row in
                             if try !body(row) { throw LimitReached() }

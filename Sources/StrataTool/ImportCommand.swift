@@ -31,7 +31,11 @@ struct ImportCommand: ParsableCommand {
             let tables = try txn.storedTables()
             txn.tables = tables
             let table = try StoreFile.table(type, in: Array(tables.values))
-            if table.isEmbedded { throw ToolError("\(type) is an embedded type: its objects exist only inside their owners, so they cannot be imported on their own.") }
+            if table.isEmbedded {
+                throw ToolError(
+                    "\(type) is an embedded type: its objects exist only inside their owners, so they cannot be imported on their own."
+                )
+            }
             let conversion = JSONConversion(table: table)
             var lineNumber = 0
             while let line = readLine(strippingNewline: true) {
@@ -45,8 +49,12 @@ struct ImportCommand: ParsableCommand {
                         throw ToolError("its _type is \(t), not \(type)")
                     }
                     let known = Set(table.columns.map(\.name))
-                    if let unknown = fields.keys.filter({ !$0.hasPrefix("_") || known.contains($0) }).first(where: { !known.contains($0) }) {
-                        throw ToolError("\(type) has no property '\(unknown)' (its properties: \(table.columns.filter(\.isStored).map(\.name).joined(separator: ", ")))")
+                    if let unknown = fields.keys.filter({ !$0.hasPrefix("_") || known.contains($0) }).first(where: {
+                        !known.contains($0)
+                    }) {
+                        throw ToolError(
+                            "\(type) has no property '\(unknown)' (its properties: \(table.columns.filter(\.isStored).map(\.name).joined(separator: ", ")))"
+                        )
                     }
                     var values: [StoreValue] = []
                     for c in table.columns {
@@ -74,7 +82,9 @@ struct ImportCommand: ParsableCommand {
     }
 
     /// Throws unless every link in `value` names an existing object of the column's target type.
-    func checkLinks(_ value: StoreValue, _ column: StoreColumn, _ txn: StoreTransaction, _ tables: [String: StoreTable]) throws {
+    func checkLinks(
+        _ value: StoreValue, _ column: StoreColumn, _ txn: StoreTransaction, _ tables: [String: StoreTable]
+    ) throws {
         guard column.type == .link, let targetName = column.targetTable, let target = tables[targetName] else { return }
         var keys: [Int64] = []
         switch value {

@@ -24,7 +24,9 @@ enum JSONText {
         case .list(let elements):
             return "[" + elements.map { encodeElement($0, column.type) }.joined(separator: ",") + "]"
         case .map(let entries):
-            return "{" + entries.keys.sorted().map { string($0) + ":" + encodeElement(entries[$0]!, column.type) }.joined(separator: ",") + "}"
+            return "{"
+                + entries.keys.sorted().map { string($0) + ":" + encodeElement(entries[$0]!, column.type) }.joined(
+                    separator: ",") + "}"
         default:
             return encodeElement(value, column.type)
         }
@@ -44,7 +46,9 @@ enum JSONText {
         case .typedLink(let table, let key): return "{\"$link\":{\"_type\":\(string(table)),\"_key\":\(key)}}"
         case .link(let key): return "{\"$link\":{\"_key\":\(key)}}"
         case .list(let l): return "[" + l.map { encodeElement($0, .mixed) }.joined(separator: ",") + "]"
-        case .map(let m): return "{" + m.keys.sorted().map { string($0) + ":" + encodeElement(m[$0]!, .mixed) }.joined(separator: ",") + "}"
+        case .map(let m):
+            return "{" + m.keys.sorted().map { string($0) + ":" + encodeElement(m[$0]!, .mixed) }.joined(separator: ",")
+                + "}"
         }
     }
 
@@ -64,7 +68,8 @@ enum JSONText {
         case .link(let key): return String(key)
         case .typedLink(let table, let key): return "{\"_type\":\(string(table)),\"_key\":\(key)}"
         case .list(let l): return "[" + l.map(plainForm).joined(separator: ",") + "]"
-        case .map(let m): return "{" + m.keys.sorted().map { string($0) + ":" + plainForm(m[$0]!) }.joined(separator: ",") + "}"
+        case .map(let m):
+            return "{" + m.keys.sorted().map { string($0) + ":" + plainForm(m[$0]!) }.joined(separator: ",") + "}"
         }
     }
 
@@ -97,7 +102,9 @@ enum JSONText {
 
     static func uuid(_ b: [UInt8]) -> String {
         guard b.count == 16 else { return hex(b) }
-        return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])).uuidString
+        return UUID(
+            uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])
+        ).uuidString
     }
 
     static func timestamp(_ seconds: Int64, _ nanoseconds: Int32) -> String {

@@ -56,7 +56,8 @@ struct JSONConversion {
     func element(_ json: JSONValue, _ column: StoreColumn) throws -> StoreValue {
         if json == .null {
             if column.isNullable || column.type == .mixed || column.type == .link { return .null }
-            throw Failure(description: "\(table.name).\(column.name) cannot be null (it is a required \(column.type) property).")
+            throw Failure(
+                description: "\(table.name).\(column.name) cannot be null (it is a required \(column.type) property).")
         }
         switch (column.type, json) {
         case (.bool, .bool(let b)): return .bool(b)
@@ -68,7 +69,9 @@ struct JSONConversion {
             guard let d = Data(base64Encoded: s) else { throw fail(column, "a base64 string", json) }
             return .data(Array(d))
         case (.timestamp, .string(let s)):
-            guard let t = Self.timestamp(s) else { throw fail(column, "an ISO 8601 date such as \"2024-05-01T12:00:00.5Z\"", json) }
+            guard let t = Self.timestamp(s) else {
+                throw fail(column, "an ISO 8601 date such as \"2024-05-01T12:00:00.5Z\"", json)
+            }
             return t
         case (.objectId, .string(let s)):
             guard let b = Self.hexBytes(s), b.count == 12 else { throw fail(column, "24 hex digits", json) }
@@ -77,7 +80,9 @@ struct JSONConversion {
             guard let u = UUID(uuidString: s) else { throw fail(column, "a UUID string", json) }
             return .uuid(withUnsafeBytes(of: u.uuid) { Array($0) })
         case (.decimal128, .string(let s)):
-            guard s.hasPrefix("0x"), let b = Self.hexBytes(String(s.dropFirst(2))), b.count == 16 else { throw fail(column, "\"0x\" and 32 hex digits", json) }
+            guard s.hasPrefix("0x"), let b = Self.hexBytes(String(s.dropFirst(2))), b.count == 16 else {
+                throw fail(column, "\"0x\" and 32 hex digits", json)
+            }
             return .decimal128(b)
         case (.link, .int(let k)): return .link(k)
         case (.mixed, _): return try mixed(json, column)
@@ -116,7 +121,8 @@ struct JSONConversion {
                 case "$uuid": typed = .uuid
                 case "$decimal128": typed = .decimal128
                 case "$link":
-                    guard case .object(let l) = inner, case .string(let t)? = l["_type"], case .int(let k)? = l["_key"] else {
+                    guard case .object(let l) = inner, case .string(let t)? = l["_type"], case .int(let k)? = l["_key"]
+                    else {
                         throw fail(column, "{\"$link\": {\"_type\": T, \"_key\": k}}", json)
                     }
                     return .typedLink(table: t, key: k)

@@ -15,7 +15,9 @@ struct SchemaCommand: ParsableCommand {
     func run() throws {
         let store = try StoreFile.open(file.file)
         let lines = try store.read { txn, tables -> [String] in
-            var out = ["\(file.file): format version \(store.db.formatVersion), page size \(store.db.pageSize) bytes, schema version \(try Self.schemaVersion(txn).map(String.init) ?? "none")"]
+            var out = [
+                "\(file.file): format version \(store.db.formatVersion), page size \(store.db.pageSize) bytes, schema version \(try Self.schemaVersion(txn).map(String.init) ?? "none")"
+            ]
             for t in tables {
                 out.append("")
                 out.append("\(t.name)\(t.isEmbedded ? " (embedded)" : ""): \(try txn.count(t)) objects")
@@ -38,7 +40,9 @@ struct SchemaCommand: ParsableCommand {
     /// One property: `name: type` with its collection, optionality and attributes.
     static func describe(_ c: StoreColumn) -> String {
         var type = c.type == .link ? (c.targetTable ?? "?") : "\(c.type)"
-        if c.type == .linkingObjects { return "\(c.name): LinkingObjects<\(c.targetTable ?? "?")>(\(c.originProperty ?? "?"))" }
+        if c.type == .linkingObjects {
+            return "\(c.name): LinkingObjects<\(c.targetTable ?? "?")>(\(c.originProperty ?? "?"))"
+        }
         if c.isNullable && c.collection == .none || c.isNullable && c.type != .link { type += "?" }
         switch c.collection {
         case .list: type = "List<\(type)>"

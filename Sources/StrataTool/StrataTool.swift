@@ -15,7 +15,9 @@ struct StrataTool: ParsableCommand {
             Works on any Strata file without the app's models. Progress of long operations is \
             shown on standard error when it is a terminal.
             """,
-        subcommands: [SchemaCommand.self, DumpCommand.self, ImportCommand.self, VerifyCommand.self,
-                      CompactCommand.self, StatsCommand.self, CopyCommand.self, UpgradeCommand.self]
+        subcommands: [
+            SchemaCommand.self, DumpCommand.self, ImportCommand.self, VerifyCommand.self,
+            CompactCommand.self, StatsCommand.self, CopyCommand.self, UpgradeCommand.self,
+        ]
     )
 }

@@ -39,7 +39,9 @@ struct UpgradeCommand: ParsableCommand {
         if before == after && converted.isEmpty {
             print("\(file.file): already format version \(after); nothing to do.")
         } else {
-            print("\(file.file): format version \(before) -> \(after)" + (converted.isEmpty ? "" : "; converted to clusters: \(converted.joined(separator: ", "))"))
+            print(
+                "\(file.file): format version \(before) -> \(after)"
+                    + (converted.isEmpty ? "" : "; converted to clusters: \(converted.joined(separator: ", "))"))
         }
     }
 }

@@ -33,9 +33,13 @@ struct VerifyCommand: ParsableCommand {
         }
         do {
             let report = try store.db.verify()
-            lines.append("pages: \(report.pageCount) (\(report.treePages) in trees, \(report.freePages) free, \(report.bookkeepingPages) bookkeeping), version \(report.version.rawValue)")
+            lines.append(
+                "pages: \(report.pageCount) (\(report.treePages) in trees, \(report.freePages) free, \(report.bookkeepingPages) bookkeeping), version \(report.version.rawValue)"
+            )
             if !report.leakedPages.isEmpty {
-                problems.append("\(report.leakedPages.count) pages are neither used nor free (first: page \(report.leakedPages[0]))")
+                problems.append(
+                    "\(report.leakedPages.count) pages are neither used nor free (first: page \(report.leakedPages[0]))"
+                )
             }
         } catch {
             problems.append("page check: \(error)")
@@ -74,8 +78,10 @@ struct VerifyCommand: ParsableCommand {
     }
 
     /// Reads every object of `table` and checks its primary key, index entries and links.
-    func verify(_ table: StoreTable, _ txn: StoreTransaction, _ tables: [StoreTable], _ problems: inout [String],
-                _ objects: inout Int, tick: () -> Void) throws {
+    func verify(
+        _ table: StoreTable, _ txn: StoreTransaction, _ tables: [StoreTable], _ problems: inout [String],
+        _ objects: inout Int, tick: () -> Void
+    ) throws {
         let byName = Dictionary(uniqueKeysWithValues: tables.map { ($0.name, $0) })
         var reported = 0
         func problem(_ s: String) {
@@ -90,17 +96,24 @@ struct VerifyCommand: ParsableCommand {
             let values = row.values()
             if let pk = table.primaryKeyColumn {
                 let found = try? txn.objectKey(table, primaryKey: values[pk])
-                if found != row.key { problem("object \(row.key): its primary key \(JSONText.plainForm(values[pk])) leads to \(found.map { "object \($0)" } ?? "no object")") }
+                if found != row.key {
+                    problem(
+                        "object \(row.key): its primary key \(JSONText.plainForm(values[pk])) leads to \(found.map { "object \($0)" } ?? "no object")"
+                    )
+                }
             }
             for (c, column) in table.columns.enumerated() {
                 if column.hasIndexTree {
                     indexed[c, default: 0] += 1
                     let keys = (try? txn.indexLookup(table, column: c, equals: values[c])) ?? []
-                    if !keys.contains(row.key) { problem("object \(row.key): the index of \(column.name) has no entry for it") }
+                    if !keys.contains(row.key) {
+                        problem("object \(row.key): the index of \(column.name) has no entry for it")
+                    }
                 }
                 guard column.type == .link, let target = column.targetTable.flatMap({ byName[$0] }) else { continue }
                 for k in Self.links(values[c]) where (try? txn.exists(target, key: k)) != true {
-                    problem("object \(row.key): \(column.name) links to \(target.name) object \(k), which does not exist")
+                    problem(
+                        "object \(row.key): \(column.name) links to \(target.name) object \(k), which does not exist")
                 }
             }
             return true
@@ -108,7 +121,9 @@ struct VerifyCommand: ParsableCommand {
         // An index with more entries than objects holds entries of objects that no longer exist.
         for (c, count) in indexed {
             let entries = try txn.count(tree: table.indexTree(c))
-            if entries != count { problem("the index of \(table.columns[c].name) has \(entries) entries for \(count) objects") }
+            if entries != count {
+                problem("the index of \(table.columns[c].name) has \(entries) entries for \(count) objects")
+            }
         }
         if table.primaryKeyColumn != nil, !table.primaryKeyIsObjectKey {
             let entries = try txn.count(tree: table.primaryKeyTree)

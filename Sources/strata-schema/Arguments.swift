@@ -18,12 +18,25 @@ struct Arguments {
         while let argument = rest.popFirst() {
             switch argument {
             case "--target", "--output", "--history":
-                guard let value = rest.popFirst() else { throw UsageError(message: "strata-schema: \(argument) needs a value\n\(usage)") }
-                if argument == "--target" { target = value } else if argument == "--output" { output = value } else { history = value }
+                guard let value = rest.popFirst() else {
+                    throw UsageError(message: "strata-schema: \(argument) needs a value\n\(usage)")
+                }
+                if argument == "--target" {
+                    target = value
+                } else if argument == "--output" {
+                    output = value
+                } else {
+                    history = value
+                }
             case "--rename-type":
-                guard let value = rest.popFirst(), case let parts = value.split(separator: "=", omittingEmptySubsequences: false),
-                      parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
-                    throw UsageError(message: "strata-schema: --rename-type needs OLD=NEW, the class's name in the latest recorded version and its name now\n\(usage)")
+                guard let value = rest.popFirst(),
+                    case let parts = value.split(separator: "=", omittingEmptySubsequences: false),
+                    parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty
+                else {
+                    throw UsageError(
+                        message:
+                            "strata-schema: --rename-type needs OLD=NEW, the class's name in the latest recorded version and its name now\n\(usage)"
+                    )
                 }
                 typeRenames[String(parts[1])] = String(parts[0])
             case "--schema-version":
@@ -32,7 +45,9 @@ struct Arguments {
                 }
                 schemaVersion = n
             default:
-                if argument.hasPrefix("--") { throw UsageError(message: "strata-schema: unknown option \(argument)\n\(usage)") }
+                if argument.hasPrefix("--") {
+                    throw UsageError(message: "strata-schema: unknown option \(argument)\n\(usage)")
+                }
                 sources.append(argument)
             }
         }

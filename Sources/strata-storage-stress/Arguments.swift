@@ -1,11 +1,11 @@
 import StrataStorage
 import StrataStressWorkload
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 struct Arguments {

@@ -41,11 +41,11 @@ import StrataStorage
 import StrataStressWorkload
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Writes `line` and a newline to stdout with one write(2): unbuffered, so it is out of this
@@ -99,7 +99,8 @@ func runCrash(_ args: Arguments) throws {
     let deferredEvery = args.int("deferred-every", default: 0)
     let db = openDatabase(path, args)
     let last: Int = try db.read { r in
-        guard let t = try r.tree(named: StressWorkload.treeName), let v = try r.get(StressWorkload.lastKey, in: t) else { return 0 }
+        guard let t = try r.tree(named: StressWorkload.treeName), let v = try r.get(StressWorkload.lastKey, in: t)
+        else { return 0 }
         guard let n = Int(String(decoding: v, as: UTF8.self)) else { fail("the `last` key holds no number", status: 1) }
         return n
     }
@@ -143,7 +144,8 @@ func runCounter(_ args: Arguments) throws {
             let records = try txn.openTree("records", create: true)
             let next = (try txn.get(counterKey, in: counters).map(fromBigEndian) ?? 0) + 1
             try txn.put(counterKey, bigEndian(next), in: counters)
-            let value = Array(repeating: UInt8(truncatingIfNeeded: worker &* 37 &+ Int(next)), count: 16 + Int(next % 300))
+            let value = Array(
+                repeating: UInt8(truncatingIfNeeded: worker &* 37 &+ Int(next)), count: 16 + Int(next % 300))
             try txn.put(Array("r-\(worker)-\(next)".utf8), value, in: records)
             return next
         }
@@ -161,7 +163,9 @@ func runReader(_ args: Arguments) throws {
     var lastVersion = VersionID(0)
     while true {
         let (total, version) = try db.read { r -> (UInt64, VersionID) in
-            guard let counters = try r.tree(named: "counters"), let records = try r.tree(named: "records") else { return (0, r.version) }
+            guard let counters = try r.tree(named: "counters"), let records = try r.tree(named: "records") else {
+                return (0, r.version)
+            }
             var counts = [UInt64](repeating: 0, count: workers)
             var sum: UInt64 = 0
             for w in 0..<workers {
@@ -169,21 +173,31 @@ func runReader(_ args: Arguments) throws {
                 sum += counts[w]
             }
             if sum != records.count {
-                fail("violation: \(r.version): counters sum to \(sum) but `records` has \(records.count) entries", status: 1)
+                fail(
+                    "violation: \(r.version): counters sum to \(sum) but `records` has \(records.count) entries",
+                    status: 1)
             }
             var seen = [UInt64](repeating: 0, count: workers)
             try r.forEach(in: records) { k, _ in
                 let parts = String(decoding: k, as: UTF8.self).split(separator: "-")
-                guard parts.count == 3, let w = Int(parts[1]), w >= 0, w < workers, let n = UInt64(parts[2]), n >= 1, n <= counts[w] else {
-                    fail("violation: \(r.version): unexpected record \(String(decoding: k, as: UTF8.self)) (counters \(counts))", status: 1)
+                guard parts.count == 3, let w = Int(parts[1]), w >= 0, w < workers, let n = UInt64(parts[2]), n >= 1,
+                    n <= counts[w]
+                else {
+                    fail(
+                        "violation: \(r.version): unexpected record \(String(decoding: k, as: UTF8.self)) (counters \(counts))",
+                        status: 1)
                 }
                 seen[w] += 1
                 return true
             }
-            if seen != counts { fail("violation: \(r.version): records per worker \(seen), counters \(counts)", status: 1) }
+            if seen != counts {
+                fail("violation: \(r.version): records per worker \(seen), counters \(counts)", status: 1)
+            }
             return (sum, r.version)
         }
-        if version < lastVersion { fail("violation: snapshot \(version) is older than an earlier one, \(lastVersion)", status: 1) }
+        if version < lastVersion {
+            fail("violation: snapshot \(version) is older than an earlier one, \(lastVersion)", status: 1)
+        }
         lastVersion = version
         snapshots += 1
         if total >= target {
@@ -224,7 +238,8 @@ func runFill(_ args: Arguments) throws {
         do {
             try db.write { txn in
                 let t = try txn.openTree("fill", create: true)
-                try txn.put(Array("v\(n + 1)".utf8), Array(repeating: UInt8(truncatingIfNeeded: n + 1), count: size), in: t)
+                try txn.put(
+                    Array("v\(n + 1)".utf8), Array(repeating: UInt8(truncatingIfNeeded: n + 1), count: size), in: t)
             }
         } catch {
             emit("error \(error)")

@@ -8,21 +8,23 @@ import StrataStorage
 /// of their encodings, in-place patches, deletes, simple scans and older clusters, each against
 /// an in-memory model.
 final class ClusterEdgeCaseTests: CoreTestCase {
-    static let t = StoreTable(name: "R", columns: [
-        StoreColumn(name: "id", type: .int, isPrimaryKey: true),   // 0
-        StoreColumn(name: "i", type: .int),                         // 1
-        StoreColumn(name: "ni", type: .int, isNullable: true),      // 2
-        StoreColumn(name: "d", type: .double),                      // 3
-        StoreColumn(name: "nd", type: .double, isNullable: true),   // 4
-        StoreColumn(name: "b", type: .bool, isNullable: true),      // 5
-        StoreColumn(name: "f", type: .float),                       // 6
-        StoreColumn(name: "ts", type: .timestamp, isNullable: true),// 7
-        StoreColumn(name: "u", type: .uuid, isNullable: true),      // 8
-        StoreColumn(name: "s", type: .string),                      // 9
-        StoreColumn(name: "ns", type: .string, isNullable: true),   // 10
-        StoreColumn(name: "any", type: .mixed),                     // 11
-        StoreColumn(name: "l", type: .int, collection: .list),      // 12
-    ])
+    static let t = StoreTable(
+        name: "R",
+        columns: [
+            StoreColumn(name: "id", type: .int, isPrimaryKey: true),  // 0
+            StoreColumn(name: "i", type: .int),  // 1
+            StoreColumn(name: "ni", type: .int, isNullable: true),  // 2
+            StoreColumn(name: "d", type: .double),  // 3
+            StoreColumn(name: "nd", type: .double, isNullable: true),  // 4
+            StoreColumn(name: "b", type: .bool, isNullable: true),  // 5
+            StoreColumn(name: "f", type: .float),  // 6
+            StoreColumn(name: "ts", type: .timestamp, isNullable: true),  // 7
+            StoreColumn(name: "u", type: .uuid, isNullable: true),  // 8
+            StoreColumn(name: "s", type: .string),  // 9
+            StoreColumn(name: "ns", type: .string, isNullable: true),  // 10
+            StoreColumn(name: "any", type: .mixed),  // 11
+            StoreColumn(name: "l", type: .int, collection: .list),  // 12
+        ])
 
     // MARK: Model helpers
 
@@ -54,7 +56,10 @@ final class ClusterEdgeCaseTests: CoreTestCase {
             }
         }
         mutating func double() -> Double {
-            [-0.0, 0.0, .nan, .infinity, -.infinity, 1.5, -2.25, .greatestFiniteMagnitude, .leastNonzeroMagnitude, Double(int())].randomElement(using: &rng)!
+            [
+                -0.0, 0.0, .nan, .infinity, -.infinity, 1.5, -2.25, .greatestFiniteMagnitude, .leastNonzeroMagnitude,
+                Double(int()),
+            ].randomElement(using: &rng)!
         }
         mutating func string(_ big: Bool = false) -> String {
             let n = big ? Int.random(in: 1200...5000, using: &rng) : Int.random(in: 0...20, using: &rng)
@@ -71,7 +76,11 @@ final class ClusterEdgeCaseTests: CoreTestCase {
             case 7:
                 if chance(35) { return .null }
                 let sec = int()
-                return .timestamp(seconds: sec, nanoseconds: sec >= 0 ? Int32.random(in: 0...999_999_999, using: &rng) : -Int32.random(in: 0...999_999_999, using: &rng))
+                return .timestamp(
+                    seconds: sec,
+                    nanoseconds: sec >= 0
+                        ? Int32.random(in: 0...999_999_999, using: &rng)
+                        : -Int32.random(in: 0...999_999_999, using: &rng))
             case 8: return chance(35) ? .null : .uuid((0..<16).map { _ in UInt8.random(in: 0...255, using: &rng) })
             case 9: return .string(string(chance(1)))
             case 10: return chance(35) ? .null : .string(string())
@@ -104,21 +113,31 @@ final class ClusterEdgeCaseTests: CoreTestCase {
     /// Cluster invariants: validates, tree key = first key, keys rise within and across clusters,
     /// clusters of several objects fit inline, counts agree.
     @discardableResult
-    func checkClusters(_ txn: StoreTransaction, _ table: StoreTable, file: StaticString = #filePath, line: UInt = #line) throws -> (clusters: Int, objects: Int) {
+    func checkClusters(
+        _ txn: StoreTransaction, _ table: StoreTable, file: StaticString = #filePath, line: UInt = #line
+    ) throws -> (clusters: Int, objects: Int) {
         var previous: Int64?
         var clusters = 0, objects = 0
         let capacity = (4096 - 32) / 4 - 2 - 6 - 8
         for (k, v) in try entries(txn, tree: table.objectTree) {
             let info = try v.withUnsafeBytes { raw -> (Int64, Int, [Int64]) in
-                let view = try XCTUnwrap(ClusterView(raw, table: table), "cluster does not validate", file: file, line: line)
+                let view = try XCTUnwrap(
+                    ClusterView(raw, table: table), "cluster does not validate", file: file, line: line)
                 return (view.firstKey, view.count, (0..<view.count).map(view.key(at:)))
             }
             XCTAssertEqual(k, keyBytes(info.0), "tree key is not the first object key", file: file, line: line)
             XCTAssertEqual(info.2.first, info.0, file: file, line: line)
-            for j in info.2.indices.dropFirst() { XCTAssertGreaterThan(info.2[j], info.2[j - 1], "keys rise", file: file, line: line) }
-            if let previous { XCTAssertGreaterThan(info.2[0], previous, "keys rise across clusters", file: file, line: line) }
+            for j in info.2.indices.dropFirst() {
+                XCTAssertGreaterThan(info.2[j], info.2[j - 1], "keys rise", file: file, line: line)
+            }
+            if let previous {
+                XCTAssertGreaterThan(info.2[0], previous, "keys rise across clusters", file: file, line: line)
+            }
             previous = info.2.last
-            if info.1 > 1 { XCTAssertLessThanOrEqual(v.count, capacity, "a cluster of \(info.1) objects overflows", file: file, line: line) }
+            if info.1 > 1 {
+                XCTAssertLessThanOrEqual(
+                    v.count, capacity, "a cluster of \(info.1) objects overflows", file: file, line: line)
+            }
             clusters += 1
             objects += info.1
         }
@@ -126,7 +145,10 @@ final class ClusterEdgeCaseTests: CoreTestCase {
         return (clusters, objects)
     }
 
-    func checkModel(_ txn: StoreTransaction, _ table: StoreTable, _ model: [Int64: [StoreValue]], file: StaticString = #filePath, line: UInt = #line) throws {
+    func checkModel(
+        _ txn: StoreTransaction, _ table: StoreTable, _ model: [Int64: [StoreValue]], file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws {
         var seen: [Int64] = []
         try txn.forEachRow(table) { r in
             seen.append(r.key)
@@ -135,7 +157,9 @@ final class ClusterEdgeCaseTests: CoreTestCase {
         }
         XCTAssertEqual(seen, model.keys.sorted(), file: file, line: line)
         for key in model.keys.sorted().prefix(40) {
-            XCTAssertEqual(Self.canon(try txn.row(table, key: key)?.values()), Self.canon(model[key]), "row \(key)", file: file, line: line)
+            XCTAssertEqual(
+                Self.canon(try txn.row(table, key: key)?.values()), Self.canon(model[key]), "row \(key)", file: file,
+                line: line)
         }
     }
 
@@ -195,11 +219,13 @@ final class ClusterEdgeCaseTests: CoreTestCase {
     /// maximum that needs a wider width, width 0 columns, Int64.min/max in one cluster, nulls
     /// whose deltas must not be shifted.
     func testSpliceIntegerRebaseAndWidening() throws {
-        let table = StoreTable(name: "I", columns: [
-            StoreColumn(name: "id", type: .int, isPrimaryKey: true),
-            StoreColumn(name: "a", type: .int),
-            StoreColumn(name: "n", type: .int, isNullable: true),
-        ])
+        let table = StoreTable(
+            name: "I",
+            columns: [
+                StoreColumn(name: "id", type: .int, isPrimaryKey: true),
+                StoreColumn(name: "a", type: .int),
+                StoreColumn(name: "n", type: .int, isNullable: true),
+            ])
         let sequences: [[Int64]] = [
             [5, 5, 5, 4, 6, 255 + 4, 256 + 4, -1, Int64.max, Int64.min],
             [Int64.max, Int64.max - 1, Int64.min, 0],
@@ -263,13 +289,15 @@ final class ClusterEdgeCaseTests: CoreTestCase {
     /// Null bitmaps: a null spliced in at every position around byte boundaries (7, 8, 15, 16),
     /// into clusters that do and do not have a bitmap yet, in every nullable column kind.
     func testSpliceNullBitmapsAtByteBoundaries() throws {
-        let table = StoreTable(name: "N", columns: [
-            StoreColumn(name: "id", type: .int, isPrimaryKey: true),
-            StoreColumn(name: "ni", type: .int, isNullable: true),
-            StoreColumn(name: "nd", type: .double, isNullable: true),
-            StoreColumn(name: "ns", type: .string, isNullable: true),
-            StoreColumn(name: "any", type: .mixed),
-        ])
+        let table = StoreTable(
+            name: "N",
+            columns: [
+                StoreColumn(name: "id", type: .int, isPrimaryKey: true),
+                StoreColumn(name: "ni", type: .int, isNullable: true),
+                StoreColumn(name: "nd", type: .double, isNullable: true),
+                StoreColumn(name: "ns", type: .string, isNullable: true),
+                StoreColumn(name: "any", type: .mixed),
+            ])
         try write([table]) { try $0.storeTable(table) }
         var model: [Int64: [StoreValue]] = [:]
         for (round, size) in [7, 8, 9, 15, 16, 17, 24].enumerated() {
@@ -280,8 +308,10 @@ final class ClusterEdgeCaseTests: CoreTestCase {
                     for j in 0..<size {
                         let key = base + Int64(j) * 2
                         let null = round % 2 == 0 && j == 3
-                        let values: [StoreValue] = [.int(key), null ? .null : .int(Int64(j)), null ? .null : .double(Double(j)),
-                                                   null ? .null : .string("v\(j)"), null ? .null : .int(Int64(j))]
+                        let values: [StoreValue] = [
+                            .int(key), null ? .null : .int(Int64(j)), null ? .null : .double(Double(j)),
+                            null ? .null : .string("v\(j)"), null ? .null : .int(Int64(j)),
+                        ]
                         try txn.insert(into: table, values: values)
                         model[key] = values
                     }
@@ -305,7 +335,9 @@ final class ClusterEdgeCaseTests: CoreTestCase {
             try checkClusters(r, table)
             // The simple scan reads the null bitmaps too.
             let q = try StoreQuery("ni >= $0", arguments: [.int(-9)])
-            let want = model.keys.sorted().filter { if case .int = model[$0]![1] { return true }; return false }
+            let want = model.keys.sorted().filter {
+                if case .int = model[$0]![1] { return true }; return false
+            }
             XCTAssertEqual(try q.evaluate(in: r, table: table), want)
             XCTAssertEqual(try q.fastCount(in: r, table: table), want.count)
         }
@@ -315,18 +347,20 @@ final class ClusterEdgeCaseTests: CoreTestCase {
     /// Key widths: dense keys that become sparse, key deltas that need 1, 2, 4 and 8 bytes, keys
     /// at Int64.min and Int64.max in one cluster, inserts below every existing key.
     func testKeyWidthsAndExtremeKeys() throws {
-        let table = StoreTable(name: "K", columns: [
-            StoreColumn(name: "id", type: .int, isPrimaryKey: true),
-            StoreColumn(name: "a", type: .int),
-        ])
+        let table = StoreTable(
+            name: "K",
+            columns: [
+                StoreColumn(name: "id", type: .int, isPrimaryKey: true),
+                StoreColumn(name: "a", type: .int),
+            ])
         try write([table]) { try $0.storeTable(table) }
         var model: [Int64: [StoreValue]] = [:]
         let batches: [[Int64]] = [
-            [0, 1, 2, 3, 4, 5],                 // dense
-            [7, 300, 70_000, 5_000_000_000],    // kw 1 -> 2 -> 4 -> 8
-            [6, 8, 299],                        // middle
+            [0, 1, 2, 3, 4, 5],  // dense
+            [7, 300, 70_000, 5_000_000_000],  // kw 1 -> 2 -> 4 -> 8
+            [6, 8, 299],  // middle
             [Int64.max, Int64.max - 1, Int64.max - 3],
-            [Int64.min, Int64.min + 1, Int64.min + 2],   // below every key: a new first cluster key
+            [Int64.min, Int64.min + 1, Int64.min + 2],  // below every key: a new first cluster key
             [-1, -2, Int64.min + 3, Int64.max - 2],
         ]
         for batch in batches {
@@ -371,19 +405,24 @@ final class ClusterEdgeCaseTests: CoreTestCase {
     /// Variable-width columns: totals that cross 0xFFFF (u16 offsets), single huge values in
     /// clusters of one object, inserts next to them and updates that grow and shrink them.
     func testVariableOffsetsAndHugeValues() throws {
-        let table = StoreTable(name: "V", columns: [
-            StoreColumn(name: "id", type: .int, isPrimaryKey: true),
-            StoreColumn(name: "s", type: .string),
-            StoreColumn(name: "bin", type: .data, isNullable: true),
-            StoreColumn(name: "n", type: .int),
-        ])
+        let table = StoreTable(
+            name: "V",
+            columns: [
+                StoreColumn(name: "id", type: .int, isPrimaryKey: true),
+                StoreColumn(name: "s", type: .string),
+                StoreColumn(name: "bin", type: .data, isNullable: true),
+                StoreColumn(name: "n", type: .int),
+            ])
         try write([table]) { try $0.storeTable(table) }
         var model: [Int64: [StoreValue]] = [:]
         let sizes = [0, 1, 999, 1000, 1001, 65_535, 65_536, 70_000, 3]
         try write([table]) { txn in
             for (j, size) in sizes.enumerated() {
                 let key = Int64(j * 10)
-                let values: [StoreValue] = [.int(key), .string(String(repeating: "x", count: size)), .data(Array(repeating: UInt8(j), count: size / 2)), .int(Int64(j))]
+                let values: [StoreValue] = [
+                    .int(key), .string(String(repeating: "x", count: size)),
+                    .data(Array(repeating: UInt8(j), count: size / 2)), .int(Int64(j)),
+                ]
                 try txn.insert(into: table, values: values)
                 model[key] = values
             }
@@ -391,7 +430,9 @@ final class ClusterEdgeCaseTests: CoreTestCase {
             for j in 0..<sizes.count {
                 for d in [1, 2, 9] {
                     let key = Int64(j * 10 + d)
-                    let values: [StoreValue] = [.int(key), .string("s\(key)"), d == 2 ? .null : .data([1, 2, 3]), .int(-Int64(d))]
+                    let values: [StoreValue] = [
+                        .int(key), .string("s\(key)"), d == 2 ? .null : .data([1, 2, 3]), .int(-Int64(d)),
+                    ]
                     try txn.insert(into: table, values: values)
                     model[key] = values
                 }
@@ -422,10 +463,12 @@ final class ClusterEdgeCaseTests: CoreTestCase {
     /// A table whose objects take no bytes in a cluster (an `Int` primary key and an integer
     /// column that is always the same, dense keys) must still split before 65,535 objects.
     func testZeroByteObjectsPastTheObjectCountLimit() throws {
-        let table = StoreTable(name: "Z", columns: [
-            StoreColumn(name: "id", type: .int, isPrimaryKey: true),
-            StoreColumn(name: "a", type: .int),
-        ])
+        let table = StoreTable(
+            name: "Z",
+            columns: [
+                StoreColumn(name: "id", type: .int, isPrimaryKey: true),
+                StoreColumn(name: "a", type: .int),
+            ])
         try write([table]) { txn in
             try txn.storeTable(table)
             for k in 0..<65_600 { try txn.insert(into: table, values: [.int(Int64(k)), .int(0)]) }
@@ -463,7 +506,8 @@ final class ClusterEdgeCaseTests: CoreTestCase {
             (4, .double(-0.0)), (4, .null), (4, .double(0.0)), (4, .null),
             (6, .float(-0.0)), (6, .float(.nan)), (6, .float(0.0)),
             (5, .bool(false)), (5, .null), (5, .bool(true)),
-            (7, .timestamp(seconds: Int64.min, nanoseconds: -999_999_999)), (7, .null), (7, .timestamp(seconds: -1, nanoseconds: -1)),
+            (7, .timestamp(seconds: Int64.min, nanoseconds: -999_999_999)), (7, .null),
+            (7, .timestamp(seconds: -1, nanoseconds: -1)),
             (8, .null), (8, .uuid(Array(0..<16))),
             (1, .int(Int64.min)), (1, .int(Int64.max)), (1, .int(0)), (1, .int(-1)),
             (2, .null), (2, .int(Int64.max)), (2, .int(Int64.min)), (2, .null), (2, .int(5)),
@@ -474,7 +518,9 @@ final class ClusterEdgeCaseTests: CoreTestCase {
                     let old = try txn.set(table, key: k, column: c, to: v)
                     XCTAssertEqual(Self.canon(old), Self.canon(model[k]![c]), "set \(k).\(c) = \(v)")
                     model[k]![c] = v
-                    XCTAssertEqual(Self.canon(try XCTUnwrap(txn.row(table, key: k)).value(c)), Self.canon(v), "read back \(k).\(c)")
+                    XCTAssertEqual(
+                        Self.canon(try XCTUnwrap(txn.row(table, key: k)).value(c)), Self.canon(v), "read back \(k).\(c)"
+                    )
                 }
             }
         }
@@ -491,13 +537,15 @@ final class ClusterEdgeCaseTests: CoreTestCase {
     /// ends of Int64 (so `k - base` overflows), with nulls and negative numbers, against a
     /// brute force; count, keys and sums.
     func testSimpleScansAtTheEndsOfInt64() throws {
-        let table = StoreTable(name: "S", columns: [
-            StoreColumn(name: "id", type: .int, isPrimaryKey: true),
-            StoreColumn(name: "i", type: .int),
-            StoreColumn(name: "ni", type: .int, isNullable: true),
-            StoreColumn(name: "d", type: .double),
-            StoreColumn(name: "nd", type: .double, isNullable: true),
-        ])
+        let table = StoreTable(
+            name: "S",
+            columns: [
+                StoreColumn(name: "id", type: .int, isPrimaryKey: true),
+                StoreColumn(name: "i", type: .int),
+                StoreColumn(name: "ni", type: .int, isNullable: true),
+                StoreColumn(name: "d", type: .double),
+                StoreColumn(name: "nd", type: .double, isNullable: true),
+            ])
         var gen = Gen(rng: CoreRandom(seed: 3))
         var model: [Int64: [StoreValue]] = [:]
         try write([table]) { txn in
@@ -525,20 +573,24 @@ final class ClusterEdgeCaseTests: CoreTestCase {
                 model[Int64(k)] = values
             }
         }
-        let intConstants: [Int64] = [Int64.min, Int64.min + 1, Int64.min + 3, Int64.min + 70_000, -5, -1, 0, 1, 4_294_967_295,
-                                     Int64.max - 256, Int64.max - 3, Int64.max - 1, Int64.max]
+        let intConstants: [Int64] = [
+            Int64.min, Int64.min + 1, Int64.min + 3, Int64.min + 70_000, -5, -1, 0, 1, 4_294_967_295,
+            Int64.max - 256, Int64.max - 3, Int64.max - 1, Int64.max,
+        ]
         let doubleConstants: [Double] = [-.infinity, -9.3e18, -5, -0.0, 0, 1.5, 9.3e18, .infinity, .nan]
         try read([table]) { r in
             let keys = model.keys.sorted()
             for (column, name) in [(1, "i"), (2, "ni"), (3, "d"), (4, "nd")] {
-                let constants: [StoreValue] = column < 3 ? intConstants.map { .int($0) } : doubleConstants.map { .double($0) }
+                let constants: [StoreValue] =
+                    column < 3 ? intConstants.map { .int($0) } : doubleConstants.map { .double($0) }
                 for op in ["==", "!=", "<", "<=", ">", ">="] {
                     for constant in constants {
                         let q = try StoreQuery("\(name) \(op) $0", arguments: [constant])
                         XCTAssertNotNil(try q.prepare(r, table).simple)
                         let want = keys.filter { QuerySimpleScanTests.expected(model[$0]![column], op, constant) }
                         XCTAssertEqual(try q.evaluate(in: r, table: table), want, "\(name) \(op) \(constant)")
-                        XCTAssertEqual(try q.fastCount(in: r, table: table), want.count, "count \(name) \(op) \(constant)")
+                        XCTAssertEqual(
+                            try q.fastCount(in: r, table: table), want.count, "count \(name) \(op) \(constant)")
                         let sum = try XCTUnwrap(q.fastSum(in: r, table: table, column: 1))
                         var ints: Int64 = 0
                         for k in want { if case .int(let v) = model[k]![1] { ints &+= v } }
@@ -575,11 +627,13 @@ final class ClusterEdgeCaseTests: CoreTestCase {
     /// A simple scan's sum reads a second column: a cluster whose second column's descriptor
     /// points outside the cluster must be reported as corrupt, as every other read does.
     func testSimpleSumChecksTheSummedColumn() throws {
-        let table = StoreTable(name: "SC", columns: [
-            StoreColumn(name: "id", type: .int, isPrimaryKey: true),
-            StoreColumn(name: "a", type: .int),
-            StoreColumn(name: "b", type: .int),
-        ])
+        let table = StoreTable(
+            name: "SC",
+            columns: [
+                StoreColumn(name: "id", type: .int, isPrimaryKey: true),
+                StoreColumn(name: "a", type: .int),
+                StoreColumn(name: "b", type: .int),
+            ])
         try write([table]) { txn in
             try txn.storeTable(table)
             for k in 0..<5 { try txn.insert(into: table, values: [.int(Int64(k)), .int(Int64(k)), .int(100)]) }
@@ -592,8 +646,9 @@ final class ClusterEdgeCaseTests: CoreTestCase {
         try read([table]) { r in
             XCTAssertThrowsError(try r.row(table, key: 1), "the cluster is corrupt")
             XCTAssertThrowsError(try StoreQuery().fastSum(in: r, table: table, column: 2), "unfiltered sum checks")
-            XCTAssertThrowsError(try StoreQuery("a >= $0", arguments: [.int(0)]).fastSum(in: r, table: table, column: 2),
-                                 "a filtered sum must check the summed column too")
+            XCTAssertThrowsError(
+                try StoreQuery("a >= $0", arguments: [.int(0)]).fastSum(in: r, table: table, column: 2),
+                "a filtered sum must check the summed column too")
         }
     }
 
@@ -602,20 +657,24 @@ final class ClusterEdgeCaseTests: CoreTestCase {
     /// Clusters written with fewer columns, then read, patched, rewritten, spliced into, split,
     /// scanned and deleted from under a table with more columns.
     func testOlderClustersUnderMoreColumns() throws {
-        let v1 = StoreTable(name: "E", columns: [
-            StoreColumn(name: "id", type: .int, isPrimaryKey: true),
-            StoreColumn(name: "a", type: .int),
-            StoreColumn(name: "s", type: .string),
-        ])
-        let v2 = StoreTable(name: "E", columns: v1.columns + [
-            StoreColumn(name: "x", type: .int),
-            StoreColumn(name: "nx", type: .int, isNullable: true),
-            StoreColumn(name: "d", type: .double),
-            StoreColumn(name: "ns", type: .string, isNullable: true),
-            StoreColumn(name: "l", type: .string, collection: .list),
-            StoreColumn(name: "any", type: .mixed),
-            StoreColumn(name: "b", type: .bool),
-        ])
+        let v1 = StoreTable(
+            name: "E",
+            columns: [
+                StoreColumn(name: "id", type: .int, isPrimaryKey: true),
+                StoreColumn(name: "a", type: .int),
+                StoreColumn(name: "s", type: .string),
+            ])
+        let v2 = StoreTable(
+            name: "E",
+            columns: v1.columns + [
+                StoreColumn(name: "x", type: .int),
+                StoreColumn(name: "nx", type: .int, isNullable: true),
+                StoreColumn(name: "d", type: .double),
+                StoreColumn(name: "ns", type: .string, isNullable: true),
+                StoreColumn(name: "l", type: .string, collection: .list),
+                StoreColumn(name: "any", type: .mixed),
+                StoreColumn(name: "b", type: .bool),
+            ])
         var model: [Int64: [StoreValue]] = [:]
         let defaults: [StoreValue] = [.int(0), .null, .double(0), .null, .list([]), .null, .bool(false)]
         try write([v1]) { txn in
@@ -645,7 +704,10 @@ final class ClusterEdgeCaseTests: CoreTestCase {
             }
             // Inserts into old clusters (middle and end), which must be rewritten with every column.
             for k in stride(from: Int64(1), to: 601, by: 10) {
-                let values: [StoreValue] = [.int(k), .int(k), .string("new"), .int(-k), .int(k), .double(-0.0), .string("n"), .list([.string("q")]), .int(k), .bool(true)]
+                let values: [StoreValue] = [
+                    .int(k), .int(k), .string("new"), .int(-k), .int(k), .double(-0.0), .string("n"),
+                    .list([.string("q")]), .int(k), .bool(true),
+                ]
                 try txn.insert(into: v2, values: values)
                 model[k] = values
             }
@@ -657,11 +719,15 @@ final class ClusterEdgeCaseTests: CoreTestCase {
             try checkClusters(txn, v2)
         }
         // Older clusters that nothing touched still exist alongside new ones.
-        let columnCounts = try read([v2]) { r in try entries(r, tree: v2.objectTree).map { Int($0.1[2]) | Int($0.1[3]) << 8 } }
+        let columnCounts = try read([v2]) { r in
+            try entries(r, tree: v2.objectTree).map { Int($0.1[2]) | Int($0.1[3]) << 8 }
+        }
         try read([v2]) { r in
             try checkModel(r, v2, model)
             let keys = model.keys.sorted()
-            for (c, name, k) in [(3, "x", StoreValue.int(0)), (4, "nx", .int(1)), (1, "a", .int(-150)), (5, "d", .double(0))] {
+            for (c, name, k) in [
+                (3, "x", StoreValue.int(0)), (4, "nx", .int(1)), (1, "a", .int(-150)), (5, "d", .double(0)),
+            ] {
                 for op in ["==", "!=", "<", ">="] {
                     let q = try StoreQuery("\(name) \(op) $0", arguments: [k])
                     let want = keys.filter { QuerySimpleScanTests.expected(model[$0]![c], op, k) }
@@ -736,10 +802,12 @@ final class ClusterEdgeCaseTests: CoreTestCase {
     /// A corrupt row of the format clusters replaced (a variable slot longer than its row) is
     /// refused by the upgrade with an error, not a trap.
     func testCorruptLegacyRowIsAnErrorNotATrap() throws {
-        let table = StoreTable(name: "L", columns: [
-            StoreColumn(name: "id", type: .int, isPrimaryKey: true),
-            StoreColumn(name: "name", type: .string),
-        ])
+        let table = StoreTable(
+            name: "L",
+            columns: [
+                StoreColumn(name: "id", type: .int, isPrimaryKey: true),
+                StoreColumn(name: "name", type: .string),
+            ])
         try write([table]) { txn in
             try txn.storeTable(table)
             var row = try RowEncoder.encode([.int(1), .string("hello")], table: table)

@@ -6,23 +6,25 @@ import StrataStorage
 /// across many clusters against a model, the documented bytes, splits, in-place patches,
 /// corrupt clusters and the upgrade of files written with one row per object.
 final class ClusterTests: CoreTestCase {
-    static let wide = StoreTable(name: "Wide", columns: [
-        StoreColumn(name: "id", type: .int, isPrimaryKey: true),
-        StoreColumn(name: "n", type: .int),
-        StoreColumn(name: "maybe", type: .int, isNullable: true),
-        StoreColumn(name: "score", type: .double),
-        StoreColumn(name: "ratio", type: .double, isNullable: true),
-        StoreColumn(name: "flag", type: .bool),
-        StoreColumn(name: "f", type: .float, isNullable: true),
-        StoreColumn(name: "at", type: .timestamp),
-        StoreColumn(name: "oid", type: .objectId, isNullable: true),
-        StoreColumn(name: "uuid", type: .uuid),
-        StoreColumn(name: "name", type: .string),
-        StoreColumn(name: "note", type: .string, isNullable: true),
-        StoreColumn(name: "blob", type: .data),
-        StoreColumn(name: "tags", type: .int, collection: .list),
-        StoreColumn(name: "any", type: .mixed),
-    ])
+    static let wide = StoreTable(
+        name: "Wide",
+        columns: [
+            StoreColumn(name: "id", type: .int, isPrimaryKey: true),
+            StoreColumn(name: "n", type: .int),
+            StoreColumn(name: "maybe", type: .int, isNullable: true),
+            StoreColumn(name: "score", type: .double),
+            StoreColumn(name: "ratio", type: .double, isNullable: true),
+            StoreColumn(name: "flag", type: .bool),
+            StoreColumn(name: "f", type: .float, isNullable: true),
+            StoreColumn(name: "at", type: .timestamp),
+            StoreColumn(name: "oid", type: .objectId, isNullable: true),
+            StoreColumn(name: "uuid", type: .uuid),
+            StoreColumn(name: "name", type: .string),
+            StoreColumn(name: "note", type: .string, isNullable: true),
+            StoreColumn(name: "blob", type: .data),
+            StoreColumn(name: "tags", type: .int, collection: .list),
+            StoreColumn(name: "any", type: .mixed),
+        ])
 
     struct Gen {
         var rng: CoreRandom
@@ -74,21 +76,27 @@ final class ClusterTests: CoreTestCase {
 
     /// Every cluster of `table` validates, its tree key is its first object key, keys rise
     /// across clusters, and a cluster of several objects fits inline in a leaf.
-    func checkClusters(_ txn: StoreTransaction, _ table: StoreTable, file: StaticString = #filePath, line: UInt = #line) throws -> (clusters: Int, objects: Int) {
+    func checkClusters(
+        _ txn: StoreTransaction, _ table: StoreTable, file: StaticString = #filePath, line: UInt = #line
+    ) throws -> (clusters: Int, objects: Int) {
         var previous: Int64?
         var clusters = 0, objects = 0
         // The inline limit of a 4096-byte page less a leaf cell's header and an 8-byte key.
         let capacity = (4096 - 32) / 4 - 2 - 6 - 8
         for (k, v) in try entries(txn, tree: table.objectTree) {
             let view = try v.withUnsafeBytes { raw -> (Int64, Int, [Int64]) in
-                let view = try XCTUnwrap(ClusterView(raw, table: table), "cluster does not validate", file: file, line: line)
+                let view = try XCTUnwrap(
+                    ClusterView(raw, table: table), "cluster does not validate", file: file, line: line)
                 return (view.firstKey, view.count, (0..<view.count).map(view.key(at:)))
             }
             XCTAssertEqual(k, keyBytes(view.0), "tree key is not the first object key", file: file, line: line)
             XCTAssertEqual(view.2, view.2.sorted(), file: file, line: line)
             if let previous { XCTAssertGreaterThan(view.2[0], previous, file: file, line: line) }
             previous = view.2.last
-            if view.1 > 1 { XCTAssertLessThanOrEqual(v.count, capacity, "a cluster of \(view.1) objects overflows", file: file, line: line) }
+            if view.1 > 1 {
+                XCTAssertLessThanOrEqual(
+                    v.count, capacity, "a cluster of \(view.1) objects overflows", file: file, line: line)
+            }
             clusters += 1
             objects += view.1
         }
@@ -97,8 +105,10 @@ final class ClusterTests: CoreTestCase {
     }
 
     /// What the general path reads for each object equals the model, in key order.
-    func checkModel(_ txn: StoreTransaction, _ model: [Int64: [StoreValue]], table: StoreTable = ClusterTests.wide,
-                    file: StaticString = #filePath, line: UInt = #line) throws {
+    func checkModel(
+        _ txn: StoreTransaction, _ model: [Int64: [StoreValue]], table: StoreTable = ClusterTests.wide,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         var seen: [Int64] = []
         try txn.forEachRow(table) { r in
             seen.append(r.key)
@@ -113,8 +123,10 @@ final class ClusterTests: CoreTestCase {
     }
 
     /// Inserts object `key` and records it in `model`; a key the model holds must be refused.
-    func insertOrExpectDuplicate(_ txn: StoreTransaction, _ table: StoreTable, _ key: Int64, _ values: [StoreValue],
-                                 into model: inout [Int64: [StoreValue]], file: StaticString = #filePath, line: UInt = #line) throws {
+    func insertOrExpectDuplicate(
+        _ txn: StoreTransaction, _ table: StoreTable, _ key: Int64, _ values: [StoreValue],
+        into model: inout [Int64: [StoreValue]], file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         if model[key] != nil {
             XCTAssertThrowsError(try txn.insert(into: table, values: values), file: file, line: line)
         } else {
@@ -152,7 +164,8 @@ final class ClusterTests: CoreTestCase {
             var working = model
             for i in 0..<300 {
                 // Random keys, then runs of appended keys (dense clusters keep key width 0).
-                let key = round % 3 == 2 ? 10_000 + Int64(round * 300 + i) : Int64.random(in: -3000...3000, using: &gen.rng)
+                let key =
+                    round % 3 == 2 ? 10_000 + Int64(round * 300 + i) : Int64.random(in: -3000...3000, using: &gen.rng)
                 let values = [StoreValue.int(key)] + picked.dropFirst().map { value($0) }
                 try insertOrExpectDuplicate(txn, table, key, values, into: &working)
             }
@@ -234,10 +247,12 @@ final class ClusterTests: CoreTestCase {
     /// Objects appended in key order fill their clusters: a split leaves the full cluster as it
     /// was and starts a new one.
     func testAppendsFillClusters() throws {
-        let table = StoreTable(name: "Log", columns: [
-            StoreColumn(name: "n", type: .int),
-            StoreColumn(name: "text", type: .string),
-        ])
+        let table = StoreTable(
+            name: "Log",
+            columns: [
+                StoreColumn(name: "n", type: .int),
+                StoreColumn(name: "text", type: .string),
+            ])
         try write([table]) { txn in
             try txn.storeTable(table)
             for i in 0..<20_000 { try txn.insert(into: table, values: [.int(Int64(i % 100)), .string("line \(i)")]) }
@@ -258,12 +273,14 @@ final class ClusterTests: CoreTestCase {
 
     /// The bytes of a small cluster, field by field as FORMAT.md documents them.
     func testClusterBytesAreAsDocumented() throws {
-        let table = StoreTable(name: "T", columns: [
-            StoreColumn(name: "id", type: .int, isPrimaryKey: true),
-            StoreColumn(name: "age", type: .int),
-            StoreColumn(name: "score", type: .double, isNullable: true),
-            StoreColumn(name: "name", type: .string),
-        ])
+        let table = StoreTable(
+            name: "T",
+            columns: [
+                StoreColumn(name: "id", type: .int, isPrimaryKey: true),
+                StoreColumn(name: "age", type: .int),
+                StoreColumn(name: "score", type: .double, isNullable: true),
+                StoreColumn(name: "name", type: .string),
+            ])
         try write([table]) { txn in
             try txn.storeTable(table)
             try txn.insert(into: table, values: [.int(10), .int(300), .double(1.5), .string("ab")])
@@ -276,18 +293,18 @@ final class ClusterTests: CoreTestCase {
         func u16(_ v: Int) { expected += [UInt8(v & 0xFF), UInt8(v >> 8)] }
         func u32(_ v: Int) { u16(v & 0xFFFF); u16(v >> 16) }
         func u64(_ v: UInt64) { for i in 0..<8 { expected.append(UInt8((v >> (8 * UInt64(i))) & 0xFF)) } }
-        u16(3); u16(4); expected += [1, 0]; u16(0); u64(10)     // m, n, key width 1, first key 10
+        u16(3); u16(4); expected += [1, 0]; u16(0); u64(10)  // m, n, key width 1, first key 10
         // Descriptors at 16: id (none), age (int), score (fixed, nulls), name (variable).
         let keys = 16 + 4 * 6, age = keys + 3, score = age + 8 + 3, name = score + 1 + 24
         u32(0); expected += [0, 0]
         u32(age); expected += [1, 0]
         u32(score); expected += [8, 1]
         u32(name); expected += [2, 0]
-        expected += [0, 2, 3]                                    // key deltas
-        u64(300); expected += [0, 2, 1]                          // age: base 300, deltas
-        expected += [0b010]                                      // score: object 1 is null
+        expected += [0, 2, 3]  // key deltas
+        u64(300); expected += [0, 2, 1]  // age: base 300, deltas
+        expected += [0b010]  // score: object 1 is null
         u64((1.5).bitPattern); u64(0); u64((-2.0).bitPattern)
-        u16(2); u16(2); u16(5)                                   // name: end offsets
+        u16(2); u16(2); u16(5)  // name: end offsets
         expected += Array("abxyz".utf8)
         // The third insert rewrote the cluster (the editor's leaves no reserve) with a reserve of
         // zero bytes for the next: max(32, 90 / 16, 2 * 90 / 3) = 60.
@@ -299,16 +316,22 @@ final class ClusterTests: CoreTestCase {
     /// re-encodes the cluster when it does not (an integer outside the column's range, a null
     /// where the cluster has no null bitmap).
     func testPatchInPlaceAndRewrite() throws {
-        let table = StoreTable(name: "P", columns: [
-            StoreColumn(name: "id", type: .int, isPrimaryKey: true),
-            StoreColumn(name: "age", type: .int),
-            StoreColumn(name: "score", type: .double, isNullable: true),
-        ])
+        let table = StoreTable(
+            name: "P",
+            columns: [
+                StoreColumn(name: "id", type: .int, isPrimaryKey: true),
+                StoreColumn(name: "age", type: .int),
+                StoreColumn(name: "score", type: .double, isNullable: true),
+            ])
         try write([table]) { txn in
             try txn.storeTable(table)
-            for i in 0..<10 { try txn.insert(into: table, values: [.int(Int64(i)), .int(Int64(50 + i)), .double(Double(i))]) }
+            for i in 0..<10 {
+                try txn.insert(into: table, values: [.int(Int64(i)), .int(Int64(50 + i)), .double(Double(i))])
+            }
         }
-        func cluster() throws -> [UInt8] { try read([table]) { r in try XCTUnwrap(entries(r, tree: table.objectTree).first?.1) } }
+        func cluster() throws -> [UInt8] {
+            try read([table]) { r in try XCTUnwrap(entries(r, tree: table.objectTree).first?.1) }
+        }
         let before = try cluster()
         try write([table]) { txn in XCTAssertEqual(try txn.set(table, key: 3, column: 1, to: .int(60)), .int(53)) }
         let patched = try cluster()
@@ -335,24 +358,26 @@ final class ClusterTests: CoreTestCase {
 
     /// A cluster whose header or offsets lie is refused with an error, not a crash.
     func testCorruptClustersAreErrors() throws {
-        let table = StoreTable(name: "C", columns: [
-            StoreColumn(name: "id", type: .int, isPrimaryKey: true),
-            StoreColumn(name: "name", type: .string),
-        ])
+        let table = StoreTable(
+            name: "C",
+            columns: [
+                StoreColumn(name: "id", type: .int, isPrimaryKey: true),
+                StoreColumn(name: "name", type: .string),
+            ])
         try write([table]) { txn in
             try txn.storeTable(table)
             for i in 0..<5 { try txn.insert(into: table, values: [.int(Int64(i)), .string("n\(i)")]) }
         }
         let good = try read([table]) { r in try XCTUnwrap(entries(r, tree: table.objectTree).first?.1) }
         var lies: [[UInt8]] = []
-        var m = good; m[0] = 0xFF; m[1] = 0xFF; lies.append(m)                      // too many objects
-        var n = good; n[2] = 9; lies.append(n)                                       // more columns than the table
-        var kw = good; kw[4] = 3; lies.append(kw)                                    // no such key width
-        var off = good; off[16 + 6 + 3] = 0x7F; lies.append(off)                     // name area past the end
+        var m = good; m[0] = 0xFF; m[1] = 0xFF; lies.append(m)  // too many objects
+        var n = good; n[2] = 9; lies.append(n)  // more columns than the table
+        var kw = good; kw[4] = 3; lies.append(kw)  // no such key width
+        var off = good; off[16 + 6 + 3] = 0x7F; lies.append(off)  // name area past the end
         var ends = good
         let nameArea = Int(good[16 + 6]) | Int(good[16 + 7]) << 8
-        ends[nameArea] = 0xF0; lies.append(ends)                                     // end offsets fall
-        lies.append(Array(good.prefix(10)))                                          // truncated
+        ends[nameArea] = 0xF0; lies.append(ends)  // end offsets fall
+        lies.append(Array(good.prefix(10)))  // truncated
         for (i, bytes) in lies.enumerated() {
             try write([table]) { txn in try txn.putRaw(keyBytes(0), bytes, tree: table.objectTree) }
             try read([table]) { r in
@@ -364,25 +389,31 @@ final class ClusterTests: CoreTestCase {
                 }
                 XCTAssertThrowsError(try r.forEachRow(table) { _ in true }, "lie \(i)")
             }
-            XCTAssertThrowsError(try write([table]) { txn in try txn.insert(into: table, values: [.int(3), .string("x")]) }, "lie \(i)")
+            XCTAssertThrowsError(
+                try write([table]) { txn in try txn.insert(into: table, values: [.int(3), .string("x")]) }, "lie \(i)")
         }
     }
 
     /// A table written with one row per object (`o:<T>`) is rewritten as clusters, values intact,
     /// and the row tree is dropped.
     func testLegacyRowsUpgradeToClusters() throws {
-        let table = StoreTable(name: "Old", columns: [
-            StoreColumn(name: "id", type: .int, isPrimaryKey: true),
-            StoreColumn(name: "name", type: .string),
-            StoreColumn(name: "n", type: .int, isNullable: true),
-            StoreColumn(name: "tags", type: .string, collection: .list),
-        ])
+        let table = StoreTable(
+            name: "Old",
+            columns: [
+                StoreColumn(name: "id", type: .int, isPrimaryKey: true),
+                StoreColumn(name: "name", type: .string),
+                StoreColumn(name: "n", type: .int, isNullable: true),
+                StoreColumn(name: "tags", type: .string, collection: .list),
+            ])
         var model: [Int64: [StoreValue]] = [:]
         try write([table]) { txn in
             try txn.storeTable(table)
             for i in 0..<9000 {
                 let key = Int64(i * 3 - 5000)
-                let values: [StoreValue] = [.int(key), .string("row \(i)"), i % 7 == 0 ? .null : .int(Int64(i * i)), .list([.string("t\(i % 5)")])]
+                let values: [StoreValue] = [
+                    .int(key), .string("row \(i)"), i % 7 == 0 ? .null : .int(Int64(i * i)),
+                    .list([.string("t\(i % 5)")]),
+                ]
                 try txn.putRaw(keyBytes(key), RowEncoder.encode(values, table: table), tree: table.legacyRowTree)
                 model[key] = values
             }

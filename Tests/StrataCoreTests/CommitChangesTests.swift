@@ -5,27 +5,31 @@ import StrataStorage
 /// The change record a write transaction fills while a recorder is attached, and the
 /// per-object query test notifications use.
 final class CommitChangesTests: CoreTestCase {
-    static let plain = StoreTable(name: "Plain", columns: [
-        StoreColumn(name: "n", type: .int),
-        StoreColumn(name: "title", type: .string, isIndexed: true),
-    ])
+    static let plain = StoreTable(
+        name: "Plain",
+        columns: [
+            StoreColumn(name: "n", type: .int),
+            StoreColumn(name: "title", type: .string, isIndexed: true),
+        ])
 
     func testRecorderListsInsertsDeletesAndWrittenColumns() throws {
         var keys: [Int64] = []
         try write([Self.plain]) { txn in
-            for i in 0..<4 { keys.append(try txn.insert(into: Self.plain, values: [.int(Int64(i)), .string("t\(i)")])) }
+            for i in 0..<4 {
+                keys.append(try txn.insert(into: Self.plain, values: [.int(Int64(i)), .string("t\(i)")]))
+            }
         }
         let record = CommitChanges()
         try write([Self.plain]) { txn in
             txn.changeRecorder = record
             let fresh = try txn.insert(into: Self.plain, values: [.int(9), .string("new")])
-            try txn.set(Self.plain, key: fresh, column: 0, to: .int(10))      // inserted: stays an insert
-            try txn.set(Self.plain, key: keys[0], column: 0, to: .int(100))   // in-place patch
-            try txn.set(Self.plain, key: keys[1], column: 1, to: .string("x")) // rewrite with an index
-            try txn.set(Self.plain, key: keys[2], column: 0, to: .int(2))     // same value: no change
+            try txn.set(Self.plain, key: fresh, column: 0, to: .int(10))  // inserted: stays an insert
+            try txn.set(Self.plain, key: keys[0], column: 0, to: .int(100))  // in-place patch
+            try txn.set(Self.plain, key: keys[1], column: 1, to: .string("x"))  // rewrite with an index
+            try txn.set(Self.plain, key: keys[2], column: 0, to: .int(2))  // same value: no change
             try txn.delete(Self.plain, key: keys[3])
             let gone = try txn.insert(into: Self.plain, values: [.int(0), .string("gone")])
-            try txn.delete(Self.plain, key: gone)                             // inserted and deleted: nothing
+            try txn.delete(Self.plain, key: gone)  // inserted and deleted: nothing
         }
         let t = try XCTUnwrap(record.tables["Plain"])
         XCTAssertTrue(record.isComplete)
@@ -42,9 +46,9 @@ final class CommitChangesTests: CoreTestCase {
         a.noteModify(2, .column(0))
         a.noteDelete(3)
         var b = TableChanges()
-        b.noteDelete(1)             // inserted earlier: gone without a trace
-        b.noteModify(2, .column(1)) // columns add up
-        b.noteInsert(3)             // deleted earlier, back under the same key: modified
+        b.noteDelete(1)  // inserted earlier: gone without a trace
+        b.noteModify(2, .column(1))  // columns add up
+        b.noteInsert(3)  // deleted earlier, back under the same key: modified
         a.append(b)
         XCTAssertEqual(a.inserted, [])
         XCTAssertEqual(a.deleted, [])

@@ -70,7 +70,9 @@ class CoreTestCase: TemporaryDirectoryTestCase {
         for name in try r.treeNames() {
             guard let t = try r.tree(named: name) else { continue }
             var entries: [[UInt8]: [UInt8]] = [:]
-            try r.forEach(in: t) { k, v in entries[Array(k)] = Array(v); return true }
+            try r.forEach(in: t) { k, v in
+                entries[Array(k)] = Array(v); return true
+            }
             out[name] = entries
         }
         return out
@@ -79,7 +81,9 @@ class CoreTestCase: TemporaryDirectoryTestCase {
     /// The entries of one tree in key order, as seen by `txn`.
     func entries(_ txn: StoreTransaction, tree: String) throws -> [([UInt8], [UInt8])] {
         var out: [([UInt8], [UInt8])] = []
-        try txn.forEach(tree: tree) { k, v in out.append((Array(k), Array(v))); return true }
+        try txn.forEach(tree: tree) { k, v in
+            out.append((Array(k), Array(v))); return true
+        }
         return out
     }
 
@@ -101,8 +105,10 @@ func le32(_ v: UInt32) -> [UInt8] { withUnsafeBytes(of: v.littleEndian) { Array(
 func le64(_ v: UInt64) -> [UInt8] { withUnsafeBytes(of: v.littleEndian) { Array($0) } }
 
 /// Asserts that `body` throws exactly `expected`.
-func assertThrows<T>(_ expected: StoreError, _ body: @autoclosure () throws -> T,
-                     file: StaticString = #filePath, line: UInt = #line) {
+func assertThrows<T>(
+    _ expected: StoreError, _ body: @autoclosure () throws -> T,
+    file: StaticString = #filePath, line: UInt = #line
+) {
     do {
         _ = try body()
         XCTFail("expected \(expected), nothing was thrown", file: file, line: line)

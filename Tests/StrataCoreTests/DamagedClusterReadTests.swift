@@ -9,12 +9,14 @@ import XCTest
 /// data: leaves swapped whole, leaves swapped with page numbers and checksums forged, a leaf's
 /// cell count cut short. The benchmark's shape (`strata-bench w1`): `Int` primary key, a string, an int and a double.
 final class DamagedClusterReadTests: CoreTestCase {
-    static let people = StoreTable(name: "People", columns: [
-        StoreColumn(name: "id", type: .int, isPrimaryKey: true),
-        StoreColumn(name: "name", type: .string),
-        StoreColumn(name: "age", type: .int),
-        StoreColumn(name: "score", type: .double),
-    ])
+    static let people = StoreTable(
+        name: "People",
+        columns: [
+            StoreColumn(name: "id", type: .int, isPrimaryKey: true),
+            StoreColumn(name: "name", type: .string),
+            StoreColumn(name: "age", type: .int),
+            StoreColumn(name: "score", type: .double),
+        ])
     /// A second table with the same keys and the same kind of values: a page of one read as the
     /// other's would give plausible answers.
     static let others = StoreTable(name: "Others", columns: people.columns)
@@ -22,7 +24,10 @@ final class DamagedClusterReadTests: CoreTestCase {
 
     static func values(_ id: Int, _ table: StoreTable) -> [StoreValue] {
         let shift = table.name == "Others" ? 1 : 0
-        return [.int(Int64(id)), .string("person-\(id + shift)"), .int(Int64((id + shift) % 100)), .double(Double(id + shift) * 0.5)]
+        return [
+            .int(Int64(id)), .string("person-\(id + shift)"), .int(Int64((id + shift) % 100)),
+            .double(Double(id + shift) * 0.5),
+        ]
     }
 
     /// Writes both tables in shuffled key order (clusters then fill leaves unevenly, as the benchmark's bulk
@@ -100,7 +105,9 @@ final class DamagedClusterReadTests: CoreTestCase {
                 return row.values() == Self.values(id, Self.people) ? nil : "wrong values \(row.values())"
             }
         }
-        attempt("row of an absent key") { try txn.row(Self.people, key: Int64(Self.objects + 5)) == nil ? nil : "found" }
+        attempt("row of an absent key") {
+            try txn.row(Self.people, key: Int64(Self.objects + 5)) == nil ? nil : "found"
+        }
         attempt("count") {
             let n = try txn.count(Self.people)
             return n == Self.objects ? nil : "count \(n)"
@@ -109,7 +116,9 @@ final class DamagedClusterReadTests: CoreTestCase {
             var next = 0
             var problem: String?
             try txn.forEachRow(Self.people) { row in
-                if row.key != Int64(next) || row.values() != Self.values(next, Self.people) { problem = "object \(row.key) at \(next)"; return false }
+                if row.key != Int64(next) || row.values() != Self.values(next, Self.people) {
+                    problem = "object \(row.key) at \(next)"; return false
+                }
                 next += 1
                 return true
             }
@@ -155,7 +164,8 @@ final class DamagedClusterReadTests: CoreTestCase {
         for k in 0..<pageSize { bytes.swapAt(Int(a) * pageSize + k, Int(b) * pageSize + k) }
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         let swapped = try readEverything(path)
-        XCTAssertTrue(swapped.contains { $0.hasPrefix("row ") && $0.contains("header names page \(b)") }, "\(swapped.prefix(3))")
+        XCTAssertTrue(
+            swapped.contains { $0.hasPrefix("row ") && $0.contains("header names page \(b)") }, "\(swapped.prefix(3))")
     }
 
     func testFlippedValueByteIsFoundByRowReads() throws {
@@ -199,7 +209,8 @@ final class DamagedClusterReadTests: CoreTestCase {
         bytes[at] -= 1  // one cluster fewer
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         let errors = try readEverything(path)
-        XCTAssertTrue(errors.contains { $0.hasPrefix("count") && $0.contains("at page \(leaf):") }, "\(errors.suffix(3))")
+        XCTAssertTrue(
+            errors.contains { $0.hasPrefix("count") && $0.contains("at page \(leaf):") }, "\(errors.suffix(3))")
         XCTAssertTrue(errors.contains { $0.hasPrefix("forEachRow") })
         XCTAssertTrue(errors.contains { $0.hasPrefix("query") })
     }

@@ -9,14 +9,20 @@ final class IndexKeyTests: XCTestCase {
         return a.lexicographicallyPrecedes(b) ? -1 : 1
     }
 
-    func check<T>(_ values: [T], _ make: (T) -> StoreValue, _ less: (T, T) -> Bool, _ equal: (T, T) -> Bool, file: StaticString = #filePath, line: UInt = #line) {
+    func check<T>(
+        _ values: [T], _ make: (T) -> StoreValue, _ less: (T, T) -> Bool, _ equal: (T, T) -> Bool,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         for a in values {
             for b in values {
                 let expected = equal(a, b) ? 0 : (less(a, b) ? -1 : 1)
-                XCTAssertEqual(memcmpOrder(IndexKey.encode(make(a)), IndexKey.encode(make(b))), expected, "\(a) vs \(b)", file: file, line: line)
+                XCTAssertEqual(
+                    memcmpOrder(IndexKey.encode(make(a)), IndexKey.encode(make(b))), expected, "\(a) vs \(b)",
+                    file: file, line: line)
                 // With object keys appended, equal values order by object key; others by value.
                 let ea = IndexKey.entry(make(a), objectKey: 7), eb = IndexKey.entry(make(b), objectKey: 3)
-                XCTAssertEqual(memcmpOrder(ea, eb), expected == 0 ? 1 : expected, "entries \(a) vs \(b)", file: file, line: line)
+                XCTAssertEqual(
+                    memcmpOrder(ea, eb), expected == 0 ? 1 : expected, "entries \(a) vs \(b)", file: file, line: line)
             }
         }
     }
@@ -30,7 +36,10 @@ final class IndexKeyTests: XCTestCase {
 
     func testDoublesOrderNumerically() {
         var rng = SeededRandom(seed: 2)
-        var values: [Double] = [-.infinity, -.greatestFiniteMagnitude, -1e300, -1.5, -1, -.leastNonzeroMagnitude, 0, .leastNonzeroMagnitude, 1e-300, 0.5, 1, 2, 1e300, .greatestFiniteMagnitude, .infinity]
+        var values: [Double] = [
+            -.infinity, -.greatestFiniteMagnitude, -1e300, -1.5, -1, -.leastNonzeroMagnitude, 0, .leastNonzeroMagnitude,
+            1e-300, 0.5, 1, 2, 1e300, .greatestFiniteMagnitude, .infinity,
+        ]
         for _ in 0..<40 { values.append(Double.random(in: -1e6...1e6, using: &rng)) }
         check(values, StoreValue.double, <, ==)
         // -0.0 equals 0.0; NaN sorts after +infinity and equals itself.
@@ -41,25 +50,39 @@ final class IndexKeyTests: XCTestCase {
     }
 
     func testStringsOrderByUTF8BytesAndPrefixesComeFirst() {
-        let values = ["", "\u{0}", "\u{0}\u{0}", "a", "a\u{0}", "a\u{0}b", "ab", "abc", "b", "B", "ä", "日本", "日本語", "z\u{0}", "zz"]
+        let values = [
+            "", "\u{0}", "\u{0}\u{0}", "a", "a\u{0}", "a\u{0}b", "ab", "abc", "b", "B", "ä", "日本", "日本語", "z\u{0}",
+            "zz",
+        ]
         check(values, StoreValue.string, { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }, ==)
     }
 
     func testDataOrdersLikeBytes() {
         var rng = SeededRandom(seed: 3)
         var values: [[UInt8]] = [[], [0], [0, 0], [0, 1], [0, 255], [1], [255], [255, 0], [255, 255]]
-        for _ in 0..<30 { values.append((0..<Int.random(in: 0...4, using: &rng)).map { _ in [0, 1, 255, 7][Int.random(in: 0..<4, using: &rng)] }) }
+        for _ in 0..<30 {
+            values.append(
+                (0..<Int.random(in: 0...4, using: &rng)).map { _ in [0, 1, 255, 7][Int.random(in: 0..<4, using: &rng)] }
+            )
+        }
         check(values, StoreValue.data, { $0.lexicographicallyPrecedes($1) }, ==)
     }
 
     func testTimestampsOrderBySecondsThenNanoseconds() {
-        let values: [(Int64, Int32)] = [(-100, -5), (-100, 0), (-1, -999_999_999), (0, 0), (0, 1), (1, 0), (1, 999_999_999), (1_700_000_000, 5)]
-        check(values, { StoreValue.timestamp(seconds: $0.0, nanoseconds: $0.1) }, { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }, { $0 == $1 })
+        let values: [(Int64, Int32)] = [
+            (-100, -5), (-100, 0), (-1, -999_999_999), (0, 0), (0, 1), (1, 0), (1, 999_999_999), (1_700_000_000, 5),
+        ]
+        check(
+            values, { StoreValue.timestamp(seconds: $0.0, nanoseconds: $0.1) },
+            { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }, { $0 == $1 })
     }
 
     func testTypesNeverCollideAndNullSortsFirst() {
-        let values: [StoreValue] = [.null, .bool(false), .int(0), .double(0), .string(""), .data([]), .timestamp(seconds: 0, nanoseconds: 0),
-                                   .objectId([UInt8](repeating: 0, count: 12)), .uuid([UInt8](repeating: 0, count: 16)), .decimal128([UInt8](repeating: 0, count: 16))]
+        let values: [StoreValue] = [
+            .null, .bool(false), .int(0), .double(0), .string(""), .data([]), .timestamp(seconds: 0, nanoseconds: 0),
+            .objectId([UInt8](repeating: 0, count: 12)), .uuid([UInt8](repeating: 0, count: 16)),
+            .decimal128([UInt8](repeating: 0, count: 16)),
+        ]
         let keys = values.map(IndexKey.encode)
         XCTAssertEqual(Set(keys).count, keys.count)
         XCTAssertEqual(keys, keys.sorted { $0.lexicographicallyPrecedes($1) })

@@ -73,7 +73,9 @@ class QueryTestCase: TemporaryDirectoryTestCase {
     }
 
     /// The error `query` throws when bound to `table`.
-    func queryError(_ query: StoreQuery, _ table: StoreTable, file: StaticString = #filePath, line: UInt = #line) throws -> StoreQueryError? {
+    func queryError(
+        _ query: StoreQuery, _ table: StoreTable, file: StaticString = #filePath, line: UInt = #line
+    ) throws -> StoreQueryError? {
         try read { txn in
             do {
                 _ = try query.evaluate(in: txn, table: table)
@@ -96,30 +98,49 @@ func date(_ seconds: Double) -> StoreValue {
 /// against expected keys written out by hand.
 final class QueryEngineTests: QueryTestCase {
     // Columns: 0 name, 1 age, 2 weight, 3 nickname?, 4 chip?, 5 isGood, 6 born, 7 height (float), 8 ratio?, 9 photo (data)
-    let dogs = StoreTable(name: "Dog", columns: [
-        StoreColumn(name: "name", type: .string),
-        StoreColumn(name: "age", type: .int),
-        StoreColumn(name: "weight", type: .double),
-        StoreColumn(name: "nickname", type: .string, isNullable: true),
-        StoreColumn(name: "chip", type: .int, isNullable: true),
-        StoreColumn(name: "isGood", type: .bool),
-        StoreColumn(name: "born", type: .timestamp),
-        StoreColumn(name: "height", type: .float),
-        StoreColumn(name: "ratio", type: .double, isNullable: true),
-        StoreColumn(name: "photo", type: .data),
-    ])
+    let dogs = StoreTable(
+        name: "Dog",
+        columns: [
+            StoreColumn(name: "name", type: .string),
+            StoreColumn(name: "age", type: .int),
+            StoreColumn(name: "weight", type: .double),
+            StoreColumn(name: "nickname", type: .string, isNullable: true),
+            StoreColumn(name: "chip", type: .int, isNullable: true),
+            StoreColumn(name: "isGood", type: .bool),
+            StoreColumn(name: "born", type: .timestamp),
+            StoreColumn(name: "height", type: .float),
+            StoreColumn(name: "ratio", type: .double, isNullable: true),
+            StoreColumn(name: "photo", type: .data),
+        ])
     var k: [Int64] = []
 
     override func setUpWithError() throws {
         try super.setUpWithError()
         try create(dogs)
-        k = try insert(dogs, [
-            [.string("Rex"), .int(3), .double(20.5), .string("Rexy"), .int(100), .bool(true), date(1000), .float(0.5), .double(1.5), .data([1, 2, 3])],
-            [.string("Maui"), .int(7), .double(8), .null, .null, .bool(false), date(-1.5), .float(0.25), .null, .data([])],
-            [.string("rex"), .int(-2), .double(-0.0), .string("Éclair"), .int(-5), .bool(true), date(0), .float(1.5), .double(.nan), .data([2])],
-            [.string("Bella"), .int(Int64.max), .double(1e300), .string("bella"), .int(0), .bool(false), date(-1.2), .float(-1), .double(-2), .data([1, 2])],
-            [.string("Ćiri"), .int(50), .double(50), .string(""), .int(50), .bool(true), date(3600.25), .float(50), .double(0), .data([3, 1, 2, 3])],
-        ])
+        k = try insert(
+            dogs,
+            [
+                [
+                    .string("Rex"), .int(3), .double(20.5), .string("Rexy"), .int(100), .bool(true), date(1000),
+                    .float(0.5), .double(1.5), .data([1, 2, 3]),
+                ],
+                [
+                    .string("Maui"), .int(7), .double(8), .null, .null, .bool(false), date(-1.5), .float(0.25), .null,
+                    .data([]),
+                ],
+                [
+                    .string("rex"), .int(-2), .double(-0.0), .string("Éclair"), .int(-5), .bool(true), date(0),
+                    .float(1.5), .double(.nan), .data([2]),
+                ],
+                [
+                    .string("Bella"), .int(Int64.max), .double(1e300), .string("bella"), .int(0), .bool(false),
+                    date(-1.2), .float(-1), .double(-2), .data([1, 2]),
+                ],
+                [
+                    .string("Ćiri"), .int(50), .double(50), .string(""), .int(50), .bool(true), date(3600.25),
+                    .float(50), .double(0), .data([3, 1, 2, 3]),
+                ],
+            ])
     }
 
     func testIntegerComparisons() throws {
@@ -166,7 +187,8 @@ final class QueryEngineTests: QueryTestCase {
         XCTAssertEqual(try keys(dogs, "chip != 50"), [k[0], k[1], k[2], k[3]])
         XCTAssertEqual(try keys(dogs, "chip IN {nil, 100}"), [k[0], k[1]])
         XCTAssertEqual(try keys(dogs, "nickname == nil"), [k[1]])
-        XCTAssertEqual(try keys(dogs, "nickname BEGINSWITH ''"), [k[0], k[2], k[3], k[4]], "null does not begin with anything")
+        XCTAssertEqual(
+            try keys(dogs, "nickname BEGINSWITH ''"), [k[0], k[2], k[3], k[4]], "null does not begin with anything")
         XCTAssertEqual(try keys(dogs, "nil == chip"), [k[1]])
     }
 
@@ -204,7 +226,8 @@ final class QueryEngineTests: QueryTestCase {
         XCTAssertEqual(try keys(dogs, "name LIKE '?iri'"), [k[4]], "? matches one scalar, even a non-ASCII one")
         XCTAssertEqual(try keys(dogs, "name LIKE '*'"), k)
         XCTAssertEqual(try keys(dogs, "name IN {'Maui', 'rex'}"), [k[1], k[2]])
-        XCTAssertEqual(try keys(dogs, "name.@count == 4"), [k[1], k[4]], "@count of a string is its length in characters")
+        XCTAssertEqual(
+            try keys(dogs, "name.@count == 4"), [k[1], k[4]], "@count of a string is its length in characters")
     }
 
     func testStringsOrderByUTF8Bytes() throws {
@@ -236,8 +259,10 @@ final class QueryEngineTests: QueryTestCase {
     func testFilteredCombinesPredicatesAndRenumbersArguments() throws {
         let q = try StoreQuery("age > %@", arguments: [.int(2)])
             .filtered("isGood == %@", arguments: [.bool(true)])
-            .filtered(by: .or([.comparison(QueryComparison(.keyPath(["name"]), .equal, .argument(index: 0))), .truePredicate]),
-                      arguments: [.string("zzz")])
+            .filtered(
+                by: .or([.comparison(QueryComparison(.keyPath(["name"]), .equal, .argument(index: 0))), .truePredicate]
+                ),
+                arguments: [.string("zzz")])
         XCTAssertEqual(q.arguments, [.int(2), .bool(true), .string("zzz")])
         XCTAssertEqual(q.predicate?.description, "age > %@ AND isGood == %@ AND (name == %@ OR TRUEPREDICATE)")
         XCTAssertEqual(try run(q, dogs), [k[0], k[4]])
@@ -248,7 +273,11 @@ final class QueryEngineTests: QueryTestCase {
     func testWorksInAWriteTransactionBeforeCommit() throws {
         let txn = StoreTransaction(write: try db.beginWrite())
         txn.tables = tables
-        let added = try txn.insert(into: dogs, values: [.string("Nova"), .int(60), .double(1), .null, .null, .bool(true), date(1), .float(1), .null, .data([])])
+        let added = try txn.insert(
+            into: dogs,
+            values: [
+                .string("Nova"), .int(60), .double(1), .null, .null, .bool(true), date(1), .float(1), .null, .data([]),
+            ])
         try txn.set(dogs, key: k[0], column: 1, to: .int(70))
         XCTAssertEqual(try StoreQuery("age >= 50").evaluate(in: txn, table: dogs), [k[0], k[3], k[4], added])
         txn.write?.abort()
@@ -273,16 +302,23 @@ final class QueryEngineTests: QueryTestCase {
             XCTAssertEqual(p.generalComparisons, general, filter)
         }
         XCTAssertEqual(try plan(StoreQuery("age > 1 AND FALSEPREDICATE"), dogs).access, .none)
-        XCTAssertEqual(try plan(StoreQuery("age > 50"), dogs).description, "scan of Dog, then 1 fast and 0 general comparison per row")
+        XCTAssertEqual(
+            try plan(StoreQuery("age > 50"), dogs).description,
+            "scan of Dog, then 1 fast and 0 general comparison per row")
     }
 
     func testAnyRealmValueComparesByTheKindOfEachValue() throws {
         let things = StoreTable(name: "Thing", columns: [StoreColumn(name: "m", type: .mixed)])
         try create(things)
-        let t = try insert(things, [[.int(3)], [.double(3)], [.string("abc")], [.null], [.bool(true)],
-                                    [.typedLink(table: "Dog", key: k[1])], [.double(2.5)], [.string("ABD")]])
+        let t = try insert(
+            things,
+            [
+                [.int(3)], [.double(3)], [.string("abc")], [.null], [.bool(true)],
+                [.typedLink(table: "Dog", key: k[1])], [.double(2.5)], [.string("ABD")],
+            ])
         XCTAssertEqual(try keys(things, "m == 3"), [t[0], t[1]], "int and double compare numerically")
-        XCTAssertEqual(try keys(things, "m > 2"), [t[0], t[1], t[6]], "values of other kinds are not ordered against numbers")
+        XCTAssertEqual(
+            try keys(things, "m > 2"), [t[0], t[1], t[6]], "values of other kinds are not ordered against numbers")
         XCTAssertEqual(try keys(things, "m != 3"), [t[2], t[3], t[4], t[5], t[6], t[7]])
         XCTAssertEqual(try keys(things, "m BEGINSWITH 'ab'"), [t[2]])
         XCTAssertEqual(try keys(things, "m BEGINSWITH[c] 'ab'"), [t[2], t[7]])
@@ -292,23 +328,28 @@ final class QueryEngineTests: QueryTestCase {
         XCTAssertEqual(try keys(things, "m == %@", [.typedLink(table: "Dog", key: k[1])]), [t[5]])
         XCTAssertEqual(try keys(things, "m IN {3, 'abc'}"), [t[0], t[1], t[2]])
         XCTAssertEqual(try keys(things, "m < 'abd'"), [t[2], t[7]])
-        XCTAssertEqual(try queryError(StoreQuery("m BEGINSWITH 3"), things),
-                       .typeMismatch(keyPath: "m", type: "AnyRealmValue", found: "int", source: "the constant 3"))
+        XCTAssertEqual(
+            try queryError(StoreQuery("m BEGINSWITH 3"), things),
+            .typeMismatch(keyPath: "m", type: "AnyRealmValue", found: "int", source: "the constant 3"))
     }
 
     func testObjectIdUUIDAndDecimal128() throws {
-        let ids = StoreTable(name: "Ids", columns: [
-            StoreColumn(name: "oid", type: .objectId),
-            StoreColumn(name: "uuid", type: .uuid, isNullable: true),
-            StoreColumn(name: "dec", type: .decimal128),
-        ])
+        let ids = StoreTable(
+            name: "Ids",
+            columns: [
+                StoreColumn(name: "oid", type: .objectId),
+                StoreColumn(name: "uuid", type: .uuid, isNullable: true),
+                StoreColumn(name: "dec", type: .decimal128),
+            ])
         try create(ids)
         func bytes(_ n: Int, _ b: UInt8) -> [UInt8] { [UInt8](repeating: 0, count: n - 1) + [b] }
-        let t = try insert(ids, [
-            [.objectId(bytes(12, 1)), .uuid(bytes(16, 9)), .decimal128(bytes(16, 1))],
-            [.objectId(bytes(12, 2)), .null, .decimal128(bytes(16, 2))],
-            [.objectId(bytes(12, 3)), .uuid(bytes(16, 7)), .decimal128(bytes(16, 1))],
-        ])
+        let t = try insert(
+            ids,
+            [
+                [.objectId(bytes(12, 1)), .uuid(bytes(16, 9)), .decimal128(bytes(16, 1))],
+                [.objectId(bytes(12, 2)), .null, .decimal128(bytes(16, 2))],
+                [.objectId(bytes(12, 3)), .uuid(bytes(16, 7)), .decimal128(bytes(16, 1))],
+            ])
         XCTAssertEqual(try keys(ids, "oid == %@", [.objectId(bytes(12, 2))]), [t[1]])
         XCTAssertEqual(try keys(ids, "oid > %@", [.objectId(bytes(12, 1))]), [t[1], t[2]])
         XCTAssertEqual(try keys(ids, "uuid IN %@", [.list([.uuid(bytes(16, 7)), .null])]), [t[1], t[2]])
@@ -323,12 +364,14 @@ final class QueryEngineTests: QueryTestCase {
         let old = StoreTable(name: "Cat", columns: [StoreColumn(name: "name", type: .string)])
         try create(old)
         let first = try insert(old, [[.string("Tom")]])[0]
-        let new = StoreTable(name: "Cat", columns: [
-            StoreColumn(name: "name", type: .string),
-            StoreColumn(name: "lives", type: .int),
-            StoreColumn(name: "weight", type: .double, isNullable: true),
-            StoreColumn(name: "isFat", type: .bool),
-        ])
+        let new = StoreTable(
+            name: "Cat",
+            columns: [
+                StoreColumn(name: "name", type: .string),
+                StoreColumn(name: "lives", type: .int),
+                StoreColumn(name: "weight", type: .double, isNullable: true),
+                StoreColumn(name: "isFat", type: .bool),
+            ])
         try create(new)
         let second = try insert(new, [[.string("Felix"), .int(9), .double(4), .bool(true)]])[0]
         XCTAssertEqual(try keys(new, "lives == 0"), [first])

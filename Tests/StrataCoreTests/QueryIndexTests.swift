@@ -7,33 +7,43 @@ import StrataQuery
 final class QueryIndexTests: QueryTestCase {
     // 0 id (Int primary key: the object key), 1 name (indexed), 2 email, 3 age (indexed, i % 4),
     // 4 score (indexed double), 5 nick (indexed, optional), 6 isActive (indexed bool)
-    let people = StoreTable(name: "Person", columns: [
-        StoreColumn(name: "id", type: .int, isPrimaryKey: true),
-        StoreColumn(name: "name", type: .string, isIndexed: true),
-        StoreColumn(name: "email", type: .string),
-        StoreColumn(name: "age", type: .int, isIndexed: true),
-        StoreColumn(name: "score", type: .double, isIndexed: true),
-        StoreColumn(name: "nick", type: .string, isNullable: true, isIndexed: true),
-        StoreColumn(name: "isActive", type: .bool, isIndexed: true),
-    ])
-    let tags = StoreTable(name: "Tag", columns: [
-        StoreColumn(name: "code", type: .string, isPrimaryKey: true),
-        StoreColumn(name: "uses", type: .int),
-    ])
+    let people = StoreTable(
+        name: "Person",
+        columns: [
+            StoreColumn(name: "id", type: .int, isPrimaryKey: true),
+            StoreColumn(name: "name", type: .string, isIndexed: true),
+            StoreColumn(name: "email", type: .string),
+            StoreColumn(name: "age", type: .int, isIndexed: true),
+            StoreColumn(name: "score", type: .double, isIndexed: true),
+            StoreColumn(name: "nick", type: .string, isNullable: true, isIndexed: true),
+            StoreColumn(name: "isActive", type: .bool, isIndexed: true),
+        ])
+    let tags = StoreTable(
+        name: "Tag",
+        columns: [
+            StoreColumn(name: "code", type: .string, isPrimaryKey: true),
+            StoreColumn(name: "uses", type: .int),
+        ])
 
     override func setUpWithError() throws {
         try super.setUpWithError()
         try create(people, tags)
         let names = ["Ann", "Bob", "Cid", "Ann", "Eve", "Bob", "Ann"]
-        try insert(people, names.enumerated().map { i, name in
-            [.int(Int64(i * 10)), .string(name), .string("\(name.lowercased())@x"), .int(Int64(i % 4)),
-             .double(Double(i) / 2), i % 2 == 0 ? .null : .string("n\(i)"), .bool(i % 2 == 0)]
-        })
+        try insert(
+            people,
+            names.enumerated().map { i, name in
+                [
+                    .int(Int64(i * 10)), .string(name), .string("\(name.lowercased())@x"), .int(Int64(i % 4)),
+                    .double(Double(i) / 2), i % 2 == 0 ? .null : .string("n\(i)"), .bool(i % 2 == 0),
+                ]
+            })
         try insert(tags, [[.string("b"), .int(1)], [.string("a"), .int(2)], [.string("c"), .int(3)]])
     }
 
-    func check(_ filter: String, _ arguments: [StoreValue] = [], access: StoreQueryPlan.Access, expected: [Int64],
-               file: StaticString = #filePath, line: UInt = #line) throws {
+    func check(
+        _ filter: String, _ arguments: [StoreValue] = [], access: StoreQueryPlan.Access, expected: [Int64],
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let query = try StoreQuery(filter, arguments: arguments)
         XCTAssertEqual(try plan(query, people).access, access, filter, file: file, line: line)
         XCTAssertEqual(try run(query, people), expected, filter, file: file, line: line)
@@ -51,9 +61,12 @@ final class QueryIndexTests: QueryTestCase {
 
     func testTheRestOfAnAndIsCheckedOnTheCandidatesOnly() throws {
         try check("age > 0 AND name == 'Ann'", access: .index(columns: ["name"], lookups: 1), expected: [30, 60])
-        try check("name == 'Ann' AND email ENDSWITH '@x' AND NOT (age == 0)", access: .index(columns: ["name"], lookups: 1), expected: [30, 60])
+        try check(
+            "name == 'Ann' AND email ENDSWITH '@x' AND NOT (age == 0)", access: .index(columns: ["name"], lookups: 1),
+            expected: [30, 60])
         let p = try plan(try StoreQuery("age > 0 AND name == 'Ann'"), people)
-        XCTAssertEqual(p.description, "index lookup on Person.name (1 value), then 2 fast and 0 general comparisons per candidate")
+        XCTAssertEqual(
+            p.description, "index lookup on Person.name (1 value), then 2 fast and 0 general comparisons per candidate")
     }
 
     func testPrimaryKeyLookupsArePreferred() throws {
@@ -68,10 +81,16 @@ final class QueryIndexTests: QueryTestCase {
     }
 
     func testInAndOrBecomeUnionsOfLookupsInKeyOrder() throws {
-        try check("name IN {'Eve', 'Ann', 'Eve'}", access: .index(columns: ["name"], lookups: 2), expected: [0, 30, 40, 60])
-        try check("name IN %@", [.list([.string("Cid"), .string("Bob")])], access: .index(columns: ["name"], lookups: 2), expected: [10, 20, 50])
-        try check("name == 'Eve' OR age == 1", access: .index(columns: ["name", "age"], lookups: 2), expected: [10, 40, 50])
-        try check("(name == 'Eve' OR id == 10) AND age != 0", access: .index(columns: ["name", "id"], lookups: 2), expected: [10])
+        try check(
+            "name IN {'Eve', 'Ann', 'Eve'}", access: .index(columns: ["name"], lookups: 2), expected: [0, 30, 40, 60])
+        try check(
+            "name IN %@", [.list([.string("Cid"), .string("Bob")])], access: .index(columns: ["name"], lookups: 2),
+            expected: [10, 20, 50])
+        try check(
+            "name == 'Eve' OR age == 1", access: .index(columns: ["name", "age"], lookups: 2), expected: [10, 40, 50])
+        try check(
+            "(name == 'Eve' OR id == 10) AND age != 0", access: .index(columns: ["name", "id"], lookups: 2),
+            expected: [10])
         try check("name IN {}", access: .none, expected: [])
     }
 
@@ -96,7 +115,8 @@ final class QueryIndexTests: QueryTestCase {
         let txn = StoreTransaction(write: try db.beginWrite())
         txn.tables = tables
         try txn.set(people, key: 10, column: 1, to: .string("Ann"))
-        try txn.insert(into: people, values: [.int(70), .string("Ann"), .string(""), .int(0), .double(0), .null, .bool(true)])
+        try txn.insert(
+            into: people, values: [.int(70), .string("Ann"), .string(""), .int(0), .double(0), .null, .bool(true)])
         try txn.delete(people, key: 0)
         let query = try StoreQuery("name == 'Ann'")
         XCTAssertEqual(try query.explain(in: txn, table: people).access, .index(columns: ["name"], lookups: 1))

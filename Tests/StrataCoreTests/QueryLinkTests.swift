@@ -5,43 +5,63 @@ import StrataQuery
 /// Key paths through to-one links, quantifiers over lists of links and of values, collection
 /// operators, backlinks, maps, and links compared with object-key arguments.
 final class QueryLinkTests: QueryTestCase {
-    let toys = StoreTable(name: "DogToy", columns: [
-        StoreColumn(name: "name", type: .string),
-        StoreColumn(name: "price", type: .double),
-    ])
-    let dogs = StoreTable(name: "Dog", columns: [
-        StoreColumn(name: "name", type: .string),
-        StoreColumn(name: "age", type: .int),
-        StoreColumn(name: "owner", type: .link, isNullable: true, targetTable: "Person"),
-        StoreColumn(name: "favoriteToy", type: .link, isNullable: true, targetTable: "DogToy"),
-        StoreColumn(name: "toys", type: .link, collection: .list, targetTable: "DogToy"),
-        StoreColumn(name: "tags", type: .string, collection: .list),
-    ])
-    let people = StoreTable(name: "Person", columns: [
-        StoreColumn(name: "name", type: .string, isIndexed: true),
-        StoreColumn(name: "age", type: .int),
-        StoreColumn(name: "dogs", type: .link, collection: .list, targetTable: "Dog"),
-        StoreColumn(name: "scores", type: .int, collection: .list),
-        StoreColumn(name: "pets", type: .linkingObjects, targetTable: "Dog", originProperty: "owner"),
-        StoreColumn(name: "meta", type: .int, collection: .map),
-    ])
+    let toys = StoreTable(
+        name: "DogToy",
+        columns: [
+            StoreColumn(name: "name", type: .string),
+            StoreColumn(name: "price", type: .double),
+        ])
+    let dogs = StoreTable(
+        name: "Dog",
+        columns: [
+            StoreColumn(name: "name", type: .string),
+            StoreColumn(name: "age", type: .int),
+            StoreColumn(name: "owner", type: .link, isNullable: true, targetTable: "Person"),
+            StoreColumn(name: "favoriteToy", type: .link, isNullable: true, targetTable: "DogToy"),
+            StoreColumn(name: "toys", type: .link, collection: .list, targetTable: "DogToy"),
+            StoreColumn(name: "tags", type: .string, collection: .list),
+        ])
+    let people = StoreTable(
+        name: "Person",
+        columns: [
+            StoreColumn(name: "name", type: .string, isIndexed: true),
+            StoreColumn(name: "age", type: .int),
+            StoreColumn(name: "dogs", type: .link, collection: .list, targetTable: "Dog"),
+            StoreColumn(name: "scores", type: .int, collection: .list),
+            StoreColumn(name: "pets", type: .linkingObjects, targetTable: "Dog", originProperty: "owner"),
+            StoreColumn(name: "meta", type: .int, collection: .map),
+        ])
     var t: [Int64] = [], p: [Int64] = [], d: [Int64] = []
 
     override func setUpWithError() throws {
         try super.setUpWithError()
         try create(toys, dogs, people)
-        t = try insert(toys, [[.string("Ball"), .double(5)], [.string("Bone"), .double(2.5)], [.string("Rope"), .double(10)]])
-        p = try insert(people, [
-            [.string("Ann"), .int(30), .list([]), .list([.int(1), .int(5), .int(9)]), .null, .map(["a": .int(1), "b": .int(2)])],
-            [.string("Bob"), .int(40), .list([]), .list([]), .null, .map([:])],
-            [.string("Cid"), .int(50), .list([]), .list([.int(7), .int(7)]), .null, .map(["x": .int(7)])],
-        ])
-        d = try insert(dogs, [
-            [.string("Rex"), .int(3), .link(p[0]), .link(t[0]), .list([.link(t[0]), .link(t[1])]), .list([.string("good"), .string("small")])],
-            [.string("Maui"), .int(7), .link(p[0]), .null, .list([]), .list([])],
-            [.string("Bella"), .int(5), .link(p[1]), .link(t[2]), .list([.link(t[2]), .link(t[2]), .link(t[0])]), .list([.string("good")])],
-            [.string("Nova"), .int(1), .null, .link(t[1]), .list([.link(t[1])]), .list([.string("tiny")])],
-        ])
+        t = try insert(
+            toys, [[.string("Ball"), .double(5)], [.string("Bone"), .double(2.5)], [.string("Rope"), .double(10)]])
+        p = try insert(
+            people,
+            [
+                [
+                    .string("Ann"), .int(30), .list([]), .list([.int(1), .int(5), .int(9)]), .null,
+                    .map(["a": .int(1), "b": .int(2)]),
+                ],
+                [.string("Bob"), .int(40), .list([]), .list([]), .null, .map([:])],
+                [.string("Cid"), .int(50), .list([]), .list([.int(7), .int(7)]), .null, .map(["x": .int(7)])],
+            ])
+        d = try insert(
+            dogs,
+            [
+                [
+                    .string("Rex"), .int(3), .link(p[0]), .link(t[0]), .list([.link(t[0]), .link(t[1])]),
+                    .list([.string("good"), .string("small")]),
+                ],
+                [.string("Maui"), .int(7), .link(p[0]), .null, .list([]), .list([])],
+                [
+                    .string("Bella"), .int(5), .link(p[1]), .link(t[2]),
+                    .list([.link(t[2]), .link(t[2]), .link(t[0])]), .list([.string("good")]),
+                ],
+                [.string("Nova"), .int(1), .null, .link(t[1]), .list([.link(t[1])]), .list([.string("tiny")])],
+            ])
         try write { txn in
             try txn.set(people, key: p[0], column: 2, to: .list([.link(d[0]), .link(d[1])]))
             try txn.set(people, key: p[1], column: 2, to: .list([.link(d[2])]))
@@ -52,7 +72,8 @@ final class QueryLinkTests: QueryTestCase {
         XCTAssertEqual(try keys(dogs, "favoriteToy.name == 'Ball'"), [d[0]])
         XCTAssertEqual(try keys(dogs, "favoriteToy.price < 5"), [d[3]])
         XCTAssertEqual(try keys(dogs, "favoriteToy == nil"), [d[1]])
-        XCTAssertEqual(try keys(dogs, "favoriteToy.name == nil"), [d[1]], "a null link reads as null at the end of the path")
+        XCTAssertEqual(
+            try keys(dogs, "favoriteToy.name == nil"), [d[1]], "a null link reads as null at the end of the path")
         XCTAssertEqual(try keys(dogs, "favoriteToy.price != 5"), [d[1], d[2], d[3]])
         XCTAssertEqual(try keys(dogs, "owner.name == 'Ann'"), [d[0], d[1]])
         XCTAssertEqual(try keys(dogs, "owner.age > 35"), [d[2]])
@@ -68,7 +89,8 @@ final class QueryLinkTests: QueryTestCase {
         XCTAssertEqual(try keys(dogs, "owner IN %@", [.list([.link(p[1]), .link(p[2]), .null])]), [d[2], d[3]])
         XCTAssertEqual(try keys(people, "ANY dogs == %@", [.link(d[2])]), [p[1]])
         XCTAssertEqual(try keys(people, "%@ IN dogs", [.link(d[0])]), [p[0]])
-        XCTAssertEqual(try keys(dogs, "favoriteToy == %@ OR ANY toys == %@", [.link(t[1]), .link(t[2])]), [d[2], d[3]])
+        XCTAssertEqual(
+            try keys(dogs, "favoriteToy == %@ OR ANY toys == %@", [.link(t[1]), .link(t[2])]), [d[2], d[3]])
     }
 
     func testQuantifiersOverListsOfLinks() throws {

@@ -146,7 +146,8 @@ final class QueryModelTests: QueryTestCase {
 
     func randomPattern() -> String {
         (0..<Int.random(in: 0...4, using: &rng)).map { _ in
-            Int.random(in: 0..<3, using: &rng) == 0 ? ["*", "?"].randomElement(using: &rng)! : tokens.randomElement(using: &rng)!
+            Int.random(in: 0..<3, using: &rng) == 0
+                ? ["*", "?"].randomElement(using: &rng)! : tokens.randomElement(using: &rng)!
         }.joined()
     }
 
@@ -222,7 +223,9 @@ final class QueryModelTests: QueryTestCase {
         case .int, .double, .float:
             return randomValue([Kind.int, .double, column.kind].randomElement(using: &rng)!)
         case .string:
-            if Bool.random(using: &rng), let existing = sampleStrings.randomElement(using: &rng) { return (.string(existing), .string(existing)) }
+            if Bool.random(using: &rng), let existing = sampleStrings.randomElement(using: &rng) {
+                return (.string(existing), .string(existing))
+            }
             return randomValue(.string)
         default:
             return randomValue(column.kind)
@@ -237,8 +240,10 @@ final class QueryModelTests: QueryTestCase {
         let path = QueryOperand.keyPath([column.name])
         var ops: [QueryOperator] = [.equal, .notEqual, .in]
         switch column.kind {
-        case .int, .double, .float, .date: ops += [.lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual, .between]
-        case .string: ops += [.lessThan, .greaterThanOrEqual, .beginsWith, .endsWith, .contains, .like, .like, .beginsWith]
+        case .int, .double, .float, .date:
+            ops += [.lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual, .between]
+        case .string:
+            ops += [.lessThan, .greaterThanOrEqual, .beginsWith, .endsWith, .contains, .like, .like, .beginsWith]
         case .bool: break
         }
         let op = ops.randomElement(using: &rng)!
@@ -266,16 +271,23 @@ final class QueryModelTests: QueryTestCase {
                 right = .argument(index: arguments.count - 1)
             }
             return Generated(predicate: .comparison(QueryComparison(path, .between, right))) { row in
-                guard let a = QueryModelTests.compare(row[ci], low.0), let b = QueryModelTests.compare(row[ci], high.0) else { return false }
+                guard let a = QueryModelTests.compare(row[ci], low.0), let b = QueryModelTests.compare(row[ci], high.0)
+                else { return false }
                 return a >= 0 && b <= 0
             }
         default:
             // Sometimes another column of the same kind on the right.
             if Int.random(in: 0..<8, using: &rng) == 0,
-               let other = columns.indices.filter({ columns[$0].kind == column.kind || (numeric(columns[$0].kind) && numeric(column.kind)) }).randomElement(using: &rng),
-               op != .like {
-                let options: QueryStringOptions = column.kind == .string && op != .lessThan && op != .greaterThanOrEqual ? randomOptions() : []
-                return Generated(predicate: .comparison(QueryComparison(path, op, .keyPath([columns[other].name]), options: options))) { row in
+                let other = columns.indices.filter({
+                    columns[$0].kind == column.kind || (numeric(columns[$0].kind) && numeric(column.kind))
+                }).randomElement(using: &rng),
+                op != .like
+            {
+                let options: QueryStringOptions =
+                    column.kind == .string && op != .lessThan && op != .greaterThanOrEqual ? randomOptions() : []
+                return Generated(
+                    predicate: .comparison(QueryComparison(path, op, .keyPath([columns[other].name]), options: options))
+                ) { row in
                     QueryModelTests.test(row[ci], op, options, row[other])
                 }
             }
@@ -294,11 +306,14 @@ final class QueryModelTests: QueryTestCase {
             let constantOperand = operand(value)
             // Half of the mirrorable comparisons are written constant first (`3 < i`).
             if let mirrored = op.mirrored, Bool.random(using: &rng) {
-                return Generated(predicate: .comparison(QueryComparison(constantOperand, mirrored, path, options: options))) { row in
+                return Generated(
+                    predicate: .comparison(QueryComparison(constantOperand, mirrored, path, options: options))
+                ) { row in
                     QueryModelTests.test(row[ci], op, options, value.0)
                 }
             }
-            return Generated(predicate: .comparison(QueryComparison(path, op, constantOperand, options: options))) { row in
+            return Generated(predicate: .comparison(QueryComparison(path, op, constantOperand, options: options))) {
+                row in
                 QueryModelTests.test(row[ci], op, options, value.0)
             }
         }
@@ -307,7 +322,8 @@ final class QueryModelTests: QueryTestCase {
     func numeric(_ kind: Kind) -> Bool { kind == .int || kind == .double || kind == .float }
 
     func randomOptions() -> QueryStringOptions {
-        [[], [], .caseInsensitive, .diacriticInsensitive, [.caseInsensitive, .diacriticInsensitive]].randomElement(using: &rng)!
+        [[], [], .caseInsensitive, .diacriticInsensitive, [.caseInsensitive, .diacriticInsensitive]].randomElement(
+            using: &rng)!
     }
 
     func predicate(depth: Int = 0) -> Generated {
@@ -348,11 +364,15 @@ final class QueryModelTests: QueryTestCase {
         }
         if Int.random(in: 0..<4, using: &rng) == 0 {
             let other = constant(for: columns[ci], allowNull: false)
-            return Generated(predicate: .comparison(QueryComparison(.keyPath([columns[ci].name]), .in, .list([operand(value), operand(other)])))) { row in
+            return Generated(
+                predicate: .comparison(
+                    QueryComparison(.keyPath([columns[ci].name]), .in, .list([operand(value), operand(other)])))
+            ) { row in
                 QueryModelTests.equal(row[ci], value.0) || QueryModelTests.equal(row[ci], other.0)
             }
         }
-        return Generated(predicate: .comparison(QueryComparison(.keyPath([columns[ci].name]), .equal, operand(value)))) { row in
+        return Generated(predicate: .comparison(QueryComparison(.keyPath([columns[ci].name]), .equal, operand(value))))
+        { row in
             QueryModelTests.equal(row[ci], value.0)
         }
     }
@@ -369,18 +389,20 @@ final class QueryModelTests: QueryTestCase {
 
     func runModel(seed: UInt64, rowCount: Int, predicates: Int) throws {
         rng = QueryRandom(seed: seed)
-        let table = StoreTable(name: "Item", columns: columns.map { c in
-            let type: ColumnType
-            switch c.kind {
-            case .int: type = .int
-            case .double: type = .double
-            case .float: type = .float
-            case .string: type = .string
-            case .bool: type = .bool
-            case .date: type = .timestamp
-            }
-            return StoreColumn(name: c.name, type: type, isNullable: c.nullable, isIndexed: c.indexed)
-        })
+        let table = StoreTable(
+            name: "Item",
+            columns: columns.map { c in
+                let type: ColumnType
+                switch c.kind {
+                case .int: type = .int
+                case .double: type = .double
+                case .float: type = .float
+                case .string: type = .string
+                case .bool: type = .bool
+                case .date: type = .timestamp
+                }
+                return StoreColumn(name: c.name, type: type, isNullable: c.nullable, isIndexed: c.indexed)
+            })
         try create(table)
         var model: [[M]] = []
         var stored: [[StoreValue]] = []
@@ -402,7 +424,9 @@ final class QueryModelTests: QueryTestCase {
             if Int.random(in: 0..<3, using: &rng) == 0 {
                 let equality = indexedEquality(model)
                 let rest = generated
-                generated = Generated(predicate: .and([equality.predicate, rest.predicate])) { equality.test($0) && rest.test($0) }
+                generated = Generated(predicate: .and([equality.predicate, rest.predicate])) {
+                    equality.test($0) && rest.test($0)
+                }
             }
             var query = StoreQuery(predicate: generated.predicate, arguments: arguments)
             // Half of the queries go through the query text and the parser.
@@ -428,10 +452,13 @@ final class QueryModelTests: QueryTestCase {
                 sortedCount += 1
             }
             if Int.random(in: 0..<5, using: &rng) == 0 {
-                let distinctColumns = (0..<Int.random(in: 1...2, using: &rng)).map { _ in Int.random(in: 0..<columns.count, using: &rng) }
+                let distinctColumns = (0..<Int.random(in: 1...2, using: &rng)).map { _ in
+                    Int.random(in: 0..<columns.count, using: &rng)
+                }
                 query = query.distinct(by: distinctColumns.map { columns[$0].name })
                 var kept: [Int] = []
-                for i in expected where !kept.contains(where: { j in
+                for i in expected
+                where !kept.contains(where: { j in
                     distinctColumns.allSatisfy { QueryModelTests.sortOrder(model[i][$0], model[j][$0]) == 0 }
                 }) {
                     kept.append(i)
@@ -445,11 +472,16 @@ final class QueryModelTests: QueryTestCase {
             let result = try query.evaluate(in: txn, table: table)
             matched += result.count
             if result.isEmpty { emptyResults += 1 }
-            XCTAssertEqual(result, expected.map { keys[$0] }, "predicate \(n): \(generated.predicate) with \(arguments); plan: \(plan)")
+            XCTAssertEqual(
+                result, expected.map { keys[$0] },
+                "predicate \(n): \(generated.predicate) with \(arguments); plan: \(plan)")
             if result != expected.map({ keys[$0] }) { break }
         }
-        print("model seed \(seed): \(predicates) predicates, \(usedIndex) by index, \(usedText) parsed from text, \(sortedCount) sorted, \(distinctCount) distinct; \(matched) matches, \(emptyResults) empty results")
-        XCTAssertGreaterThan(usedIndex, predicates / 5, "the planner used the index for the AND with an indexed equality")
+        print(
+            "model seed \(seed): \(predicates) predicates, \(usedIndex) by index, \(usedText) parsed from text, \(sortedCount) sorted, \(distinctCount) distinct; \(matched) matches, \(emptyResults) empty results"
+        )
+        XCTAssertGreaterThan(
+            usedIndex, predicates / 5, "the planner used the index for the AND with an indexed equality")
         XCTAssertGreaterThan(usedText, predicates / 3)
         XCTAssertGreaterThan(sortedCount, predicates / 8)
         XCTAssertGreaterThan(distinctCount, predicates / 10)

@@ -9,16 +9,20 @@ import StrataStorage
 /// nullable ones, NaN, -0.0, and rows written before the columns existed (they take the general
 /// path inside the same scan).
 final class QuerySimpleScanTests: CoreTestCase {
-    static let v1 = StoreTable(name: "M", columns: [
-        StoreColumn(name: "id", type: .int, isPrimaryKey: true),
-        StoreColumn(name: "label", type: .string),
-    ])
-    static let v2 = StoreTable(name: "M", columns: v1.columns + [
-        StoreColumn(name: "n", type: .int),
-        StoreColumn(name: "on", type: .int, isNullable: true),
-        StoreColumn(name: "d", type: .double),
-        StoreColumn(name: "od", type: .double, isNullable: true),
-    ])
+    static let v1 = StoreTable(
+        name: "M",
+        columns: [
+            StoreColumn(name: "id", type: .int, isPrimaryKey: true),
+            StoreColumn(name: "label", type: .string),
+        ])
+    static let v2 = StoreTable(
+        name: "M",
+        columns: v1.columns + [
+            StoreColumn(name: "n", type: .int),
+            StoreColumn(name: "on", type: .int, isNullable: true),
+            StoreColumn(name: "d", type: .double),
+            StoreColumn(name: "od", type: .double, isNullable: true),
+        ])
 
     /// `value op constant` as the query language defines it: a null value satisfies only `!=`,
     /// and so does NaN.
@@ -55,8 +59,10 @@ final class QuerySimpleScanTests: CoreTestCase {
                 let n = Int64(rng.next() % 9) - 4
                 let on: StoreValue = rng.next() % 4 == 0 ? .null : .int(Int64(rng.next() % 9) - 4)
                 let d = doubles[Int(rng.next() % UInt64(doubles.count))]
-                let od: StoreValue = rng.next() % 4 == 0 ? .null : .double(doubles[Int(rng.next() % UInt64(doubles.count))])
-                try txn.insert(into: Self.v2, values: [.int(Int64(i)), .string("row \(i)"), .int(n), on, .double(d), od])
+                let od: StoreValue =
+                    rng.next() % 4 == 0 ? .null : .double(doubles[Int(rng.next() % UInt64(doubles.count))])
+                try txn.insert(
+                    into: Self.v2, values: [.int(Int64(i)), .string("row \(i)"), .int(n), on, .double(d), od])
             }
         }
         try read([Self.v2]) { txn in
@@ -74,7 +80,8 @@ final class QuerySimpleScanTests: CoreTestCase {
         try withRows { txn, rows in
             var checked = 0
             for (column, name) in [(2, "n"), (3, "on"), (4, "d"), (5, "od")] {
-                let constants: [StoreValue] = column < 4 ? [.int(-1), .int(0), .int(3)] : [.double(-0.0), .double(0.5), .double(7)]
+                let constants: [StoreValue] =
+                    column < 4 ? [.int(-1), .int(0), .int(3)] : [.double(-0.0), .double(0.5), .double(7)]
                 for op in ["==", "!=", "<", "<=", ">", ">="] {
                     for constant in constants {
                         let query = try StoreQuery("\(name) \(op) $0", arguments: [constant])
@@ -82,7 +89,9 @@ final class QuerySimpleScanTests: CoreTestCase {
                         XCTAssertNotNil(prepared.simple, "\(name) \(op) should take the simple scan")
                         let want = rows.filter { Self.expected($0.values[column], op, constant) }.map(\.key)
                         XCTAssertEqual(try query.evaluate(in: txn, table: Self.v2), want, "\(name) \(op) \(constant)")
-                        XCTAssertEqual(try query.fastCount(in: txn, table: Self.v2), want.count, "count of \(name) \(op) \(constant)")
+                        XCTAssertEqual(
+                            try query.fastCount(in: txn, table: Self.v2), want.count,
+                            "count of \(name) \(op) \(constant)")
                         // Sums of every summable column over the matches, against the same brute force.
                         for (sumColumn, isInt) in [(2, true), (3, true), (4, false), (5, false)] {
                             let sum = try XCTUnwrap(query.fastSum(in: txn, table: Self.v2, column: sumColumn))
@@ -94,8 +103,13 @@ final class QuerySimpleScanTests: CoreTestCase {
                                 default: break
                                 }
                             }
-                            if isInt { XCTAssertEqual(sum.ints, ints, "sum of \(sumColumn) where \(name) \(op) \(constant)") }
-                            else { XCTAssertTrue(sum.doubles == doubles || (sum.doubles.isNaN && doubles.isNaN), "sum of \(sumColumn) where \(name) \(op) \(constant): \(sum.doubles) vs \(doubles)") }
+                            if isInt {
+                                XCTAssertEqual(sum.ints, ints, "sum of \(sumColumn) where \(name) \(op) \(constant)")
+                            } else {
+                                XCTAssertTrue(
+                                    sum.doubles == doubles || (sum.doubles.isNaN && doubles.isNaN),
+                                    "sum of \(sumColumn) where \(name) \(op) \(constant): \(sum.doubles) vs \(doubles)")
+                            }
                             XCTAssertEqual(sum.sawValue, saw)
                         }
                         checked += 1
@@ -113,12 +127,17 @@ final class QuerySimpleScanTests: CoreTestCase {
             for filter in ["label == 'row 41'", "id > 5", "n > 0 AND label == 'row 41'"] {
                 XCTAssertNil(try StoreQuery(filter).prepare(txn, Self.v2).simple, filter)
                 XCTAssertNil(try StoreQuery(filter).prepare(txn, Self.v2).compound, filter)
-                XCTAssertNil(try StoreQuery(filter).fastCount(in: txn, table: Self.v2), "\(filter): counted by the general path")
+                XCTAssertNil(
+                    try StoreQuery(filter).fastCount(in: txn, table: Self.v2), "\(filter): counted by the general path")
             }
             XCTAssertNil(try StoreQuery().fastCount(in: txn, table: Self.v2), "no predicate: the table's count")
             // Without a predicate the sum reads every row.
             let all = try XCTUnwrap(StoreQuery().fastSum(in: txn, table: Self.v2, column: 2))
-            XCTAssertEqual(all.ints, rows.reduce(Int64(0)) { acc, r in if case .int(let i) = r.values[2] { return acc &+ i }; return acc })
+            XCTAssertEqual(
+                all.ints,
+                rows.reduce(Int64(0)) { acc, r in
+                    if case .int(let i) = r.values[2] { return acc &+ i }; return acc
+                })
         }
     }
 
@@ -126,10 +145,12 @@ final class QuerySimpleScanTests: CoreTestCase {
     /// width's range (a constant outside it makes every delta compare alike: the scan then
     /// tests no object), for every operator: keys, count and sum against the brute force.
     func testDeltaWidthsAndConstantsBeyondTheirRange() throws {
-        let table = StoreTable(name: "W", columns: [
-            StoreColumn(name: "id", type: .int, isPrimaryKey: true),
-            StoreColumn(name: "n", type: .int),
-        ])
+        let table = StoreTable(
+            name: "W",
+            columns: [
+                StoreColumn(name: "id", type: .int, isPrimaryKey: true),
+                StoreColumn(name: "n", type: .int),
+            ])
         var rng = CoreRandom(seed: 7)
         // Four runs of keys, each with values spanning about one width above a base of 10^6.
         let base: Int64 = 1_000_000
@@ -142,7 +163,8 @@ final class QuerySimpleScanTests: CoreTestCase {
                     let key = Int64(run * 1_000 + j)
                     // Every 16 objects hold both ends of the run, so each cluster's base is
                     // `base` and its deltas use the whole width.
-                    let v = j % 16 == 0 ? base : (j % 16 == 1 ? base + span : base + Int64(rng.next() % UInt64(span + 1)))
+                    let v =
+                        j % 16 == 0 ? base : (j % 16 == 1 ? base + span : base + Int64(rng.next() % UInt64(span + 1)))
                     try txn.insert(into: table, values: [.int(key), .int(v)])
                     values[key] = v
                 }
@@ -165,9 +187,11 @@ final class QuerySimpleScanTests: CoreTestCase {
                     XCTAssertNotNil(try query.prepare(txn, table).simple)
                     let want = values.keys.sorted().filter { Self.expected(.int(values[$0]!), op, .int(constant)) }
                     XCTAssertEqual(try query.evaluate(in: txn, table: table), want, "n \(op) \(constant)")
-                    XCTAssertEqual(try query.fastCount(in: txn, table: table), want.count, "count of n \(op) \(constant)")
+                    XCTAssertEqual(
+                        try query.fastCount(in: txn, table: table), want.count, "count of n \(op) \(constant)")
                     let sum = try XCTUnwrap(query.fastSum(in: txn, table: table, column: 1))
-                    XCTAssertEqual(sum.ints, want.reduce(Int64(0)) { $0 &+ values[$1]! }, "sum where n \(op) \(constant)")
+                    XCTAssertEqual(
+                        sum.ints, want.reduce(Int64(0)) { $0 &+ values[$1]! }, "sum where n \(op) \(constant)")
                 }
             }
         }
@@ -195,7 +219,8 @@ final class QuerySimpleScanTests: CoreTestCase {
             }
             func holds(_ values: [StoreValue]) -> Bool {
                 switch self {
-                case .cmp(let column, _, let op, let constant): return QuerySimpleScanTests.expected(values[column], op, constant)
+                case .cmp(let column, _, let op, let constant):
+                    return QuerySimpleScanTests.expected(values[column], op, constant)
                 case .and(let ps): return ps.allSatisfy { $0.holds(values) }
                 case .or(let ps): return ps.contains { $0.holds(values) }
                 case .not(let p): return !p.holds(values)
@@ -214,7 +239,8 @@ final class QuerySimpleScanTests: CoreTestCase {
             default:
                 let (column, name) = [(2, "n"), (3, "on"), (4, "d"), (5, "od")][Int(rng.next() % 4)]
                 let op = ["==", "!=", "<", "<=", ">", ">="][Int(rng.next() % 6)]
-                let constant: StoreValue = column < 4 ? .int(Int64(rng.next() % 7) - 3) : .double([-0.0, 0.5, 2.25, 7][Int(rng.next() % 4)])
+                let constant: StoreValue =
+                    column < 4 ? .int(Int64(rng.next() % 7) - 3) : .double([-0.0, 0.5, 2.25, 7][Int(rng.next() % 4)])
                 return .cmp(column: column, name: name, op: op, constant: constant)
             }
         }
@@ -226,14 +252,23 @@ final class QuerySimpleScanTests: CoreTestCase {
                 if try query.prepare(txn, Self.v2).compound != nil { compound += 1 }
                 let want = rows.filter { p.holds($0.values) }
                 XCTAssertEqual(try query.evaluate(in: txn, table: Self.v2), want.map(\.key), p.text)
-                if case .cmp = p {} else {
+                if case .cmp = p {
+                } else {
                     XCTAssertEqual(try query.fastCount(in: txn, table: Self.v2), want.count, "count of \(p.text)")
                 }
                 let ints = try XCTUnwrap(query.fastSum(in: txn, table: Self.v2, column: 3))
-                XCTAssertEqual(ints.ints, want.reduce(Int64(0)) { acc, r in if case .int(let i) = r.values[3] { return acc &+ i }; return acc }, "sum of on where \(p.text)")
+                XCTAssertEqual(
+                    ints.ints,
+                    want.reduce(Int64(0)) { acc, r in
+                        if case .int(let i) = r.values[3] { return acc &+ i }; return acc
+                    }, "sum of on where \(p.text)")
                 let doubles = try XCTUnwrap(query.fastSum(in: txn, table: Self.v2, column: 5))
-                let wantD = want.reduce(0.0) { acc, r in if case .double(let d) = r.values[5] { return acc + d }; return acc }
-                XCTAssertTrue(doubles.doubles == wantD || (doubles.doubles.isNaN && wantD.isNaN), "sum of od where \(p.text): \(doubles.doubles) vs \(wantD)")
+                let wantD = want.reduce(0.0) { acc, r in
+                    if case .double(let d) = r.values[5] { return acc + d }; return acc
+                }
+                XCTAssertTrue(
+                    doubles.doubles == wantD || (doubles.doubles.isNaN && wantD.isNaN),
+                    "sum of od where \(p.text): \(doubles.doubles) vs \(wantD)")
             }
             XCTAssertGreaterThan(compound, 120, "the compound predicates (about half) take the match-byte scan")
         }

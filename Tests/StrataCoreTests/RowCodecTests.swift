@@ -3,7 +3,9 @@ import XCTest
 
 /// Values of every column type for the row codec tests.
 enum Samples {
-    static let scalarTypes: [ColumnType] = [.int, .bool, .float, .double, .string, .data, .timestamp, .objectId, .uuid, .decimal128]
+    static let scalarTypes: [ColumnType] = [
+        .int, .bool, .float, .double, .string, .data, .timestamp, .objectId, .uuid, .decimal128,
+    ]
 
     static func bytes(_ n: Int, _ rng: inout CoreRandom) -> [UInt8] {
         (0..<n).map { _ in UInt8.random(in: 0...255, using: &rng) }
@@ -20,17 +22,30 @@ enum Samples {
         case .int:
             return .int([Int64.min, -1, 0, 1, .max, Int64(bitPattern: rng.next())].randomElement(using: &rng)!)
         case .bool: return .bool(Bool.random(using: &rng))
-        case .float: return .float([Float(0), -1.5, .infinity, -.infinity, .greatestFiniteMagnitude, Float(Int32.random(in: .min ... .max, using: &rng)) / 7].randomElement(using: &rng)!)
-        case .double: return .double([0, -0.0, 2.5e300, -.infinity, .leastNonzeroMagnitude, Double(Int64(bitPattern: rng.next())) / 3].randomElement(using: &rng)!)
+        case .float:
+            return .float(
+                [
+                    Float(0), -1.5, .infinity, -.infinity, .greatestFiniteMagnitude,
+                    Float(Int32.random(in: .min ... .max, using: &rng)) / 7,
+                ].randomElement(using: &rng)!)
+        case .double:
+            return .double(
+                [0, -0.0, 2.5e300, -.infinity, .leastNonzeroMagnitude, Double(Int64(bitPattern: rng.next())) / 3]
+                    .randomElement(using: &rng)!)
         case .string: return .string(string(&rng))
         case .data: return .data(bytes(Int.random(in: 0..<20, using: &rng), &rng))
-        case .timestamp: return .timestamp(seconds: Int64(bitPattern: rng.next()) >> 20, nanoseconds: Int32.random(in: -999_999_999...999_999_999, using: &rng))
+        case .timestamp:
+            return .timestamp(
+                seconds: Int64(bitPattern: rng.next()) >> 20,
+                nanoseconds: Int32.random(in: -999_999_999...999_999_999, using: &rng))
         case .objectId: return .objectId(bytes(12, &rng))
         case .uuid: return .uuid(bytes(16, &rng))
         case .decimal128: return .decimal128(bytes(16, &rng))
         case .link: return .link(Int64.random(in: -5...1_000_000, using: &rng))
         case .mixed:
-            let inner: ColumnType = ([.int, .bool, .float, .double, .string, .data, .timestamp, .objectId, .uuid, .decimal128] as [ColumnType]).randomElement(using: &rng)!
+            let inner: ColumnType =
+                ([.int, .bool, .float, .double, .string, .data, .timestamp, .objectId, .uuid, .decimal128]
+                as [ColumnType]).randomElement(using: &rng)!
             switch Int.random(in: 0..<8, using: &rng) {
             case 0: return .null
             case 1: return .typedLink(table: "Dog", key: Int64(bitPattern: rng.next()))
@@ -50,9 +65,10 @@ enum Samples {
             if column.isNullable, Int.random(in: 0..<4, using: &rng) == 0 { return .null }
             return value(column.type, &rng)
         case .list, .set:
-            return .list((0..<Int.random(in: 0..<6, using: &rng)).map { _ in
-                column.isNullable && Bool.random(using: &rng) ? .null : value(column.type, &rng)
-            })
+            return .list(
+                (0..<Int.random(in: 0..<6, using: &rng)).map { _ in
+                    column.isNullable && Bool.random(using: &rng) ? .null : value(column.type, &rng)
+                })
         case .map:
             var m: [String: StoreValue] = [:]
             for _ in 0..<Int.random(in: 0..<5, using: &rng) {
@@ -118,7 +134,11 @@ final class RowCodecTests: XCTestCase {
                     case .string(let s): XCTAssertEqual(r.string(c), s)
                     case .data(let d): XCTAssertEqual(r.variableBytes(c).map(Array.init), d)
                     case .null:
-                        if table.columns[c].isVariable { XCTAssertNil(r.variableBytes(c)) } else { XCTAssertNil(r.int(c)) }
+                        if table.columns[c].isVariable {
+                            XCTAssertNil(r.variableBytes(c))
+                        } else {
+                            XCTAssertNil(r.int(c))
+                        }
                     default: break
                     }
                 }
@@ -197,7 +217,8 @@ final class RowCodecTests: XCTestCase {
     func testMixedColumnHoldsEveryKindOfValue() throws {
         let table = StoreTable(name: "M", columns: [StoreColumn(name: "v", type: .mixed)])
         let kinds: [StoreValue] = [
-            .null, .bool(false), .bool(true), .int(-42), .float(1.25), .double(-3.5), .string("héllo"), .data([0, 1, 255]),
+            .null, .bool(false), .bool(true), .int(-42), .float(1.25), .double(-3.5), .string("héllo"),
+            .data([0, 1, 255]),
             .timestamp(seconds: 1_700_000_000, nanoseconds: 123), .objectId(Array(1...12)), .uuid(Array(1...16)),
             .decimal128(Array(100...115)), .link(77), .typedLink(table: "Dog", key: -3),
             .list([.int(1), .list([.string("nested")]), .null]), .map(["a": .map(["b": .bool(true)]), "c": .null]),
@@ -208,11 +229,13 @@ final class RowCodecTests: XCTestCase {
     }
 
     func testIntPrimaryKeyHasNoSlotAndReadsAsTheObjectKey() throws {
-        let table = StoreTable(name: "P", columns: [
-            StoreColumn(name: "name", type: .string),
-            StoreColumn(name: "id", type: .int, isPrimaryKey: true),
-            StoreColumn(name: "age", type: .int),
-        ])
+        let table = StoreTable(
+            name: "P",
+            columns: [
+                StoreColumn(name: "name", type: .string),
+                StoreColumn(name: "id", type: .int, isPrimaryKey: true),
+                StoreColumn(name: "age", type: .int),
+            ])
         XCTAssertTrue(table.primaryKeyIsObjectKey)
         XCTAssertEqual(table.layout.keyColumn, 1)
         // The value given for the key column is not stored: the object key is.
@@ -230,38 +253,45 @@ final class RowCodecTests: XCTestCase {
 
     /// The row layout of FORMAT.md, "Object rows", byte by byte.
     func testRowBytesAreAsDocumented() throws {
-        let table = StoreTable(name: "T", columns: [
-            StoreColumn(name: "id", type: .int, isPrimaryKey: true),       // no slot
-            StoreColumn(name: "flag", type: .bool),                          // 1 byte at 0
-            StoreColumn(name: "name", type: .string),                        // 8 bytes at 1
-            StoreColumn(name: "score", type: .double, isNullable: true),     // 8 bytes at 9, null
-            StoreColumn(name: "f", type: .float),                            // 4 bytes at 17
-            StoreColumn(name: "when", type: .timestamp),                     // 12 bytes at 21
-            StoreColumn(name: "ids", type: .int, collection: .list),         // 8 bytes at 33
-            StoreColumn(name: "owners", type: .linkingObjects, targetTable: "X", originProperty: "t"),  // no slot
-            StoreColumn(name: "oid", type: .objectId, isNullable: true),     // 12 bytes at 41 (bitmap byte 1)
-        ])
-        let row = try encode([.int(5), .bool(true), .string("hi"), .null, .float(1), .timestamp(seconds: -2, nanoseconds: 7),
-                              .list([.int(1)]), .null, .objectId(Array(1...12))], table)
-        var expected: [UInt8] = [9, 0]           // column count
-        expected += [0b0000_1000, 0b0000_0000]   // null bitmap: column 3
-        expected += [1]                          // flag
-        expected += le32(57) + le32(2)           // name: offset 57 (after 2+2+53 slot bytes), length 2
+        let table = StoreTable(
+            name: "T",
+            columns: [
+                StoreColumn(name: "id", type: .int, isPrimaryKey: true),  // no slot
+                StoreColumn(name: "flag", type: .bool),  // 1 byte at 0
+                StoreColumn(name: "name", type: .string),  // 8 bytes at 1
+                StoreColumn(name: "score", type: .double, isNullable: true),  // 8 bytes at 9, null
+                StoreColumn(name: "f", type: .float),  // 4 bytes at 17
+                StoreColumn(name: "when", type: .timestamp),  // 12 bytes at 21
+                StoreColumn(name: "ids", type: .int, collection: .list),  // 8 bytes at 33
+                StoreColumn(name: "owners", type: .linkingObjects, targetTable: "X", originProperty: "t"),  // no slot
+                StoreColumn(name: "oid", type: .objectId, isNullable: true),  // 12 bytes at 41 (bitmap byte 1)
+            ])
+        let row = try encode(
+            [
+                .int(5), .bool(true), .string("hi"), .null, .float(1), .timestamp(seconds: -2, nanoseconds: 7),
+                .list([.int(1)]), .null, .objectId(Array(1...12)),
+            ], table)
+        var expected: [UInt8] = [9, 0]  // column count
+        expected += [0b0000_1000, 0b0000_0000]  // null bitmap: column 3
+        expected += [1]  // flag
+        expected += le32(57) + le32(2)  // name: offset 57 (after 2+2+53 slot bytes), length 2
         expected += [UInt8](repeating: 0, count: 8)  // score: null, zero
         expected += le32(Float(1).bitPattern)
         expected += le64(UInt64(bitPattern: -2)) + le32(7)
-        expected += le32(59) + le32(1 + 4 + 1 + 8)    // ids: offset 59, tagged list of one int
-        expected += Array(1...12)                      // oid
-        expected += Array("hi".utf8)                   // variable area
-        expected += [13] + le32(1) + [2] + le64(1)     // list tag, count 1, int tag, 1
+        expected += le32(59) + le32(1 + 4 + 1 + 8)  // ids: offset 59, tagged list of one int
+        expected += Array(1...12)  // oid
+        expected += Array("hi".utf8)  // variable area
+        expected += [13] + le32(1) + [2] + le64(1)  // list tag, count 1, int tag, 1
         XCTAssertEqual(row, expected)
         XCTAssertEqual(table.layout.slotOffsets, [0, 0, 1, 9, 17, 21, 33, 41, 41])
         XCTAssertEqual(table.layout.slotSizes, [0, 1, 8, 8, 4, 12, 8, 0, 12])
     }
 
     func testSlotSizesPerType() {
-        let expected: [ColumnType: Int] = [.bool: 1, .float: 4, .int: 8, .double: 8, .link: 8, .timestamp: 12, .objectId: 12,
-                                           .uuid: 16, .decimal128: 16, .string: 8, .data: 8, .mixed: 8, .linkingObjects: 0]
+        let expected: [ColumnType: Int] = [
+            .bool: 1, .float: 4, .int: 8, .double: 8, .link: 8, .timestamp: 12, .objectId: 12,
+            .uuid: 16, .decimal128: 16, .string: 8, .data: 8, .mixed: 8, .linkingObjects: 0,
+        ]
         for (t, size) in expected { XCTAssertEqual(t.slotSize, size, "\(t)") }
         XCTAssertEqual(ColumnType.int.rawValue, 1)
         XCTAssertEqual(ColumnType.linkingObjects.rawValue, 13)
@@ -285,12 +315,15 @@ final class RowCodecTests: XCTestCase {
         XCTAssertEqual(bytes(.typedLink(table: "D", key: 4)), [12] + le32(1) + [0x44] + le64(4))
         XCTAssertEqual(bytes(.list([.null, .bool(false)])), [13] + le32(2) + [0] + [1, 0])
         // Map entries are written in key order (so equal maps encode equally).
-        XCTAssertEqual(bytes(.map(["b": .null, "a": .bool(true)])), [14] + le32(2) + le32(1) + [0x61, 1, 1] + le32(1) + [0x62, 0])
+        XCTAssertEqual(
+            bytes(.map(["b": .null, "a": .bool(true)])), [14] + le32(2) + le32(1) + [0x61, 1, 1] + le32(1) + [0x62, 0])
     }
 
     func testValueCodecRejectsTruncatedInputAndUnknownTags() {
         func read(_ b: [UInt8]) -> StoreValue? {
-            b.withUnsafeBytes { var r = ByteReader($0); return ValueCodec.read(&r) }
+            b.withUnsafeBytes {
+                var r = ByteReader($0); return ValueCodec.read(&r)
+            }
         }
         var full: [UInt8] = []
         ValueCodec.write(.list([.string("abc"), .map(["k": .int(1)]), .typedLink(table: "T", key: 2)]), &full)
@@ -315,15 +348,22 @@ final class RowCodecTests: XCTestCase {
             StoreColumn(name: "flag", type: .bool),
         ]
         let v1 = StoreTable(name: "T", columns: columns)
-        let oldValues: [StoreValue] = [.int(3), .string("Ann"), .null, .double(2.5), .list([.string("x")]), .data([1]), .bool(true)]
+        let oldValues: [StoreValue] = [
+            .int(3), .string("Ann"), .null, .double(2.5), .list([.string("x")]), .data([1]), .bool(true),
+        ]
         let oldRow = try encode(oldValues, v1)
         let added: [StoreColumn] = [
             StoreColumn(name: "n", type: .int), StoreColumn(name: "n?", type: .int, isNullable: true),
-            StoreColumn(name: "d", type: .double), StoreColumn(name: "s", type: .string), StoreColumn(name: "s?", type: .string, isNullable: true),
-            StoreColumn(name: "b", type: .data), StoreColumn(name: "t", type: .timestamp), StoreColumn(name: "o", type: .objectId),
-            StoreColumn(name: "u", type: .uuid), StoreColumn(name: "dec", type: .decimal128), StoreColumn(name: "f", type: .float),
-            StoreColumn(name: "flag2", type: .bool), StoreColumn(name: "m", type: .mixed), StoreColumn(name: "l", type: .link, isNullable: true, targetTable: "T"),
-            StoreColumn(name: "list", type: .int, collection: .list), StoreColumn(name: "set", type: .string, collection: .set),
+            StoreColumn(name: "d", type: .double), StoreColumn(name: "s", type: .string),
+            StoreColumn(name: "s?", type: .string, isNullable: true),
+            StoreColumn(name: "b", type: .data), StoreColumn(name: "t", type: .timestamp),
+            StoreColumn(name: "o", type: .objectId),
+            StoreColumn(name: "u", type: .uuid), StoreColumn(name: "dec", type: .decimal128),
+            StoreColumn(name: "f", type: .float),
+            StoreColumn(name: "flag2", type: .bool), StoreColumn(name: "m", type: .mixed),
+            StoreColumn(name: "l", type: .link, isNullable: true, targetTable: "T"),
+            StoreColumn(name: "list", type: .int, collection: .list),
+            StoreColumn(name: "set", type: .string, collection: .set),
             StoreColumn(name: "map", type: .double, collection: .map),
         ]
         columns += added
@@ -332,11 +372,14 @@ final class RowCodecTests: XCTestCase {
         let back = decode(oldRow, v2, key: 3)
         XCTAssertEqual(Array(back[..<7]), oldValues)
         XCTAssertEqual(Array(back[7...]), added.map(\.defaultValue))
-        XCTAssertEqual(Array(back[7...]), [
-            .int(0), .null, .double(0), .string(""), .null, .data([]), .timestamp(seconds: 0, nanoseconds: 0),
-            .objectId([UInt8](repeating: 0, count: 12)), .uuid([UInt8](repeating: 0, count: 16)),
-            .decimal128([UInt8](repeating: 0, count: 16)), .float(0), .bool(false), .null, .null, .list([]), .list([]), .map([:]),
-        ])
+        XCTAssertEqual(
+            Array(back[7...]),
+            [
+                .int(0), .null, .double(0), .string(""), .null, .data([]), .timestamp(seconds: 0, nanoseconds: 0),
+                .objectId([UInt8](repeating: 0, count: 12)), .uuid([UInt8](repeating: 0, count: 16)),
+                .decimal128([UInt8](repeating: 0, count: 16)), .float(0), .bool(false), .null, .null, .list([]),
+                .list([]), .map([:]),
+            ])
         oldRow.withUnsafeBytes { raw in
             let r = LegacyRowReader(bytes: raw, table: v2, key: 3)
             let ix = v2.columnIndex
@@ -352,7 +395,9 @@ final class RowCodecTests: XCTestCase {
         }
         // An old row is not patched in place; a full re-encode brings it to the new layout.
         var copy = oldRow
-        let patched = copy.withUnsafeMutableBytes { RowEncoder.patchFixed($0, table: v2, column: v2.columnIndex["score"]!, .double(1)) }
+        let patched = copy.withUnsafeMutableBytes {
+            RowEncoder.patchFixed($0, table: v2, column: v2.columnIndex["score"]!, .double(1))
+        }
         XCTAssertFalse(patched)
         XCTAssertEqual(copy, oldRow)
         var upgraded = back
@@ -390,17 +435,17 @@ final class RowCodecTests: XCTestCase {
         let row = try encode(values, table)
         let ix = table.columnIndex
         let refused: [(Int, StoreValue)] = [
-            (ix["string"]!, .string("x")),         // variable-width
-            (ix["mixed"]!, .int(1)),               // variable-width
-            (ix["ints"]!, .list([])),              // collection
-            (ix["owners"]!, .null),                // not stored
-            (ix["int"]!, .null),                   // null in a non-nullable column
-            (ix["int"]!, .double(1)),              // type mismatch
+            (ix["string"]!, .string("x")),  // variable-width
+            (ix["mixed"]!, .int(1)),  // variable-width
+            (ix["ints"]!, .list([])),  // collection
+            (ix["owners"]!, .null),  // not stored
+            (ix["int"]!, .null),  // null in a non-nullable column
+            (ix["int"]!, .double(1)),  // type mismatch
             (ix["bool"]!, .int(1)),
             (ix["objectId"]!, .objectId([1, 2])),  // wrong size
             (ix["uuid"]!, .uuid(Array(1...12))),
             (ix["decimal128"]!, .decimal128([])),
-            (ix["link"]!, .int(3)),                // an int is not a link
+            (ix["link"]!, .int(3)),  // an int is not a link
         ]
         for (c, v) in refused {
             var copy = row
@@ -409,7 +454,9 @@ final class RowCodecTests: XCTestCase {
             XCTAssertEqual(copy, row)
         }
         // The Int primary key has no slot to patch.
-        let pk = StoreTable(name: "P", columns: [StoreColumn(name: "id", type: .int, isPrimaryKey: true), StoreColumn(name: "n", type: .int)])
+        let pk = StoreTable(
+            name: "P",
+            columns: [StoreColumn(name: "id", type: .int, isPrimaryKey: true), StoreColumn(name: "n", type: .int)])
         var pkRow = try encode([.int(1), .int(2)], pk)
         XCTAssertFalse(pkRow.withUnsafeMutableBytes { RowEncoder.patchFixed($0, table: pk, column: 0, .int(9)) })
     }
@@ -444,8 +491,9 @@ final class RowCodecTests: XCTestCase {
         for (name, value, expected, found) in cases {
             var values = good
             values[ix[name]!] = value
-            assertThrows(.typeMismatch(table: "AllTypes", column: name, expected: expected, found: found),
-                         try RowEncoder.encode(values, table: table))
+            assertThrows(
+                .typeMismatch(table: "AllTypes", column: name, expected: expected, found: found),
+                try RowEncoder.encode(values, table: table))
         }
     }
 
@@ -468,8 +516,9 @@ final class RowCodecTests: XCTestCase {
         for (name, value, expected, found) in cases {
             var values = good
             values[ix[name]!] = value
-            assertThrows(.typeMismatch(table: "AllTypes", column: name, expected: expected, found: found),
-                         try RowEncoder.encode(values, table: table))
+            assertThrows(
+                .typeMismatch(table: "AllTypes", column: name, expected: expected, found: found),
+                try RowEncoder.encode(values, table: table))
         }
         // Null elements only where the elements are optional (and as map values of links,
         // which deleting the target leaves behind).
@@ -492,7 +541,8 @@ final class RowCodecTests: XCTestCase {
         where column.isStored && !column.isNullable && column.type != .mixed && column.collection == .none {
             var values = good
             values[c] = .null
-            assertThrows(.nullNotAllowed(table: "AllTypes", column: column.name), try RowEncoder.encode(values, table: table))
+            assertThrows(
+                .nullNotAllowed(table: "AllTypes", column: column.name), try RowEncoder.encode(values, table: table))
         }
         let error = StoreError.nullNotAllowed(table: "Dog", column: "name")
         XCTAssertTrue(error.description.contains("'Dog.name'"))
@@ -507,10 +557,12 @@ final class RowCodecTests: XCTestCase {
         XCTAssertTrue(decoded.sameShape(as: table))
         XCTAssertEqual(decoded.columns, table.columns)
 
-        let small = StoreTable(name: "E", isEmbedded: true, columns: [
-            StoreColumn(name: "id", type: .string, isNullable: true, isPrimaryKey: true, isIndexed: true),
-            StoreColumn(name: "o", type: .linkingObjects, targetTable: "P", originProperty: "e"),
-        ])
+        let small = StoreTable(
+            name: "E", isEmbedded: true,
+            columns: [
+                StoreColumn(name: "id", type: .string, isNullable: true, isPrimaryKey: true, isIndexed: true),
+                StoreColumn(name: "o", type: .linkingObjects, targetTable: "P", originProperty: "e"),
+            ])
         var expected: [UInt8] = [1, 1] + [2, 0]
         expected += le32(2) + Array("id".utf8) + [5, 0, 0b111] + le32(0) + le32(0)
         expected += le32(1) + Array("o".utf8) + [13, 0, 0] + le32(1) + Array("P".utf8) + le32(1) + Array("e".utf8)
@@ -520,7 +572,9 @@ final class RowCodecTests: XCTestCase {
         XCTAssertEqual(back.columns, small.columns)
 
         // Truncated records, unknown versions and unknown types are refused.
-        for n in 0..<expected.count { XCTAssertNil(Array(expected[..<n]).withUnsafeBytes { StoreTable.decode(name: "E", $0) }, "prefix \(n)") }
+        for n in 0..<expected.count {
+            XCTAssertNil(Array(expected[..<n]).withUnsafeBytes { StoreTable.decode(name: "E", $0) }, "prefix \(n)")
+        }
         var wrongVersion = expected
         wrongVersion[0] = 2
         XCTAssertNil(wrongVersion.withUnsafeBytes { StoreTable.decode(name: "E", $0) })
@@ -530,11 +584,13 @@ final class RowCodecTests: XCTestCase {
     }
 
     func testTreeNamesAndIndexTrees() {
-        let table = StoreTable(name: "Dog", columns: [
-            StoreColumn(name: "id", type: .string, isPrimaryKey: true, isIndexed: true),
-            StoreColumn(name: "name", type: .string, isIndexed: true),
-            StoreColumn(name: "tags", type: .string, collection: .list, isIndexed: true),
-        ])
+        let table = StoreTable(
+            name: "Dog",
+            columns: [
+                StoreColumn(name: "id", type: .string, isPrimaryKey: true, isIndexed: true),
+                StoreColumn(name: "name", type: .string, isIndexed: true),
+                StoreColumn(name: "tags", type: .string, collection: .list, isIndexed: true),
+            ])
         XCTAssertEqual(table.objectTree, "c:Dog")
         XCTAssertEqual(table.legacyRowTree, "o:Dog")
         XCTAssertEqual(table.primaryKeyTree, "p:Dog")

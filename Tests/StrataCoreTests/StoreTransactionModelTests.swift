@@ -6,29 +6,35 @@ import StrataStorage
 /// rows, primary-key lookups, secondary indexes and counts equal the model's, and the file verifies.
 final class StoreTransactionModelTests: CoreTestCase {
     /// Int primary key: the object key is the primary key.
-    static let person = StoreTable(name: "Person", columns: [
-        StoreColumn(name: "name", type: .string, isIndexed: true),
-        StoreColumn(name: "id", type: .int, isPrimaryKey: true),
-        StoreColumn(name: "age", type: .int, isIndexed: true),
-        StoreColumn(name: "score", type: .double, isNullable: true),
-        StoreColumn(name: "bio", type: .string, isNullable: true),
-        StoreColumn(name: "tags", type: .string, collection: .list),
-    ])
+    static let person = StoreTable(
+        name: "Person",
+        columns: [
+            StoreColumn(name: "name", type: .string, isIndexed: true),
+            StoreColumn(name: "id", type: .int, isPrimaryKey: true),
+            StoreColumn(name: "age", type: .int, isIndexed: true),
+            StoreColumn(name: "score", type: .double, isNullable: true),
+            StoreColumn(name: "bio", type: .string, isNullable: true),
+            StoreColumn(name: "tags", type: .string, collection: .list),
+        ])
     /// String primary key (the `p:` tree) and a nullable indexed string.
-    static let dog = StoreTable(name: "Dog", columns: [
-        StoreColumn(name: "name", type: .string, isPrimaryKey: true),
-        StoreColumn(name: "age", type: .int, isIndexed: true),
-        StoreColumn(name: "breed", type: .string, isNullable: true, isIndexed: true),
-        StoreColumn(name: "weight", type: .float),
-    ])
+    static let dog = StoreTable(
+        name: "Dog",
+        columns: [
+            StoreColumn(name: "name", type: .string, isPrimaryKey: true),
+            StoreColumn(name: "age", type: .int, isIndexed: true),
+            StoreColumn(name: "breed", type: .string, isNullable: true, isIndexed: true),
+            StoreColumn(name: "weight", type: .float),
+        ])
     /// No primary key: keys from the `k:` counter.
-    static let event = StoreTable(name: "Event", columns: [
-        StoreColumn(name: "title", type: .string, isIndexed: true),
-        StoreColumn(name: "count", type: .int, isNullable: true, isIndexed: true),
-        StoreColumn(name: "at", type: .timestamp),
-        StoreColumn(name: "flag", type: .bool, isIndexed: true),
-        StoreColumn(name: "payload", type: .data),
-    ])
+    static let event = StoreTable(
+        name: "Event",
+        columns: [
+            StoreColumn(name: "title", type: .string, isIndexed: true),
+            StoreColumn(name: "count", type: .int, isNullable: true, isIndexed: true),
+            StoreColumn(name: "at", type: .timestamp),
+            StoreColumn(name: "flag", type: .bool, isIndexed: true),
+            StoreColumn(name: "payload", type: .data),
+        ])
     static let tables = [person, dog, event]
 
     typealias Model = [String: [Int64: [StoreValue]]]
@@ -52,15 +58,24 @@ final class StoreTransactionModelTests: CoreTestCase {
             case ("Person", "bio"):
                 // Sometimes long enough that the row goes to an overflow run.
                 if chance(20) { return .null }
-                return .string(String(repeating: pick(["x", "é", "🐶"]), count: chance(15) ? 3000 : Int.random(in: 0..<20, using: &rng)))
-            case ("Person", "tags"): return .list((0..<Int.random(in: 0..<4, using: &rng)).map { _ in .string(pick(names)) })
+                return .string(
+                    String(
+                        repeating: pick(["x", "é", "🐶"]), count: chance(15) ? 3000 : Int.random(in: 0..<20, using: &rng)
+                    ))
+            case ("Person", "tags"):
+                return .list((0..<Int.random(in: 0..<4, using: &rng)).map { _ in .string(pick(names)) })
             case ("Dog", "name"): return .string(pick(dogNames))
             case ("Dog", "breed"): return chance(30) ? .null : .string(pick(["lab", "pug", "", "lab\u{0}"]))
             case ("Dog", "weight"): return .float(pick([0, 1.5, -2, 30.25]))
             case ("Event", "count"): return chance(25) ? .null : .int(pick([Int64.min, -1, 0, 1, 7, .max]))
-            case ("Event", "at"): return .timestamp(seconds: Int64.random(in: -3...3, using: &rng), nanoseconds: pick([0, 5, -5]))
+            case ("Event", "at"):
+                return .timestamp(seconds: Int64.random(in: -3...3, using: &rng), nanoseconds: pick([0, 5, -5]))
             case ("Event", "flag"): return .bool(chance(50))
-            case ("Event", "payload"): return .data((0..<(chance(10) ? 6000 : Int.random(in: 0..<16, using: &rng))).map { _ in UInt8.random(in: 0...255, using: &rng) })
+            case ("Event", "payload"):
+                return .data(
+                    (0..<(chance(10) ? 6000 : Int.random(in: 0..<16, using: &rng))).map { _ in
+                        UInt8.random(in: 0...255, using: &rng)
+                    })
             default: fatalError("no generator for \(table.name).\(column.name)")
             }
         }
@@ -77,46 +92,63 @@ final class StoreTransactionModelTests: CoreTestCase {
         return v
     }
 
-    func check(_ txn: StoreTransaction, _ model: Model, _ gen: inout Generator, _ context: String,
-               file: StaticString = #filePath, line: UInt = #line) throws {
+    func check(
+        _ txn: StoreTransaction, _ model: Model, _ gen: inout Generator, _ context: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         for table in Self.tables {
             let rows = model[table.name] ?? [:]
-            XCTAssertEqual(try txn.count(table), rows.count, "\(context): count of \(table.name)", file: file, line: line)
+            XCTAssertEqual(
+                try txn.count(table), rows.count, "\(context): count of \(table.name)", file: file, line: line)
             var scanned: [Int64: [StoreValue]] = [:]
             var order: [Int64] = []
-            try txn.forEachRow(table) { r in scanned[r.key] = r.values(); order.append(r.key); return true }
+            try txn.forEachRow(table) { r in
+                scanned[r.key] = r.values(); order.append(r.key); return true
+            }
             XCTAssertEqual(scanned, rows, "\(context): rows of \(table.name)", file: file, line: line)
             XCTAssertEqual(order, order.sorted(), "\(context): scan order of \(table.name)", file: file, line: line)
             for (key, values) in rows {
-                XCTAssertEqual(try txn.row(table, key: key)?.values(), values, "\(context): row \(key)", file: file, line: line)
+                XCTAssertEqual(
+                    try txn.row(table, key: key)?.values(), values, "\(context): row \(key)", file: file, line: line)
             }
             // Primary keys: every stored one answers with its object key, absent ones with nil.
             if let pk = table.primaryKeyColumn {
                 var byPK: [StoreValue: Int64] = [:]
                 for (key, values) in rows { byPK[values[pk]] = key }
-                XCTAssertEqual(byPK.count, rows.count, "\(context): primary keys of \(table.name) are not unique", file: file, line: line)
+                XCTAssertEqual(
+                    byPK.count, rows.count, "\(context): primary keys of \(table.name) are not unique", file: file,
+                    line: line)
                 for (value, key) in byPK {
-                    XCTAssertEqual(try txn.objectKey(table, primaryKey: value), key, "\(context): \(table.name) pk \(value)", file: file, line: line)
+                    XCTAssertEqual(
+                        try txn.objectKey(table, primaryKey: value), key, "\(context): \(table.name) pk \(value)",
+                        file: file, line: line)
                     XCTAssertEqual(try txn.indexLookup(table, column: pk, equals: value), [key], file: file, line: line)
                 }
                 for _ in 0..<10 {
                     let probe = gen.value(table, pk)
-                    XCTAssertEqual(try txn.objectKey(table, primaryKey: probe), byPK[probe], "\(context): \(table.name) pk \(probe)", file: file, line: line)
+                    XCTAssertEqual(
+                        try txn.objectKey(table, primaryKey: probe), byPK[probe],
+                        "\(context): \(table.name) pk \(probe)", file: file, line: line)
                 }
                 if !table.primaryKeyIsObjectKey {
-                    XCTAssertEqual(try txn.count(tree: table.primaryKeyTree), rows.count, "\(context): p: entries", file: file, line: line)
+                    XCTAssertEqual(
+                        try txn.count(tree: table.primaryKeyTree), rows.count, "\(context): p: entries", file: file,
+                        line: line)
                 }
             }
             // Secondary indexes: one entry per object, lookups equal a brute-force filter.
             for c in table.columns.indices where table.columns[c].hasIndexTree {
-                XCTAssertEqual(try txn.count(tree: table.indexTree(c)), rows.count, "\(context): entries of \(table.indexTree(c))", file: file, line: line)
+                XCTAssertEqual(
+                    try txn.count(tree: table.indexTree(c)), rows.count, "\(context): entries of \(table.indexTree(c))",
+                    file: file, line: line)
                 var probes = Set(rows.values.map { $0[c] })
                 for _ in 0..<5 { probes.insert(gen.value(table, c)) }
                 probes.insert(.null)
                 for probe in probes {
                     let expected = rows.filter { $0.value[c] == probe }.keys.sorted()
-                    XCTAssertEqual(try txn.indexLookup(table, column: c, equals: probe), expected,
-                                   "\(context): \(table.indexTree(c)) == \(probe)", file: file, line: line)
+                    XCTAssertEqual(
+                        try txn.indexLookup(table, column: c, equals: probe), expected,
+                        "\(context): \(table.indexTree(c)) == \(probe)", file: file, line: line)
                 }
             }
         }
@@ -161,7 +193,8 @@ final class StoreTransactionModelTests: CoreTestCase {
                         let key = try txn.insert(into: table, values: values)
                         XCTAssertNil(rows[key], "insert into \(table.name) reused live key \(key)")
                         if !table.primaryKeyIsObjectKey {
-                            XCTAssertFalse(committedKeys[table.name, default: []].contains(key), "\(table.name) key \(key) reused")
+                            XCTAssertFalse(
+                                committedKeys[table.name, default: []].contains(key), "\(table.name) key \(key) reused")
                             XCTAssertFalse(newKeys[table.name, default: []].contains(key))
                             newKeys[table.name, default: []].insert(key)
                         }

@@ -29,7 +29,9 @@ final class FuzzRegressionTests: XCTestCase {
     ]
 
     func testEveryRegressionInputRunsToTheEndWithTypedErrors() throws {
-        let names = try FileManager.default.contentsOfDirectory(atPath: Self.regressions.path).filter { !$0.hasPrefix(".") }.sorted()
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.regressions.path).filter {
+            !$0.hasPrefix(".")
+        }.sorted()
         XCTAssertFalse(names.isEmpty, "no inputs in \(Self.regressions.path)")
         let harness = try Harness(realm: false)
         defer { harness.cleanUp() }
@@ -38,12 +40,15 @@ final class FuzzRegressionTests: XCTestCase {
             let outcome = harness.run(input)
             guard let want = Self.expected[name] else { continue }
             let match = outcome.errors.first { $0.step == want.step }
-            XCTAssertNotNil(match, "\(name): no error at step \(want.step); errors: \(outcome.errors.map { "\($0.step): \($0.error)" })")
+            XCTAssertNotNil(
+                match,
+                "\(name): no error at step \(want.step); errors: \(outcome.errors.map { "\($0.step): \($0.error)" })")
             if let match {
                 XCTAssertTrue(match.error.description.contains(want.phrase), "\(name): \(match.error)")
             }
         }
-        XCTAssertTrue(Set(Self.expected.keys).isSubset(of: Set(names)), "an expected input is missing from Fuzz/regressions")
+        XCTAssertTrue(
+            Set(Self.expected.keys).isSubset(of: Set(names)), "an expected input is missing from Fuzz/regressions")
     }
 
     /// The same inputs through the Realm API as well (`Harness(realm: true)`, no violation
@@ -52,10 +57,14 @@ final class FuzzRegressionTests: XCTestCase {
     /// (Docs/Decisions.md, "Damage found by a read that cannot throw"); now every one runs to its
     /// end with typed errors and damage reports.
     func testEveryRegressionInputRunsThroughTheRealmAPIWithoutStopping() throws {
-        let names = try FileManager.default.contentsOfDirectory(atPath: Self.regressions.path).filter { !$0.hasPrefix(".") }.sorted()
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.regressions.path).filter {
+            !$0.hasPrefix(".")
+        }.sorted()
         XCTAssertGreaterThanOrEqual(names.filter { $0.hasPrefix("realm-violation-") }.count, 19)
         let reports = Reports()
-        Realm.damageHandler = { reports.count += 1; _ = $0 }
+        Realm.damageHandler = {
+            reports.count += 1; _ = $0
+        }
         defer { Realm.damageHandler = nil }
         let harness = try Harness(realm: true)
         defer { harness.cleanUp() }

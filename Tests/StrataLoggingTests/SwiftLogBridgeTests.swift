@@ -18,8 +18,10 @@ final class SwiftLogBridgeTests: XCTestCase {
             set { metadata[key] = newValue }
         }
 
-        func log(level: Logging.Logger.Level, message: Logging.Logger.Message, metadata: Logging.Logger.Metadata?,
-                 source: String, file: String, function: String, line: UInt) {
+        func log(
+            level: Logging.Logger.Level, message: Logging.Logger.Message, metadata: Logging.Logger.Metadata?,
+            source: String, file: String, function: String, line: UInt
+        ) {
             lock.lock()
             defer { lock.unlock() }
             var category: String?
@@ -42,13 +44,16 @@ final class SwiftLogBridgeTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try {
-            let realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: dir + "/a.realm"), objectTypes: []))
+            let realm = try Realm(
+                configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: dir + "/a.realm"), objectTypes: []))
             try realm.writeCopy(toFile: URL(fileURLWithPath: dir + "/b.realm"))
         }()
         let copy = recorder.records.first { $0.1.contains("Wrote a copy of") }
         XCTAssertEqual(copy?.0, .info)
         XCTAssertEqual(copy?.2, "Realm.SDK")
-        XCTAssertTrue(recorder.records.contains { $0.0 == .notice && $0.1.contains("Opened '\(dir)/a.realm'") }, "\(recorder.records)")
+        XCTAssertTrue(
+            recorder.records.contains { $0.0 == .notice && $0.1.contains("Opened '\(dir)/a.realm'") },
+            "\(recorder.records)")
     }
 
     func testLevelsMapOntoSwiftLogLevels() {

@@ -4,11 +4,11 @@ import StrataPOSIX
 @_exported import StrataTestSupport
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Gives each test its own temporary directory (removed afterwards) and disarms every fault at
@@ -24,7 +24,9 @@ class POSIXTestCase: TemporaryDirectoryTestCase {
     /// Creates `name` holding `bytes` and returns a read-write descriptor for it.
     func makeFile(_ name: String, _ bytes: [UInt8] = []) throws -> FileDescriptor {
         let fd = try System.open(path(name), create: true)
-        if !bytes.isEmpty { try bytes.withUnsafeBytes { try System.pwrite(fd, from: $0.baseAddress!, count: $0.count, offset: 0) } }
+        if !bytes.isEmpty {
+            try bytes.withUnsafeBytes { try System.pwrite(fd, from: $0.baseAddress!, count: $0.count, offset: 0) }
+        }
         return fd
     }
 
@@ -36,7 +38,9 @@ class POSIXTestCase: TemporaryDirectoryTestCase {
     /// Reads `count` bytes at `offset` through `System.pread`.
     func read(_ fd: FileDescriptor, count: Int, offset: Int64 = 0) throws -> [UInt8] {
         var out = [UInt8](repeating: 0, count: count)
-        let n = try out.withUnsafeMutableBytes { try System.pread(fd, into: $0.baseAddress!, count: count, offset: offset) }
+        let n = try out.withUnsafeMutableBytes {
+            try System.pread(fd, into: $0.baseAddress!, count: count, offset: offset)
+        }
         return Array(out[..<n])
     }
 
@@ -49,16 +53,23 @@ class POSIXTestCase: TemporaryDirectoryTestCase {
     func isOpen(_ raw: Int32) -> Bool { fcntl(raw, F_GETFD) != -1 }
 
     /// Asserts that `body` throws a `SystemError` for `call` with `errno`, naming `path`.
-    func assertSystemError(call: String, errno expected: Int32, path expectedPath: String, _ label: String = "",
-                           file: StaticString = #filePath, line: UInt = #line, _ body: () throws -> Void) {
+    func assertSystemError(
+        call: String, errno expected: Int32, path expectedPath: String, _ label: String = "",
+        file: StaticString = #filePath, line: UInt = #line, _ body: () throws -> Void
+    ) {
         XCTAssertThrowsError(try body(), label, file: file, line: line) { error in
-            guard let e = error as? SystemError else { return XCTFail("\(label): not a SystemError: \(error)", file: file, line: line) }
+            guard let e = error as? SystemError else {
+                return XCTFail("\(label): not a SystemError: \(error)", file: file, line: line)
+            }
             XCTAssertEqual(e.call, call, label, file: file, line: line)
             XCTAssertEqual(e.errno, expected, label, file: file, line: line)
             XCTAssertEqual(e.path, expectedPath, label, file: file, line: line)
             let text = e.description
-            XCTAssertTrue(text.hasPrefix("\(call)(2) failed on \(expectedPath): "), "\(label): \(text)", file: file, line: line)
-            XCTAssertTrue(text.contains("(\(e.errnoName))") && !e.errnoName.hasPrefix("errno "), "\(label): \(text)", file: file, line: line)
+            XCTAssertTrue(
+                text.hasPrefix("\(call)(2) failed on \(expectedPath): "), "\(label): \(text)", file: file, line: line)
+            XCTAssertTrue(
+                text.contains("(\(e.errnoName))") && !e.errnoName.hasPrefix("errno "), "\(label): \(text)", file: file,
+                line: line)
         }
     }
 }

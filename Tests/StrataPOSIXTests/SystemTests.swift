@@ -4,11 +4,11 @@ import StrataPOSIX
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The syscall wrappers of `System`: what they do with real files, and what each does with an
@@ -50,25 +50,47 @@ final class SystemTests: POSIXTestCase {
             Wrapper(name: "open", point: .open, call: "open", errorPath: t + "-open") {
                 try Data(data).write(to: URL(fileURLWithPath: t + "-open"))
                 var fd: FileDescriptor?
-                return ({ fd = try System.open(t + "-open") },
-                        { let d = try XCTUnwrap(fd); self.opened.append(d); XCTAssertEqual(try self.read(d, count: 10), Array(data[..<10])) })
+                return (
+                    { fd = try System.open(t + "-open") },
+                    {
+                        let d = try XCTUnwrap(fd); self.opened.append(d);
+                        XCTAssertEqual(try self.read(d, count: 10), Array(data[..<10]))
+                    }
+                )
             },
             Wrapper(name: "pread", point: .pread, call: "pread", errorPath: t + "-pread") {
                 let fd = try self.file(tag + "-pread", data)
                 var got: [UInt8] = []
-                return ({ got = try self.read(fd, count: 5000, offset: 100) }, { XCTAssertEqual(got, Array(data[100..<5100])) })
+                return (
+                    { got = try self.read(fd, count: 5000, offset: 100) },
+                    { XCTAssertEqual(got, Array(data[100..<5100])) }
+                )
             },
             Wrapper(name: "pwrite", point: .pwrite, call: "pwrite", errorPath: t + "-pwrite") {
                 let fd = try self.file(tag + "-pwrite", [])
-                return ({ try data.withUnsafeBytes { try System.pwrite(fd, from: $0.baseAddress!, count: 5000, offset: 10) } },
-                        { XCTAssertEqual(try self.contents(tag + "-pwrite"), [UInt8](repeating: 0, count: 10) + Array(data[..<5000])) })
+                return (
+                    {
+                        try data.withUnsafeBytes {
+                            try System.pwrite(fd, from: $0.baseAddress!, count: 5000, offset: 10)
+                        }
+                    },
+                    {
+                        XCTAssertEqual(
+                            try self.contents(tag + "-pwrite"), [UInt8](repeating: 0, count: 10) + Array(data[..<5000]))
+                    }
+                )
             },
             Wrapper(name: "pwritev", point: .pwritev, call: "pwritev", errorPath: t + "-pwritev") {
                 let fd = try self.file(tag + "-pwritev", [])
-                return ({ try data.withUnsafeBytes { b in
+                return (
+                    {
+                        try data.withUnsafeBytes { b in
                             let bufs = (0..<3).map { UnsafeRawPointer(b.baseAddress! + $0 * 4096) }
-                            try System.pwritev(fd, buffers: bufs, size: 4096, offset: 4096) } },
-                        { XCTAssertEqual(try self.contents(tag + "-pwritev"), [UInt8](repeating: 0, count: 4096) + data) })
+                            try System.pwritev(fd, buffers: bufs, size: 4096, offset: 4096)
+                        }
+                    },
+                    { XCTAssertEqual(try self.contents(tag + "-pwritev"), [UInt8](repeating: 0, count: 4096) + data) }
+                )
             },
             Wrapper(name: "fdatasync", point: .fdatasync, call: "fdatasync", errorPath: t + "-fdatasync") {
                 let fd = try self.file(tag + "-fdatasync", data)
@@ -80,12 +102,20 @@ final class SystemTests: POSIXTestCase {
             },
             Wrapper(name: "ftruncate", point: .ftruncate, call: "ftruncate", errorPath: t + "-ftruncate") {
                 let fd = try self.file(tag + "-ftruncate", data)
-                return ({ try System.ftruncate(fd, length: 1000) }, { XCTAssertEqual(try self.contents(tag + "-ftruncate"), Array(data[..<1000])) })
+                return (
+                    { try System.ftruncate(fd, length: 1000) },
+                    { XCTAssertEqual(try self.contents(tag + "-ftruncate"), Array(data[..<1000])) }
+                )
             },
             Wrapper(name: "allocate", point: .fallocate, call: "posix_fallocate", errorPath: t + "-allocate") {
                 let fd = try self.file(tag + "-allocate", Array(data[..<100]))
-                return ({ try System.allocate(fd, offset: 0, length: 1 << 20) },
-                        { XCTAssertEqual(try System.fileSize(fd), 1 << 20); XCTAssertEqual(try self.read(fd, count: 100), Array(data[..<100])) })
+                return (
+                    { try System.allocate(fd, offset: 0, length: 1 << 20) },
+                    {
+                        XCTAssertEqual(try System.fileSize(fd), 1 << 20);
+                        XCTAssertEqual(try self.read(fd, count: 100), Array(data[..<100]))
+                    }
+                )
             },
             Wrapper(name: "fileSize", point: .fstat, call: "fstat", errorPath: t + "-fstat") {
                 let fd = try self.file(tag + "-fstat", data)
@@ -95,38 +125,54 @@ final class SystemTests: POSIXTestCase {
             Wrapper(name: "mmap", point: .mmap, call: "mmap", errorPath: t + "-mmap") {
                 let fd = try self.file(tag + "-mmap", data)
                 var region: MappedRegion?
-                return ({ region = try System.mmap(fd, length: data.count, writable: false) },
-                        { let r = try XCTUnwrap(region); self.mapped.append(r)
-                          XCTAssertEqual(Array(UnsafeRawBufferPointer(start: r.base, count: data.count)), data) })
+                return (
+                    { region = try System.mmap(fd, length: data.count, writable: false) },
+                    {
+                        let r = try XCTUnwrap(region); self.mapped.append(r)
+                        XCTAssertEqual(Array(UnsafeRawBufferPointer(start: r.base, count: data.count)), data)
+                    }
+                )
             },
             Wrapper(name: "msync", point: .msync, call: "msync", errorPath: t + "-msync") {
                 let fd = try self.file(tag + "-msync", data)
                 let region = try System.mmap(fd, length: data.count, writable: true)
                 self.mapped.append(region)
                 region.base.storeBytes(of: 0xAB, toByteOffset: 4096 + 5, as: UInt8.self)
-                return ({ try System.msync(region, offset: 4096, length: 4096, path: fd.path) },
-                        { XCTAssertEqual(try self.read(fd, count: 1, offset: 4096 + 5), [0xAB]) })
+                return (
+                    { try System.msync(region, offset: 4096, length: 4096, path: fd.path) },
+                    { XCTAssertEqual(try self.read(fd, count: 1, offset: 4096 + 5), [0xAB]) }
+                )
             },
             Wrapper(name: "lock", point: .fcntlLock, call: "fcntl(F_OFD_SETLKW)", errorPath: t + "-lock") {
                 let fd = try self.file(tag + "-lock", [])
                 let other = try self.file(tag + "-lock", [])
-                return ({ try System.lock(fd, byte: 3, kind: .exclusive) },
-                        { XCTAssertFalse(try System.tryLock(other, byte: 3, kind: .shared), "the lock was not taken") })
+                return (
+                    { try System.lock(fd, byte: 3, kind: .exclusive) },
+                    { XCTAssertFalse(try System.tryLock(other, byte: 3, kind: .shared), "the lock was not taken") }
+                )
             },
             Wrapper(name: "tryLock", point: .fcntlLock, call: "fcntl(F_OFD_SETLK)", errorPath: t + "-trylock") {
                 let fd = try self.file(tag + "-trylock", [])
                 let other = try self.file(tag + "-trylock", [])
                 var took = false
-                return ({ took = try System.tryLock(fd, byte: 3, kind: .exclusive) },
-                        { XCTAssertTrue(took); XCTAssertTrue(try System.isLockedByOther(other, byte: 3)) })
+                return (
+                    { took = try System.tryLock(fd, byte: 3, kind: .exclusive) },
+                    {
+                        XCTAssertTrue(took); XCTAssertTrue(try System.isLockedByOther(other, byte: 3))
+                    }
+                )
             },
             Wrapper(name: "unlock", point: .fcntlUnlock, call: "fcntl(F_UNLCK)", errorPath: t + "-unlock") {
                 let fd = try self.file(tag + "-unlock", [])
                 let other = try self.file(tag + "-unlock", [])
                 try System.lock(fd, byte: 3, kind: .exclusive)
-                return ({ try System.unlock(fd, byte: 3) }, { XCTAssertTrue(try System.tryLock(other, byte: 3, kind: .exclusive), "still locked") })
+                return (
+                    { try System.unlock(fd, byte: 3) },
+                    { XCTAssertTrue(try System.tryLock(other, byte: 3, kind: .exclusive), "still locked") }
+                )
             },
-            Wrapper(name: "isLockedByOther", point: .fcntlGetLock, call: "fcntl(F_OFD_GETLK)", errorPath: t + "-getlk") {
+            Wrapper(name: "isLockedByOther", point: .fcntlGetLock, call: "fcntl(F_OFD_GETLK)", errorPath: t + "-getlk")
+            {
                 let fd = try self.file(tag + "-getlk", [])
                 let other = try self.file(tag + "-getlk", [])
                 try System.lock(other, byte: 9, kind: .shared)
@@ -135,14 +181,24 @@ final class SystemTests: POSIXTestCase {
             },
             Wrapper(name: "link", point: .link, call: "link", errorPath: t + "-link-to") {
                 try Data(data).write(to: URL(fileURLWithPath: t + "-link-from"))
-                return ({ try System.link(t + "-link-from", to: t + "-link-to") },
-                        { XCTAssertEqual(try self.contents(tag + "-link-to"), data); XCTAssertTrue(System.fileExists(t + "-link-from")) })
+                return (
+                    { try System.link(t + "-link-from", to: t + "-link-to") },
+                    {
+                        XCTAssertEqual(try self.contents(tag + "-link-to"), data);
+                        XCTAssertTrue(System.fileExists(t + "-link-from"))
+                    }
+                )
             },
             Wrapper(name: "rename", point: .rename, call: "rename", errorPath: t + "-rename-from") {
                 try Data(data).write(to: URL(fileURLWithPath: t + "-rename-from"))
                 try Data([1, 2, 3]).write(to: URL(fileURLWithPath: t + "-rename-to"))
-                return ({ try System.rename(t + "-rename-from", to: t + "-rename-to") },
-                        { XCTAssertEqual(try self.contents(tag + "-rename-to"), data); XCTAssertFalse(System.fileExists(t + "-rename-from")) })
+                return (
+                    { try System.rename(t + "-rename-from", to: t + "-rename-to") },
+                    {
+                        XCTAssertEqual(try self.contents(tag + "-rename-to"), data);
+                        XCTAssertFalse(System.fileExists(t + "-rename-from"))
+                    }
+                )
             },
             Wrapper(name: "unlink", point: .unlink, call: "unlink", errorPath: t + "-unlink") {
                 try Data(data).write(to: URL(fileURLWithPath: t + "-unlink"))
@@ -199,7 +255,8 @@ final class SystemTests: POSIXTestCase {
         assertSystemError(call: "pwrite", errno: ENOSPC, path: fd.path) {
             try data.withUnsafeBytes { try System.pwrite(fd, from: $0.baseAddress!, count: 4096, offset: 4096) }
         }
-        XCTAssertEqual(try contents("short-pwrite"), Array(old[..<4096]) + Array(data[..<100]) + Array(old[(4096 + 100)...]))
+        XCTAssertEqual(
+            try contents("short-pwrite"), Array(old[..<4096]) + Array(data[..<100]) + Array(old[(4096 + 100)...]))
 
         FaultInjector.disarmAll()
 
@@ -208,10 +265,14 @@ final class SystemTests: POSIXTestCase {
         FaultInjector.arm(.pwritev, kind: .shortWrite(4096 + 100), pathContaining: fdv.path)
         assertSystemError(call: "pwritev", errno: ENOSPC, path: fdv.path) {
             try data.withUnsafeBytes { b in
-                try System.pwritev(fdv, buffers: (0..<3).map { UnsafeRawPointer(b.baseAddress! + $0 * 4096) }, size: 4096, offset: 4096)
+                try System.pwritev(
+                    fdv, buffers: (0..<3).map { UnsafeRawPointer(b.baseAddress! + $0 * 4096) }, size: 4096, offset: 4096
+                )
             }
         }
-        XCTAssertEqual(try contents("short-pwritev"), Array(old[..<4096]) + Array(data[..<(4096 + 100)]) + Array(old[(2 * 4096 + 100)...]))
+        XCTAssertEqual(
+            try contents("short-pwritev"),
+            Array(old[..<4096]) + Array(data[..<(4096 + 100)]) + Array(old[(2 * 4096 + 100)...]))
     }
 
     // MARK: Behaviour of the real calls
@@ -227,7 +288,8 @@ final class SystemTests: POSIXTestCase {
         let fd = try file("many", [])
         let data = pattern(1500 * 16, seed: 11)
         try data.withUnsafeBytes { b in
-            try System.pwritev(fd, buffers: (0..<1500).map { UnsafeRawPointer(b.baseAddress! + $0 * 16) }, size: 16, offset: 0)
+            try System.pwritev(
+                fd, buffers: (0..<1500).map { UnsafeRawPointer(b.baseAddress! + $0 * 16) }, size: 16, offset: 0)
         }
         XCTAssertEqual(try contents("many"), data)
     }
@@ -258,7 +320,9 @@ final class SystemTests: POSIXTestCase {
         assertSystemError(call: "open", errno: ENOENT, path: path("missing")) { _ = try System.open(path("missing")) }
         let fd = try file("exists", [1])
         _ = fd
-        assertSystemError(call: "open", errno: EEXIST, path: path("exists")) { _ = try System.open(path("exists"), create: true, exclusive: true) }
+        assertSystemError(call: "open", errno: EEXIST, path: path("exists")) {
+            _ = try System.open(path("exists"), create: true, exclusive: true)
+        }
     }
 
     /// Byte locks belong to the open file description: two descriptors of one file in one process
@@ -321,7 +385,7 @@ final class SystemTests: POSIXTestCase {
         var action = sigaction()
         var old = sigaction()
         #if canImport(Glibc)
-        action.__sigaction_handler.sa_handler = { _ in SystemTests.signals.wrappingAdd(1, ordering: .relaxed) }
+            action.__sigaction_handler.sa_handler = { _ in SystemTests.signals.wrappingAdd(1, ordering: .relaxed) }
         #endif
         action.sa_flags = 0  // no SA_RESTART: the blocked fcntl returns EINTR
         sigemptyset(&action.sa_mask)
@@ -369,5 +433,9 @@ final class LockResult: @unchecked Sendable {
     var done: Bool { lock.withLock { _done } }
     var error: Error? { lock.withLock { _error } }
     func set(tid: pthread_t) { lock.withLock { _tid = tid } }
-    func finish(_ error: Error?) { lock.withLock { _error = error; _done = true } }
+    func finish(_ error: Error?) {
+        lock.withLock {
+            _error = error; _done = true
+        }
+    }
 }

@@ -54,7 +54,8 @@ final class ComparisonOperatorTests: XCTestCase {
 
     func testInWithAListOfConstants() {
         assertParses("name IN {'Rex', 'Maui'}", cmp(kp("name"), .in, .list([str("Rex"), str("Maui")])))
-        assertParses("age in {1, -2, 3.5, nil, %@}", cmp(kp("age"), .in, .list([int(1), int(-2), dbl(3.5), null, arg(0)])))
+        assertParses(
+            "age in {1, -2, 3.5, nil, %@}", cmp(kp("age"), .in, .list([int(1), int(-2), dbl(3.5), null, arg(0)])))
         assertParses("age IN {}", cmp(kp("age"), .in, .list([])))
         assertParses("age IN{ 1 }", cmp(kp("age"), .in, .list([int(1)])))
     }
@@ -70,9 +71,12 @@ final class ComparisonOperatorTests: XCTestCase {
         assertParses("age BETWEEN {1, 5}", cmp(kp("age"), .between, .list([int(1), int(5)])))
         assertParses("age between {%@, %@}", cmp(kp("age"), .between, .list([arg(0), arg(1)])))
         assertParses("age BETWEEN %@", cmp(kp("age"), .between, arg(0)))
-        XCTAssertEqual(parseError("age BETWEEN {1}")?.expected, "expected exactly two values after BETWEEN, e.g. age BETWEEN {1, 5}; found 1")
+        XCTAssertEqual(
+            parseError("age BETWEEN {1}")?.expected,
+            "expected exactly two values after BETWEEN, e.g. age BETWEEN {1, 5}; found 1")
         XCTAssertEqual(parseError("age BETWEEN {1, 2, 3}")?.column, 13)
-        XCTAssertEqual(parseError("age BETWEEN 3")?.expected, "expected {low, high} or %@ after BETWEEN, e.g. age BETWEEN {1, 5}")
+        XCTAssertEqual(
+            parseError("age BETWEEN 3")?.expected, "expected {low, high} or %@ after BETWEEN, e.g. age BETWEEN {1, 5}")
     }
 
     func testConstantOnTheLeftIsMovedToTheRightWithTheOperatorMirrored() {

@@ -14,7 +14,8 @@ final class KeyPathTests: XCTestCase {
 
     func testKeywordsAreOrdinaryNamesAfterADot() {
         assertParses("owner.in == 1", cmp(kp("owner.in"), .equal, int(1)))
-        assertParses("a.AND == 1 AND b.not == 2", .and([cmp(kp("a.AND"), .equal, int(1)), cmp(kp("b.not"), .equal, int(2))]))
+        assertParses(
+            "a.AND == 1 AND b.not == 2", .and([cmp(kp("a.AND"), .equal, int(1)), cmp(kp("b.not"), .equal, int(2))]))
     }
 
     func testNamesThatOnlyStartLikeKeywordsAreKeyPaths() {
@@ -41,7 +42,8 @@ final class KeyPathTests: XCTestCase {
     func testAggregateMisuseIsRejected() {
         XCTAssertEqual(parseError("dogs.@count.age > 1")?.column, 12)
         XCTAssertEqual(parseError("dogs.@avg.owner.age > 1")?.column, 16)
-        XCTAssertEqual(parseError("@count > 1")?.expected, "expected a collection property before '@count', e.g. dogs.@count")
+        XCTAssertEqual(
+            parseError("@count > 1")?.expected, "expected a collection property before '@count', e.g. dogs.@count")
         XCTAssertEqual(parseError("dogs.@avg. > 1")?.column, 12)
         let unknown = parseError("dogs.@median.age > 1")
         XCTAssertEqual(unknown?.kind, .unsupported)
@@ -52,16 +54,21 @@ final class KeyPathTests: XCTestCase {
         assertParses("ANY dogs.name == 'Rex'", cmp(kp("dogs.name"), .equal, str("Rex"), [], .any))
         assertParses("SOME dogs.name == 'Rex'", cmp(kp("dogs.name"), .equal, str("Rex"), [], .any))
         assertParses("all dogs.age > 1", cmp(kp("dogs.age"), .greaterThan, int(1), [], .all))
-        assertParses("NONE dogs.name CONTAINS[cd] 'x'", cmp(kp("dogs.name"), .contains, str("x"), [.caseInsensitive, .diacriticInsensitive], .noElement))
+        assertParses(
+            "NONE dogs.name CONTAINS[cd] 'x'",
+            cmp(kp("dogs.name"), .contains, str("x"), [.caseInsensitive, .diacriticInsensitive], .noElement))
         assertParses("ANY %K == 1", cmp(.keyPathArgument(index: 0), .equal, int(1), [], .any))
         assertParses("NOT ANY dogs.age > 3", .not(cmp(kp("dogs.age"), .greaterThan, int(3), [], .any)))
     }
 
     func testQuantifierMustBeFollowedByAKeyPath() {
-        XCTAssertEqual(parseError("ANY 3 == dogs.age")?.expected, "expected a key path after 'ANY', e.g. ANY dogs.name == 'Rex'")
+        XCTAssertEqual(
+            parseError("ANY 3 == dogs.age")?.expected, "expected a key path after 'ANY', e.g. ANY dogs.name == 'Rex'")
         XCTAssertEqual(parseError("any 'x' == name")?.column, 5)
         XCTAssertEqual(parseError("ANY ANY dogs.age > 1")?.found, "ANY")
-        XCTAssertEqual(parseError("3 == ANY dogs.age")?.expected, "expected a value; ANY, ALL, NONE and SOME go once, at the start of a comparison: ANY dogs.name == 'Rex'")
+        XCTAssertEqual(
+            parseError("3 == ANY dogs.age")?.expected,
+            "expected a value; ANY, ALL, NONE and SOME go once, at the start of a comparison: ANY dogs.name == 'Rex'")
     }
 
     func testBacklinksAreRejectedWithAClearError() {
@@ -77,7 +84,10 @@ final class KeyPathTests: XCTestCase {
         let error = parseError("SUBQUERY(dogs, $dog, $dog.age > 3).@count > 0")
         XCTAssertEqual(error?.kind, .unsupported)
         XCTAssertEqual(error?.found, "SUBQUERY")
-        XCTAssertEqual(error?.description, "Unsupported 'SUBQUERY' at column 1 in \"SUBQUERY(dogs, $dog, $dog.age > 3).@count > 0\": SUBQUERY is not supported; use ANY, ALL or NONE with one comparison (ANY dogs.age > 3), or @count")
+        XCTAssertEqual(
+            error?.description,
+            "Unsupported 'SUBQUERY' at column 1 in \"SUBQUERY(dogs, $dog, $dog.age > 3).@count > 0\": SUBQUERY is not supported; use ANY, ALL or NONE with one comparison (ANY dogs.age > 3), or @count"
+        )
     }
 
     func testSubscriptsAndFunctionsAreRejected() {

@@ -28,7 +28,10 @@ final class LiteralTests: XCTestCase {
     }
 
     func testIntegersOutsideInt64AreRejected() {
-        for text in ["9223372036854775808", "-9223372036854775809", "18446744073709551616", "0x8000000000000000", "0x1FFFFFFFFFFFFFFFF"] {
+        for text in [
+            "9223372036854775808", "-9223372036854775809", "18446744073709551616", "0x8000000000000000",
+            "0x1FFFFFFFFFFFFFFFF",
+        ] {
             XCTAssertEqual(parseError("x == \(text)")?.kind, .invalidNumber, text)
         }
     }

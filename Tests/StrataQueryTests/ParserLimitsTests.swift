@@ -47,10 +47,14 @@ final class ParserLimitsTests: XCTestCase {
     }
 
     func testOperatorMessageQuotesTheWholeLeftOperand() {
-        XCTAssertEqual(parseError("owner.isGood")?.expected,
-            "expected an operator after 'owner.isGood' (==, !=, <, <=, >, >=, BEGINSWITH, ENDSWITH, CONTAINS, LIKE, IN or BETWEEN); for a Bool property write owner.isGood == true")
-        XCTAssertEqual(parseError("dogs.@count")?.expected,
-            "expected an operator after 'dogs.@count' (==, !=, <, <=, >, >=, BEGINSWITH, ENDSWITH, CONTAINS, LIKE, IN or BETWEEN)")
+        XCTAssertEqual(
+            parseError("owner.isGood")?.expected,
+            "expected an operator after 'owner.isGood' (==, !=, <, <=, >, >=, BEGINSWITH, ENDSWITH, CONTAINS, LIKE, IN or BETWEEN); for a Bool property write owner.isGood == true"
+        )
+        XCTAssertEqual(
+            parseError("dogs.@count")?.expected,
+            "expected an operator after 'dogs.@count' (==, !=, <, <=, >, >=, BEGINSWITH, ENDSWITH, CONTAINS, LIKE, IN or BETWEEN)"
+        )
     }
 }
 

@@ -21,12 +21,16 @@ final class QueryFuzzTests: XCTestCase {
             let query = try ParsedQuery.parse(text)
             let printed = query.description
             let reparsed = try ParsedQuery.parse(printed)
-            XCTAssertEqual(reparsed.predicate, query.predicate, "\(text.debugDescription) printed as \(printed.debugDescription)", file: file, line: line)
+            XCTAssertEqual(
+                reparsed.predicate, query.predicate, "\(text.debugDescription) printed as \(printed.debugDescription)",
+                file: file, line: line)
             XCTAssertEqual(reparsed.argumentCount, query.argumentCount, text.debugDescription, file: file, line: line)
             return true
         } catch {
             let length = text.count
-            XCTAssertTrue((0...length).contains(error.offset), "\(text.debugDescription): offset \(error.offset)", file: file, line: line)
+            XCTAssertTrue(
+                (0...length).contains(error.offset), "\(text.debugDescription): offset \(error.offset)", file: file,
+                line: line)
             XCTAssertFalse(error.expected.isEmpty, text.debugDescription, file: file, line: line)
             XCTAssertGreaterThanOrEqual(error.column, 1, file: file, line: line)
             return false
@@ -46,7 +50,8 @@ final class QueryFuzzTests: XCTestCase {
         var rng = SeededRandom(seed: 0x5EED_0002)
         for _ in 0..<3_000 {
             let length = Int.random(in: 0...30, using: &rng)
-            let scalars = (0..<length).map { _ in Character(Unicode.Scalar(UInt8.random(in: 0x20...0x7E, using: &rng))) }
+            let scalars = (0..<length).map { _ in Character(Unicode.Scalar(UInt8.random(in: 0x20...0x7E, using: &rng)))
+            }
             _ = check(String(scalars))
         }
     }

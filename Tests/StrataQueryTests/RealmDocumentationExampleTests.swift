@@ -4,10 +4,12 @@ import XCTest
 /// The filter strings Realm's documentation and Realm Swift's README use, with their ASTs.
 final class RealmDocumentationExampleTests: XCTestCase {
     func testNameAndAge() {
-        assertParses("name == 'Rex' AND age > 3", .and([
-            cmp(kp("name"), .equal, str("Rex")),
-            cmp(kp("age"), .greaterThan, int(3)),
-        ]))
+        assertParses(
+            "name == 'Rex' AND age > 3",
+            .and([
+                cmp(kp("name"), .equal, str("Rex")),
+                cmp(kp("age"), .greaterThan, int(3)),
+            ]))
     }
 
     func testAnyDogsNameBeginsWith() {
@@ -35,24 +37,30 @@ final class RealmDocumentationExampleTests: XCTestCase {
 
     func testColorAndNameBeginsWith() {
         // "Filtering" in Realm's Swift docs: "color = 'tan' AND name BEGINSWITH 'B'"
-        assertParses("color = 'tan' AND name BEGINSWITH 'B'", .and([
-            cmp(kp("color"), .equal, str("tan")),
-            cmp(kp("name"), .beginsWith, str("B")),
-        ]))
+        assertParses(
+            "color = 'tan' AND name BEGINSWITH 'B'",
+            .and([
+                cmp(kp("color"), .equal, str("tan")),
+                cmp(kp("name"), .beginsWith, str("B")),
+            ]))
     }
 
     func testAggregatesFromTheQueryLanguageReference() {
         assertParses("dogs.@avg.age >= 4", cmp(kp("dogs", .avg("age")), .greaterThanOrEqual, int(4)))
-        assertParses("items.@sum.price > 100 && items.@count > 2", .and([
-            cmp(kp("items", .sum("price")), .greaterThan, int(100)),
-            cmp(kp("items", .count), .greaterThan, int(2)),
-        ]))
+        assertParses(
+            "items.@sum.price > 100 && items.@count > 2",
+            .and([
+                cmp(kp("items", .sum("price")), .greaterThan, int(100)),
+                cmp(kp("items", .count), .greaterThan, int(2)),
+            ]))
     }
 
     func testOwnerIsNil() {
-        assertParses("owner == nil OR owner.name == NULL", .or([
-            cmp(kp("owner"), .equal, null),
-            cmp(kp("owner.name"), .equal, null),
-        ]))
+        assertParses(
+            "owner == nil OR owner.name == NULL",
+            .or([
+                cmp(kp("owner"), .equal, null),
+                cmp(kp("owner.name"), .equal, null),
+            ]))
     }
 }

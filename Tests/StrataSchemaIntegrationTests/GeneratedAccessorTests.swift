@@ -32,14 +32,23 @@ final class GeneratedAccessorTests: XCTestCase {
         guard case .string("Rex")? = accessors.value(ofProperty: "string", of: object) else { return XCTFail("string") }
         guard case .string("grumpy")? = accessors.value(ofProperty: "mood", of: object) else { return XCTFail("mood") }
         guard case .int(2)? = accessors.value(ofProperty: "priority", of: object) else { return XCTFail("priority") }
-        guard case .decimal128(let decimal)? = accessors.value(ofProperty: "decimal", of: object) else { return XCTFail("decimal") }
+        guard case .decimal128(let decimal)? = accessors.value(ofProperty: "decimal", of: object) else {
+            return XCTFail("decimal")
+        }
         XCTAssertEqual(decimal.description, "19.99")
-        guard case .list(let strings)? = accessors.value(ofProperty: "strings", of: object) else { return XCTFail("strings") }
+        guard case .list(let strings)? = accessors.value(ofProperty: "strings", of: object) else {
+            return XCTFail("strings")
+        }
         XCTAssertEqual(strings.compactMap { if case .string(let s) = $0 { s } else { nil } }, ["a", "b"])
         guard case .map(let scores)? = accessors.value(ofProperty: "scores", of: object),
-              case .int(9)? = scores["agility"] else { return XCTFail("scores") }
-        guard case .set(let tags)? = accessors.value(ofProperty: "tags", of: object), tags.count == 1 else { return XCTFail("tags") }
-        guard case .null? = accessors.value(ofProperty: "optionalInt", of: object) else { return XCTFail("optionalInt") }
+            case .int(9)? = scores["agility"]
+        else { return XCTFail("scores") }
+        guard case .set(let tags)? = accessors.value(ofProperty: "tags", of: object), tags.count == 1 else {
+            return XCTFail("tags")
+        }
+        guard case .null? = accessors.value(ofProperty: "optionalInt", of: object) else {
+            return XCTFail("optionalInt")
+        }
     }
 
     func testSettersWriteThroughToTheProperties() throws {
@@ -71,7 +80,8 @@ final class GeneratedAccessorTests: XCTestCase {
         pet.name = "Maui"
         try Owner.strataAccessors.setValue(.object(pet), forProperty: "favorite", of: owner)
         try Owner.strataAccessors.setValue(.list([.object(pet)]), forProperty: "pets", of: owner)
-        try Owner.strataAccessors.setValue(.map(["m": .object(pet), "none": .null]), forProperty: "petsByName", of: owner)
+        try Owner.strataAccessors.setValue(
+            .map(["m": .object(pet), "none": .null]), forProperty: "petsByName", of: owner)
         XCTAssertTrue(owner.favorite === pet)
         XCTAssertEqual(owner.pets.map(\.name), ["Maui"])
         XCTAssertTrue(owner.petsByName["m"]! === pet)
@@ -86,13 +96,18 @@ final class GeneratedAccessorTests: XCTestCase {
         let object = AllTypes()
         let accessors = AllTypes.strataAccessors
         XCTAssertThrowsError(try accessors.setValue(.string("x"), forProperty: "int", of: object)) { error in
-            XCTAssertEqual(error as? AccessorError, .invalidValue(.typeMismatch(property: "AllTypes.int", expected: "Int", found: "string")))
+            XCTAssertEqual(
+                error as? AccessorError,
+                .invalidValue(.typeMismatch(property: "AllTypes.int", expected: "Int", found: "string")))
         }
         XCTAssertThrowsError(try accessors.setValue(.int(300), forProperty: "int8", of: object)) { error in
-            XCTAssertEqual(error as? AccessorError, .invalidValue(.typeMismatch(property: "AllTypes.int8", expected: "Int8", found: "int")))
+            XCTAssertEqual(
+                error as? AccessorError,
+                .invalidValue(.typeMismatch(property: "AllTypes.int8", expected: "Int8", found: "int")))
         }
         XCTAssertThrowsError(try accessors.setValue(.string("sleepy"), forProperty: "mood", of: object))
-        XCTAssertThrowsError(try Owner.strataAccessors.setValue(.object(Address()), forProperty: "favorite", of: Owner()))
+        XCTAssertThrowsError(
+            try Owner.strataAccessors.setValue(.object(Address()), forProperty: "favorite", of: Owner()))
         XCTAssertThrowsError(try Pet.strataAccessors.setValue(.list([]), forProperty: "owners", of: Pet())) { error in
             XCTAssertEqual(error as? AccessorError, .readOnly(className: "Pet", property: "owners"))
         }

@@ -5,7 +5,8 @@ import XCTest
 /// The schema StrataPlugin generated for the models of this target, checked at run time.
 final class GeneratedSchemaTests: XCTestCase {
     func testSchemaListsEveryModelInDeclarationOrder() {
-        XCTAssertEqual(Schema.generated.objectSchemas.map(\.className), ["AllTypes", "Owner", "Address", "Reading", "Pet"])
+        XCTAssertEqual(
+            Schema.generated.objectSchemas.map(\.className), ["AllTypes", "Owner", "Address", "Reading", "Pet"])
         XCTAssertEqual(Schema.generated.schemaVersion, 2)
     }
 
@@ -16,7 +17,8 @@ final class GeneratedSchemaTests: XCTestCase {
             ("int16", .int, false), ("int32", .int, false), ("int64", .int, false), ("float", .float, false),
             ("double", .double, false), ("string", .string, false), ("data", .data, false), ("date", .date, false),
             ("decimal", .decimal128, false), ("uuid", .UUID, false), ("any", .any, false),
-            ("optionalInt", .int, true), ("optionalString", .string, true), ("mood", .string, false), ("priority", .int, true),
+            ("optionalInt", .int, true), ("optionalString", .string, true), ("mood", .string, false),
+            ("priority", .int, true),
         ]
         for (name, type, optional) in expected {
             let property = try XCTUnwrap(schema[name], name)
@@ -83,13 +85,15 @@ final class GeneratedSchemaTests: XCTestCase {
         let migration = Schema.generated.migrations[0]
         XCTAssertEqual(migration.fromVersion, 1)
         XCTAssertEqual(migration.toVersion, 2)
-        XCTAssertEqual(migration.steps, [
-            .addType("AllTypes"),
-            .removeProperty(type: "Pet", property: "phone"),
-            .renameProperty(type: "Pet", from: "nick", to: "nickname"),
-            .changePropertyType(type: "Pet", property: "age", from: "String", to: "Int", needsUserCode: true),
-            .addProperty(type: "Pet", property: "tags", defaultValueSource: nil),
-        ])
+        XCTAssertEqual(
+            migration.steps,
+            [
+                .addType("AllTypes"),
+                .removeProperty(type: "Pet", property: "phone"),
+                .renameProperty(type: "Pet", from: "nick", to: "nickname"),
+                .changePropertyType(type: "Pet", property: "age", from: "String", to: "Int", needsUserCode: true),
+                .addProperty(type: "Pet", property: "tags", defaultValueSource: nil),
+            ])
         XCTAssertEqual(Schema.generated.migrationSteps(from: 2), [])
     }
 }

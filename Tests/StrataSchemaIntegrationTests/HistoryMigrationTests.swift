@@ -21,25 +21,43 @@ final class PetV1: HandWrittenObject {
 
 extension PetV1: ObjectSchemaProviding {
     typealias StrataRoot = PetV1
-    static let strataObjectSchema = ObjectSchema(className: "Pet", kind: .object, properties: [
-        Strata.Property(name: "name", type: .string, swiftType: "String", isPrimaryKey: true, isIndexed: true, defaultValueSource: "\"\""),
-        Strata.Property(name: "owners", type: .linkingObjects, swiftType: "LinkingObjects<Owner>", objectClassName: "Owner", linkOriginPropertyName: "pets"),
-        Strata.Property(name: "nick", type: .string, swiftType: "String", defaultValueSource: "\"\""),
-        Strata.Property(name: "age", type: .string, swiftType: "String", defaultValueSource: "\"\""),
-        Strata.Property(name: "phone", type: .string, swiftType: "String", defaultValueSource: "\"\""),
-    ])
+    static let strataObjectSchema = ObjectSchema(
+        className: "Pet", kind: .object,
+        properties: [
+            Strata.Property(
+                name: "name", type: .string, swiftType: "String", isPrimaryKey: true, isIndexed: true,
+                defaultValueSource: "\"\""),
+            Strata.Property(
+                name: "owners", type: .linkingObjects, swiftType: "LinkingObjects<Owner>", objectClassName: "Owner",
+                linkOriginPropertyName: "pets"),
+            Strata.Property(name: "nick", type: .string, swiftType: "String", defaultValueSource: "\"\""),
+            Strata.Property(name: "age", type: .string, swiftType: "String", defaultValueSource: "\"\""),
+            Strata.Property(name: "phone", type: .string, swiftType: "String", defaultValueSource: "\"\""),
+        ])
     static let strataAccessors = ObjectAccessors<PetV1>(
         make: { PetV1() },
         properties: [
-            PropertyAccessor(name: "name", keyPath: \PetV1.name, get: { $0.name._strataPropertyValue },
-                             set: { (o: PetV1, v: PropertyValue) throws(PropertyValueError) in o.name = try _strataDecode(v, property: "Pet.name") }),
+            PropertyAccessor(
+                name: "name", keyPath: \PetV1.name, get: { $0.name._strataPropertyValue },
+                set: { (o: PetV1, v: PropertyValue) throws(PropertyValueError) in
+                    o.name = try _strataDecode(v, property: "Pet.name")
+                }),
             PropertyAccessor(name: "owners", keyPath: \PetV1.owners, get: { $0.owners._strataPropertyValue }, set: nil),
-            PropertyAccessor(name: "nick", keyPath: \PetV1.nick, get: { $0.nick._strataPropertyValue },
-                             set: { (o: PetV1, v: PropertyValue) throws(PropertyValueError) in o.nick = try _strataDecode(v, property: "Pet.nick") }),
-            PropertyAccessor(name: "age", keyPath: \PetV1.age, get: { $0.age._strataPropertyValue },
-                             set: { (o: PetV1, v: PropertyValue) throws(PropertyValueError) in o.age = try _strataDecode(v, property: "Pet.age") }),
-            PropertyAccessor(name: "phone", keyPath: \PetV1.phone, get: { $0.phone._strataPropertyValue },
-                             set: { (o: PetV1, v: PropertyValue) throws(PropertyValueError) in o.phone = try _strataDecode(v, property: "Pet.phone") }),
+            PropertyAccessor(
+                name: "nick", keyPath: \PetV1.nick, get: { $0.nick._strataPropertyValue },
+                set: { (o: PetV1, v: PropertyValue) throws(PropertyValueError) in
+                    o.nick = try _strataDecode(v, property: "Pet.nick")
+                }),
+            PropertyAccessor(
+                name: "age", keyPath: \PetV1.age, get: { $0.age._strataPropertyValue },
+                set: { (o: PetV1, v: PropertyValue) throws(PropertyValueError) in
+                    o.age = try _strataDecode(v, property: "Pet.age")
+                }),
+            PropertyAccessor(
+                name: "phone", keyPath: \PetV1.phone, get: { $0.phone._strataPropertyValue },
+                set: { (o: PetV1, v: PropertyValue) throws(PropertyValueError) in
+                    o.phone = try _strataDecode(v, property: "Pet.phone")
+                }),
         ],
         bindPropertyIndexes: { o in
             o.$name = _PersistedSlot(propertyIndex: 0)
@@ -83,11 +101,14 @@ final class HistoryMigrationTests: XCTestCase {
     /// the history marks as needing code) from the old object's String.
     func testRecordedRenameMovesTheValues() throws {
         try writeVersion1()
-        let realm = try Realm(configuration: Realm.Configuration(fileURL: url, schemaVersion: 2, migrationBlock: { migration, oldVersion in
-            migration.enumerateObjects(ofType: "Pet") { old, new in
-                new?["age"] = Int(old?["age"] as? String ?? "") ?? 0
-            }
-        }, objectTypes: [Pet.self]))
+        let realm = try Realm(
+            configuration: Realm.Configuration(
+                fileURL: url, schemaVersion: 2,
+                migrationBlock: { migration, oldVersion in
+                    migration.enumerateObjects(ofType: "Pet") { old, new in
+                        new?["age"] = Int(old?["age"] as? String ?? "") ?? 0
+                    }
+                }, objectTypes: [Pet.self]))
         let pet = try XCTUnwrap(realm.object(ofType: Pet.self, forPrimaryKey: "Rex"))
         XCTAssertEqual(pet.nickname, "Rexy", "the recorded rename kept the value")
         XCTAssertEqual(pet.age, 3)
@@ -102,10 +123,14 @@ final class HistoryMigrationTests: XCTestCase {
         do {
             let realm = try Realm(configuration: Realm.Configuration(fileURL: url))
             XCTAssertEqual(realm.object(ofType: Pet.self, forPrimaryKey: "Rex")?.nickname, "Rexy")
-            XCTAssertEqual(realm.object(ofType: Pet.self, forPrimaryKey: "Rex")?.age, 0, "no block: the retyped age is the default")
+            XCTAssertEqual(
+                realm.object(ofType: Pet.self, forPrimaryKey: "Rex")?.age, 0, "no block: the retyped age is the default"
+            )
         }
         let older: UInt64 = 1
-        XCTAssertThrowsError(try Realm(configuration: Realm.Configuration(fileURL: url, schemaVersion: older, objectTypes: [PetV1.self]))) { error in
+        XCTAssertThrowsError(
+            try Realm(configuration: Realm.Configuration(fileURL: url, schemaVersion: older, objectTypes: [PetV1.self]))
+        ) { error in
             XCTAssertEqual((error as? Realm.Error)?.code, .schemaMismatch)
             XCTAssertTrue("\(error)".contains("less than last set version 2"), "\(error)")
         }
@@ -115,7 +140,8 @@ final class HistoryMigrationTests: XCTestCase {
     func testASchemaVersionBelowTheRecordedOneIsRefused() throws {
         try writeVersion1()
         let older: UInt64 = 1
-        XCTAssertThrowsError(try Realm(configuration: Realm.Configuration(fileURL: url, schemaVersion: older))) { error in
+        XCTAssertThrowsError(try Realm(configuration: Realm.Configuration(fileURL: url, schemaVersion: older))) {
+            error in
             XCTAssertEqual((error as? Realm.Error)?.code, .schemaMismatch)
             XCTAssertTrue("\(error)".contains("records version 2"), "\(error)")
         }

@@ -37,7 +37,8 @@ final class ModelVocabularyTests: XCTestCase {
         XCTAssertFalse(Decimal128(string: "7")! < Decimal128(string: "7.000")!)
         XCTAssertNil(Decimal128(string: "1.2.3"))
         XCTAssertNil(Decimal128(string: "12345678901234567890123456789012345"), "35 significant digits")
-        XCTAssertNotNil(Decimal128(string: "1234567890123456789012345678901234000"), "trailing zeros fold into the exponent")
+        XCTAssertNotNil(
+            Decimal128(string: "1234567890123456789012345678901234000"), "trailing zeros fold into the exponent")
         XCTAssertNil(Decimal128(Double.nan))
     }
 

@@ -35,7 +35,9 @@ final class GeneratorExecutableTests: XCTestCase {
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+        return (
+            process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self)
+        )
     }
 
     private func write(_ name: String, _ text: String) throws -> String {
@@ -56,11 +58,15 @@ final class GeneratorExecutableTests: XCTestCase {
     }
 
     func testBadDeclarationPrintsCompilerStyleErrorAndExitsNonZero() throws {
-        let model = try write("Dog.swift", "import Strata\n\nclass Dog: Object {\n    @Persisted var toy: DogToy\n}\nfinal class DogToy: Object {}\n")
+        let model = try write(
+            "Dog.swift",
+            "import Strata\n\nclass Dog: Object {\n    @Persisted var toy: DogToy\n}\nfinal class DogToy: Object {}\n")
         let output = directory.appending(path: "App+Strata.swift").path
         let result = try run(["generate", "--target", "App", "--output", output, model])
         XCTAssertEqual(result.status, 1)
-        XCTAssertEqual(result.stderr, """
+        XCTAssertEqual(
+            result.stderr,
+            """
             \(model):4:5: error: a to-one link must be optional; write `@Persisted var toy: DogToy?`
 
             """)
@@ -79,22 +85,35 @@ final class GeneratorExecutableTests: XCTestCase {
         XCTAssertTrue(try String(contentsOfFile: output, encoding: .utf8).contains("schemaVersion: 1,"))
 
         // An unambiguous edit still builds (at the recorded version), with a warning saying what to run.
-        _ = try write("Dog.swift", "final class Dog: Object {\n    @Persisted var name = \"\"\n    @Persisted var age = 0\n}\n")
+        _ = try write(
+            "Dog.swift", "final class Dog: Object {\n    @Persisted var name = \"\"\n    @Persisted var age = 0\n}\n")
         let drift = try run(["generate", "--target", "App", "--output", output, "--history", history, model])
         XCTAssertEqual(drift.status, 0, drift.stderr)
-        XCTAssertTrue(drift.stderr.contains("\(history):1:1: warning: the models of target 'App' changed since schema version 1"), drift.stderr)
-        XCTAssertTrue(drift.stderr.contains("run `swift package --allow-writing-to-package-directory strata-schema update --target App`"), drift.stderr)
-        XCTAssertTrue(try String(contentsOfFile: output, encoding: .utf8).contains("pendingChanges: [\"Dog.age was added\"]"))
+        XCTAssertTrue(
+            drift.stderr.contains("\(history):1:1: warning: the models of target 'App' changed since schema version 1"),
+            drift.stderr)
+        XCTAssertTrue(
+            drift.stderr.contains(
+                "run `swift package --allow-writing-to-package-directory strata-schema update --target App`"),
+            drift.stderr)
+        XCTAssertTrue(
+            try String(contentsOfFile: output, encoding: .utf8).contains("pendingChanges: [\"Dog.age was added\"]"))
 
         // A property gone and another new needs a decision: the build stops at the new property.
         _ = try write("Dog.swift", "final class Dog: Object {\n    @Persisted var title = \"\"\n}\n")
         let decision = try run(["generate", "--target", "App", "--output", output, "--history", history, model])
         XCTAssertEqual(decision.status, 1)
-        XCTAssertTrue(decision.stderr.hasPrefix("\(model):2:5: error: 'Dog.title' is new and 'Dog.name' is gone since schema version 1"), decision.stderr)
+        XCTAssertTrue(
+            decision.stderr.hasPrefix(
+                "\(model):2:5: error: 'Dog.title' is new and 'Dog.name' is gone since schema version 1"),
+            decision.stderr)
 
         // `--rename-type` and `--schema-version` reach the history.
         _ = try write("Dog.swift", "final class Hound: Object {\n    @Persisted var name = \"\"\n}\n")
-        let renamed = try run(["update", "--target", "App", "--history", history, "--rename-type", "Dog=Hound", "--schema-version", "5", model])
+        let renamed = try run([
+            "update", "--target", "App", "--history", history, "--rename-type", "Dog=Hound", "--schema-version", "5",
+            model,
+        ])
         XCTAssertEqual(renamed.status, 0, renamed.stderr)
         XCTAssertTrue(renamed.stdout.contains("recorded schema version 5 of target 'App'"), renamed.stdout)
         let generated = try run(["generate", "--target", "App", "--output", output, "--history", history, model])
@@ -108,7 +127,9 @@ final class GeneratorExecutableTests: XCTestCase {
     func testUsageErrorsExitNonZero() throws {
         XCTAssertEqual(try run([]).status, 1)
         XCTAssertEqual(try run(["generate", "x.swift"]).status, 1, "missing --output")
-        let missing = try run(["generate", "--output", directory.appending(path: "o.swift").path, "/nonexistent/Model.swift"])
+        let missing = try run([
+            "generate", "--output", directory.appending(path: "o.swift").path, "/nonexistent/Model.swift",
+        ])
         XCTAssertEqual(missing.status, 1)
         XCTAssertEqual(missing.stderr, "/nonexistent/Model.swift:1:1: error: strata-schema cannot read this file\n")
     }

@@ -16,8 +16,9 @@ final class GoldenFileTests: XCTestCase {
 
     func testIntegrationModelsWithHistoryAndMigrations() throws {
         let directory = Fixtures.packageRoot.appending(path: "Tests/StrataSchemaIntegrationTests")
-        try check(name: "IntegrationModels", sources: directory.appending(path: "Models"),
-                  history: directory.appending(path: "strata-schema.json"))
+        try check(
+            name: "IntegrationModels", sources: directory.appending(path: "Models"),
+            history: directory.appending(path: "strata-schema.json"))
     }
 
     func testPublicModelsAcrossFiles() throws {
@@ -29,8 +30,9 @@ final class GoldenFileTests: XCTestCase {
     /// repository: it must be what the generator makes of the models today.
     func testFuzzKitModelsMatchTheirCheckedInGeneratedFile() throws {
         let kit = Fixtures.packageRoot.appending(path: "Fuzz/Sources/StrataFuzzKit")
-        try check(name: "StrataFuzzKit", sources: kit.appending(path: "Models"), history: nil,
-                  golden: kit.appending(path: "Generated/StrataFuzzKit+Strata.swift"))
+        try check(
+            name: "StrataFuzzKit", sources: kit.appending(path: "Models"), history: nil,
+            golden: kit.appending(path: "Generated/StrataFuzzKit+Strata.swift"))
     }
 
     /// Nested models, a class hierarchy, a property with an observer, a mapped property and
@@ -41,35 +43,48 @@ final class GoldenFileTests: XCTestCase {
 
     func testOutputIsDeterministic() throws {
         let inputs = try Fixtures.inputs(in: Fixtures.packageRoot.appending(path: "Examples/DoggoDB"))
-        let first = SchemaCompiler.generate(targetName: "DoggoDB", inputs: inputs, history: nil, historyDisplayPath: "h").output
-        let second = SchemaCompiler.generate(targetName: "DoggoDB", inputs: inputs, history: nil, historyDisplayPath: "h").output
+        let first = SchemaCompiler.generate(
+            targetName: "DoggoDB", inputs: inputs, history: nil, historyDisplayPath: "h"
+        ).output
+        let second = SchemaCompiler.generate(
+            targetName: "DoggoDB", inputs: inputs, history: nil, historyDisplayPath: "h"
+        ).output
         XCTAssertNotNil(first)
         XCTAssertEqual(first, second)
         XCTAssertFalse(first?.contains(Fixtures.packageRoot.path) ?? true, "no absolute paths in the output")
     }
 
-    private func check(name: String, sources: URL, history historyURL: URL?, golden: URL? = nil, file: StaticString = #filePath, line: UInt = #line) throws {
+    private func check(
+        name: String, sources: URL, history historyURL: URL?, golden: URL? = nil, file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws {
         let inputs = try Fixtures.inputs(in: sources)
         var history: SchemaHistory?
         if let historyURL {
             history = try SchemaHistory.decode(Data(contentsOf: historyURL), path: historyURL.lastPathComponent)
         }
-        let outcome = SchemaCompiler.generate(targetName: name, inputs: inputs, history: history, historyDisplayPath: "strata-schema.json")
+        let outcome = SchemaCompiler.generate(
+            targetName: name, inputs: inputs, history: history, historyDisplayPath: "strata-schema.json")
         XCTAssertEqual(outcome.diagnostics.map(\.description), [], file: file, line: line)
         let actual = try XCTUnwrap(outcome.output, file: file, line: line)
         let goldenURL = golden ?? Fixtures.golden.appending(path: "\(name)/Expected.swift.golden")
         if ProcessInfo.processInfo.environment["STRATA_UPDATE_GOLDENS"] != nil {
-            try FileManager.default.createDirectory(at: goldenURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: goldenURL.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(actual.utf8).write(to: goldenURL)
             return
         }
         guard let expected = try? String(contentsOf: goldenURL, encoding: .utf8) else {
-            return XCTFail("missing golden \(goldenURL.path); run STRATA_UPDATE_GOLDENS=1 swift test --filter StrataSchemaTests.GoldenFileTests", file: file, line: line)
+            return XCTFail(
+                "missing golden \(goldenURL.path); run STRATA_UPDATE_GOLDENS=1 swift test --filter StrataSchemaTests.GoldenFileTests",
+                file: file, line: line)
         }
         if expected != actual {
-            XCTFail("generated output differs from \(goldenURL.lastPathComponent):\n" + lineDiff(expected: expected, actual: actual)
+            XCTFail(
+                "generated output differs from \(goldenURL.lastPathComponent):\n"
+                    + lineDiff(expected: expected, actual: actual)
                     + "\nIf the change is intended: STRATA_UPDATE_GOLDENS=1 swift test --filter StrataSchemaTests.GoldenFileTests",
-                    file: file, line: line)
+                file: file, line: line)
         }
     }
 

@@ -4,7 +4,8 @@ import XCTest
 /// What the collectors and the resolver read from declarations.
 final class ModelCollectorTests: XCTestCase {
     func testTypesAreInferredFromTheDefaultValuesTheDocsUse() throws {
-        let schema = try resolve("""
+        let schema = try resolve(
+            """
             enum Status: String, PersistableEnum { case open, closed }
             final class Item: Object {
                 @Persisted var name = ""
@@ -22,15 +23,23 @@ final class ModelCollectorTests: XCTestCase {
             }
             """)
         let item = try XCTUnwrap(schema.models.first)
-        XCTAssertEqual(item.properties.map(\.type), [.string, .int, .double, .bool, .date, .int, .objectId, .uuid, .string, .string, .date, .int])
-        XCTAssertEqual(item.properties.map(\.swiftType), ["String", "Int", "Double", "Bool", "Date", "Int", "ObjectId", "UUID", "Status", "List<String>", "Date", "Int?"])
+        XCTAssertEqual(
+            item.properties.map(\.type),
+            [.string, .int, .double, .bool, .date, .int, .objectId, .uuid, .string, .string, .date, .int])
+        XCTAssertEqual(
+            item.properties.map(\.swiftType),
+            [
+                "String", "Int", "Double", "Bool", "Date", "Int", "ObjectId", "UUID", "Status", "List<String>", "Date",
+                "Int?",
+            ])
         XCTAssertEqual(item.properties[8].enumTypeName, "Status")
         XCTAssertEqual(item.properties[9].collection, .list)
         XCTAssertEqual(item.properties[11].isOptional, true)
     }
 
     func testOnlyModelBaseClassesAndPersistedPropertiesAreCollected() throws {
-        let schema = try resolve("""
+        let schema = try resolve(
+            """
             import Strata
             final class Dog: Strata.Object {
                 @Persisted var name = ""
@@ -50,7 +59,8 @@ final class ModelCollectorTests: XCTestCase {
     }
 
     func testAttributesAreRead() throws {
-        let schema = try resolve("""
+        let schema = try resolve(
+            """
             final class Person: Object {
                 @Persisted(primaryKey: true) var _id: ObjectId
                 @Persisted(indexed: true) var email: String?
@@ -74,7 +84,8 @@ final class ModelCollectorTests: XCTestCase {
     }
 
     func testNestedModelsKeepTheirOwnNameAndAreSpelledQualified() throws {
-        let schema = try resolve("""
+        let schema = try resolve(
+            """
             enum Kennel {
                 final class Breed: Object { @Persisted var origin: Kennel.Country? }
             }
@@ -90,7 +101,8 @@ final class ModelCollectorTests: XCTestCase {
     }
 
     func testSubclassesOfModelsAreModelsWithTheSuperclassPropertiesFirst() throws {
-        let schema = try resolve("""
+        let schema = try resolve(
+            """
             final class Beagle: Puppy { @Persisted var bark = 0 }
             class Dog: Object {
                 @Persisted(primaryKey: true) var id = 0
@@ -112,7 +124,8 @@ final class ModelCollectorTests: XCTestCase {
     }
 
     func testPropertiesMappingGivesStoredNamesPerDeclaringClass() throws {
-        let schema = try resolve("""
+        let schema = try resolve(
+            """
             class Person: Object {
                 @Persisted var firstName = ""
                 @Persisted var age = 0
@@ -135,7 +148,8 @@ final class ModelCollectorTests: XCTestCase {
     }
 
     func testObserversAreRecorded() throws {
-        let schema = try resolve("""
+        let schema = try resolve(
+            """
             final class Dog: Object {
                 @Persisted var name = "" { didSet {} }
                 @Persisted var age = 0

@@ -4,16 +4,20 @@ import XCTest
 
 /// Paths of the fixtures and goldens, found from this file so tests run from any directory.
 enum Fixtures {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
     static let golden = packageRoot.appending(path: "Tests/Fixtures/Golden")
 
     /// The Swift files of `directory`, sorted by name, with display paths relative to the package.
     static func inputs(in directory: URL) throws -> [DeclarationCollection.Input] {
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".swift") }.sorted()
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+            $0.hasSuffix(".swift")
+        }.sorted()
         return try names.map { name in
             let url = directory.appending(path: name)
             let relative = String(url.path.dropFirst(packageRoot.path.count + 1))
-            return DeclarationCollection.Input(displayPath: relative, source: try String(contentsOf: url, encoding: .utf8))
+            return DeclarationCollection.Input(
+                displayPath: relative, source: try String(contentsOf: url, encoding: .utf8))
         }
     }
 
@@ -31,7 +35,8 @@ func diagnostics(_ source: String, file: String = "Models.swift") -> [String] {
 
 /// Resolves in-memory sources that must be valid.
 func resolve(_ source: String, file: StaticString = #filePath, line: UInt = #line) throws -> ResolvedSchema {
-    let (schema, diagnostics) = SchemaResolver.resolve(DeclarationCollection.collect([.init(displayPath: "Models.swift", source: source)]))
+    let (schema, diagnostics) = SchemaResolver.resolve(
+        DeclarationCollection.collect([.init(displayPath: "Models.swift", source: source)]))
     XCTAssertEqual(diagnostics.map(\.description), [], file: file, line: line)
     return try XCTUnwrap(schema, file: file, line: line)
 }

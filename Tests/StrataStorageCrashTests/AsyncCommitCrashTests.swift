@@ -1,11 +1,11 @@
 import XCTest
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Kills `strata-async-stress` writers (grouped asynchronous commits through the Realm API:
@@ -69,12 +69,19 @@ final class AsyncCommitCrashTests: CrashTestCase {
             let state = try verify(file)
             XCTAssertEqual(state.holes, 0, "round \(round): the file holds a whole prefix of the commits")
             if state.count > 0 { XCTAssertEqual(state.min, 0, "round \(round): no earlier commit was lost") }
-            XCTAssertGreaterThanOrEqual(state.max, highestDurable,
-                                        "round \(round): every commit whose completion ran is in the file")
-            if state.max > highestDurable { keptUnacknowledged += state.max - highestDurable } else { lostUnacknowledged += 1 }
+            XCTAssertGreaterThanOrEqual(
+                state.max, highestDurable,
+                "round \(round): every commit whose completion ran is in the file")
+            if state.max > highestDurable {
+                keptUnacknowledged += state.max - highestDurable
+            } else {
+                lostUnacknowledged += 1
+            }
             nextID = state.max + 1
         }
         XCTAssertGreaterThan(acknowledged, 0, "the writers acknowledged commits")
-        print("AsyncCommitCrashTests: \(kills) kills, \(acknowledged) acknowledged commits all kept; \(keptUnacknowledged) commits in flight were durable anyway; final file holds \(nextID) commits")
+        print(
+            "AsyncCommitCrashTests: \(kills) kills, \(acknowledged) acknowledged commits all kept; \(keptUnacknowledged) commits in flight were durable anyway; final file holds \(nextID) commits"
+        )
     }
 }

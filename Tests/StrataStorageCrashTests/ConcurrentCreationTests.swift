@@ -3,11 +3,11 @@ import XCTest
 import StrataPOSIX
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Several processes and threads opening a path that does not exist yet, all at once: exactly one
@@ -31,8 +31,11 @@ final class ConcurrentCreationTests: CrashTestCase {
             let startAt = (Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000) + 400
             var children: [StressChild] = []
             for w in 0..<workers {
-                children.append(try StressChild(["--mode", "counter", "--path", file, "--worker", "\(w)",
-                                                 "--commits", "\(commits)", "--start-at", "\(startAt)"]))
+                children.append(
+                    try StressChild([
+                        "--mode", "counter", "--path", file, "--worker", "\(w)",
+                        "--commits", "\(commits)", "--start-at", "\(startAt)",
+                    ]))
             }
             var acknowledged = [Int](repeating: 0, count: workers)
             for (w, child) in children.enumerated() {
@@ -48,20 +51,27 @@ final class ConcurrentCreationTests: CrashTestCase {
                 }
                 var out: [UInt64] = []
                 for w in 0..<workers {
-                    let c = try r.get(bytes("w\(w)"), in: counters).map { $0.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } } ?? 0
+                    let c =
+                        try r.get(bytes("w\(w)"), in: counters).map { $0.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } }
+                        ?? 0
                     out.append(c)
                     for n in stride(from: 1, through: Int(c), by: 1) {
-                        XCTAssertNotNil(try r.get(bytes("r-\(w)-\(n)"), in: records), "trial \(trial): record \(n) of worker \(w)")
+                        XCTAssertNotNil(
+                            try r.get(bytes("r-\(w)-\(n)"), in: records), "trial \(trial): record \(n) of worker \(w)")
                     }
                 }
                 return out
             }
             for w in 0..<workers where found[w] < UInt64(acknowledged[w]) {
-                lostTrials.append("trial \(trial): worker \(w) acknowledged \(acknowledged[w]) commits, the file holds \(found[w])")
+                lostTrials.append(
+                    "trial \(trial): worker \(w) acknowledged \(acknowledged[w]) commits, the file holds \(found[w])")
             }
             XCTAssertEqual(try db.verify().leakedPages, [], "trial \(trial)")
             let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-                .filter { $0.hasPrefix("race-\(trial).strata") && $0 != "race-\(trial).strata" && $0 != "race-\(trial).strata.lock" }
+                .filter {
+                    $0.hasPrefix("race-\(trial).strata") && $0 != "race-\(trial).strata"
+                        && $0 != "race-\(trial).strata.lock"
+                }
             XCTAssertEqual(leftovers, [], "trial \(trial): files left beside the database")
         }
         XCTAssertEqual(lostTrials, [], "acknowledged commits lost in \(lostTrials.count) of \(trials) trials")
@@ -94,7 +104,8 @@ final class ConcurrentCreationTests: CrashTestCase {
                 let tree = try XCTUnwrap(try r.tree(named: "t"), "trial \(trial)")
                 XCTAssertEqual(tree.count, UInt64(threads), "trial \(trial)")
                 for t in 0..<threads {
-                    XCTAssertEqual(try r.get(bytes("thread-\(t)"), in: tree), bytes("value-\(t)"), "trial \(trial), thread \(t)")
+                    XCTAssertEqual(
+                        try r.get(bytes("thread-\(t)"), in: tree), bytes("value-\(t)"), "trial \(trial), thread \(t)")
                 }
             }
         }
@@ -115,7 +126,8 @@ final class ConcurrentCreationTests: CrashTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: stale), "a dead creator's temporary file is removed")
         XCTAssertTrue(FileManager.default.fileExists(atPath: inProgress), "a live process's temporary file stays")
         try db.write { txn in try txn.put(bytes("k"), bytes("v"), in: try txn.openTree("t", create: true)) }
-        XCTAssertEqual(try db.read { r in try r.get(bytes("k"), in: try XCTUnwrap(try r.tree(named: "t"))) }, bytes("v"))
+        XCTAssertEqual(
+            try db.read { r in try r.get(bytes("k"), in: try XCTUnwrap(try r.tree(named: "t"))) }, bytes("v"))
     }
 }
 

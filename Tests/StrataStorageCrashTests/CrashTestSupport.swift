@@ -5,11 +5,11 @@ import StrataPOSIX
 @_exported import StrataTestSupport
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Gives each test its own temporary directory, removed afterwards (with the file systems it
@@ -55,11 +55,12 @@ class CrashTestCase: TemporaryDirectoryTestCase {
     }
 }
 
-
 extension ReadTransaction {
     func allEntries(_ tree: Tree) throws -> [([UInt8], [UInt8])] {
         var out: [([UInt8], [UInt8])] = []
-        try forEach(in: tree) { k, v in out.append((Array(k), Array(v))); return true }
+        try forEach(in: tree) { k, v in
+            out.append((Array(k), Array(v))); return true
+        }
         return out
     }
 }
@@ -92,11 +93,12 @@ enum StressExecutable {
         let tried = candidates(name)
         if let found = tried.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) { return found }
         struct Missing: Error, CustomStringConvertible { var description: String }
-        throw Missing(description: """
-            The crash tests need the \(name) executable, which SwiftPM builds beside the test bundle. \
-            Run `swift build --build-tests` before `swift test --skip-build`, or set STRATA_STRESS_EXECUTABLE. \
-            Looked in: \(tried.joined(separator: ", "))
-            """)
+        throw Missing(
+            description: """
+                The crash tests need the \(name) executable, which SwiftPM builds beside the test bundle. \
+                Run `swift build --build-tests` before `swift test --skip-build`, or set STRATA_STRESS_EXECUTABLE. \
+                Looked in: \(tried.joined(separator: ", "))
+                """)
     }
 }
 

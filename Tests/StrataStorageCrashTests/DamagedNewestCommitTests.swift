@@ -11,15 +11,18 @@ final class DamagedNewestCommitTests: CrashTestCase {
     /// database (as most apps end), so the file is not marked clean and its lock file records
     /// the last commit as durable.
     private func writeAndExitWithoutClosing(_ file: String, commits: Int) throws {
-        let child = try StressChild(["--mode", "crash", "--path", file, "--seed", "7", "--commits", "\(commits)",
-                                     "--exit-without-close", "1"])
+        let child = try StressChild([
+            "--mode", "crash", "--path", file, "--seed", "7", "--commits", "\(commits)",
+            "--exit-without-close", "1",
+        ])
         let lines = child.drain()
         XCTAssertEqual(child.waitForExit(), .exited(0), child.summary())
         XCTAssertEqual(lines.last, "\(commits)")
     }
 
     /// The newest meta record of `bytes` (slot, record) and the older one.
-    private func metas(_ bytes: [UInt8], pageSize: Int) throws -> (newest: (Int, MetaRecord), older: (Int, MetaRecord)) {
+    private func metas(_ bytes: [UInt8], pageSize: Int) throws -> (newest: (Int, MetaRecord), older: (Int, MetaRecord))
+    {
         let records: [(Int, MetaRecord)] = bytes.withUnsafeBytes { raw in
             (0..<2).compactMap { slot in
                 let p = UnsafeMutableRawPointer(mutating: raw.baseAddress! + slot * pageSize)
@@ -129,7 +132,9 @@ final class DamagedNewestCommitTests: CrashTestCase {
             let db = try open(file)
             try db.write { txn in
                 let t = try txn.openTree("t", create: true)
-                for i in 0..<500 { try txn.put(bytes("key-\(i)"), [UInt8](repeating: UInt8(i % 251), count: 100), in: t) }
+                for i in 0..<500 {
+                    try txn.put(bytes("key-\(i)"), [UInt8](repeating: UInt8(i % 251), count: 100), in: t)
+                }
             }
             try db.write { txn in try txn.put(bytes("more"), bytes("data"), in: try txn.openTree("t")) }
             db.close()
@@ -155,7 +160,9 @@ final class DamagedNewestCommitTests: CrashTestCase {
         let p1 = path("one.strata")
         try writeFile(p1, one)
         XCTAssertThrowsError(try open(p1)) { error in
-            guard case StorageError.damagedCommit(_, _, _, let reason, _) = error else { return XCTFail("got \(error)") }
+            guard case StorageError.damagedCommit(_, _, _, let reason, _) = error else {
+                return XCTFail("got \(error)")
+            }
             XCTAssertTrue(reason.contains("empty catalog"), reason)
         }
         XCTAssertEqual(try readFile(p1), one)

@@ -11,7 +11,9 @@ import StrataPOSIX
 /// the disk is known to hold) and the image after the later commits (what the page cache held).
 final class DeferredGroupReuseTests: CrashTestCase {
     static func key(_ i: Int) -> [UInt8] { Array("key-\(100_000 + i)".utf8) }
-    static func value(_ i: Int, round: Int) -> [UInt8] { Array("\(i)@\(round):".utf8) + [UInt8](repeating: UInt8(truncatingIfNeeded: round), count: 40 + i % 50) }
+    static func value(_ i: Int, round: Int) -> [UInt8] {
+        Array("\(i)@\(round):".utf8) + [UInt8](repeating: UInt8(truncatingIfNeeded: round), count: 40 + i % 50)
+    }
 
     func entries(_ db: Database) throws -> [([UInt8], [UInt8])] {
         try db.read { r in try r.tree(named: "t").map { try r.allEntries($0) } ?? [] }
@@ -68,7 +70,8 @@ final class DeferredGroupReuseTests: CrashTestCase {
         let seen = try snapshot.tree(named: "t").map { try snapshot.allEntries($0) } ?? []
         try deferredGroup(db, round: 2, count: 500, next: &next)
         let again = try snapshot.tree(named: "t").map { try snapshot.allEntries($0) } ?? []
-        XCTAssertTrue(seen.elementsEqual(again) { $0.0 == $1.0 && $0.1 == $1.1 }, "a snapshot's pages were reused under it")
+        XCTAssertTrue(
+            seen.elementsEqual(again) { $0.0 == $1.0 && $0.1 == $1.1 }, "a snapshot's pages were reused under it")
         snapshot.end()
         XCTAssertEqual(try db.verify().leakedPages, [])
     }
@@ -112,7 +115,9 @@ final class DeferredGroupReuseTests: CrashTestCase {
         var differing: [Int] = []
         for n in 0..<pages {
             let range = (n * pageSize)..<((n + 1) * pageSize)
-            if range.upperBound > durableImage.count || !lastImage[range].elementsEqual(durableImage[range]) { differing.append(n) }
+            if range.upperBound > durableImage.count || !lastImage[range].elementsEqual(durableImage[range]) {
+                differing.append(n)
+            }
         }
         XCTAssertGreaterThan(differing.count, 3)
         var rng = SystemRandomNumberGenerator()
@@ -121,7 +126,9 @@ final class DeferredGroupReuseTests: CrashTestCase {
             var mixed = lastImage
             // Trial 0: nothing of the group reached the disk; trial 1: all of it did.
             for n in differing where trial == 0 || (trial > 1 && Bool.random(using: &rng)) {
-                for b in (n * pageSize)..<((n + 1) * pageSize) { mixed[b] = b < durableImage.count ? durableImage[b] : 0 }
+                for b in (n * pageSize)..<((n + 1) * pageSize) {
+                    mixed[b] = b < durableImage.count ? durableImage[b] : 0
+                }
             }
             let q = path("cut.strata")
             try? FileManager.default.removeItem(atPath: q)
@@ -140,7 +147,9 @@ final class DeferredGroupReuseTests: CrashTestCase {
                 continue
             }
             let got = try entries(cut)
-            XCTAssertTrue(got.elementsEqual(expected) { $0.0 == $1.0 && $0.1 == $1.1 }, "trial \(trial): the data is not version \(v)'s")
+            XCTAssertTrue(
+                got.elementsEqual(expected) { $0.0 == $1.0 && $0.1 == $1.1 },
+                "trial \(trial): the data is not version \(v)'s")
             XCTAssertEqual(try cut.verify().leakedPages, [], "trial \(trial)")
             cut.close()
         }

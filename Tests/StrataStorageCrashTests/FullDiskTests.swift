@@ -3,11 +3,11 @@ import XCTest
 import StrataPOSIX
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A database on a full file system (an 8 MiB tmpfs mounted for each test): every failure is a
@@ -38,7 +38,9 @@ final class FullDiskTests: CrashTestCase {
         let dir = try mountSmallFileSystem()
         let file = dir + "/db.strata"
         let db = try open(file)
-        try db.write { txn in try txn.put(bytes("k"), bytes("before the disk filled"), in: try txn.openTree("t", create: true)) }
+        try db.write { txn in
+            try txn.put(bytes("k"), bytes("before the disk filled"), in: try txn.openTree("t", create: true))
+        }
         db.close()
         try FileManager.default.removeItem(atPath: file + ".lock")
         let filler = try fillFileSystem(dir)
@@ -53,8 +55,9 @@ final class FullDiskTests: CrashTestCase {
         try FileManager.default.removeItem(atPath: filler)
         let reopened = try open(file)
         defer { reopened.close() }
-        XCTAssertEqual(try reopened.read { r in try r.get(bytes("k"), in: try XCTUnwrap(try r.tree(named: "t"))) },
-                       bytes("before the disk filled"))
+        XCTAssertEqual(
+            try reopened.read { r in try r.get(bytes("k"), in: try XCTUnwrap(try r.tree(named: "t"))) },
+            bytes("before the disk filled"))
     }
 
     /// A new database cannot be created on a full file system: a typed ENOSPC error, and no file
@@ -67,7 +70,9 @@ final class FullDiskTests: CrashTestCase {
         _ = child.drain()
         XCTAssertEqual(child.waitForExit(), .exited(2), child.summary())
         XCTAssertTrue(child.summary().contains("ENOSPC"), child.summary())
-        let left = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix("new.strata") && $0 != "new.strata.lock" }
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir).filter {
+            $0.hasPrefix("new.strata") && $0 != "new.strata.lock"
+        }
         XCTAssertEqual(left, [], "nothing but possibly the lock file is left")
     }
 

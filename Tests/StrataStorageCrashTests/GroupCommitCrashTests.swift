@@ -19,14 +19,18 @@ final class GroupCommitCrashTests: CrashTestCase {
         return try open(path(name))
     }
 
-    func assertRound(_ db: Database, _ round: UInt8, _ message: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    func assertRound(
+        _ db: Database, _ round: UInt8, _ message: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let report = try db.verify()
         XCTAssertEqual(report.leakedPages, [], message, file: file, line: line)
         try db.read { r in
             let t = try XCTUnwrap(try r.tree(named: "t"), file: file, line: line)
             let all = try r.allEntries(t)
             XCTAssertEqual(all.count, 120, message, file: file, line: line)
-            XCTAssertTrue(all.allSatisfy { $0.1 == [UInt8](repeating: round, count: 300) }, "\(message): not every value is from round \(round)", file: file, line: line)
+            XCTAssertTrue(
+                all.allSatisfy { $0.1 == [UInt8](repeating: round, count: 300) },
+                "\(message): not every value is from round \(round)", file: file, line: line)
         }
     }
 

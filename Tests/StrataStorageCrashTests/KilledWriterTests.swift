@@ -4,11 +4,11 @@ import StrataStressWorkload
 import StrataPOSIX
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Starts `strata-storage-stress` writers on one file and kills them with SIGKILL at random
@@ -28,8 +28,9 @@ final class KilledWriterTests: CrashTestCase {
         let child = try StressChild(["--mode", "digest", "--seed", "7", "--commits", "400"])
         let line = child.readLine()
         XCTAssertEqual(child.waitForExit(), .exited(0), child.summary())
-        XCTAssertEqual(line, String(StressWorkload.digest(seed: 7, commits: 400)),
-                       "the stress executable computes a different workload: is it a stale build? (swift build --build-tests)")
+        XCTAssertEqual(
+            line, String(StressWorkload.digest(seed: 7, commits: 400)),
+            "the stress executable computes a different workload: is it a stale build? (swift build --build-tests)")
     }
 
     func testKilledWriterLeavesPrefixOfAcknowledgedCommits() throws {
@@ -96,8 +97,11 @@ final class KilledWriterTests: CrashTestCase {
             }
             if let start {
                 let seen = start - 1
-                XCTAssertGreaterThanOrEqual(seen, lower, "round \(round): the writer reopened at commit \(seen), but commit \(lower) was acknowledged")
-                XCTAssertLessThanOrEqual(seen, upper, "round \(round): the writer reopened at commit \(seen); at most \(upper) can exist")
+                XCTAssertGreaterThanOrEqual(
+                    seen, lower,
+                    "round \(round): the writer reopened at commit \(seen), but commit \(lower) was acknowledged")
+                XCTAssertLessThanOrEqual(
+                    seen, upper, "round \(round): the writer reopened at commit \(seen); at most \(upper) can exist")
                 if pendingUncheckedRecovery { stats.recoveredByWriter += 1 }
                 lower = max(lower, acked ?? seen)
                 upper = (acked ?? seen) + slack
@@ -122,22 +126,30 @@ final class KilledWriterTests: CrashTestCase {
                 return (last ?? -1, try r.allEntries(t))
             }
             db.close()
-            XCTAssertTrue(k >= lower && k <= upper,
-                          "round \(round): the file opened at commit \(k); commits up to \(lower) were acknowledged and at most \(upper) can exist")
-            guard k >= model.commits else { return XCTFail("round \(round): commit \(model.commits) was seen before, the file is now at \(k)") }
+            XCTAssertTrue(
+                k >= lower && k <= upper,
+                "round \(round): the file opened at commit \(k); commits up to \(lower) were acknowledged and at most \(upper) can exist"
+            )
+            guard k >= model.commits else {
+                return XCTFail("round \(round): commit \(model.commits) was seen before, the file is now at \(k)")
+            }
             if k > lower { stats.inFlightSeen += 1 }
             model.advance(to: k)
             let expected = model.sorted
             XCTAssertEqual(report.trees[StressWorkload.treeName] ?? 0, UInt64(expected.count), "round \(round)")
             XCTAssertEqual(entries.count, expected.count, "round \(round): entry count after commit \(k)")
             for (got, want) in zip(entries, expected) where got.0 != want.0 || got.1 != want.1 {
-                return XCTFail("round \(round): after commit \(k), key \(String(decoding: got.0, as: UTF8.self)) (expected \(String(decoding: want.0, as: UTF8.self))) holds \(got.1.count) bytes, expected \(want.1.count) bytes or other contents")
+                return XCTFail(
+                    "round \(round): after commit \(k), key \(String(decoding: got.0, as: UTF8.self)) (expected \(String(decoding: want.0, as: UTF8.self))) holds \(got.1.count) bytes, expected \(want.1.count) bytes or other contents"
+                )
             }
             lower = k
             upper = k
         }
-        XCTAssertGreaterThan(model.commits, kills / 2, "the writers made too little progress for the kills to mean much")
-        print("""
+        XCTAssertGreaterThan(
+            model.commits, kills / 2, "the writers made too little progress for the kills to mean much")
+        print(
+            """
             \(name): \(kills) SIGKILLs (\(stats.startupKills) before the first commit), \(stats.checks) checks, \
             \(stats.recoveredByWriter) recoveries by the next writer, \(stats.inFlightSeen) unacknowledged in-flight commits found whole, \
             \(model.commits) commits, \(Int(Date().timeIntervalSince(began))) s

@@ -3,11 +3,11 @@ import XCTest
 import StrataPOSIX
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Several processes on one file: writers serialized by the lock file's writer lock, readers in
@@ -21,7 +21,9 @@ final class MultiProcessTests: CrashTestCase {
         let workers = 3
         let commits = environmentInt("STRATA_MULTIPROCESS_COMMITS", 300)
         try open(file).close()
-        let reader = try StressChild(["--mode", "reader", "--path", file, "--workers", "\(workers)", "--target", "\(workers * commits)"])
+        let reader = try StressChild([
+            "--mode", "reader", "--path", file, "--workers", "\(workers)", "--target", "\(workers * commits)",
+        ])
         var writers: [StressChild] = []
         for w in 0..<workers {
             var args = ["--mode", "counter", "--path", file, "--worker", "\(w)", "--commits", "\(commits)"]
@@ -60,7 +62,11 @@ final class MultiProcessTests: CrashTestCase {
         let report = try db.verify()
         XCTAssertEqual(report.leakedPages, [])
         XCTAssertEqual(report.trees["records"], UInt64(workers * commits))
-        if let v = verdict { print("\(name): reader process checked \(v.dropFirst(3)) snapshots; \(report.pageCount) pages, \(report.freePages) free") }
+        if let v = verdict {
+            print(
+                "\(name): reader process checked \(v.dropFirst(3)) snapshots; \(report.pageCount) pages, \(report.freePages) free"
+            )
+        }
     }
 
     /// A reader process pins an old version, so rewriting the data makes the file grow; once the
@@ -73,7 +79,11 @@ final class MultiProcessTests: CrashTestCase {
         func rewriteAll(_ round: Int) throws {
             try db.write { txn in
                 let t = try txn.openTree("t", create: true)
-                for i in 0..<200 { try txn.put(bytes("key-\(1000 + i)"), [UInt8](repeating: UInt8(truncatingIfNeeded: round), count: 400), in: t) }
+                for i in 0..<200 {
+                    try txn.put(
+                        bytes("key-\(1000 + i)"), [UInt8](repeating: UInt8(truncatingIfNeeded: round), count: 400),
+                        in: t)
+                }
             }
         }
         try rewriteAll(0)
@@ -96,8 +106,9 @@ final class MultiProcessTests: CrashTestCase {
         }
         let after = try db.verify()
         XCTAssertEqual(after.leakedPages, [])
-        XCTAssertLessThan(after.pageCount - whilePinned.pageCount, growthWhilePinned / 4,
-                          "after the reader died the file kept growing: page counts \(counts)")
+        XCTAssertLessThan(
+            after.pageCount - whilePinned.pageCount, growthWhilePinned / 4,
+            "after the reader died the file kept growing: page counts \(counts)")
         XCTAssertEqual(counts[9], counts[19], "the file must stop growing once no snapshot pins old pages: \(counts)")
         // The pages the dead reader pinned are free again: listed as free, or (free pages at the
         // end of the file) trimmed from the in-use range.
@@ -124,12 +135,16 @@ final class MultiProcessTests: CrashTestCase {
         var mine: UInt64 = 0
         let kills = environmentInt("STRATA_MULTIPROCESS_KILLS", 200)
         for round in 0..<kills {
-            let child = try StressChild(["--mode", "counter", "--path", file, "--worker", "0", "--commits", "1000000",
-                                         "--deferred-every", round % 2 == 0 ? "3" : "0"])
+            let child = try StressChild([
+                "--mode", "counter", "--path", file, "--worker", "0", "--commits", "1000000",
+                "--deferred-every", round % 2 == 0 ? "3" : "0",
+            ])
             if rng.next() % 4 == 0 {
                 usleep(UInt32(rng.next() % 30_000))
             } else {
-                for _ in 0..<(1 + rng.next() % 8) { if let n = child.readLine().flatMap({ UInt64($0) }) { acked = max(acked, n) } }
+                for _ in 0..<(1 + rng.next() % 8) {
+                    if let n = child.readLine().flatMap({ UInt64($0) }) { acked = max(acked, n) }
+                }
                 usleep(UInt32(rng.next() % 2000))
             }
             child.killNow()
@@ -151,13 +166,16 @@ final class MultiProcessTests: CrashTestCase {
                 }
                 let w0 = try counter(0), w1 = try counter(1)
                 XCTAssertEqual(w1, mine, "round \(round)")
-                XCTAssertGreaterThanOrEqual(w0, acked, "round \(round): the killed writer's acknowledged commit \(acked) is missing")
+                XCTAssertGreaterThanOrEqual(
+                    w0, acked, "round \(round): the killed writer's acknowledged commit \(acked) is missing")
                 XCTAssertEqual(records.count, w0 + w1, "round \(round): counters and records disagree")
             }
             if round % 10 == 9 || round == kills - 1 {
                 XCTAssertEqual(try db.verify().leakedPages, [], "round \(round)")
             }
         }
-        print("\(name): \(kills) writer processes killed; the killed writer's counter reached \(acked)+, this process made \(mine) commits")
+        print(
+            "\(name): \(kills) writer processes killed; the killed writer's counter reached \(acked)+, this process made \(mine) commits"
+        )
     }
 }

@@ -37,7 +37,9 @@ final class OpenPathTests: CrashTestCase {
         try db.read { r in
             let t = try XCTUnwrap(try r.tree(named: "t"))
             XCTAssertEqual(t.count, 400)
-            for i in stride(from: 0, to: 400, by: 37) { XCTAssertEqual(try r.get(bytes("key-\(i)"), in: t), bytes("value-\(i)")) }
+            for i in stride(from: 0, to: 400, by: 37) {
+                XCTAssertEqual(try r.get(bytes("key-\(i)"), in: t), bytes("value-\(i)"))
+            }
         }
         XCTAssertThrowsError(try db.beginWrite()) { XCTAssertEqual($0 as? StorageError, .readOnly(path: file)) }
         let second = try Database(path: file, options: readOnlyOptions())

@@ -60,7 +60,9 @@ final class TornCommitRecoveryTests: CrashTestCase {
         // A: frees pages (the copies it replaces), so B reuses pages as well as appending new ones.
         try db.write { txn in
             let t = try txn.openTree("t")
-            for i in stride(from: 0, to: 400, by: 3) { try txn.put(Self.key(i), Self.value(i, size: 50, fill: 2), in: t) }
+            for i in stride(from: 0, to: 400, by: 3) {
+                try txn.put(Self.key(i), Self.value(i, size: 50, fill: 2), in: t)
+            }
         }
         let versionA = db.latestVersion.rawValue
         let dataA = try entries(db)
@@ -73,13 +75,18 @@ final class TornCommitRecoveryTests: CrashTestCase {
 
         let slotB = try (0..<2).first { slot in
             afterB.withUnsafeBytes { raw in
-                if case .success(let m) = MetaRecord.decode(raw.baseAddress! + slot * pageSize, pageSize: pageSize, slot: slot) { return m.version == versionB }
+                if case .success(let m) = MetaRecord.decode(
+                    raw.baseAddress! + slot * pageSize, pageSize: pageSize, slot: slot)
+                {
+                    return m.version == versionB
+                }
                 return false
             }
         }.unwrap("no meta slot holds version \(versionB)")
         let pagesB: [UInt32] = afterB.withUnsafeBytes { raw in
             let base = raw.baseAddress!
-            guard case .success(let m) = MetaRecord.decode(base + slotB * pageSize, pageSize: pageSize, slot: slotB) else { return [] }
+            guard case .success(let m) = MetaRecord.decode(base + slotB * pageSize, pageSize: pageSize, slot: slotB)
+            else { return [] }
             var pages = m.inlineList
             var next = m.listHead
             while next != 0 {
@@ -91,17 +98,23 @@ final class TornCommitRecoveryTests: CrashTestCase {
             return pages
         }
         XCTAssertGreaterThan(pagesB.count, 5, "B should write a handful of pages")
-        return TwoCommits(afterA: afterA, afterB: afterB, versionA: versionA, versionB: versionB, dataA: dataA,
-                          pageSize: pageSize, slotB: slotB, pagesB: pagesB)
+        return TwoCommits(
+            afterA: afterA, afterB: afterB, versionA: versionA, versionB: versionB, dataA: dataA,
+            pageSize: pageSize, slotB: slotB, pagesB: pagesB)
     }
 
     /// Opens `p` and checks it shows exactly A: version, entries, and a clean `verify()`.
-    func assertOpensAtA(_ p: String, _ s: TwoCommits, _ what: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    func assertOpensAtA(
+        _ p: String, _ s: TwoCommits, _ what: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let db = try open(p)
         defer { db.close() }
-        XCTAssertEqual(db.latestVersion.rawValue, s.versionA, "\(what): opened at the wrong version", file: file, line: line)
+        XCTAssertEqual(
+            db.latestVersion.rawValue, s.versionA, "\(what): opened at the wrong version", file: file, line: line)
         let got = try entries(db)
-        XCTAssertTrue(got.elementsEqual(s.dataA) { $0.0 == $1.0 && $0.1 == $1.1 }, "\(what): the data is not A's", file: file, line: line)
+        XCTAssertTrue(
+            got.elementsEqual(s.dataA) { $0.0 == $1.0 && $0.1 == $1.1 }, "\(what): the data is not A's", file: file,
+            line: line)
         let report = try db.verify()
         XCTAssertEqual(report.leakedPages, [], "\(what)", file: file, line: line)
         XCTAssertEqual(report.trees["t"], UInt64(s.dataA.count), "\(what)", file: file, line: line)
@@ -116,7 +129,8 @@ final class TornCommitRecoveryTests: CrashTestCase {
         for n in s.pagesB {
             let start = Int(n) * ps
             // The page's extent: an overflow run's first page records its length.
-            let runPages = s.afterB[start + PageHeader.type] == PageType.overflow.rawValue
+            let runPages =
+                s.afterB[start + PageHeader.type] == PageType.overflow.rawValue
                 ? Int(s.afterB.withUnsafeBytes { $0.baseAddress!.u32(start + PageHeader.runPages) }) : 1
             let lastPage = start + (runPages - 1) * ps
             for kind in ["stale", "zeroed", "one byte"] {
@@ -184,7 +198,12 @@ final class TornCommitRecoveryTests: CrashTestCase {
         let halfRecord = (MetaLayout.inlineList + 4 * inlineCount) / 2
         var damages: [(String, (inout [UInt8]) -> Void)] = [
             ("record zeroed", { f in for b in (slot + MetaLayout.version)..<(slot + ps) { f[b] = 0 } }),
-            ("record random", { f in for b in (slot + MetaLayout.version)..<(slot + ps) { f[b] = UInt8.random(in: 0...255, using: &rng) } }),
+            (
+                "record random",
+                { f in
+                    for b in (slot + MetaLayout.version)..<(slot + ps) { f[b] = UInt8.random(in: 0...255, using: &rng) }
+                }
+            ),
             // The first half of B's record written, the rest still the older record that slot held.
             ("half written", { f in for b in (slot + halfRecord)..<(slot + ps) { f[b] = s.afterA[b] } }),
             ("one bit", { f in f[slot + MetaLayout.catalogRoot] ^= 1 }),
@@ -192,7 +211,8 @@ final class TornCommitRecoveryTests: CrashTestCase {
         ]
         if s.slotB == 1 {
             damages.append(("page zeroed", { f in for b in slot..<(slot + ps) { f[b] = 0 } }))
-            damages.append(("page random", { f in for b in slot..<(slot + ps) { f[b] = UInt8.random(in: 0...255, using: &rng) } }))
+            damages.append(
+                ("page random", { f in for b in slot..<(slot + ps) { f[b] = UInt8.random(in: 0...255, using: &rng) } }))
         }
         for (what, damage) in damages {
             var torn = s.afterB
@@ -217,7 +237,9 @@ final class TornCommitRecoveryTests: CrashTestCase {
         var torn = s.afterB
         // Stale content in one of B's pages: B is torn, the file opens at A.
         let n = Int(s.pagesB[0])
-        for b in (n * s.pageSize)..<((n + 1) * s.pageSize) { torn[b] = n * s.pageSize < s.afterA.count ? s.afterA[b] : 0 }
+        for b in (n * s.pageSize)..<((n + 1) * s.pageSize) {
+            torn[b] = n * s.pageSize < s.afterA.count ? s.afterA[b] : 0
+        }
         let p = path("torn.strata")
         try writeFile(p, torn)
         let db = try open(p)

@@ -46,7 +46,10 @@ final class YoungPageCrashTests: CrashTestCase {
     func newestRecordProblem(_ db: Database) -> String? {
         let st = db.lockFile.readState()
         let base = db.stateLock.withLock { db.mapping.base }
-        guard case .success(let m) = MetaRecord.decode(base + Int(st.latestSlot) * db.pageSize, pageSize: db.pageSize, slot: Int(st.latestSlot)) else {
+        guard
+            case .success(let m) = MetaRecord.decode(
+                base + Int(st.latestSlot) * db.pageSize, pageSize: db.pageSize, slot: Int(st.latestSlot))
+        else {
             return "the newest meta record does not decode"
         }
         let acc = PageAccess(base: base, pageSize: db.pageSize, pageCount: m.pageCount, path: db.path)
@@ -55,15 +58,22 @@ final class YoungPageCrashTests: CrashTestCase {
 
     /// The file as a SIGKILL of this process right now would leave it (the page cache), opened
     /// as after the crash; checks it opens at `version` with `data` in tree "t" and verifies.
-    func assertKillOpensAt(_ db: Database, _ p: String, _ version: UInt64, _ data: [([UInt8], [UInt8])], _ what: String,
-                           file: StaticString = #filePath, line: UInt = #line) throws {
+    func assertKillOpensAt(
+        _ db: Database, _ p: String, _ version: UInt64, _ data: [([UInt8], [UInt8])], _ what: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let cut = try openCopy(try image(p))
         defer { cut.close() }
         if cut.latestVersion.rawValue != version {
-            XCTFail("\(what): the newest record fails verification: \(newestRecordProblem(db) ?? "?")", file: file, line: line)
+            XCTFail(
+                "\(what): the newest record fails verification: \(newestRecordProblem(db) ?? "?")", file: file,
+                line: line)
         }
-        XCTAssertEqual(cut.latestVersion.rawValue, version, "\(what): opened at the wrong version (an acknowledged durable version was lost)", file: file, line: line)
-        XCTAssertTrue(same(try entries(cut), data), "\(what): the data is not version \(version)'s", file: file, line: line)
+        XCTAssertEqual(
+            cut.latestVersion.rawValue, version,
+            "\(what): opened at the wrong version (an acknowledged durable version was lost)", file: file, line: line)
+        XCTAssertTrue(
+            same(try entries(cut), data), "\(what): the data is not version \(version)'s", file: file, line: line)
         XCTAssertEqual(try cut.verify().leakedPages, [], "\(what)", file: file, line: line)
     }
 
@@ -88,7 +98,8 @@ final class YoungPageCrashTests: CrashTestCase {
     /// Fills tree `name` in `txn` until the transaction took more than 64 young pages (so it
     /// outgrew its private page buffers and wrote young pages through the map).
     func fillFromYoungPool(_ txn: WriteTransaction, _ name: String) throws {
-        XCTAssertGreaterThan(txn.free.youngPool.count, 120, "setup: the young pool should hold the dropped tree's pages")
+        XCTAssertGreaterThan(
+            txn.free.youngPool.count, 120, "setup: the young pool should hold the dropped tree's pages")
         let s = try txn.openTree(name, create: true)
         var i = 0
         while txn.youngTaken.count < 90 && i < 5_000 {
@@ -96,7 +107,9 @@ final class YoungPageCrashTests: CrashTestCase {
             i += 1
         }
         XCTAssertGreaterThanOrEqual(txn.youngTaken.count, 90, "setup: the transaction should take young pages")
-        XCTAssertNotEqual(txn.shadow.pointee.generation, txn.access.shadowGeneration, "setup: the transaction should have spilled into the map")
+        XCTAssertNotEqual(
+            txn.shadow.pointee.generation, txn.access.shadowGeneration,
+            "setup: the transaction should have spilled into the map")
     }
 
     // MARK: Records that vouch for young pages
@@ -182,8 +195,9 @@ final class YoungPageCrashTests: CrashTestCase {
         // The fix: a freed young overflow run's pages wait as ordinary pending pages, so no
         // transaction can take part of a run the newest record lists.
         let pool = Array(txn.free.youngPool.reversed())
-        XCTAssertFalse(pool.contains { txn.access.pointer($0).u8(PageHeader.type) == PageType.overflow.rawValue },
-                       "an overflow run's first page entered the young pool")
+        XCTAssertFalse(
+            pool.contains { txn.access.pointer($0).u8(PageHeader.type) == PageType.overflow.rawValue },
+            "an overflow run's first page entered the young pool")
         // The steps that used to tear the run: two new trees, a change to t, both trees dropped.
         try txn.put(Self.key(1), Self.value(1, round: 3), in: try txn.openTree("a", create: true))
         try txn.put(Self.key(1), Self.value(1, round: 3), in: try txn.openTree("b", create: true))
@@ -229,8 +243,10 @@ final class YoungPageCrashTests: CrashTestCase {
     /// Power cuts modelled as in `DeferredGroupReuseTests`: every page that differs between
     /// `before` (what the disk is known to hold) and `after` (the page cache) comes from either.
     /// Each trial must open at one of `allowed` versions with exactly its data, and verify.
-    func checkPowerCuts(before: [UInt8], after: [UInt8], pageSize: Int, allowed: [UInt64: [([UInt8], [UInt8])]],
-                        trials: Int = 24, file: StaticString = #filePath, line: UInt = #line) throws -> [UInt64: Int] {
+    func checkPowerCuts(
+        before: [UInt8], after: [UInt8], pageSize: Int, allowed: [UInt64: [([UInt8], [UInt8])]],
+        trials: Int = 24, file: StaticString = #filePath, line: UInt = #line
+    ) throws -> [UInt64: Int] {
         var differing: [Int] = []
         for n in 0..<(after.count / pageSize) {
             let r = (n * pageSize)..<((n + 1) * pageSize)
@@ -248,10 +264,12 @@ final class YoungPageCrashTests: CrashTestCase {
             let v = cut.latestVersion.rawValue
             openedAt[v, default: 0] += 1
             guard let want = allowed[v] else {
-                XCTFail("trial \(trial): opened at \(v), expected one of \(allowed.keys.sorted())", file: file, line: line)
+                XCTFail(
+                    "trial \(trial): opened at \(v), expected one of \(allowed.keys.sorted())", file: file, line: line)
                 continue
             }
-            XCTAssertTrue(same(try entries(cut), want), "trial \(trial): not version \(v)'s data", file: file, line: line)
+            XCTAssertTrue(
+                same(try entries(cut), want), "trial \(trial): not version \(v)'s data", file: file, line: line)
             XCTAssertEqual(try cut.verify().leakedPages, [], "trial \(trial)", file: file, line: line)
         }
         return openedAt
@@ -294,16 +312,18 @@ final class YoungPageCrashTests: CrashTestCase {
         }
         let full = db.latestVersion.rawValue
         let fullData = try entries(db)
-        let opened = try checkPowerCuts(before: syncedImage, after: try image(p), pageSize: db.pageSize,
-                                        allowed: [synced: syncedData, full: fullData])
+        let opened = try checkPowerCuts(
+            before: syncedImage, after: try image(p), pageSize: db.pageSize,
+            allowed: [synced: syncedData, full: fullData])
         XCTAssertGreaterThan(opened[synced, default: 0], 0)
         XCTAssertGreaterThan(opened[full, default: 0], 0)
         // The next group after the full commit: young pages relative to the new durable version.
         let fullImage = try image(p)
         try smallGroup(db, round: 4, count: 20)
         XCTAssertEqual(try db.verify().leakedPages, [])
-        _ = try checkPowerCuts(before: fullImage, after: try image(p), pageSize: db.pageSize,
-                               allowed: [full: fullData, db.latestVersion.rawValue: try entries(db)], trials: 12)
+        _ = try checkPowerCuts(
+            before: fullImage, after: try image(p), pageSize: db.pageSize,
+            allowed: [full: fullData, db.latestVersion.rawValue: try entries(db)], trials: 12)
     }
 
     /// Another writer (a second handle: its own writer cache, reader slot and locks, as another
@@ -330,8 +350,9 @@ final class YoungPageCrashTests: CrashTestCase {
         XCTAssertEqual(r.leakedPages, [])
         XCTAssertLessThan(r.pageCount, 120, "the group should reuse young pages (also after a reload)")
         let last = a.latestVersion.rawValue
-        let opened = try checkPowerCuts(before: durableImage, after: try image(p), pageSize: a.pageSize,
-                                        allowed: [durable: durableData, last: try entries(a)])
+        let opened = try checkPowerCuts(
+            before: durableImage, after: try image(p), pageSize: a.pageSize,
+            allowed: [durable: durableData, last: try entries(a)])
         XCTAssertGreaterThan(opened[last, default: 0], 0)
         XCTAssertEqual(try b.sync().rawValue, last)
         XCTAssertEqual(try a.verify().leakedPages, [])
@@ -352,17 +373,23 @@ final class YoungPageCrashTests: CrashTestCase {
         // The pages version `pinned` reaches, and their bytes.
         let st = db.lockFile.readState()
         let mapping = try db.stateLock.withLock { try db.ensureMapping(pages: st.pageCount) }
-        guard case .success(let meta) = MetaRecord.decode(mapping.base + Int(st.latestSlot) * db.pageSize, pageSize: db.pageSize, slot: Int(st.latestSlot)) else {
+        guard
+            case .success(let meta) = MetaRecord.decode(
+                mapping.base + Int(st.latestSlot) * db.pageSize, pageSize: db.pageSize, slot: Int(st.latestSlot))
+        else {
             return XCTFail("meta")
         }
-        var verifier = Verifier(access: PageAccess(base: mapping.base, pageSize: db.pageSize, pageCount: st.pageCount, path: p), meta: meta)
+        var verifier = Verifier(
+            access: PageAccess(base: mapping.base, pageSize: db.pageSize, pageCount: st.pageCount, path: p), meta: meta)
         _ = try verifier.run()
         let reached = verifier.owner.indices.filter { verifier.owner[$0] == 1 }
         let before = try image(p)
         try smallGroup(db, round: 2, count: 200)
         let after = try image(p)
         let ps = db.pageSize
-        let changed = reached.filter { n in !after[(n * ps)..<((n + 1) * ps)].elementsEqual(before[(n * ps)..<((n + 1) * ps)]) }
+        let changed = reached.filter { n in
+            !after[(n * ps)..<((n + 1) * ps)].elementsEqual(before[(n * ps)..<((n + 1) * ps)])
+        }
         XCTAssertEqual(changed, [], "pages of the snapshot held by another process were reused")
         holder.closeStdin()
         XCTAssertEqual(holder.waitForExit(), .exited(0), holder.summary())
@@ -405,8 +432,9 @@ final class YoungPageCrashTests: CrashTestCase {
         let cleanData = try entries(db)
         try smallGroup(db, round: 2, count: 30)
         XCTAssertEqual(try db.verify().leakedPages, [])
-        _ = try checkPowerCuts(before: cleanImage, after: try image(p), pageSize: db.pageSize,
-                               allowed: [last: cleanData, db.latestVersion.rawValue: try entries(db)], trials: 12)
+        _ = try checkPowerCuts(
+            before: cleanImage, after: try image(p), pageSize: db.pageSize,
+            allowed: [last: cleanData, db.latestVersion.rawValue: try entries(db)], trials: 12)
     }
 
     /// The asynchronous path: a group of deferred commits chained with `commitAndContinue`, with

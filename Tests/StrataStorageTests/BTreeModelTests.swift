@@ -81,23 +81,31 @@ final class BTreeModelTests: StorageTestCase {
 
     func testSmallKeysSmallValuesAcrossPageSizes() throws {
         for pageSize in [4096, 8192, 32768] {
-            try runModel(Shape(pageSize: pageSize, keySizes: 1...16, valueSizes: 0...40, keySpace: 3000), seed: 1, transactions: 25, opsPerTransaction: 400)
+            try runModel(
+                Shape(pageSize: pageSize, keySizes: 1...16, valueSizes: 0...40, keySpace: 3000), seed: 1,
+                transactions: 25, opsPerTransaction: 400)
         }
     }
 
     func testLargeKeysAndValuesNearTheInlineLimit() throws {
         for pageSize in [4096, 16384] {
-            try runModel(Shape(pageSize: pageSize, keySizes: 100...900, valueSizes: 0...2000, keySpace: 400), seed: 2, transactions: 12, opsPerTransaction: 150)
+            try runModel(
+                Shape(pageSize: pageSize, keySizes: 100...900, valueSizes: 0...2000, keySpace: 400), seed: 2,
+                transactions: 12, opsPerTransaction: 150)
         }
     }
 
     func testValuesLargerThanAPage() throws {
-        try runModel(Shape(pageSize: 4096, keySizes: 4...12, valueSizes: 3000...20000, keySpace: 120), seed: 3, transactions: 20, opsPerTransaction: 40)
+        try runModel(
+            Shape(pageSize: 4096, keySizes: 4...12, valueSizes: 3000...20000, keySpace: 120), seed: 3, transactions: 20,
+            opsPerTransaction: 40)
     }
 
     func testMixedSizesHeavyDeletes() throws {
         for seed in [4, 5] as [UInt64] {
-            try runModel(Shape(pageSize: 4096, keySizes: 1...64, valueSizes: 0...600, keySpace: 1500), seed: seed, transactions: 30, opsPerTransaction: 300)
+            try runModel(
+                Shape(pageSize: 4096, keySizes: 1...64, valueSizes: 0...600, keySpace: 1500), seed: seed,
+                transactions: 30, opsPerTransaction: 300)
         }
     }
 

@@ -4,11 +4,11 @@ import XCTest
 import StrataPOSIX
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Faults while closing (sync of deferred commits, the clean mark, close(2)) and compacting

@@ -4,11 +4,11 @@ import XCTest
 import StrataPOSIX
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `forEachLeaf` / `LeafView.inlineEntry`, commit step 5 (`orderDirtyLeaves`) and commit step 0
@@ -33,7 +33,9 @@ final class CommitReorderTests: StorageTestCase {
         for name in names {
             guard let t = try r.tree(named: name) else { continue }
             var viaForEach: [([UInt8], [UInt8])] = []
-            try r.forEach(in: t) { k, v in viaForEach.append((Array(k), Array(v))); return true }
+            try r.forEach(in: t) { k, v in
+                viaForEach.append((Array(k), Array(v))); return true
+            }
             var viaLeaves: [([UInt8], [UInt8])] = []
             try r.forEachLeaf(in: t) { leaf in
                 for i in 0..<leaf.count {
@@ -42,9 +44,13 @@ final class CommitReorderTests: StorageTestCase {
                 }
                 return true
             }
-            XCTAssertTrue(viaForEach.elementsEqual(viaLeaves) { $0.0 == $1.0 && $0.1 == $1.1 }, "\(name): forEachLeaf differs from forEach")
+            XCTAssertTrue(
+                viaForEach.elementsEqual(viaLeaves) { $0.0 == $1.0 && $0.1 == $1.1 },
+                "\(name): forEachLeaf differs from forEach")
             for k in viaForEach.indices.dropFirst() {
-                XCTAssertTrue(viaForEach[k - 1].0.lexicographicallyPrecedes(viaForEach[k].0), "\(name): keys out of order at \(k)")
+                XCTAssertTrue(
+                    viaForEach[k - 1].0.lexicographicallyPrecedes(viaForEach[k].0), "\(name): keys out of order at \(k)"
+                )
             }
             var d: [[UInt8]: [UInt8]] = [:]
             for (k, v) in viaForEach { d[k] = v }
@@ -56,8 +62,10 @@ final class CommitReorderTests: StorageTestCase {
     func nonEmpty(_ m: Model) -> Model { m.filter { !$0.value.isEmpty } }
 
     /// The newest version of `db` holds `model` (trees not in it are empty or absent) and verifies.
-    func assertHolds(_ db: Database, _ model: Model, _ what: String, extraNames: [String] = [],
-                     file: StaticString = #filePath, line: UInt = #line) throws {
+    func assertHolds(
+        _ db: Database, _ model: Model, _ what: String, extraNames: [String] = [],
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let names = Array(Set(model.keys).union(extraNames))
         let got = try db.read { r in try readBack(r, names) }
         let want = nonEmpty(model)
@@ -68,12 +76,16 @@ final class CommitReorderTests: StorageTestCase {
                 let missing = entries.keys.filter { g[$0] == nil }.count
                 let extra = g.keys.filter { entries[$0] == nil }.count
                 let wrong = entries.keys.filter { g[$0] != nil && g[$0] != entries[$0] }.count
-                XCTFail("\(what): tree \(name): \(missing) missing, \(extra) extra, \(wrong) wrong values of \(entries.count)", file: file, line: line)
+                XCTFail(
+                    "\(what): tree \(name): \(missing) missing, \(extra) extra, \(wrong) wrong values of \(entries.count)",
+                    file: file, line: line)
             }
         }
         let report = try db.verify()
         XCTAssertEqual(report.leakedPages, [], "\(what): leaked pages", file: file, line: line)
-        for (name, entries) in want { XCTAssertEqual(report.trees[name], UInt64(entries.count), "\(what): \(name) count", file: file, line: line) }
+        for (name, entries) in want {
+            XCTAssertEqual(report.trees[name], UInt64(entries.count), "\(what): \(name) count", file: file, line: line)
+        }
     }
 
     /// The file as a SIGKILL of this process right now would leave it (the page cache).
@@ -92,17 +104,22 @@ final class CommitReorderTests: StorageTestCase {
     }
 
     /// A SIGKILL now opens at `version` with `model`, and that version verifies.
-    func assertKillOpensAt(_ db: Database, _ version: UInt64, _ model: Model, _ what: String,
-                           file: StaticString = #filePath, line: UInt = #line) throws {
+    func assertKillOpensAt(
+        _ db: Database, _ version: UInt64, _ model: Model, _ what: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let cut = try openCopy(try image(db.path), "cut-\(UUID().uuidString.prefix(8)).strata")
         defer { cut.close() }
-        XCTAssertEqual(cut.latestVersion.rawValue, version, "\(what): a kill opens at the wrong version", file: file, line: line)
+        XCTAssertEqual(
+            cut.latestVersion.rawValue, version, "\(what): a kill opens at the wrong version", file: file, line: line)
         try assertHolds(cut, model, "\(what) (after a kill)", file: file, line: line)
     }
 
     /// Leaves of tree `name` in the newest version: the page numbers, in key order, of those the
     /// newest commit wrote, and the average fill of all of them.
-    func leafStats(_ db: Database, _ name: String) throws -> (written: [UInt32], leaves: Int, fill: Double, writtenFill: Double) {
+    func leafStats(
+        _ db: Database, _ name: String
+    ) throws -> (written: [UInt32], leaves: Int, fill: Double, writtenFill: Double) {
         try db.read { r in
             var written: [UInt32] = []
             var leaves = 0, used = 0, writtenUsed = 0
@@ -117,18 +134,25 @@ final class CommitReorderTests: StorageTestCase {
                 return true
             }
             let capacity = Double(r.access.pageSize - PageHeader.size)
-            return (written, leaves, Double(used) / (Double(max(1, leaves)) * capacity),
-                    Double(writtenUsed) / (Double(max(1, written.count)) * capacity))
+            return (
+                written, leaves, Double(used) / (Double(max(1, leaves)) * capacity),
+                Double(writtenUsed) / (Double(max(1, written.count)) * capacity)
+            )
         }
     }
 
     /// Evidence that steps 0 and 5 ran on tree `name` in the newest commit: the leaves it wrote
     /// are packed and in key order.
-    func assertPackedAndOrdered(_ db: Database, _ name: String, _ what: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    func assertPackedAndOrdered(
+        _ db: Database, _ name: String, _ what: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let s = try leafStats(db, name)
         XCTAssertGreaterThan(s.written.count, 16, "\(what): \(name): leaves written", file: file, line: line)
-        XCTAssertGreaterThan(s.writtenFill, 0.85, "\(what): \(name): the leaves written are packed", file: file, line: line)
-        XCTAssertEqual(s.written, s.written.sorted(), "\(what): \(name): the leaves written are in key order", file: file, line: line)
+        XCTAssertGreaterThan(
+            s.writtenFill, 0.85, "\(what): \(name): the leaves written are packed", file: file, line: line)
+        XCTAssertEqual(
+            s.written, s.written.sorted(), "\(what): \(name): the leaves written are in key order", file: file,
+            line: line)
     }
 
     /// Files a power cut could leave after `a` was durable and `b` is the page cache: each page
@@ -179,19 +203,23 @@ final class CommitReorderTests: StorageTestCase {
         let inlineMax = (pageSize - PageHeader.size) / 4 - 2 - 6 - 40
         let size: Int
         switch rng.below(100) {
-        case 0..<6: size = pageSize / 4 + rng.below(pageSize * 3)          // overflow
+        case 0..<6: size = pageSize / 4 + rng.below(pageSize * 3)  // overflow
         case 6..<16 where !packable: size = inlineMax - 60 + rng.below(60)  // near the limit
         default: size = 1 + rng.below(80)
         }
         var v = [UInt8](repeating: UInt8(truncatingIfNeeded: tag), count: size)
-        if size >= 4 { withUnsafeBytes(of: UInt32(truncatingIfNeeded: tag &* 2654435761)) { for j in 0..<4 { v[j] = $0[j] } } }
+        if size >= 4 {
+            withUnsafeBytes(of: UInt32(truncatingIfNeeded: tag &* 2654435761)) { for j in 0..<4 { v[j] = $0[j] } }
+        }
         return v
     }
 
     /// One large random transaction over `names`: puts of new and existing keys, value size
     /// changes (inline <-> overflow), deletes. Trees other than "a" and "b" get packable values.
-    func randomLargeChanges(_ txn: WriteTransaction, _ model: inout Model, _ names: [String], keySpace: Int,
-                            ops: Int, deleteShare: Int, _ rng: inout SeededRandom, round: Int) throws {
+    func randomLargeChanges(
+        _ txn: WriteTransaction, _ model: inout Model, _ names: [String], keySpace: Int,
+        ops: Int, deleteShare: Int, _ rng: inout SeededRandom, round: Int
+    ) throws {
         let handles = try names.map { try txn.openTree($0, create: true) }
         for op in 0..<ops {
             let t = rng.below(names.count)
@@ -202,7 +230,8 @@ final class CommitReorderTests: StorageTestCase {
                 XCTAssertEqual(removed, model[name]?[k] != nil)
                 model[name]?[k] = nil
             } else {
-                let v = randomValue(&rng, pageSize: txn.pageSize, tag: round * 1_000_003 + op, packable: name != "a" && name != "b")
+                let v = randomValue(
+                    &rng, pageSize: txn.pageSize, tag: round * 1_000_003 + op, packable: name != "a" && name != "b")
                 try txn.put(k, v, in: handles[t])
                 model[name, default: [:]][k] = v
             }
@@ -231,21 +260,24 @@ final class CommitReorderTests: StorageTestCase {
         db.close()
         let h = try FileHandle(forUpdating: URL(fileURLWithPath: path(name)))
         try h.seek(toOffset: UInt64(Int(leaf) * 4096 + PageHeader.size))
-        h.write(Data([0xFF, 0xFF]))   // slot 0 -> offset 65535
+        h.write(Data([0xFF, 0xFF]))  // slot 0 -> offset 65535
         // The file ends at its page count (as after compact(), or any file whose length was not
         // rounded up): a read more than a few pages past the leaf is past the end of the file.
         try h.truncate(atOffset: UInt64(pageCount * 4096))
         try h.close()
-        XCTAssertLessThan(Int(leaf) * 4096 + 65_535, pageCount * 4096 + 4096 * 16, "setup: the leaf is near the end of the file")
+        XCTAssertLessThan(
+            Int(leaf) * 4096 + 65_535, pageCount * 4096 + 4096 * 16, "setup: the leaf is near the end of the file")
 
         // The checked paths report the damage: a scan refuses the leaf before handing it out
         // (its cells must fill the cell area), and `entry(_:)` checks the offset.
         let ro = try open(name, readOnly: true)
         try ro.read { r in
-            XCTAssertThrowsError(try r.forEachLeaf(in: XCTUnwrap(r.tree(named: "t"))) { _ in
-                XCTFail("a damaged leaf reached the scan's body")
-                return true
-            }) { error in
+            XCTAssertThrowsError(
+                try r.forEachLeaf(in: XCTUnwrap(r.tree(named: "t"))) { _ in
+                    XCTFail("a damaged leaf reached the scan's body")
+                    return true
+                }
+            ) { error in
                 guard case StorageError.corruptPage(_, let page, _) = error else { return XCTFail("\(error)") }
                 XCTAssertEqual(page, leaf)
             }
@@ -270,7 +302,10 @@ final class CommitReorderTests: StorageTestCase {
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         child.waitUntilExit()
         let signalled = child.terminationReason == .uncaughtSignal
-        XCTAssertFalse(signalled, "inlineEntry read outside the page: the child died of signal \(child.terminationStatus) (SIGBUS = \(SIGBUS), SIGSEGV = \(SIGSEGV)); its output:\n\(text.prefix(4_000))")
+        XCTAssertFalse(
+            signalled,
+            "inlineEntry read outside the page: the child died of signal \(child.terminationStatus) (SIGBUS = \(SIGBUS), SIGSEGV = \(SIGSEGV)); its output:\n\(text.prefix(4_000))"
+        )
         if !signalled {
             XCTAssertEqual(child.terminationStatus, 0, text)
             XCTAssertTrue(text.contains("inlineEntry(0) = nil"), "child output: \(text)")
@@ -280,7 +315,8 @@ final class CommitReorderTests: StorageTestCase {
     /// Runs only as the child of the test above.
     func testChildScansCorruptLeafInline() throws {
         guard let file = ProcessInfo.processInfo.environment["STRATA_REVIEW_CORRUPT_LEAF_FILE"] else {
-            throw XCTSkip("runs as the child process of testInlineEntryOfACellOffsetPastThePageReturnsNilWithoutReadingIt")
+            throw XCTSkip(
+                "runs as the child process of testInlineEntryOfACellOffsetPastThePageReturnsNilWithoutReadingIt")
         }
         var o = Database.Options()
         o.readOnly = true
@@ -328,8 +364,13 @@ final class CommitReorderTests: StorageTestCase {
                         model["b", default: [:]][treeKey("b", i)] = v
                     }
                 }
-                for i in 0..<3 { try txn.put(key(i), [UInt8(i)], in: tiny); model["tiny", default: [:]][key(i)] = [UInt8(i)] }
-                for i in 0..<500 { try txn.put(key(i), [UInt8(i % 256)], in: drop); model["drop", default: [:]][key(i)] = [UInt8(i % 256)] }
+                for i in 0..<3 {
+                    try txn.put(key(i), [UInt8(i)], in: tiny); model["tiny", default: [:]][key(i)] = [UInt8(i)]
+                }
+                for i in 0..<500 {
+                    try txn.put(key(i), [UInt8(i % 256)], in: drop);
+                    model["drop", default: [:]][key(i)] = [UInt8(i % 256)]
+                }
             }
             try assertHolds(db, model, "page size \(pageSize), round 0")
             // Steps 0 and 5 ran: the random-order load of small values is packed, and leaves are
@@ -344,8 +385,9 @@ final class CommitReorderTests: StorageTestCase {
             let first = model
             for round in 1...3 {
                 try db.write { txn in
-                    try randomLargeChanges(txn, &model, ["a", "b", "s"], keySpace: pageSize == 4096 ? 9_000 : 10_000,
-                                           ops: 2_500, deleteShare: round == 3 ? 45 : 20, &rng, round: round)
+                    try randomLargeChanges(
+                        txn, &model, ["a", "b", "s"], keySpace: pageSize == 4096 ? 9_000 : 10_000,
+                        ops: 2_500, deleteShare: round == 3 ? 45 : 20, &rng, round: round)
                     // The tree whose root is a leaf changes in the same commit.
                     let tiny = try txn.openTree("tiny")
                     try txn.put(key(round), [UInt8(round), 1], in: tiny)
@@ -364,9 +406,12 @@ final class CommitReorderTests: StorageTestCase {
                 }
                 try assertHolds(db, model, "page size \(pageSize), round \(round)", extraNames: ["drop"])
                 let stats = try leafStats(db, "a")
-                XCTAssertEqual(stats.written, stats.written.sorted(), "page size \(pageSize), round \(round): leaves in key order")
+                XCTAssertEqual(
+                    stats.written, stats.written.sorted(), "page size \(pageSize), round \(round): leaves in key order")
             }
-            XCTAssertEqual(try readBack(snapshot, Array(first.keys)), nonEmpty(first), "page size \(pageSize): the snapshot still reads its version")
+            XCTAssertEqual(
+                try readBack(snapshot, Array(first.keys)), nonEmpty(first),
+                "page size \(pageSize): the snapshot still reads its version")
             snapshot.end()
             db.close()
             let reopened = try open(name, pageSize: pageSize)
@@ -407,9 +452,12 @@ final class CommitReorderTests: StorageTestCase {
                 try txn.put(key(i), v, in: t)
                 model["t"]![key(i)] = v
             }
-            XCTAssertGreaterThanOrEqual(txn.dirty.count, WriteTransaction.largeCommitMinimumPages, "setup: a large commit")
-            XCTAssertEqual(txn.shadow.pointee.generation, txn.access.shadowGeneration, "setup: the private table is in use")
-            XCTAssertLessThan(txn.shadow.pointee.count, txn.shadow.pointee.capacity, "setup: the private table has room")
+            XCTAssertGreaterThanOrEqual(
+                txn.dirty.count, WriteTransaction.largeCommitMinimumPages, "setup: a large commit")
+            XCTAssertEqual(
+                txn.shadow.pointee.generation, txn.access.shadowGeneration, "setup: the private table is in use")
+            XCTAssertLessThan(
+                txn.shadow.pointee.count, txn.shadow.pointee.capacity, "setup: the private table has room")
             try txn.commit()
             try assertHolds(db, model, "round \(round)")
         }
@@ -438,7 +486,9 @@ final class CommitReorderTests: StorageTestCase {
                 for i in rng.shuffled(Array((round * 400)..<(round * 400 + 1_200))) {
                     let k = longKey(i)
                     XCTAssertLessThanOrEqual(k.count, maxKey)
-                    let v = Array(repeating: UInt8(i % 256), count: rng.below(3) == 0 ? db.maxInlineCell - 6 - k.count : 1 + rng.below(20))
+                    let v = Array(
+                        repeating: UInt8(i % 256),
+                        count: rng.below(3) == 0 ? db.maxInlineCell - 6 - k.count : 1 + rng.below(20))
                     try txn.put(k, v, in: t)
                     model["long", default: [:]][k] = v
                     let sk = key(i)
@@ -537,11 +587,14 @@ final class CommitReorderTests: StorageTestCase {
             for round in 0..<3 {
                 let txn = try db.beginWrite()
                 let young = txn.free.youngPool.count
-                try randomLargeChanges(txn, &model, ["t", "u"], keySpace: 6_000, ops: 2_500, deleteShare: 15, &rng, round: round + 1)
+                try randomLargeChanges(
+                    txn, &model, ["t", "u"], keySpace: 6_000, ops: 2_500, deleteShare: 15, &rng, round: round + 1)
                 if round == 0 {
                     XCTAssertGreaterThan(young, 100, "setup: the dropped tree's pages are young and reusable")
                     XCTAssertGreaterThan(txn.youngTaken.count, 64, "setup: the commit writes young pages")
-                    XCTAssertNotEqual(txn.shadow.pointee.generation, txn.access.shadowGeneration, "setup: the commit spilled into the map")
+                    XCTAssertNotEqual(
+                        txn.shadow.pointee.generation, txn.access.shadowGeneration,
+                        "setup: the commit spilled into the map")
                 }
                 let durability: Durability = round == 2 ? finalDurability : .deferred
                 try txn.commit(durability: durability)
@@ -552,10 +605,14 @@ final class CommitReorderTests: StorageTestCase {
                 if round == 1 {
                     XCTAssertEqual(db.durableVersion.rawValue, durable)
                     let newest = db.latestVersion.rawValue
-                    for (m, mix) in powerCutMixes(durableImage, try image(db.path), pageSize: 4096, count: 6, &rng).enumerated() {
+                    for (m, mix) in powerCutMixes(durableImage, try image(db.path), pageSize: 4096, count: 6, &rng)
+                        .enumerated()
+                    {
                         let cut = try openCopy(mix, "mix-\(m).strata")
                         let v = cut.latestVersion.rawValue
-                        XCTAssertTrue(v == durable || v == newest, "\(finalDurability) mix \(m): opened at \(v), not \(durable) or \(newest)")
+                        XCTAssertTrue(
+                            v == durable || v == newest,
+                            "\(finalDurability) mix \(m): opened at \(v), not \(durable) or \(newest)")
                         if m == 0 { XCTAssertEqual(v, durable, "mix 0 has none of the group's pages") }
                         if m == 5 { XCTAssertEqual(v, newest, "mix 5 is the page cache") }
                         try assertHolds(cut, models[v] ?? [:], "\(finalDurability) mix \(m) at version \(v)")
@@ -584,7 +641,9 @@ final class CommitReorderTests: StorageTestCase {
         var model: Model = [:]
         var txn = try db.beginWrite()
         for round in 0..<4 {
-            try randomLargeChanges(txn, &model, ["t", "u", "v"], keySpace: 8_000, ops: 2_500, deleteShare: round == 0 ? 0 : 25, &rng, round: round)
+            try randomLargeChanges(
+                txn, &model, ["t", "u", "v"], keySpace: 8_000, ops: 2_500, deleteShare: round == 0 ? 0 : 25, &rng,
+                round: round)
             if round == 3 {
                 try txn.commit(durability: .full)
             } else {
@@ -645,7 +704,9 @@ final class CommitReorderTests: StorageTestCase {
                         shared.lock.lock()
                         defer { shared.lock.unlock() }
                         shared.reads += 1
-                        if shared.models[r.version.rawValue] != got { shared.problems.append("version \(r.version.rawValue) read differently") }
+                        if shared.models[r.version.rawValue] != got {
+                            shared.problems.append("version \(r.version.rawValue) read differently")
+                        }
                     }
                 } catch {
                     shared.lock.lock()
@@ -680,7 +741,7 @@ final class CommitReorderTests: StorageTestCase {
     func testARunPackedIntoOneLeafUnderTheRootKeepsWorking() throws {
         let db = try open()
         var model: [[UInt8]: [UInt8]] = [:]
-        let value = [UInt8](repeating: 5, count: 30)   // cell 44 bytes + slot: 88 per leaf
+        let value = [UInt8](repeating: 5, count: 30)  // cell 44 bytes + slot: 88 per leaf
         try db.write { txn in
             let t = try txn.openTree("two", create: true)
             for i in 0..<150 { try txn.put(key(i), value, in: t); model[key(i)] = value }
@@ -697,7 +758,11 @@ final class CommitReorderTests: StorageTestCase {
             }
         }
         var leaves = 0
-        try db.read { r in try r.forEachLeaf(in: XCTUnwrap(r.tree(named: "two"))) { _ in leaves += 1; return true } }
+        try db.read { r in
+            try r.forEachLeaf(in: XCTUnwrap(r.tree(named: "two"))) { _ in
+                leaves += 1; return true
+            }
+        }
         XCTAssertEqual(leaves, 1, "setup: step 0 packed the two leaves into one")
         XCTAssertEqual(try db.verify().depths["two"], 2, "a root branch with one child")
         try assertHolds(db, ["two": model], "packed", extraNames: [])
@@ -789,13 +854,16 @@ final class CommitReorderTests: StorageTestCase {
                     for i in stride(from: 100, to: 1_000, by: 25) { try txn.put(key(i), [9], in: t) }
                     XCTAssertEqual(txn.shadow.pointee.generation, txn.access.shadowGeneration, "\(what): setup")
                 } else {
-                    try randomLargeChanges(txn, &attempt, ["t", "u"], keySpace: 6_000, ops: 3_000, deleteShare: 15, &rng, round: 1)
+                    try randomLargeChanges(
+                        txn, &attempt, ["t", "u"], keySpace: 6_000, ops: 3_000, deleteShare: 15, &rng, round: 1)
                 }
                 XCTAssertGreaterThanOrEqual(txn.dirty.count, 64, "\(what): setup: a large commit")
                 let youngTaken = txn.youngTaken.count
                 if deferredBefore { XCTAssertGreaterThan(youngTaken, 0, "\(what): setup: young pages taken") }
                 // pwritev: a short write (part of the private pages reach the file).
-                FaultInjector.arm(point, kind: point == .pwritev ? .shortWrite(4096 * 3 + 100) : .error(EIO), pathContaining: path(name))
+                FaultInjector.arm(
+                    point, kind: point == .pwritev ? .shortWrite(4096 * 3 + 100) : .error(EIO),
+                    pathContaining: path(name))
                 XCTAssertThrowsError(try txn.commit(durability: .full), what)
                 FaultInjector.disarmAll()
                 XCTAssertEqual(db.latestVersion.rawValue, published, "\(what): nothing published")
@@ -812,7 +880,8 @@ final class CommitReorderTests: StorageTestCase {
                     // The same kind of commit now succeeds.
                     var again = before
                     try db.write { txn in
-                        try randomLargeChanges(txn, &again, ["t", "u"], keySpace: 6_000, ops: 3_000, deleteShare: 15, &rng, round: 2)
+                        try randomLargeChanges(
+                            txn, &again, ["t", "u"], keySpace: 6_000, ops: 3_000, deleteShare: 15, &rng, round: 2)
                     }
                     try assertHolds(db, again, "\(what): the next large commit")
                     try assertPackedAndOrdered(db, "t", "\(what): the next large commit")

@@ -70,7 +70,9 @@ final class CorruptFileTests: StorageTestCase {
     func testByteSwappedFileIsRefused() throws {
         try makeDatabase()
         // Both meta slots, as a file written with the other byte order has them.
-        for slot in 0..<2 { try patch(slot * 4096 + MetaLayout.magic, withUnsafeBytes(of: fileMagic.bigEndian) { Array($0) }) }
+        for slot in 0..<2 {
+            try patch(slot * 4096 + MetaLayout.magic, withUnsafeBytes(of: fileMagic.bigEndian) { Array($0) })
+        }
         expectRefusal { e in
             guard case .byteOrderMismatch = e else { return XCTFail("\(e)") }
         }
@@ -79,7 +81,10 @@ final class CorruptFileTests: StorageTestCase {
     func testUnknownFormatVersionNamesBothVersions() throws {
         try makeDatabase()
         // Both meta slots, as a file written by a newer format has them.
-        for slot in 0..<2 { try patch(slot * 4096 + MetaLayout.formatVersion, withUnsafeBytes(of: UInt32(99).littleEndian) { Array($0) }) }
+        for slot in 0..<2 {
+            try patch(
+                slot * 4096 + MetaLayout.formatVersion, withUnsafeBytes(of: UInt32(99).littleEndian) { Array($0) })
+        }
         expectRefusal { e in
             guard case .unsupportedFormatVersion(_, let found, let supported) = e else { return XCTFail("\(e)") }
             XCTAssertEqual(found, 99)
@@ -91,13 +96,16 @@ final class CorruptFileTests: StorageTestCase {
     /// Meta slot 0 damaged in the fields that identify the file (magic, format version, page
     /// size): only a damaged meta record, so the file opens at slot 1 with every entry.
     func testSlotZeroDamagedInItsIdentityOpensAtSlotOne() throws {
-        for (offset, value) in [(MetaLayout.magic, UInt32(0x1234_5678)), (MetaLayout.formatVersion, 99), (MetaLayout.pageSize, 12345)] {
+        for (offset, value) in [
+            (MetaLayout.magic, UInt32(0x1234_5678)), (MetaLayout.formatVersion, 99), (MetaLayout.pageSize, 12345),
+        ] {
             try? FileManager.default.removeItem(atPath: path())
             try? FileManager.default.removeItem(atPath: path() + ".lock")
             try makeDatabase()
             try patch(offset, withUnsafeBytes(of: value.littleEndian) { Array($0) })
             let db = try open()
-            XCTAssertEqual(try db.read { r in try r.tree(named: "t")?.count }, 3000, "slot 0 damaged at offset \(offset)")
+            XCTAssertEqual(
+                try db.read { r in try r.tree(named: "t")?.count }, 3000, "slot 0 damaged at offset \(offset)")
             db.close()
         }
     }
@@ -169,10 +177,12 @@ final class CorruptFileTests: StorageTestCase {
         db.close()
         try patch(Int(leaf) * 4096 + PageHeader.cellCount, [0xFF, 0x7F])  // an absurd cell count
         let reopened = try open()
-        XCTAssertThrowsError(try reopened.read { r in
-            let t = try r.tree(named: "t")!
-            for i in 0..<3000 { _ = try r.get(key(i), in: t) }
-        }) { error in
+        XCTAssertThrowsError(
+            try reopened.read { r in
+                let t = try r.tree(named: "t")!
+                for i in 0..<3000 { _ = try r.get(key(i), in: t) }
+            }
+        ) { error in
             guard case StorageError.corruptPage(_, let page, _) = error else { return XCTFail("\(error)") }
             XCTAssertEqual(page, leaf)
         }
@@ -205,18 +215,29 @@ final class CorruptFileTests: StorageTestCase {
 final class FormatLayoutTests: XCTestCase {
     func testPageHeaderLayout() {
         XCTAssertEqual(PageHeader.size, 32)
-        XCTAssertEqual([PageHeader.checksum, PageHeader.pageNumber, PageHeader.type, PageHeader.flags, PageHeader.reserved, PageHeader.version, PageHeader.typeSpecific],
-                       [0, 8, 12, 13, 14, 16, 24])
+        XCTAssertEqual(
+            [
+                PageHeader.checksum, PageHeader.pageNumber, PageHeader.type, PageHeader.flags, PageHeader.reserved,
+                PageHeader.version, PageHeader.typeSpecific,
+            ],
+            [0, 8, 12, 13, 14, 16, 24])
         XCTAssertEqual([PageHeader.cellCount, PageHeader.cellStart, PageHeader.garbage], [24, 26, 28])
-        XCTAssertEqual([PageHeader.runPages, PageHeader.valueLength, PageHeader.entryCount, PageHeader.nextPage], [24, 28, 24, 28])
+        XCTAssertEqual(
+            [PageHeader.runPages, PageHeader.valueLength, PageHeader.entryCount, PageHeader.nextPage], [24, 28, 24, 28])
     }
 
     func testMetaLayout() {
-        XCTAssertEqual([MetaLayout.magic, MetaLayout.formatVersion, MetaLayout.pageSize, MetaLayout.version, MetaLayout.catalogRoot,
-                        MetaLayout.freeListHead, MetaLayout.pageCount, MetaLayout.flags, MetaLayout.durableBase, MetaLayout.freeListPages,
-                        MetaLayout.listHead, MetaLayout.listPagesOwn, MetaLayout.inlineCount, MetaLayout.inlineFreeCount, MetaLayout.reserved,
-                        MetaLayout.inlineList],
-                       [32, 40, 44, 48, 56, 60, 64, 68, 72, 80, 84, 88, 92, 96, 100, 104])
+        XCTAssertEqual(
+            [
+                MetaLayout.magic, MetaLayout.formatVersion, MetaLayout.pageSize, MetaLayout.version,
+                MetaLayout.catalogRoot,
+                MetaLayout.freeListHead, MetaLayout.pageCount, MetaLayout.flags, MetaLayout.durableBase,
+                MetaLayout.freeListPages,
+                MetaLayout.listHead, MetaLayout.listPagesOwn, MetaLayout.inlineCount, MetaLayout.inlineFreeCount,
+                MetaLayout.reserved,
+                MetaLayout.inlineList,
+            ],
+            [32, 40, 44, 48, 56, 60, 64, 68, 72, 80, 84, 88, 92, 96, 100, 104])
         // The inline free extents start 8-aligned after the inline commit list.
         XCTAssertEqual(MetaLayout.inlineFreeOffset(inlineCount: 0), 104)
         XCTAssertEqual(MetaLayout.inlineFreeOffset(inlineCount: 3), 120)
@@ -238,12 +259,18 @@ final class FormatLayoutTests: XCTestCase {
     }
 
     func testLockFileLayout() {
-        XCTAssertEqual([LockFile.Offset.magic, LockFile.Offset.formatVersion, LockFile.Offset.slotCount, LockFile.Offset.active,
-                        LockFile.Offset.copies, LockFile.Offset.copySize, LockFile.Offset.slots, LockFile.Offset.slotSize],
-                       [0, 8, 12, 64, 128, 64, 4096, 64])
-        XCTAssertEqual([LockFile.Offset.seq, LockFile.Offset.version, LockFile.Offset.catalogRoot, LockFile.Offset.pageCount,
-                        LockFile.Offset.latestSlot, LockFile.Offset.durableVersion, LockFile.Offset.durableSlot],
-                       [0, 8, 16, 20, 24, 32, 40])
+        XCTAssertEqual(
+            [
+                LockFile.Offset.magic, LockFile.Offset.formatVersion, LockFile.Offset.slotCount, LockFile.Offset.active,
+                LockFile.Offset.copies, LockFile.Offset.copySize, LockFile.Offset.slots, LockFile.Offset.slotSize,
+            ],
+            [0, 8, 12, 64, 128, 64, 4096, 64])
+        XCTAssertEqual(
+            [
+                LockFile.Offset.seq, LockFile.Offset.version, LockFile.Offset.catalogRoot, LockFile.Offset.pageCount,
+                LockFile.Offset.latestSlot, LockFile.Offset.durableVersion, LockFile.Offset.durableSlot,
+            ],
+            [0, 8, 16, 20, 24, 32, 40])
         XCTAssertEqual(LockFile.fileSize(slots: 126), 12288)
     }
 

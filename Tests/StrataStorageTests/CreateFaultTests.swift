@@ -4,11 +4,11 @@ import XCTest
 import StrataPOSIX
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Faults in the calls that create a new file (`Database.createFile`: open a temporary file,
@@ -19,14 +19,18 @@ import Darwin
 final class CreateFaultTests: FaultTestCase {
     /// After a failed create: a retry creates the file, a commit survives closing and reopening,
     /// and no temporary file is left.
-    func assertCreateWorksAfterwards(_ name: String, _ label: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    func assertCreateWorksAfterwards(
+        _ name: String, _ label: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let db = try open(name)
         try writeRound(db, 1)
         db.close()
         let reopened = try open(name)
         try assertIntact(reopened, round: 1, file: file, line: line)
         reopened.close()
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains(".creating-") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+            $0.contains(".creating-")
+        }
         XCTAssertEqual(leftovers, [], "\(label): temporary files left behind", file: file, line: line)
     }
 
@@ -77,7 +81,8 @@ final class CreateFaultTests: FaultTestCase {
                 let name = "dir-\(label)-\(errLabel).strata"
                 let before = openDescriptorCount()
                 // The directory's path is a prefix of every file's: skip the temporary file's open.
-                FaultInjector.arm(point, kind: kind, after: point == .open ? 1 : 0, times: 1, pathContaining: directory.path)
+                FaultInjector.arm(
+                    point, kind: kind, after: point == .open ? 1 : 0, times: 1, pathContaining: directory.path)
                 XCTAssertThrowsError(try open(name), label) { error in
                     assertSystemError(error, call: call, path: directory.path, errno: errno)
                 }
@@ -94,7 +99,8 @@ final class CreateFaultTests: FaultTestCase {
         let before = openDescriptorCount()
         FaultInjector.arm(.close, kind: .error(EIO), pathContaining: directory.path)
         let db = try open("close.strata")
-        XCTAssertGreaterThanOrEqual(FaultInjector.hits(.close), 2, "the temporary file's and the directory's descriptors")
+        XCTAssertGreaterThanOrEqual(
+            FaultInjector.hits(.close), 2, "the temporary file's and the directory's descriptors")
         try writeRound(db, 1)
         db.close()
         FaultInjector.disarmAll()
@@ -119,7 +125,9 @@ final class CreateFaultTests: FaultTestCase {
         XCTAssertEqual(FaultInjector.hits(.unlink), 1)
         FaultInjector.disarmAll()
         XCTAssertFalse(System.fileExists(path(name)))
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains(".creating-") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+            $0.contains(".creating-")
+        }
         XCTAssertEqual(leftovers.count, 1, "the temporary file stays when unlink fails")
         try assertCreateWorksAfterwards(name, "unlink")  // and no temporary file is left after it
     }

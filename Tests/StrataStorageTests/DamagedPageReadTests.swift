@@ -59,7 +59,8 @@ final class DamagedPageReadTests: StorageTestCase {
     /// transactions); returns the probe. Opening may itself find the damage. Lookups (`get`,
     /// `floor`) take `lookupKeys`, by default every key of the `damaged` leaves and every eighth
     /// key of each tree (every key would take a debug build minutes over the sweep).
-    func probe(_ file: DamagedFile, damaged: [UInt32] = [], lookupKeys: [String: [[UInt8]]]? = nil) throws -> ReadProbe {
+    func probe(_ file: DamagedFile, damaged: [UInt32] = [], lookupKeys: [String: [[UInt8]]]? = nil) throws -> ReadProbe
+    {
         try file.write(to: path("damaged.strata"))
         let probe = ReadProbe(model: model)
         if let lookupKeys {
@@ -86,8 +87,10 @@ final class DamagedPageReadTests: StorageTestCase {
     }
 
     func assertNoWrongData(_ probe: ReadProbe, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertTrue(probe.wrong.isEmpty, "\(what): \(probe.wrong.count) reads returned wrong data, e.g. \(probe.wrong.prefix(5))",
-                      file: file, line: line)
+        XCTAssertTrue(
+            probe.wrong.isEmpty,
+            "\(what): \(probe.wrong.count) reads returned wrong data, e.g. \(probe.wrong.prefix(5))",
+            file: file, line: line)
     }
 
     /// Whether some read of `api` (a prefix of the probe's names) found the damage and named `page`.
@@ -120,7 +123,8 @@ final class DamagedPageReadTests: StorageTestCase {
         file.swap(lt[5], lu[5])
         let probe = try probe(file, damaged: [lt[5], lu[5]])
         assertNoWrongData(probe, "a leaf of t and a leaf of u swapped")
-        XCTAssertTrue(probe.detected.contains { $0.contains("at page \(lt[5]): the page's header names page \(lu[5])") })
+        XCTAssertTrue(
+            probe.detected.contains { $0.contains("at page \(lt[5]): the page's header names page \(lu[5])") })
     }
 
     func testForgedLeafSwapIsCaughtByKeyOrderAndSeparators() throws {
@@ -158,9 +162,13 @@ final class DamagedPageReadTests: StorageTestCase {
                 let txn = try db.beginWrite()
                 defer { txn.abort() }
                 let t = try txn.openTree("t")
-                XCTAssertThrowsError(try k.withUnsafeBytes { kb in
-                    try txn.modifyFloor(kb, in: t) { _, _, _, _ in called = true; return .unchanged }
-                }) { error in
+                XCTAssertThrowsError(
+                    try k.withUnsafeBytes { kb in
+                        try txn.modifyFloor(kb, in: t) { _, _, _, _ in
+                            called = true; return .unchanged
+                        }
+                    }
+                ) { error in
                     guard case StorageError.corruptPage(_, let page, _) = error else { return XCTFail("\(error)") }
                     XCTAssertEqual(page, b)
                 }
@@ -170,9 +178,11 @@ final class DamagedPageReadTests: StorageTestCase {
                 let txn = try db.beginWrite()
                 defer { txn.abort() }
                 let t = try txn.openTree("t")
-                XCTAssertThrowsError(try k.withUnsafeBytes { kb in
-                    try txn.mutateFloorInPlace(kb, in: t) { _ in called = true }
-                }) { error in
+                XCTAssertThrowsError(
+                    try k.withUnsafeBytes { kb in
+                        try txn.mutateFloorInPlace(kb, in: t) { _ in called = true }
+                    }
+                ) { error in
                     guard case StorageError.corruptPage(_, let page, _) = error else { return XCTFail("\(error)") }
                     XCTAssertEqual(page, b)
                 }
@@ -195,8 +205,10 @@ final class DamagedPageReadTests: StorageTestCase {
         assertNoWrongData(probe, "a leaf overwritten by a forged copy of an earlier one")
         XCTAssertTrue(detected(probe, "get t \(keysB[0])", page: b), "get of a key the copy hid")
         XCTAssertTrue(detected(probe, "floor t \(keysB[1])", page: b), "floor of a key the copy hid")
-        XCTAssertTrue(probe.detected.contains { $0.hasPrefix("forEach t:") && $0.contains("at page \(b):") }, "a full scan")
-        XCTAssertTrue(probe.detected.contains { $0.hasPrefix("cursor t:") && $0.contains("at page \(b):") }, "a cursor scan")
+        XCTAssertTrue(
+            probe.detected.contains { $0.hasPrefix("forEach t:") && $0.contains("at page \(b):") }, "a full scan")
+        XCTAssertTrue(
+            probe.detected.contains { $0.hasPrefix("cursor t:") && $0.contains("at page \(b):") }, "a cursor scan")
     }
 
     func testFlippedValueByteIsFoundByLookups() throws {
@@ -210,8 +222,12 @@ final class DamagedPageReadTests: StorageTestCase {
         // Lookups checksum each page the first time they reach it.
         XCTAssertTrue(detected(probe, "get t \(keys.last!)", page: leaf), "\(probe.wrong.prefix(2))")
         XCTAssertTrue(probe.detected.contains { $0.hasPrefix("write get t") && $0.contains("checksum mismatch") })
-        XCTAssertTrue(probe.wrong.allSatisfy { !$0.hasPrefix("get") && !$0.hasPrefix("floor") && !$0.hasPrefix("write get") && !$0.hasPrefix("write floor") },
-                      "\(probe.wrong.prefix(3))")
+        XCTAssertTrue(
+            probe.wrong.allSatisfy {
+                !$0.hasPrefix("get") && !$0.hasPrefix("floor") && !$0.hasPrefix("write get")
+                    && !$0.hasPrefix("write floor")
+            },
+            "\(probe.wrong.prefix(3))")
         // Scans do not checksum the leaves they step to (FORMAT.md, "What reads check"): the
         // changed value reads back changed, and `verify()` finds it.
         XCTAssertTrue(probe.wrong.contains { $0.hasPrefix("forEach t:") }, "documented: scans do not checksum leaves")
@@ -286,9 +302,12 @@ final class DamagedPageReadTests: StorageTestCase {
         file.setU16(leaf, PageHeader.cellCount, count - 3)
         file.resum(leaf)
         let probe = try probe(file, damaged: [leaf])
-        XCTAssertTrue(probe.detected.contains { $0.hasPrefix("forEach t:") && $0.contains("at page \(leaf):") }, "\(probe.detected.prefix(3))")
+        XCTAssertTrue(
+            probe.detected.contains { $0.hasPrefix("forEach t:") && $0.contains("at page \(leaf):") },
+            "\(probe.detected.prefix(3))")
         XCTAssertTrue(probe.detected.contains { $0.hasPrefix("cursor t:") && $0.contains("do not fill the cell area") })
-        XCTAssertTrue(probe.wrong.allSatisfy { !$0.hasPrefix("forEach") && !$0.hasPrefix("cursor") }, "\(probe.wrong.prefix(3))")
+        XCTAssertTrue(
+            probe.wrong.allSatisfy { !$0.hasPrefix("forEach") && !$0.hasPrefix("cursor") }, "\(probe.wrong.prefix(3))")
     }
 
     func testTruncatedBranchIsReportedByScans() throws {
@@ -301,7 +320,9 @@ final class DamagedPageReadTests: StorageTestCase {
         file.setU16(branch, PageHeader.cellCount, count - 2)
         file.resum(branch)
         let probe = try probe(file, lookupKeys: ["s": []])
-        XCTAssertTrue(probe.detected.contains { $0.hasPrefix("forEach s:") && $0.contains("at page \(branch):") }, "\(probe.detected.prefix(3))")
+        XCTAssertTrue(
+            probe.detected.contains { $0.hasPrefix("forEach s:") && $0.contains("at page \(branch):") },
+            "\(probe.detected.prefix(3))")
         XCTAssertTrue(probe.detected.contains { $0.hasPrefix("cursor s:") && $0.contains("at page \(branch):") })
         assertNoWrongData(probe, "a branch's cell count cut short, scans only")
     }
@@ -320,8 +341,11 @@ final class DamagedPageReadTests: StorageTestCase {
         file.resum(root)
         XCTAssertTrue(tree.leaves.contains(grandchild))
         let probe = try probe(file, lookupKeys: ["s": []])
-        XCTAssertTrue(probe.detected.contains { $0.hasPrefix("forEach s:") && $0.contains("at depth 1 of a tree whose leaves are at depth 2") },
-                      "\(probe.detected.filter { $0.hasPrefix("forEach s:") })")
+        XCTAssertTrue(
+            probe.detected.contains {
+                $0.hasPrefix("forEach s:") && $0.contains("at depth 1 of a tree whose leaves are at depth 2")
+            },
+            "\(probe.detected.filter { $0.hasPrefix("forEach s:") })")
         assertNoWrongData(probe, "a leaf where a branch belongs, scans only")
     }
 
@@ -333,7 +357,10 @@ final class DamagedPageReadTests: StorageTestCase {
         file.resum(leaf)
         let probe = try probe(file, damaged: [leaf])
         assertNoWrongData(probe, "a leaf stamped with a future version")
-        XCTAssertTrue(probe.detected.contains { $0.hasPrefix("get t \(keys[0])") && $0.contains("newer than this snapshot's version") })
+        XCTAssertTrue(
+            probe.detected.contains {
+                $0.hasPrefix("get t \(keys[0])") && $0.contains("newer than this snapshot's version")
+            })
     }
 
     func testOverflowRunHeaderMustMatchItsCell() throws {
@@ -350,7 +377,9 @@ final class DamagedPageReadTests: StorageTestCase {
         let probe = try probe(file)
         assertNoWrongData(probe, "overflow run headers damaged")
         for run in runs.prefix(3) {
-            XCTAssertTrue(probe.detected.contains { $0.hasPrefix("get t") && $0.contains("at page \(run.first):") }, "run at \(run.first)")
+            XCTAssertTrue(
+                probe.detected.contains { $0.hasPrefix("get t") && $0.contains("at page \(run.first):") },
+                "run at \(run.first)")
         }
     }
 
@@ -455,7 +484,8 @@ final class DamagedPageReadTests: StorageTestCase {
                 what = "slot byte \(offset) of \(n) changed\(forge ? ", checksum fixed" : "")"
             default:
                 let n = all.branches[rng.below(all.branches.count)]
-                let offset = file.u16(n, PageHeader.cellStart) + rng.below(pristine.pageSize - file.u16(n, PageHeader.cellStart))
+                let offset =
+                    file.u16(n, PageHeader.cellStart) + rng.below(pristine.pageSize - file.u16(n, PageHeader.cellStart))
                 file.flip(page: n, offset: offset, mask: UInt8(1 + rng.below(255)))
                 damaged = [n]
                 what = "cell byte \(offset) of branch \(n) changed"
@@ -502,13 +532,17 @@ extension ReadProbe {
                     return v == truth[k] ? nil : (v == nil ? "nil for a key that exists" : "wrong value")
                 }
                 record("write floor \(name) \(k + [0])") {
-                    let f = try (k + [0]).withUnsafeBytes { try txn.floor($0, in: h) }.map { (Array($0.key), Array($0.value)) }
+                    let f = try (k + [0]).withUnsafeBytes { try txn.floor($0, in: h) }.map {
+                        (Array($0.key), Array($0.value))
+                    }
                     let want = Self.floor(entries, k + [0])
                     return f?.0 == want?.0 && f?.1 == want?.1 ? nil : "wrong floor"
                 }
             }
             recordScan("write forEach \(name)", entries, from: 0) { got in
-                try txn.forEach(in: h) { k, v in got.append((Array(k), Array(v))); return true }
+                try txn.forEach(in: h) { k, v in
+                    got.append((Array(k), Array(v))); return true
+                }
             }
         }
     }

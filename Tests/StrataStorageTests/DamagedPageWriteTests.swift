@@ -41,25 +41,40 @@ final class DamagedPageWriteTests: StorageTestCase {
     func testWriteIntoANodeWhoseCellsDoNotFillItsCellAreaIsACorruptPageError() throws {
         for (label, edit) in [
             ("garbage count too large", { (p: UnsafeMutableRawPointer) in p.setU16(PageHeader.garbage, 3000) }),
-            ("garbage count too small", { p in p.setU16(PageHeader.garbage, 0); p.setU16(PageHeader.cellStart, UInt16(Node.cellStart(p) - 8)) }),
+            (
+                "garbage count too small",
+                { p in
+                    p.setU16(PageHeader.garbage, 0); p.setU16(PageHeader.cellStart, UInt16(Node.cellStart(p) - 8))
+                }
+            ),
             ("cell offset below the cell area", { p in p.setU16(PageHeader.size, UInt16(Node.cellStart(p) - 8)) }),
             ("cell length past the page", { p in p.setU32(Node.slot(p, 1) + 2, 5000) }),
         ] as [(String, (UnsafeMutableRawPointer) -> Void)] {
             let leaf = try makeFile()
             try damage(page: leaf, edit)
             let db = try open()
-            XCTAssertThrowsError(try db.write { txn in
-                let t = try txn.openTree("t")
-                try txn.put(key(0), [1, 2, 3], in: t)
-            }, label) { error in
-                guard case StorageError.corruptPage(_, let page, let reason) = error else { return XCTFail("\(label): \(error)") }
+            XCTAssertThrowsError(
+                try db.write { txn in
+                    let t = try txn.openTree("t")
+                    try txn.put(key(0), [1, 2, 3], in: t)
+                }, label
+            ) { error in
+                guard case StorageError.corruptPage(_, let page, let reason) = error else {
+                    return XCTFail("\(label): \(error)")
+                }
                 XCTAssertEqual(page, leaf, label)
                 // Found by the read checks of the writer's descent (first visit of the page) or,
                 // failing those, by the check of the node it copies.
-                XCTAssertTrue(["do not fill", "outside the cell area", "runs past the page"].contains { reason.contains($0) }, "\(label): \(reason)")
+                XCTAssertTrue(
+                    ["do not fill", "outside the cell area", "runs past the page"].contains { reason.contains($0) },
+                    "\(label): \(reason)")
             }
             // The file was not changed: the other leaves still read, and a write elsewhere works.
-            try db.read { r in XCTAssertEqual(try r.get(key(2999), in: try XCTUnwrap(try r.tree(named: "t"))), Array(repeating: UInt8(2999 % 251), count: 40)) }
+            try db.read { r in
+                XCTAssertEqual(
+                    try r.get(key(2999), in: try XCTUnwrap(try r.tree(named: "t"))),
+                    Array(repeating: UInt8(2999 % 251), count: 40))
+            }
             try db.write { txn in try txn.put(key(2999), [9], in: try txn.openTree("t")) }
             try db.read { r in XCTAssertEqual(try r.get(key(2999), in: try XCTUnwrap(try r.tree(named: "t"))), [9]) }
             db.close()
@@ -79,7 +94,9 @@ final class DamagedPageWriteTests: StorageTestCase {
         }
         let first = try db.read { r -> UInt32 in
             let p = try r.access.node(try XCTUnwrap(try r.tree(named: "t")).root)
-            guard case .overflow(let first, _) = try Node.leafValue(p, 0, r.access) else { throw XCTSkip("no overflow run") }
+            guard case .overflow(let first, _) = try Node.leafValue(p, 0, r.access) else {
+                throw XCTSkip("no overflow run")
+            }
             return first
         }
         db.close()
@@ -98,8 +115,12 @@ final class DamagedPageWriteTests: StorageTestCase {
             for (label, edit) in edits {
                 let first = try makeFileWithDamagedRun(runPages: runPages)
                 let db = try open()
-                XCTAssertThrowsError(try db.write { txn in try edit(txn, try txn.openTree("t")) }, "\(label) \(runPages)") { error in
-                    guard case StorageError.corruptPage(_, let page, let reason) = error else { return XCTFail("\(label): \(error)") }
+                XCTAssertThrowsError(
+                    try db.write { txn in try edit(txn, try txn.openTree("t")) }, "\(label) \(runPages)"
+                ) { error in
+                    guard case StorageError.corruptPage(_, let page, let reason) = error else {
+                        return XCTFail("\(label): \(error)")
+                    }
                     XCTAssertEqual(page, first, label)
                     XCTAssertTrue(reason.contains("overflow run"), "\(label): \(reason)")
                 }
@@ -132,11 +153,15 @@ final class DamagedPageWriteTests: StorageTestCase {
         // One small put (the root would only be copied and repointed), then enough puts into one
         // leaf to split it (the root would take a new cell): both are refused.
         for (label, puts) in [("repoint", [5]), ("split", Array(3000..<3200))] {
-            XCTAssertThrowsError(try db.write { txn in
-                let t = try txn.openTree("t")
-                for i in puts { try txn.put(key(i), Array(repeating: 1, count: 40), in: t) }
-            }, label) { error in
-                guard case StorageError.corruptPage(_, let page, let reason) = error else { return XCTFail("\(label): \(error)") }
+            XCTAssertThrowsError(
+                try db.write { txn in
+                    let t = try txn.openTree("t")
+                    for i in puts { try txn.put(key(i), Array(repeating: 1, count: 40), in: t) }
+                }, label
+            ) { error in
+                guard case StorageError.corruptPage(_, let page, let reason) = error else {
+                    return XCTFail("\(label): \(error)")
+                }
                 XCTAssertEqual(page, root, label)
                 XCTAssertTrue(reason.contains("do not fill"), "\(label): \(reason)")
             }
@@ -156,15 +181,18 @@ final class DamagedPageWriteTests: StorageTestCase {
             return db.latestVersion.rawValue + 1
         }()
         try damage(page: leaf) { p in p.setU64(PageHeader.version, next) }
-        let before = Array(try Data(contentsOf: URL(fileURLWithPath: path()))[(Int(leaf) * 4096)..<(Int(leaf) * 4096 + 4096)])
+        let before = Array(
+            try Data(contentsOf: URL(fileURLWithPath: path()))[(Int(leaf) * 4096)..<(Int(leaf) * 4096 + 4096)])
         let db = try open()
-        XCTAssertThrowsError(try db.write { txn in try txn.put(key(0), [1, 2, 3], in: try txn.openTree("t")) }) { error in
+        XCTAssertThrowsError(try db.write { txn in try txn.put(key(0), [1, 2, 3], in: try txn.openTree("t")) }) {
+            error in
             guard case StorageError.corruptPage(_, let page, let reason) = error else { return XCTFail("\(error)") }
             XCTAssertEqual(page, leaf)
             XCTAssertTrue(reason.contains("claims version"), reason)
         }
         db.close()
-        let after = Array(try Data(contentsOf: URL(fileURLWithPath: path()))[(Int(leaf) * 4096)..<(Int(leaf) * 4096 + 4096)])
+        let after = Array(
+            try Data(contentsOf: URL(fileURLWithPath: path()))[(Int(leaf) * 4096)..<(Int(leaf) * 4096 + 4096)])
         XCTAssertEqual(after, before, "the committed page was edited in place")
     }
 }

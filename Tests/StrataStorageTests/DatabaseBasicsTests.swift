@@ -127,11 +127,12 @@ final class DatabaseBasicsTests: StorageTestCase {
     func testThrowingWriteBlockAborts() throws {
         struct Boom: Error {}
         let db = try open()
-        XCTAssertThrowsError(try db.write { txn in
-            let t = try txn.openTree("t", create: true)
-            try txn.put(bytes("a"), bytes("1"), in: t)
-            throw Boom()
-        })
+        XCTAssertThrowsError(
+            try db.write { txn in
+                let t = try txn.openTree("t", create: true)
+                try txn.put(bytes("a"), bytes("1"), in: t)
+                throw Boom()
+            })
         try db.read { r in XCTAssertNil(try r.tree(named: "t")) }
         // The writer lock was released: another write succeeds.
         try db.write { txn in _ = try txn.openTree("t", create: true) }
@@ -174,9 +175,11 @@ final class DatabaseBasicsTests: StorageTestCase {
 
     func testKeyTooLargeIsATypedError() throws {
         let db = try open()
-        XCTAssertThrowsError(try db.write { txn in
-            try txn.put(Array(repeating: 1, count: 5000), bytes("v"), in: try txn.openTree("t", create: true))
-        }) { error in
+        XCTAssertThrowsError(
+            try db.write { txn in
+                try txn.put(Array(repeating: 1, count: 5000), bytes("v"), in: try txn.openTree("t", create: true))
+            }
+        ) { error in
             guard case StorageError.keyTooLarge(let size, _) = error else { return XCTFail("\(error)") }
             XCTAssertEqual(size, 5000)
         }
@@ -215,8 +218,12 @@ final class DatabaseLifecycleTests: StorageTestCase {
     func testTransactionsOnAClosedHandleAreRefused() throws {
         let db = try open()
         db.close()
-        XCTAssertThrowsError(try db.beginRead()) { XCTAssertEqual($0 as? StorageError, .databaseClosed(path: self.path())) }
-        XCTAssertThrowsError(try db.beginWrite()) { XCTAssertEqual($0 as? StorageError, .databaseClosed(path: self.path())) }
+        XCTAssertThrowsError(try db.beginRead()) {
+            XCTAssertEqual($0 as? StorageError, .databaseClosed(path: self.path()))
+        }
+        XCTAssertThrowsError(try db.beginWrite()) {
+            XCTAssertEqual($0 as? StorageError, .databaseClosed(path: self.path()))
+        }
     }
 
     func testSnapshotOutlivesClose() throws {
@@ -237,7 +244,11 @@ final class DatabaseLifecycleTests: StorageTestCase {
         try a.read { r in XCTAssertEqual(try r.get(bytes("k"), in: try r.tree(named: "t")!), bytes("from b")) }
         // A snapshot held through handle b pins its pages against writes through handle a.
         let old = try b.beginRead()
-        for i in 0..<50 { try a.write { txn in try txn.put(bytes("k"), Array(repeating: UInt8(i), count: 300), in: try txn.openTree("t")) } }
+        for i in 0..<50 {
+            try a.write { txn in
+                try txn.put(bytes("k"), Array(repeating: UInt8(i), count: 300), in: try txn.openTree("t"))
+            }
+        }
         XCTAssertEqual(try old.get(bytes("k"), in: try old.tree(named: "t")!), bytes("from b"))
         old.end()
         XCTAssertEqual(try a.verify().leakedPages, [])
@@ -246,7 +257,9 @@ final class DatabaseLifecycleTests: StorageTestCase {
     func testInsertStoresOnlyAbsentKeys() throws {
         let db = try open()
         func insert(_ txn: WriteTransaction, _ k: String, _ v: String) throws -> Bool {
-            try bytes(k).withUnsafeBytes { kb in try bytes(v).withUnsafeBytes { try txn.insert(kb, $0, in: try txn.openTree("t", create: true)) } }
+            try bytes(k).withUnsafeBytes { kb in
+                try bytes(v).withUnsafeBytes { try txn.insert(kb, $0, in: try txn.openTree("t", create: true)) }
+            }
         }
         try db.write { txn in
             XCTAssertTrue(try insert(txn, "k", "first"))
@@ -273,8 +286,13 @@ final class DatabaseLifecycleTests: StorageTestCase {
         // A refused insert still copies the path's pages; the tree must stay whole after commit.
         try db.write { txn in
             let t = try txn.openTree("t")
-            XCTAssertFalse(try bytes("key-250").withUnsafeBytes { k in try bytes("x").withUnsafeBytes { try txn.insert(k, $0, in: t) } })
-            XCTAssertTrue(try bytes("new").withUnsafeBytes { k in try bytes("y").withUnsafeBytes { try txn.insert(k, $0, in: t) } })
+            XCTAssertFalse(
+                try bytes("key-250").withUnsafeBytes { k in
+                    try bytes("x").withUnsafeBytes { try txn.insert(k, $0, in: t) }
+                })
+            XCTAssertTrue(
+                try bytes("new").withUnsafeBytes { k in try bytes("y").withUnsafeBytes { try txn.insert(k, $0, in: t) }
+                })
         }
         try db.read { r in
             let t = try r.tree(named: "t")!
@@ -326,7 +344,9 @@ final class DatabaseLifecycleTests: StorageTestCase {
         try txn.commit()
         try b.read { r in XCTAssertEqual(try r.get(bytes("k"), in: try r.tree(named: "t")!), bytes("v")) }
         a.close()
-        XCTAssertThrowsError(try a.tryBeginWrite()) { XCTAssertEqual($0 as? StorageError, .databaseClosed(path: self.path())) }
+        XCTAssertThrowsError(try a.tryBeginWrite()) {
+            XCTAssertEqual($0 as? StorageError, .databaseClosed(path: self.path()))
+        }
     }
 
     func testWritersOnManyThreadsAreSerialised() throws {
@@ -344,7 +364,9 @@ final class DatabaseLifecycleTests: StorageTestCase {
                         try db.write(durability: .deferred) { txn in
                             let t = try txn.openTree("t")
                             // Read-modify-write of a shared counter: lost updates would show.
-                            let c = try txn.get(bytes("counter"), in: t).map { Int(String(decoding: $0, as: UTF8.self))! } ?? 0
+                            let c =
+                                try txn.get(bytes("counter"), in: t).map { Int(String(decoding: $0, as: UTF8.self))! }
+                                ?? 0
                             try txn.put(bytes("counter"), Array(String(c + 1).utf8), in: t)
                             try txn.put(Array("w\(w)-\(i)".utf8), bytes("x"), in: t)
                         }

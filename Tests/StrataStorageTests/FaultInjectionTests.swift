@@ -3,11 +3,11 @@ import XCTest
 import StrataPOSIX
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// EIO, ENOSPC and short writes injected at each system call the commit and open paths make.
@@ -27,7 +27,9 @@ final class FaultInjectionTests: FaultTestCase {
             try writeRound(db, 1)
             let committed = db.latestVersion
             FaultInjector.arm(.pwrite, kind: kind, pathContaining: path(name))
-            XCTAssertThrowsError(try writeRound(db, 2), label) { assertSystemError($0, call: "pwrite", path: path(name), errno: errno) }
+            XCTAssertThrowsError(try writeRound(db, 2), label) {
+                assertSystemError($0, call: "pwrite", path: path(name), errno: errno)
+            }
             FaultInjector.disarmAll()
             XCTAssertEqual(db.latestVersion, committed, label)
             try assertIntact(db, round: 1)
@@ -52,7 +54,9 @@ final class FaultInjectionTests: FaultTestCase {
                 if deferred { try writeRound(db, 2, durability: .deferred) }
                 let committed = db.latestVersion
                 FaultInjector.arm(.pwritev, kind: kind, pathContaining: path(name))
-                XCTAssertThrowsError(try writeRound(db, 3), label) { assertSystemError($0, call: "pwritev", path: path(name), errno: errno) }
+                XCTAssertThrowsError(try writeRound(db, 3), label) {
+                    assertSystemError($0, call: "pwritev", path: path(name), errno: errno)
+                }
                 FaultInjector.disarmAll()
                 XCTAssertEqual(db.latestVersion, committed, label)
                 try assertIntact(db, round: deferred ? 2 : 1)
@@ -72,7 +76,9 @@ final class FaultInjectionTests: FaultTestCase {
             try writeRound(db, 1)
             try writeRound(db, 2, durability: .deferred)
             FaultInjector.arm(.pwrite, kind: kind, pathContaining: path(name))
-            XCTAssertThrowsError(try writeRound(db, 3), label) { assertSystemError($0, call: "pwrite", path: path(name), errno: errno) }
+            XCTAssertThrowsError(try writeRound(db, 3), label) {
+                assertSystemError($0, call: "pwrite", path: path(name), errno: errno)
+            }
             FaultInjector.disarmAll()
             // The slot that held the deferred commit's record may be torn: it can never become durable.
             assertNeedsReopen(db)
@@ -96,7 +102,9 @@ final class FaultInjectionTests: FaultTestCase {
             try writeRound(db, 1)
             let committed = db.latestVersion
             FaultInjector.arm(.fdatasync, kind: kind, pathContaining: path(name))
-            XCTAssertThrowsError(try writeRound(db, 2), label) { assertSystemError($0, call: "fdatasync", path: path(name), errno: errno) }
+            XCTAssertThrowsError(try writeRound(db, 2), label) {
+                assertSystemError($0, call: "fdatasync", path: path(name), errno: errno)
+            }
             FaultInjector.disarmAll()
             XCTAssertEqual(db.latestVersion, committed, "\(label): a commit that failed to sync must not be published")
             // Reads still see the last committed round; verify() waits for the reopen (below).
@@ -120,13 +128,16 @@ final class FaultInjectionTests: FaultTestCase {
             try writeRound(db, 2, durability: .deferred)
             try writeRound(db, 3, durability: .deferred)
             FaultInjector.arm(.fdatasync, kind: kind, pathContaining: path(name))
-            XCTAssertThrowsError(try db.sync(), label) { assertSystemError($0, call: "fdatasync", path: path(name), errno: errno) }
+            XCTAssertThrowsError(try db.sync(), label) {
+                assertSystemError($0, call: "fdatasync", path: path(name), errno: errno)
+            }
             FaultInjector.disarmAll()
             assertNeedsReopen(db)
             db.close()
             let reopened = try open(name)
             let r = try round(of: reopened)
-            XCTAssertTrue(r == 1 || r == 3, "\(label): reopened at round \(r.map(String.init) ?? "none"), not a whole group")
+            XCTAssertTrue(
+                r == 1 || r == 3, "\(label): reopened at round \(r.map(String.init) ?? "none"), not a whole group")
             try assertIntact(reopened, round: r ?? -1)
             reopened.close()
         }
@@ -139,7 +150,9 @@ final class FaultInjectionTests: FaultTestCase {
             try writeRound(db, 1)
             FaultInjector.arm(.fallocate, kind: kind, pathContaining: path(name))
             // ~6 MiB of values: more than the first 4 MiB the file reserved.
-            XCTAssertThrowsError(try writeRound(db, 2, valueSize: 40_000), label) { assertSystemError($0, call: "posix_fallocate", path: path(name), errno: errno) }
+            XCTAssertThrowsError(try writeRound(db, 2, valueSize: 40_000), label) {
+                assertSystemError($0, call: "posix_fallocate", path: path(name), errno: errno)
+            }
             XCTAssertGreaterThan(FaultInjector.hits(.fallocate), 0)
             FaultInjector.disarmAll()
             try assertIntact(db, round: 1)
@@ -168,7 +181,9 @@ final class FaultInjectionTests: FaultTestCase {
         let other = try open(name)
         try writeRound(other, 5)
         FaultInjector.arm(.fstat, kind: .error(EIO), pathContaining: path(name))
-        XCTAssertThrowsError(try writeRound(db, 6)) { assertSystemError($0, call: "fstat", path: path(name), errno: EIO) }
+        XCTAssertThrowsError(try writeRound(db, 6)) {
+            assertSystemError($0, call: "fstat", path: path(name), errno: EIO)
+        }
         FaultInjector.disarmAll()
         try assertIntact(db, round: 5)
         try writeRound(db, 6)
@@ -180,11 +195,16 @@ final class FaultInjectionTests: FaultTestCase {
         try writeRound(db, 8)
         let report = try db.compact()
         XCTAssertLessThan(report.bytesAfter, report.bytesBefore)
-        XCTAssertEqual(db.writerCache?.fileBytes, report.bytesAfter, "the commit that shortened the file keeps its new length")
-        XCTAssertEqual(db.writerCache?.version, db.lockFile.readState().version, "the file was shortened by the newest commit, not after it")
+        XCTAssertEqual(
+            db.writerCache?.fileBytes, report.bytesAfter, "the commit that shortened the file keeps its new length")
+        XCTAssertEqual(
+            db.writerCache?.version, db.lockFile.readState().version,
+            "the file was shortened by the newest commit, not after it")
         // The other handle's length is from before: its next transaction looks it up.
         FaultInjector.arm(.fstat, kind: .error(EIO), pathContaining: path(name))
-        XCTAssertThrowsError(try writeRound(other, 9)) { assertSystemError($0, call: "fstat", path: path(name), errno: EIO) }
+        XCTAssertThrowsError(try writeRound(other, 9)) {
+            assertSystemError($0, call: "fstat", path: path(name), errno: EIO)
+        }
         FaultInjector.disarmAll()
         try writeRound(db, 9, valueSize: 40_000)
         var st = stat()
@@ -206,7 +226,9 @@ final class FaultInjectionTests: FaultTestCase {
             let db = try Database(path: path(name), options: options)
             try writeRound(db, 1)
             FaultInjector.arm(.mmap, kind: kind, pathContaining: path(name))
-            XCTAssertThrowsError(try writeRound(db, 2, valueSize: 40_000), label) { assertSystemError($0, call: "mmap", path: path(name), errno: errno) }
+            XCTAssertThrowsError(try writeRound(db, 2, valueSize: 40_000), label) {
+                assertSystemError($0, call: "mmap", path: path(name), errno: errno)
+            }
             FaultInjector.disarmAll()
             try assertIntact(db, round: 1)
             try writeRound(db, 3, valueSize: 40_000)
@@ -225,10 +247,14 @@ final class FaultInjectionTests: FaultTestCase {
             try makeFile(name)
             // The data file is opened first.
             FaultInjector.arm(.open, kind: kind, times: 1, pathContaining: path(name))
-            XCTAssertThrowsError(try open(name), label) { assertSystemError($0, call: "open", path: path(name), errno: errno) }
+            XCTAssertThrowsError(try open(name), label) {
+                assertSystemError($0, call: "open", path: path(name), errno: errno)
+            }
             FaultInjector.disarmAll()
             FaultInjector.arm(.open, kind: kind, pathContaining: path(name) + ".lock")
-            XCTAssertThrowsError(try open(name), label) { assertSystemError($0, call: "open", path: path(name) + ".lock", errno: errno) }
+            XCTAssertThrowsError(try open(name), label) {
+                assertSystemError($0, call: "open", path: path(name) + ".lock", errno: errno)
+            }
             FaultInjector.disarmAll()
             let db = try open(name)
             try assertIntact(db, round: 1)
@@ -241,7 +267,9 @@ final class FaultInjectionTests: FaultTestCase {
             let name = "lock-\(label).strata"
             try makeFile(name)
             FaultInjector.arm(.ftruncate, kind: kind, pathContaining: path(name) + ".lock")
-            XCTAssertThrowsError(try open(name), label) { assertSystemError($0, call: "ftruncate", path: path(name) + ".lock", errno: errno) }
+            XCTAssertThrowsError(try open(name), label) {
+                assertSystemError($0, call: "ftruncate", path: path(name) + ".lock", errno: errno)
+            }
             FaultInjector.disarmAll()
             let db = try open(name)
             try assertIntact(db, round: 1)
@@ -255,7 +283,9 @@ final class FaultInjectionTests: FaultTestCase {
             try makeFile(name)
             // Opening maps the lock file, then the data file.
             FaultInjector.arm(.mmap, kind: kind, after: 1, pathContaining: path(name))
-            XCTAssertThrowsError(try open(name), label) { assertSystemError($0, call: "mmap", path: path(name), errno: errno) }
+            XCTAssertThrowsError(try open(name), label) {
+                assertSystemError($0, call: "mmap", path: path(name), errno: errno)
+            }
             FaultInjector.disarmAll()
             let db = try open(name)
             try assertIntact(db, round: 1)
@@ -275,7 +305,9 @@ final class FaultInjectionTests: FaultTestCase {
             // After an unclean close the first writable opener syncs the version it opens at (it
             // may hold unsynced commits). (A clean close already synced, so that open does not.)
             FaultInjector.arm(.fdatasync, kind: kind, pathContaining: path(name))
-            XCTAssertThrowsError(try open(name), label) { assertSystemError($0, call: "fdatasync", path: path(name), errno: errno) }
+            XCTAssertThrowsError(try open(name), label) {
+                assertSystemError($0, call: "fdatasync", path: path(name), errno: errno)
+            }
             FaultInjector.disarmAll()
             let db = try open(name)
             try assertIntact(db, round: 1)
@@ -295,7 +327,9 @@ final class FaultInjectionTests: FaultTestCase {
             }
             FaultInjector.disarmAll()
             XCTAssertFalse(FileManager.default.fileExists(atPath: path(name)), label)
-            let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(name) }
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+                $0.hasPrefix(name)
+            }
             XCTAssertEqual(leftovers, [], "\(label): a failed create left files behind")
             let db = try open(name)
             try writeRound(db, 1)

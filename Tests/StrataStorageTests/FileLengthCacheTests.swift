@@ -3,7 +3,7 @@ import XCTest
 @testable import StrataStorage
 import StrataPOSIX
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A handle's cached file length (`WriterState.fileBytes`) is trusted while the published version
@@ -34,7 +34,9 @@ final class FileLengthCacheTests: StorageTestCase {
             // Grow the file again so that compact has something to cut.
             try a.write { txn in
                 let t = try txn.openTree("t")
-                for i in 0..<300 { try txn.put(key(i), [UInt8](repeating: UInt8(truncatingIfNeeded: attempt), count: 3_000), in: t) }
+                for i in 0..<300 {
+                    try txn.put(key(i), [UInt8](repeating: UInt8(truncatingIfNeeded: attempt), count: 3_000), in: t)
+                }
             }
             let done = Flag()
             let thread = Thread {
@@ -43,16 +45,22 @@ final class FileLengthCacheTests: StorageTestCase {
             thread.start()
             var n = 0
             while !done.isSet {
-                try a.write { txn in try txn.put(key(n % 300), [UInt8(truncatingIfNeeded: n)], in: try txn.openTree("t")) }
+                try a.write { txn in
+                    try txn.put(key(n % 300), [UInt8(truncatingIfNeeded: n)], in: try txn.openTree("t"))
+                }
                 n += 1
             }
             if done.compactedOK { compacted += 1 }
             let st = a.lockFile.readState()
             if let cache = a.writerCache, cache.version == st.version {
-                XCTAssertLessThanOrEqual(cache.fileBytes, fileSize(name), "attempt \(attempt): a's cached length is past the end of the file")
+                XCTAssertLessThanOrEqual(
+                    cache.fileBytes, fileSize(name), "attempt \(attempt): a's cached length is past the end of the file"
+                )
             }
             // A value that needs an overflow run at the end of the file, written through the map.
-            try a.write { txn in try txn.put(key(1_000_000), [UInt8](repeating: 7, count: 64 << 10), in: try txn.openTree("t")) }
+            try a.write { txn in
+                try txn.put(key(1_000_000), [UInt8](repeating: 7, count: 64 << 10), in: try txn.openTree("t"))
+            }
         }
         XCTAssertEqual(compacted, 30)
         let report = try a.verify()

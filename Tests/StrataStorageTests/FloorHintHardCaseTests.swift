@@ -76,9 +76,10 @@ final class FloorHintHardCaseTests: StorageTestCase {
         for k in 0..<100 { _ = try txn.put(key(k), [1, 2, 3], in: t) }
         _ = try key(50).withUnsafeBytes { try txn.floor($0, in: t) }
         try txn.commit()
-        XCTAssertThrowsError(try key(50).withUnsafeBytes { k in
-            try txn.mutateFloorInPlace(k, in: t) { (b: UnsafeMutableRawBufferPointer) -> Void in b[0] = 9 }
-        })
+        XCTAssertThrowsError(
+            try key(50).withUnsafeBytes { k in
+                try txn.mutateFloorInPlace(k, in: t) { (b: UnsafeMutableRawBufferPointer) -> Void in b[0] = 9 }
+            })
     }
 }
 
@@ -116,7 +117,11 @@ final class FloorCellTests: StorageTestCase {
                     XCTAssertEqual(got, expect, "round \(round) step \(step)")
                     if let expect, rng.below(2) == 0 {
                         let fill = UInt8(step % 200)
-                        let r = try probe.withUnsafeBytes { p in try txn.mutateFloorInPlace(p, in: t) { (b: UnsafeMutableRawBufferPointer) -> Int in b[0] = fill; return 1 } }
+                        let r = try probe.withUnsafeBytes { p in
+                            try txn.mutateFloorInPlace(p, in: t) { (b: UnsafeMutableRawBufferPointer) -> Int in
+                                b[0] = fill; return 1
+                            }
+                        }
                         if r != nil { model[expect]![0] = fill }
                     }
                 }
@@ -124,7 +129,9 @@ final class FloorCellTests: StorageTestCase {
             let r = try db.beginRead()
             let tr = try XCTUnwrap(try r.tree(named: "t"))
             var stored: [[UInt8]: [UInt8]] = [:]
-            try r.forEach(in: tr) { k, v in stored[Array(k)] = Array(v); return true }
+            try r.forEach(in: tr) { k, v in
+                stored[Array(k)] = Array(v); return true
+            }
             XCTAssertEqual(stored, model)
             for _ in 0..<500 {
                 let probe = randomKey()
@@ -158,11 +165,13 @@ final class FloorHintAfterCommitTests: StorageTestCase {
         let size = try StorageError.wrap { try System.fileSize(db.fd) }
         // The hinted leaf now lies past the end of the shortened file: the edit must throw
         // (`transactionEnded`), never read through the hint (that was a SIGBUS).
-        XCTAssertGreaterThanOrEqual(Int64(best.page) * 4096, size, "the scenario needs the hinted page past the end of the file")
+        XCTAssertGreaterThanOrEqual(
+            Int64(best.page) * 4096, size, "the scenario needs the hinted page past the end of the file")
         XCTAssertEqual(root, txn.tree(t).root)
         XCTAssertEqual(h.stamp, txn.changeStamp)
-        XCTAssertThrowsError(try best.key.withUnsafeBytes { k in
-            try txn.mutateFloorInPlace(k, in: t) { (b: UnsafeMutableRawBufferPointer) -> Void in b[0] = 9 }
-        })
+        XCTAssertThrowsError(
+            try best.key.withUnsafeBytes { k in
+                try txn.mutateFloorInPlace(k, in: t) { (b: UnsafeMutableRawBufferPointer) -> Void in b[0] = 9 }
+            })
     }
 }

@@ -63,9 +63,12 @@ final class FloorHintTests: StorageTestCase {
                     }
                     let stamp = txn.changeStamp
                     let fill = UInt8(truncatingIfNeeded: step &+ round)
-                    let done = try key(probe).withUnsafeBytes { pk in
-                        try txn.mutateFloorInPlace(pk, in: t) { (bytes: UnsafeMutableRawBufferPointer) -> Void in if !bytes.isEmpty { bytes[0] = fill } }
-                    } != nil
+                    let done =
+                        try key(probe).withUnsafeBytes { pk in
+                            try txn.mutateFloorInPlace(pk, in: t) { (bytes: UnsafeMutableRawBufferPointer) -> Void in
+                                if !bytes.isEmpty { bytes[0] = fill }
+                            }
+                        } != nil
                     if txn.changeStamp == stamp { fastEdits += 1 }
                     let target = model.keys.filter { $0 <= UInt64(probe) }.max()
                     if done {
@@ -74,7 +77,9 @@ final class FloorHintTests: StorageTestCase {
                     }
                 }
                 var inTxn: [UInt64: [UInt8]] = [:]
-                try txn.forEach(in: t) { k, v in inTxn[UInt64(bigEndian: k.loadUnaligned(as: UInt64.self))] = Array(v); return true }
+                try txn.forEach(in: t) { k, v in
+                    inTxn[UInt64(bigEndian: k.loadUnaligned(as: UInt64.self))] = Array(v); return true
+                }
                 XCTAssertEqual(inTxn, model, "round \(round), inside the transaction")
             }
             let r = try db.beginRead()

@@ -27,7 +27,7 @@ final class FreeSpaceTests: XCTestCase {
             var free = FreeSpace()
             var pool = Set<UInt32>()
             var pending: [UInt64: Set<UInt32>] = [:]
-            var end: UInt32 = 2          // pages below `end` are in use, reusable or pending
+            var end: UInt32 = 2  // pages below `end` are in use, reusable or pending
             var used = Set<UInt32>()
             var version: UInt64 = 1
             for step in 0..<400 {
@@ -99,8 +99,11 @@ final class FreeSpaceTests: XCTestCase {
                 XCTAssertEqual(Set(listed.keys), Set(expected.keys), label)
                 for (p, v) in listed {
                     // Pending pages may carry a newer tag (coalescing delays reuse, never hastens it).
-                    if expected[p] == 0 { XCTAssertEqual(v, 0, "\(label): page \(p)") }
-                    else if let owner = pending.first(where: { $0.value.contains(p) })?.key { XCTAssertGreaterThanOrEqual(v, owner, "\(label): page \(p)") }
+                    if expected[p] == 0 {
+                        XCTAssertEqual(v, 0, "\(label): page \(p)")
+                    } else if let owner = pending.first(where: { $0.value.contains(p) })?.key {
+                        XCTAssertGreaterThanOrEqual(v, owner, "\(label): page \(p)")
+                    }
                 }
             }
         }

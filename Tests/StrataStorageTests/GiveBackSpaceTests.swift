@@ -16,14 +16,17 @@ final class GiveBackSpaceTests: StorageTestCase {
         let count = 60_000
         try db.write { txn in
             let t = try txn.openTree("t", create: true)
-            for i in rng.shuffled(Array(0..<count)) { try txn.put(key(i), Array(repeating: UInt8(i % 251), count: 1_000), in: t) }
+            for i in rng.shuffled(Array(0..<count)) {
+                try txn.put(key(i), Array(repeating: UInt8(i % 251), count: 1_000), in: t)
+            }
         }
         let report = try db.verify()
         XCTAssertEqual(report.leakedPages, [])
         let used = Int64(report.pageCount) * 4096
         let length = try fileLength()
         // Kept: the pages in use plus a sixteenth (at least 1 MiB), rounded up to 1 MiB.
-        XCTAssertLessThanOrEqual(length, used + max(1 << 20, used / 16) + (1 << 20), "file \(length) for \(used) bytes in use")
+        XCTAssertLessThanOrEqual(
+            length, used + max(1 << 20, used / 16) + (1 << 20), "file \(length) for \(used) bytes in use")
         XCTAssertGreaterThanOrEqual(length, used)
         // Later commits grow it again as they need.
         try db.write { txn in
@@ -38,7 +41,9 @@ final class GiveBackSpaceTests: StorageTestCase {
         let h = try FileHandle(forReadingFrom: URL(fileURLWithPath: path()))
         for slot in 0..<2 {
             try h.seek(toOffset: UInt64(slot * 4096 + 64))
-            let pages = try XCTUnwrap(h.readData(ofLength: 4)).withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self)) }
+            let pages = try XCTUnwrap(h.readData(ofLength: 4)).withUnsafeBytes {
+                UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self))
+            }
             XCTAssertLessThanOrEqual(Int64(pages) * 4096, try fileLength(), "meta slot \(slot)")
         }
         try h.close()

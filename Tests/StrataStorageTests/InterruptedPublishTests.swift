@@ -29,8 +29,10 @@ final class InterruptedPublishTests: StorageTestCase {
         let before = a.lockFile.readState()
 
         // What a writer killed inside `publish` leaves: a half-written state, its sequence odd.
-        a.lockFile.leaveTornPublish(PublishedState(version: before.version + 1, catalogRoot: 999_999, pageCount: 1,
-                                                   latestSlot: 0, durableVersion: 0, durableSlot: 0))
+        a.lockFile.leaveTornPublish(
+            PublishedState(
+                version: before.version + 1, catalogRoot: 999_999, pageCount: 1,
+                latestSlot: 0, durableVersion: 0, durableSlot: 0))
 
         let b = try open()
         defer { b.close() }

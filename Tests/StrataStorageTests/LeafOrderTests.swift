@@ -8,10 +8,11 @@ final class LeafOrderTests: StorageTestCase {
     /// The page numbers of `tree`'s leaves, in key order.
     func leafPages(_ r: ReadTransaction, _ tree: Tree) throws -> [UInt32] {
         var pages: [UInt32] = []
-        try r.forEachLeaf(in: tree) { leaf in pages.append(leaf.page.u32(PageHeader.pageNumber)); return true }
+        try r.forEachLeaf(in: tree) { leaf in
+            pages.append(leaf.page.u32(PageHeader.pageNumber)); return true
+        }
         return pages
     }
-
 
     func value(_ i: Int, _ round: Int) -> [UInt8] { Array(repeating: UInt8((i &+ round) % 251), count: 20 + i % 40) }
 
@@ -34,7 +35,8 @@ final class LeafOrderTests: StorageTestCase {
                 for name in ["t", "other"] {
                     let pages = try leafPages(r, XCTUnwrap(r.tree(named: name)))
                     XCTAssertGreaterThan(pages.count, name == "t" ? 32 : 1, "\(name) has several leaves")
-                    XCTAssertEqual(pages, pages.sorted(), "\(name)'s leaves are in key order in the file (page size \(pageSize))")
+                    XCTAssertEqual(
+                        pages, pages.sorted(), "\(name)'s leaves are in key order in the file (page size \(pageSize))")
                 }
                 XCTAssertEqual(try r.entriesByNumber("t"), model)
             }

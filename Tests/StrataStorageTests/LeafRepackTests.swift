@@ -17,7 +17,6 @@ final class LeafRepackTests: StorageTestCase {
         return (leaves, Double(used) / Double(max(1, leaves) * capacity))
     }
 
-
     func testARandomOrderBulkLoadIsPackedAndReadsBackExactly() throws {
         for pageSize in [4096, 8192] {
             let db = try open("bulk-\(pageSize).strata", pageSize: pageSize)
@@ -37,7 +36,9 @@ final class LeafRepackTests: StorageTestCase {
                 XCTAssertEqual(try r.entriesByNumber("t"), model)
                 let (leaves, fill) = try leafFill(r, XCTUnwrap(r.tree(named: "t")))
                 XCTAssertGreaterThan(leaves, 40)
-                XCTAssertGreaterThan(fill, 0.85, "page size \(pageSize): \(leaves) leaves \(fill) full (random-order splits alone leave ~0.69)")
+                XCTAssertGreaterThan(
+                    fill, 0.85,
+                    "page size \(pageSize): \(leaves) leaves \(fill) full (random-order splits alone leave ~0.69)")
             }
             let report = try db.verify()
             XCTAssertEqual(report.leakedPages, [], "emptied pages went back to the free list")
@@ -51,12 +52,15 @@ final class LeafRepackTests: StorageTestCase {
         var rng = SeededRandom(seed: 21)
         try db.write { txn in
             let t = try txn.openTree("t", create: true)
-            for i in rng.shuffled(Array(0..<40_000)) { try txn.put(key(i), Array(repeating: UInt8(i % 251), count: 30), in: t) }
+            for i in rng.shuffled(Array(0..<40_000)) {
+                try txn.put(key(i), Array(repeating: UInt8(i % 251), count: 30), in: t)
+            }
         }
         let report = try db.verify()
         XCTAssertEqual(report.leakedPages, [])
         // Nodes written last sit at the end of the file; they moved down into the emptied pages.
-        XCTAssertLessThan(report.freePages, report.pageCount / 50, "\(report.freePages) free of \(report.pageCount) pages in use")
+        XCTAssertLessThan(
+            report.freePages, report.pageCount / 50, "\(report.freePages) free of \(report.pageCount) pages in use")
         try db.read { r in
             let (leaves, fill) = try leafFill(r, XCTUnwrap(r.tree(named: "t")))
             XCTAssertGreaterThan(fill, 0.85, "\(leaves) leaves")

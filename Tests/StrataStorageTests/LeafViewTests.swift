@@ -7,7 +7,9 @@ import XCTest
 /// a damaged cell is reported as `corruptPage`, never trusted.
 final class LeafViewTests: StorageTestCase {
     /// Every entry through leaves, taking the inline fast path where it applies.
-    func leafEntries(_ forEachLeaf: ((LeafView) throws -> Bool) throws -> Void) throws -> (entries: [([UInt8], [UInt8])], slow: Int) {
+    func leafEntries(
+        _ forEachLeaf: ((LeafView) throws -> Bool) throws -> Void
+    ) throws -> (entries: [([UInt8], [UInt8])], slow: Int) {
         var out: [([UInt8], [UInt8])] = []
         var slow = 0
         try forEachLeaf { leaf in
@@ -40,19 +42,27 @@ final class LeafViewTests: StorageTestCase {
                     try txn.put(key(i), Array(repeating: UInt8(i % 251), count: size), in: t)
                 }
                 // Inside the write transaction: its own (private and mapped) pages.
-                let viaForEach = try { var out: [([UInt8], [UInt8])] = []
-                    try txn.forEach(in: t) { k, v in out.append((Array(k), Array(v))); return true }
-                    return out }()
+                let viaForEach = try {
+                    var out: [([UInt8], [UInt8])] = []
+                    try txn.forEach(in: t) { k, v in
+                        out.append((Array(k), Array(v))); return true
+                    }
+                    return out
+                }()
                 let (viaLeaves, slow) = try leafEntries { try txn.forEachLeaf(in: t, $0) }
                 XCTAssertEqual(viaLeaves.count, 3_000)
-                XCTAssertTrue(viaLeaves.elementsEqual(viaForEach, by: { $0.0 == $1.0 && $0.1 == $1.1 }), "page size \(pageSize), write")
+                XCTAssertTrue(
+                    viaLeaves.elementsEqual(viaForEach, by: { $0.0 == $1.0 && $0.1 == $1.1 }),
+                    "page size \(pageSize), write")
                 XCTAssertEqual(slow, large, "only overflow values leave the fast path")
             }
             try db.read { r in
                 let t = try XCTUnwrap(r.tree(named: "t"))
                 let (viaLeaves, slow) = try leafEntries { try r.forEachLeaf(in: t, $0) }
                 let viaForEach = try r.allEntries(t)
-                XCTAssertTrue(viaLeaves.elementsEqual(viaForEach, by: { $0.0 == $1.0 && $0.1 == $1.1 }), "page size \(pageSize), read")
+                XCTAssertTrue(
+                    viaLeaves.elementsEqual(viaForEach, by: { $0.0 == $1.0 && $0.1 == $1.1 }),
+                    "page size \(pageSize), read")
                 XCTAssertEqual(viaLeaves.map(\.0), (0..<3_000).map { key($0) }, "key order")
                 XCTAssertEqual(slow, large)
             }
@@ -69,10 +79,14 @@ final class LeafViewTests: StorageTestCase {
         }
         try db.read { r in
             var leaves = 0
-            try r.forEachLeaf(in: XCTUnwrap(r.tree(named: "t"))) { _ in leaves += 1; return leaves < 2 }
+            try r.forEachLeaf(in: XCTUnwrap(r.tree(named: "t"))) { _ in
+                leaves += 1; return leaves < 2
+            }
             XCTAssertEqual(leaves, 2, "returning false stops the walk")
             var any = false
-            try r.forEachLeaf(in: XCTUnwrap(r.tree(named: "empty"))) { _ in any = true; return true }
+            try r.forEachLeaf(in: XCTUnwrap(r.tree(named: "empty"))) { _ in
+                any = true; return true
+            }
             XCTAssertFalse(any)
         }
         db.close()
@@ -95,10 +109,12 @@ final class LeafViewTests: StorageTestCase {
         defer { reopened.close() }
         try reopened.read { r in
             let t = try XCTUnwrap(r.tree(named: "t"))
-            XCTAssertThrowsError(try r.forEachLeaf(in: t) { leaf in
-                for i in 0..<leaf.count { _ = try leaf.inlineEntry(i) ?? leaf.entry(i) }
-                return true
-            }) { error in
+            XCTAssertThrowsError(
+                try r.forEachLeaf(in: t) { leaf in
+                    for i in 0..<leaf.count { _ = try leaf.inlineEntry(i) ?? leaf.entry(i) }
+                    return true
+                }
+            ) { error in
                 guard case StorageError.corruptPage(_, let page, _) = error else { return XCTFail("\(error)") }
                 XCTAssertEqual(page, leaf)
             }
@@ -129,10 +145,12 @@ final class LeafViewTests: StorageTestCase {
         try reopened.read { r in
             let t = try XCTUnwrap(r.tree(named: "t"))
             var seen = 0
-            XCTAssertThrowsError(try r.forEachLeaf(in: t) { leaf in
-                seen += leaf.count
-                return true
-            }) { error in
+            XCTAssertThrowsError(
+                try r.forEachLeaf(in: t) { leaf in
+                    seen += leaf.count
+                    return true
+                }
+            ) { error in
                 guard case StorageError.corruptPage(_, let page, _) = error else { return XCTFail("\(error)") }
                 XCTAssertEqual(page, leaf)
             }
@@ -142,12 +160,14 @@ final class LeafViewTests: StorageTestCase {
             let view = LeafView(page: try r.access.nodeHeader(leaf), access: r.access)
             view.prefetchCells()
             var read = 0
-            XCTAssertThrowsError(try {
-                for i in 0..<view.count {
-                    _ = try view.inlineEntry(i) ?? view.entry(i)
-                    read += 1
-                }
-            }()) { error in
+            XCTAssertThrowsError(
+                try {
+                    for i in 0..<view.count {
+                        _ = try view.inlineEntry(i) ?? view.entry(i)
+                        read += 1
+                    }
+                }()
+            ) { error in
                 guard case StorageError.corruptPage(_, let page, _) = error else { return XCTFail("\(error)") }
                 XCTAssertEqual(page, leaf)
             }

@@ -4,11 +4,11 @@ import XCTest
 import StrataPOSIX
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Faults in the lock file's byte locks while the database is in use: taking the writer lock
@@ -22,11 +22,17 @@ final class LockFaultTests: FaultTestCase {
             let db = try open(name)
             try writeRound(db, 1)
             FaultInjector.arm(.fcntlLock, kind: kind, times: 1, pathContaining: path(name) + ".lock")
-            XCTAssertThrowsError(try writeRound(db, 2), label) { assertSystemError($0, call: "fcntl(F_OFD_SETLKW)", path: path(name) + ".lock", errno: errno) }
+            XCTAssertThrowsError(try writeRound(db, 2), label) {
+                assertSystemError($0, call: "fcntl(F_OFD_SETLKW)", path: path(name) + ".lock", errno: errno)
+            }
             FaultInjector.arm(.fcntlLock, kind: kind, times: 1, pathContaining: path(name) + ".lock")
-            XCTAssertThrowsError(try db.tryBeginWrite(), label) { assertSystemError($0, call: "fcntl(F_OFD_SETLK)", path: path(name) + ".lock", errno: errno) }
+            XCTAssertThrowsError(try db.tryBeginWrite(), label) {
+                assertSystemError($0, call: "fcntl(F_OFD_SETLK)", path: path(name) + ".lock", errno: errno)
+            }
             FaultInjector.arm(.fcntlLock, kind: kind, times: 1, pathContaining: path(name) + ".lock")
-            XCTAssertThrowsError(try db.sync(), label) { assertSystemError($0, call: "fcntl(F_OFD_SETLKW)", path: path(name) + ".lock", errno: errno) }
+            XCTAssertThrowsError(try db.sync(), label) {
+                assertSystemError($0, call: "fcntl(F_OFD_SETLKW)", path: path(name) + ".lock", errno: errno)
+            }
             FaultInjector.disarmAll()
             try assertIntact(db, round: 1)
             // Nothing was left half-taken: this handle and another one both write.
@@ -129,7 +135,9 @@ final class LockFaultTests: FaultTestCase {
         FaultInjector.disarmAll()
         let copy = try Data(contentsOf: URL(fileURLWithPath: path(name)))
         let latest = copy.withUnsafeBytes { raw -> [UInt32] in
-            (0..<2).map { raw.loadUnaligned(fromByteOffset: $0 * 4096 + MetaLayout.flags, as: UInt32.self) & MetaLayout.flagClean }
+            (0..<2).map {
+                raw.loadUnaligned(fromByteOffset: $0 * 4096 + MetaLayout.flags, as: UInt32.self) & MetaLayout.flagClean
+            }
         }
         XCTAssertEqual(latest, [0, 0], "marked clean without knowing it was the last handle")
         let reopened = try open(name)

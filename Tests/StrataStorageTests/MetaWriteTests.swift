@@ -35,12 +35,15 @@ final class MetaWriteTests: StorageTestCase {
             for i in 0..<6_000 { try txn.put(key(i), value, in: t) }
         }
         let long = try XCTUnwrap(try slots(name, pageSize: pageSize).max { $0.version < $1.version })
-        XCTAssertGreaterThan(MetaLayout.inlineList + 4 * long.inlineList.count, 4096, "the long record must reach past 4 KiB")
+        XCTAssertGreaterThan(
+            MetaLayout.inlineList + 4 * long.inlineList.count, 4096, "the long record must reach past 4 KiB")
         // Small commits alternate slots; the second lands in the long record's slot.
         for round in 0..<4 {
             try db.write { txn in try txn.put(key(round), [UInt8(round)], in: try txn.openTree("t")) }
             let records = try slots(name, pageSize: pageSize)
-            XCTAssertEqual(records.map(\.version).max(), long.version + UInt64(round) + 1, "round \(round): the newest record verifies")
+            XCTAssertEqual(
+                records.map(\.version).max(), long.version + UInt64(round) + 1,
+                "round \(round): the newest record verifies")
         }
         // Short records in both slots now: their pages' second halves are zero, so later commits
         // write 4 KiB; the file still holds valid records of the two newest versions. (The probe's
@@ -63,8 +66,10 @@ extension WriteTransaction {
     /// What step 8 would write for a short record into the slot this transaction's commit uses.
     func metaWriteLengthProbe() -> Int {
         let slot = 1 - Int(base.durableSlot)
-        MetaRecord(version: 0, catalogRoot: 0, freeListHead: 0, pageCount: 2, flags: 0, durableBase: 0, freeListPages: 0,
-                   listHead: 0, listPagesOwn: 0, inlineList: [], inlineFree: []).encode(into: scratch, pageSize: pageSize, slot: slot)
+        MetaRecord(
+            version: 0, catalogRoot: 0, freeListHead: 0, pageCount: 2, flags: 0, durableBase: 0, freeListPages: 0,
+            listHead: 0, listPagesOwn: 0, inlineList: [], inlineFree: []
+        ).encode(into: scratch, pageSize: pageSize, slot: slot)
         return metaWriteLength(slot: slot)
     }
 }

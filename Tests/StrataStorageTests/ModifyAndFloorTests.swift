@@ -12,7 +12,8 @@ final class ModifyAndFloorTests: StorageTestCase {
             let t = try txn.openTree("t", create: true)
             for _ in 0..<4000 {
                 let len = Int.random(in: 1...24, using: &rng)
-                let k = (0..<len).map { _ in UInt8.random(in: 97...100, using: &rng) }  // few letters: long shared prefixes
+                // few letters: long shared prefixes
+                let k = (0..<len).map { _ in UInt8.random(in: 97...100, using: &rng) }
                 keys.insert(k)
                 try txn.put(k, k, in: t)
             }
@@ -20,7 +21,9 @@ final class ModifyAndFloorTests: StorageTestCase {
         let sorted = keys.sorted { $0.lexicographicallyPrecedes($1) }
         func expectedFloor(_ probe: [UInt8]) -> [UInt8]? {
             var lo = 0, hi = sorted.count
-            while lo < hi { let m = (lo + hi) / 2; if !probe.lexicographicallyPrecedes(sorted[m]) { lo = m + 1 } else { hi = m } }
+            while lo < hi {
+                let m = (lo + hi) / 2; if !probe.lexicographicallyPrecedes(sorted[m]) { lo = m + 1 } else { hi = m }
+            }
             return lo == 0 ? nil : sorted[lo - 1]
         }
         try db.read { r in
@@ -68,9 +71,12 @@ final class ModifyAndFloorTests: StorageTestCase {
                         }
                         if n != nil { model[k] = (model[k] ?? []) + [b] }
                     case 1:  // same-size rewrite in place
-                        let changed = try k.withUnsafeBytes { kp in
-                            try txn.mutateInPlace(kp, in: t) { (v: UnsafeMutableRawBufferPointer) -> Void in for j in v.indices { v[j] = v[j] &+ 1 } }
-                        } != nil
+                        let changed =
+                            try k.withUnsafeBytes { kp in
+                                try txn.mutateInPlace(kp, in: t) { (v: UnsafeMutableRawBufferPointer) -> Void in
+                                    for j in v.indices { v[j] = v[j] &+ 1 }
+                                }
+                            } != nil
                         XCTAssertEqual(changed, model[k] != nil)
                         if let v = model[k] { model[k] = v.map { $0 &+ 1 } }
                     case 2:  // a no-op body leaves the tree as it was
@@ -127,7 +133,11 @@ final class ModifyAndFloorTests: StorageTestCase {
         try db.write { txn in try txn.put(bytes("k"), bytes("before"), in: try txn.openTree("t", create: true)) }
         let txn = try db.beginWrite()
         let t = try txn.openTree("t")
-        _ = try bytes("k").withUnsafeBytes { kp in try txn.modify(kp, in: t) { _, buf in buf.copyBytes(from: bytes("after!")); return 6 } }
+        _ = try bytes("k").withUnsafeBytes { kp in
+            try txn.modify(kp, in: t) { _, buf in
+                buf.copyBytes(from: bytes("after!")); return 6
+            }
+        }
         XCTAssertEqual(try txn.get(bytes("k"), in: t), bytes("after!"))
         txn.abort()
         try db.read { r in XCTAssertEqual(try r.get(bytes("k"), in: try r.tree(named: "t")!), bytes("before")) }

@@ -31,25 +31,31 @@ final class ModifyFloorTests: StorageTestCase {
                     var seen: UInt64 = .max
                     // A quarter of the rewrites keep the length and edit the bytes in place.
                     let editInPlace = Int.random(in: 0..<4, using: &rng) == 0
-                    var result = try key(probe).withUnsafeBytes { pk in try txn.modifyFloor(pk, in: t) { k, old, inPlace, buffer in
-                        seen = UInt64(bigEndian: k.loadUnaligned(as: UInt64.self))
-                        XCTAssertEqual(Array(old), model[seen])
-                        XCTAssertEqual(inPlace.map { Array(UnsafeRawBufferPointer($0)) }, Array(old), "an inline value is offered in place")
-                        if editInPlace, let inPlace {
-                            newLength = inPlace.count
-                            for j in 0..<inPlace.count { inPlace[j] = fill }
-                            return .editedInPlace
+                    var result = try key(probe).withUnsafeBytes { pk in
+                        try txn.modifyFloor(pk, in: t) { k, old, inPlace, buffer in
+                            seen = UInt64(bigEndian: k.loadUnaligned(as: UInt64.self))
+                            XCTAssertEqual(Array(old), model[seen])
+                            XCTAssertEqual(
+                                inPlace.map { Array(UnsafeRawBufferPointer($0)) }, Array(old),
+                                "an inline value is offered in place")
+                            if editInPlace, let inPlace {
+                                newLength = inPlace.count
+                                for j in 0..<inPlace.count { inPlace[j] = fill }
+                                return .editedInPlace
+                            }
+                            for j in 0..<newLength { buffer[j] = fill }
+                            return .replaced(newLength)
                         }
-                        for j in 0..<newLength { buffer[j] = fill }
-                        return .replaced(newLength)
-                    } }
+                    }
                     if !result.found {
                         // The floor is the last entry of the leaf to the left: modify it by key.
-                        let length = try key(Int(floorKey)).withUnsafeBytes { fk in try txn.modify(fk, in: t) { old, buffer in
-                            XCTAssertEqual(old.map(Array.init), model[floorKey])
-                            for j in 0..<newLength { buffer[j] = fill }
-                            return newLength
-                        } }
+                        let length = try key(Int(floorKey)).withUnsafeBytes { fk in
+                            try txn.modify(fk, in: t) { old, buffer in
+                                XCTAssertEqual(old.map(Array.init), model[floorKey])
+                                for j in 0..<newLength { buffer[j] = fill }
+                                return newLength
+                            }
+                        }
                         result = (true, length)
                         seen = floorKey
                     }
@@ -58,14 +64,19 @@ final class ModifyFloorTests: StorageTestCase {
                     model[floorKey] = [UInt8](repeating: fill, count: newLength)
                     // In place, same length: one byte changed.
                     if Int.random(in: 0..<4, using: &rng) == 0, newLength > 0 {
-                        let done = try key(probe).withUnsafeBytes { pk in try txn.mutateFloorInPlace(pk, in: t) { bytes in bytes[0] = fill &+ 1 } } != nil
+                        let done =
+                            try key(probe).withUnsafeBytes { pk in
+                                try txn.mutateFloorInPlace(pk, in: t) { bytes in bytes[0] = fill &+ 1 }
+                            } != nil
                         if done { model[floorKey]![0] = fill &+ 1 }
                     }
                 }
                 if round % 2 == 1 {
                     // The transaction sees its own changes.
                     var inTxn: [UInt64: [UInt8]] = [:]
-                    try txn.forEach(in: t) { k, v in inTxn[UInt64(bigEndian: k.loadUnaligned(as: UInt64.self))] = Array(v); return true }
+                    try txn.forEach(in: t) { k, v in
+                        inTxn[UInt64(bigEndian: k.loadUnaligned(as: UInt64.self))] = Array(v); return true
+                    }
                     XCTAssertEqual(inTxn, model)
                 }
             }

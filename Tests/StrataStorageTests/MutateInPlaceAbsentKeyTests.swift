@@ -4,11 +4,11 @@ import XCTest
 import StrataPOSIX
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `mutateInPlace` on an absent key marks its tree dirty, so commit steps 0 and 5 (which skip
@@ -29,13 +29,15 @@ final class MutateInPlaceAbsentKeyTests: StorageTestCase {
         }
         try db.write { txn in
             let t = try txn.openTree("t")
-            let found = try key(99).withUnsafeBytes { try txn.mutateInPlace($0, in: t, checkPresence: false) { _ in } } != nil
+            let found =
+                try key(99).withUnsafeBytes { try txn.mutateInPlace($0, in: t, checkPresence: false) { _ in } } != nil
             XCTAssertFalse(found)
         }
-        XCTAssertNoThrow(try {
-            let report = try db.verify()
-            XCTAssertEqual(report.leakedPages, [])
-            XCTAssertEqual(report.trees["t"], 10)
-        }())
+        XCTAssertNoThrow(
+            try {
+                let report = try db.verify()
+                XCTAssertEqual(report.leakedPages, [])
+                XCTAssertEqual(report.trees["t"], 10)
+            }())
     }
 }

@@ -4,11 +4,11 @@ import XCTest
 import StrataPOSIX
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Faults in the calls that open an existing file, as the first opener (which resets the lock
@@ -26,7 +26,10 @@ final class OpenFaultTests: FaultTestCase {
 
     /// Opens `name` with the fault of `step` armed and checks the error, the descriptors, and
     /// that a retry works and shows round `expected`.
-    func assertOpenFails(_ name: String, _ step: Step, errno: Int32, kind: FaultKind, expected: Int, file: StaticString = #filePath, line: UInt = #line) throws {
+    func assertOpenFails(
+        _ name: String, _ step: Step, errno: Int32, kind: FaultKind, expected: Int, file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws {
         let target = path(name) + step.file
         let before = openDescriptorCount()
         // Only the data file's calls (the filter would also match the lock file's path).
@@ -34,7 +37,9 @@ final class OpenFaultTests: FaultTestCase {
         XCTAssertThrowsError(try open(name), step.label, file: file, line: line) { error in
             assertSystemError(error, call: step.call, path: target, errno: errno, file: file, line: line)
         }
-        XCTAssertGreaterThan(FaultInjector.hits(step.point), step.after, "\(step.label): the call was not reached", file: file, line: line)
+        XCTAssertGreaterThan(
+            FaultInjector.hits(step.point), step.after, "\(step.label): the call was not reached", file: file,
+            line: line)
         FaultInjector.disarmAll()
         XCTAssertEqual(openDescriptorCount(), before, "\(step.label): a descriptor leaked", file: file, line: line)
         let db = try open(name)
@@ -65,7 +70,9 @@ final class OpenFaultTests: FaultTestCase {
 
     func testLaterOpenerFailuresAreTypedAndLeaveTheOtherHandleWorking() throws {
         let steps = [
-            Step(label: "open lock (wait, shared)", point: .fcntlLock, after: 1, file: ".lock", call: "fcntl(F_OFD_SETLKW)"),
+            Step(
+                label: "open lock (wait, shared)", point: .fcntlLock, after: 1, file: ".lock",
+                call: "fcntl(F_OFD_SETLKW)"),
             Step(label: "lock file fstat", point: .fstat, after: 0, file: ".lock", call: "fstat"),
             Step(label: "lock file mmap", point: .mmap, after: 0, file: ".lock", call: "mmap"),
             Step(label: "data file mmap", point: .mmap, after: 1, file: "", call: "mmap"),

@@ -55,8 +55,10 @@ final class ReadProbe {
     /// Checks a sequence of entries a scan delivered before it ended (`complete`) or threw:
     /// they must be the model's entries from `start`, in order, and all of them if it ended.
     /// `limit` is the number of entries the scan asks for (nil: all).
-    static func checkScan(_ got: [([UInt8], [UInt8])], _ entries: [([UInt8], [UInt8])], from start: Int,
-                          limit: Int? = nil, complete: Bool) -> String? {
+    static func checkScan(
+        _ got: [([UInt8], [UInt8])], _ entries: [([UInt8], [UInt8])], from start: Int,
+        limit: Int? = nil, complete: Bool
+    ) -> String? {
         for (i, e) in got.enumerated() {
             let j = start + i
             guard j < entries.count else { return "entry \(i) past the end of the true data" }
@@ -70,12 +72,18 @@ final class ReadProbe {
 
     /// Runs a scan that reports its entries to `emit`, recording what it delivered even when it
     /// throws (a scan may deliver true entries before it finds the damage).
-    func recordScan(_ api: String, _ entries: [([UInt8], [UInt8])], from start: Int, limit: Int? = nil,
-                               _ body: (inout [([UInt8], [UInt8])]) throws -> Void) {
+    func recordScan(
+        _ api: String, _ entries: [([UInt8], [UInt8])], from start: Int, limit: Int? = nil,
+        _ body: (inout [([UInt8], [UInt8])]) throws -> Void
+    ) {
         var got: [([UInt8], [UInt8])] = []
         do {
             try body(&got)
-            if let p = Self.checkScan(got, entries, from: start, limit: limit, complete: true) { wrong.append("\(api): \(p)") } else { correct += 1 }
+            if let p = Self.checkScan(got, entries, from: start, limit: limit, complete: true) {
+                wrong.append("\(api): \(p)")
+            } else {
+                correct += 1
+            }
         } catch let e as StorageError {
             if let p = Self.checkScan(got, entries, from: start, limit: limit, complete: false) {
                 wrong.append("\(api): before throwing, \(p)")
@@ -117,14 +125,19 @@ final class ReadProbe {
                 // A key just above k (k followed by a zero byte) has k's entry as its floor.
                 for probe in [k, k + [0]] {
                     record("floor \(name) \(probe)") {
-                        let f = try probe.withUnsafeBytes { try r.floor($0, in: t) }.map { (Array($0.key), Array($0.value)) }
+                        let f = try probe.withUnsafeBytes { try r.floor($0, in: t) }.map {
+                            (Array($0.key), Array($0.value))
+                        }
                         let want = Self.floor(entries, probe)
-                        return f?.0 == want?.0 && f?.1 == want?.1 ? nil : "floor \(String(describing: f?.0)), true \(String(describing: want?.0))"
+                        return f?.0 == want?.0 && f?.1 == want?.1
+                            ? nil : "floor \(String(describing: f?.0)), true \(String(describing: want?.0))"
                     }
                 }
             }
             recordScan("forEach \(name)", entries, from: 0) { got in
-                try r.forEach(in: t) { k, v in got.append((Array(k), Array(v))); return true }
+                try r.forEach(in: t) { k, v in
+                    got.append((Array(k), Array(v))); return true
+                }
             }
             recordScan("forEachLeaf \(name)", entries, from: 0) { got in
                 try r.forEachLeaf(in: t) { leaf in
@@ -145,7 +158,9 @@ final class ReadProbe {
                 let at = Self.lowerBound(entries, start)
                 let limit = 20
                 recordScan("forEach \(name) from \(start)", entries, from: at, limit: limit) { got in
-                    try r.forEach(in: t, from: start) { k, v in got.append((Array(k), Array(v))); return got.count < limit }
+                    try r.forEach(in: t, from: start) { k, v in
+                        got.append((Array(k), Array(v))); return got.count < limit
+                    }
                 }
                 recordScan("cursor \(name) seek \(start)", entries, from: at, limit: limit) { got in
                     var c = r.cursor(over: t)

@@ -4,11 +4,11 @@ import XCTest
 import StrataPOSIX
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Commit step 0's effect (not correctness): how full a random-order bulk load leaves its leaves

@@ -27,7 +27,9 @@ final class SnapshotIsolationTests: StorageTestCase {
                         for _ in 0..<3 {
                             var count = 0
                             try txn.forEach(in: t) { _, v in
-                                if !v.elementsEqual(first) { failures.mutate { $0.append("reader \(r) saw a mixed version at \(txn.version)") } }
+                                if !v.elementsEqual(first) {
+                                    failures.mutate { $0.append("reader \(r) saw a mixed version at \(txn.version)") }
+                                }
                                 count += 1
                                 return true
                             }
@@ -65,7 +67,9 @@ final class SnapshotIsolationTests: StorageTestCase {
         for g in 2..<40 {
             try db.write { txn in
                 let t = try txn.openTree("t")
-                for i in stride(from: 0, to: 2000, by: 7) { try txn.put(key(i), Array(repeating: UInt8(g), count: 50), in: t) }
+                for i in stride(from: 0, to: 2000, by: 7) {
+                    try txn.put(key(i), Array(repeating: UInt8(g), count: 50), in: t)
+                }
             }
         }
         // The old snapshot still reads generation 1 everywhere.
@@ -82,11 +86,14 @@ final class SnapshotIsolationTests: StorageTestCase {
         for g in 40..<140 {
             try db.write { txn in
                 let t = try txn.openTree("t")
-                for i in stride(from: 0, to: 2000, by: 7) { try txn.put(key(i), Array(repeating: UInt8(truncatingIfNeeded: g), count: 50), in: t) }
+                for i in stride(from: 0, to: 2000, by: 7) {
+                    try txn.put(key(i), Array(repeating: UInt8(truncatingIfNeeded: g), count: 50), in: t)
+                }
             }
             if g % 20 == 19 { counts.append(try db.verify().pageCount) }
         }
-        XCTAssertEqual(counts.last, counts[counts.count - 2], "file keeps growing under a steady update load: \(counts)")
+        XCTAssertEqual(
+            counts.last, counts[counts.count - 2], "file keeps growing under a steady update load: \(counts)")
         XCTAssertLessThanOrEqual(counts.last!, pinnedPages)
     }
 
@@ -95,7 +102,9 @@ final class SnapshotIsolationTests: StorageTestCase {
         var o = Database.Options()
         o.mapReserve = 0  // map exactly twice the file: growth soon needs a new map
         let db = try Database(path: path(), options: o)
-        try db.write { txn in try txn.put(bytes("a"), Array(repeating: 9, count: 100), in: try txn.openTree("t", create: true)) }
+        try db.write { txn in
+            try txn.put(bytes("a"), Array(repeating: 9, count: 100), in: try txn.openTree("t", create: true))
+        }
         let snap = try db.beginRead()
         let t = try snap.tree(named: "t")!
         let before = try snap.get(bytes("a"), in: t)!
@@ -150,4 +159,3 @@ final class SnapshotIsolationTests: StorageTestCase {
         XCTAssertEqual(try db.verify().leakedPages, [])
     }
 }
-

@@ -4,11 +4,11 @@ import XCTest
 import StrataPOSIX
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// When opening falls back past a torn commit, that commit's meta record stays in its slot; the
@@ -29,7 +29,9 @@ final class StaleRecordEraseFaultTests: FaultTestCase {
         var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path(name))))
         let newest = bytes.withUnsafeBytes { raw -> MetaRecord? in
             let metas = (0..<2).compactMap { slot -> MetaRecord? in
-                guard case .success(let m) = MetaRecord.decode(raw.baseAddress! + slot * 4096, pageSize: 4096, slot: slot) else { return nil }
+                guard
+                    case .success(let m) = MetaRecord.decode(raw.baseAddress! + slot * 4096, pageSize: 4096, slot: slot)
+                else { return nil }
                 return m
             }
             return metas.max { $0.version < $1.version }
@@ -40,15 +42,19 @@ final class StaleRecordEraseFaultTests: FaultTestCase {
     }
 
     func testEraseFailureIsTypedAndTheHandleRefusesWritesUntilReopened() throws {
-        for (label, point, kind, call, errno) in [("sync EIO", FaultPoint.fdatasync, FaultKind.error(EIO), "fdatasync", EIO),
-                                                  ("write ENOSPC", .pwrite, .error(ENOSPC), "pwrite", ENOSPC),
-                                                  ("short write", .pwrite, .shortWrite(100), "pwrite", ENOSPC)] {
+        for (label, point, kind, call, errno) in [
+            ("sync EIO", FaultPoint.fdatasync, FaultKind.error(EIO), "fdatasync", EIO),
+            ("write ENOSPC", .pwrite, .error(ENOSPC), "pwrite", ENOSPC),
+            ("short write", .pwrite, .shortWrite(100), "pwrite", ENOSPC),
+        ] {
             let name = "torn-\(label.replacingOccurrences(of: " ", with: "-")).strata"
             try makeFileWithTornNewestCommit(name)
             let db = try open(name)
             try assertIntact(db, round: 1)
             FaultInjector.arm(point, kind: kind, pathContaining: path(name))
-            XCTAssertThrowsError(try writeRound(db, 3), label) { assertSystemError($0, call: call, path: path(name), errno: errno) }
+            XCTAssertThrowsError(try writeRound(db, 3), label) {
+                assertSystemError($0, call: call, path: path(name), errno: errno)
+            }
             FaultInjector.disarmAll()
             // Whether or not the erase reached the disk is unknown: no page may be written now.
             XCTAssertThrowsError(try writeRound(db, 4), label) { error in

@@ -23,11 +23,12 @@ class StorageTestCase: TemporaryDirectoryTestCase {
     }
 }
 
-
 extension ReadTransaction {
     func allEntries(_ tree: Tree) throws -> [([UInt8], [UInt8])] {
         var out: [([UInt8], [UInt8])] = []
-        try forEach(in: tree) { k, v in out.append((Array(k), Array(v))); return true }
+        try forEach(in: tree) { k, v in
+            out.append((Array(k), Array(v))); return true
+        }
         return out
     }
 }

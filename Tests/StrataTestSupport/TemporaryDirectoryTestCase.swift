@@ -38,17 +38,19 @@ open class TemporaryDirectoryTestCase: XCTestCase {
     /// the test, printing why, where mounting is not permitted.
     public func mountSmallFileSystem(megabytes: Int = 8) throws -> String {
         #if os(Linux)
-        let m = temporaryDirectory.appendingPathComponent("small-fs-\(mounts.count)").path
-        try FileManager.default.createDirectory(atPath: m, withIntermediateDirectories: true)
-        let (status, output) = runTool("/bin/mount", ["-t", "tmpfs", "-o", "size=\(megabytes)m", "tmpfs", m])
-        guard status == 0 else {
-            print("\(name): skipped: mounting a tmpfs is not permitted here (\(output.trimmingCharacters(in: .whitespacesAndNewlines)))")
-            throw XCTSkip("mounting a tmpfs is not permitted here: \(output)")
-        }
-        mounts.append(m)
-        return m
+            let m = temporaryDirectory.appendingPathComponent("small-fs-\(mounts.count)").path
+            try FileManager.default.createDirectory(atPath: m, withIntermediateDirectories: true)
+            let (status, output) = runTool("/bin/mount", ["-t", "tmpfs", "-o", "size=\(megabytes)m", "tmpfs", m])
+            guard status == 0 else {
+                print(
+                    "\(name): skipped: mounting a tmpfs is not permitted here (\(output.trimmingCharacters(in: .whitespacesAndNewlines)))"
+                )
+                throw XCTSkip("mounting a tmpfs is not permitted here: \(output)")
+            }
+            mounts.append(m)
+            return m
         #else
-        throw XCTSkip("the small file system is a Linux tmpfs")
+            throw XCTSkip("the small file system is a Linux tmpfs")
         #endif
     }
 

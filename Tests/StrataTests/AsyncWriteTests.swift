@@ -40,12 +40,14 @@ actor RealmActor {
 
     func createTodo(name: String, owner: String, status: String) async throws {
         try await realm.asyncWrite {
-            realm.create(Todo.self, value: [
-                "_id": ObjectId.generate(),
-                "name": name,
-                "owner": owner,
-                "status": status,
-            ])
+            realm.create(
+                Todo.self,
+                value: [
+                    "_id": ObjectId.generate(),
+                    "name": name,
+                    "owner": owner,
+                    "status": status,
+                ])
         }
     }
 
@@ -120,7 +122,9 @@ private final class UncheckedClosure: @unchecked Sendable {
 
 final class AsyncWriteTests: SeedTestCase {
     /// Spins the main run loop (which drains DispatchQueue.main) until `condition` holds.
-    func spin(until condition: () -> Bool, timeout: TimeInterval = 20, file: StaticString = #filePath, line: UInt = #line) {
+    func spin(
+        until condition: () -> Bool, timeout: TimeInterval = 20, file: StaticString = #filePath, line: UInt = #line
+    ) {
         let deadline = Date(timeIntervalSinceNow: timeout)
         while !condition() {
             if Date() > deadline {
@@ -216,7 +220,9 @@ final class AsyncWriteTests: SeedTestCase {
             XCTAssertTrue(Thread.isMainThread)
             sawTransaction = realm.isInWriteTransaction
             realm.add(Person(value: ["id": 7, "name": "Seven"]))
-        } onComplete: { error = .some($0) }
+        } onComplete: {
+            error = .some($0)
+        }
         XCTAssertFalse(sawTransaction, "the block does not run inside writeAsync")
         spin(until: { error != nil })
         XCTAssertNil(error!)
@@ -231,11 +237,14 @@ final class AsyncWriteTests: SeedTestCase {
         realm.writeAsync {
             realm.add(Person(value: ["id": 2, "name": "Second"]))
             realm.add(Person(value: ["id": 1, "name": "Duplicate"]))
-        } onComplete: { result = .some($0) }
+        } onComplete: {
+            result = .some($0)
+        }
         spin(until: { result != nil })
         let error = try XCTUnwrap(result!) as? Realm.Error
         XCTAssertEqual(error?.code, .primaryKeyExists)
-        XCTAssertNil(realm.object(ofType: Person.self, forPrimaryKey: 2), "nothing of the failed transaction is written")
+        XCTAssertNil(
+            realm.object(ofType: Person.self, forPrimaryKey: 2), "nothing of the failed transaction is written")
         XCTAssertEqual(realm.object(ofType: Person.self, forPrimaryKey: 1)?.name, "First")
     }
 
@@ -246,7 +255,9 @@ final class AsyncWriteTests: SeedTestCase {
         realm.writeAsync {
             nested = thrown { try realm.write { realm.add(Person(value: ["id": 3])) } }
             realm.add(Person(value: ["id": 4]))
-        } onComplete: { _ in done = true }
+        } onComplete: { _ in
+            done = true
+        }
         spin(until: { done })
         XCTAssertEqual((nested as? Realm.Error)?.code, .alreadyInWriteTransaction)
         XCTAssertNil(realm.object(ofType: Person.self, forPrimaryKey: 3))
@@ -290,12 +301,16 @@ final class AsyncWriteTests: SeedTestCase {
             if i % 3 == 0 {
                 realm.writeAsync {
                     ran.append(i)
-                    realm.add(AsyncLogEntry(value: ["id": i, "seq": i, "seen": realm.objects(AsyncLogEntry.self).count]))
-                } onComplete: { _ in completed.append(i) }
+                    realm.add(
+                        AsyncLogEntry(value: ["id": i, "seq": i, "seen": realm.objects(AsyncLogEntry.self).count]))
+                } onComplete: { _ in
+                    completed.append(i)
+                }
             } else {
                 realm.beginAsyncWrite {
                     ran.append(i)
-                    realm.add(AsyncLogEntry(value: ["id": i, "seq": i, "seen": realm.objects(AsyncLogEntry.self).count]))
+                    realm.add(
+                        AsyncLogEntry(value: ["id": i, "seq": i, "seen": realm.objects(AsyncLogEntry.self).count]))
                     realm.commitAsyncWrite(allowGrouping: i % 2 == 0) { _ in completed.append(i) }
                 }
             }
@@ -319,7 +334,8 @@ final class AsyncWriteTests: SeedTestCase {
             done = true
         }
         XCTAssertFalse(realm.isInWriteTransaction)
-        XCTAssertEqual(realm.object(ofType: Person.self, forPrimaryKey: 20)?.name, "Now", "visible before it is durable")
+        XCTAssertEqual(
+            realm.object(ofType: Person.self, forPrimaryKey: 20)?.name, "Now", "visible before it is durable")
         // Another thread sees it at once too.
         let path = url()
         let seen = onNewThread { () -> String? in
@@ -456,7 +472,9 @@ final class AsyncWriteTests: SeedTestCase {
         var result: Error?? = .none
         realm.writeAsync {
             realm.add(Person(value: ["id": 2]))
-        } onComplete: { result = .some($0) }
+        } onComplete: {
+            result = .some($0)
+        }
         spin(until: { result != nil })
         let error = try XCTUnwrap(result!)
         XCTAssertTrue("\(error)".contains("fdatasync"), "the error names the failed call: \(error)")
@@ -480,14 +498,18 @@ final class AsyncWriteTests: SeedTestCase {
         let dropped = realm.writeAsync {
             ran.append("dropped")
             realm.add(Person(value: ["id": 2]))
-        } onComplete: { _ in XCTFail("a cancelled write has no completion") }
+        } onComplete: { _ in
+            XCTFail("a cancelled write has no completion")
+        }
         realm.writeAsync {
             ran.append("last")
             realm.add(Person(value: ["id": 3]))
-        } onComplete: { _ in done = true }
+        } onComplete: { _ in
+            done = true
+        }
         XCTAssertNotEqual(first, dropped)
         try realm.cancelAsyncWrite(dropped)
-        try realm.cancelAsyncWrite(999_999)   // unknown ids are ignored
+        try realm.cancelAsyncWrite(999_999)  // unknown ids are ignored
         spin(until: { done })
         XCTAssertEqual(ran, ["first", "last"])
         XCTAssertNil(realm.object(ofType: Person.self, forPrimaryKey: 2))
@@ -540,7 +562,9 @@ final class AsyncWriteTests: SeedTestCase {
             // Queueing another asynchronous write from a completion is fine.
             realm.writeAsync {
                 realm.add(Person(value: ["id": 3]))
-            } onComplete: { _ in done = true }
+            } onComplete: { _ in
+                done = true
+            }
         }
         spin(until: { done })
         XCTAssertEqual((beginError as? Realm.Error)?.code, .alreadyInWriteTransaction)
@@ -613,7 +637,9 @@ final class AsyncWriteTests: SeedTestCase {
         XCTAssertEqual(id, 0)
         let taken = messages.take()
         XCTAssertEqual(taken.count, 1)
-        XCTAssertTrue(taken.first?.hasPrefix("Cannot schedule async transaction. Make sure you are running from inside a run loop.") ?? false)
+        XCTAssertTrue(
+            taken.first?.hasPrefix(
+                "Cannot schedule async transaction. Make sure you are running from inside a run loop.") ?? false)
     }
 
     func testWriteAsyncOnAThreadRunningItsRunLoop() throws {
@@ -677,8 +703,11 @@ final class AsyncWriteTests: SeedTestCase {
                 let realm = try! Realm(configuration: Realm.Configuration(fileURL: path), queue: queue)
                 var outstanding = 0
                 func record(_ seq: Int) {
-                    realm.add(AsyncLogEntry(value: ["id": w * 1000 + seq, "writer": w, "seq": seq,
-                                                    "seen": realm.objects(AsyncLogEntry.self).count]))
+                    realm.add(
+                        AsyncLogEntry(value: [
+                            "id": w * 1000 + seq, "writer": w, "seq": seq,
+                            "seen": realm.objects(AsyncLogEntry.self).count,
+                        ]))
                 }
                 func finishOne() {
                     outstanding -= 1
@@ -691,7 +720,9 @@ final class AsyncWriteTests: SeedTestCase {
                         do { try realm.write { record(seq) } } catch { errors.mutate { $0.append("\(error)") } }
                         finishOne()
                     case 1:
-                        realm.writeAsync { record(seq) } onComplete: { error in
+                        realm.writeAsync {
+                            record(seq)
+                        } onComplete: { error in
                             if let error { errors.mutate { $0.append("\(error)") } }
                             finishOne()
                         }
@@ -712,7 +743,8 @@ final class AsyncWriteTests: SeedTestCase {
         let realm = try open()
         let all = Array(realm.objects(AsyncLogEntry.self))
         XCTAssertEqual(all.count, writers * perWriter, "nothing lost")
-        XCTAssertEqual(Set(all.map(\.seen)), Set(0..<(writers * perWriter)), "each transaction saw every earlier commit")
+        XCTAssertEqual(
+            Set(all.map(\.seen)), Set(0..<(writers * perWriter)), "each transaction saw every earlier commit")
         for w in 0..<writers {
             let mine = all.filter { $0.writer == w }.sorted { $0.seen < $1.seen }
             let asyncSeqs = mine.map(\.seq).filter { $0 % 4 != 0 }
@@ -855,8 +887,10 @@ extension RealmActor {
     }
 }
 
-func XCTAssertThrowsErrorAsync<T>(_ body: @autoclosure () async throws -> T, _ check: (Error) -> Void,
-                                  file: StaticString = #filePath, line: UInt = #line) async {
+func XCTAssertThrowsErrorAsync<T>(
+    _ body: @autoclosure () async throws -> T, _ check: (Error) -> Void,
+    file: StaticString = #filePath, line: UInt = #line
+) async {
     do {
         _ = try await body()
         XCTFail("expected an error", file: file, line: line)

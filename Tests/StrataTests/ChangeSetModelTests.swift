@@ -16,7 +16,9 @@ class ModelItem: Object {
 }
 
 final class ChangeSetModelTests: SeedTestCase {
-    private func spin(until condition: () -> Bool, timeout: TimeInterval = 20, file: StaticString = #filePath, line: UInt = #line) {
+    private func spin(
+        until condition: () -> Bool, timeout: TimeInterval = 20, file: StaticString = #filePath, line: UInt = #line
+    ) {
         let deadline = Date(timeIntervalSinceNow: timeout)
         while !condition() {
             if Date() > deadline { XCTFail("timed out", file: file, line: line); return }
@@ -50,7 +52,9 @@ final class ChangeSetModelTests: SeedTestCase {
         defer { worker.stop() }
         worker.sync { _ = try! Realm(configuration: config) }
         let results = makeResults(realm)
-        struct Delivery { var ids: [Int]; var scores: [Int: Int]; var notes: [Int: String]; var d: [Int]; var i: [Int]; var m: [Int] }
+        struct Delivery {
+            var ids: [Int]; var scores: [Int: Int]; var notes: [Int: String]; var d: [Int]; var i: [Int]; var m: [Int]
+        }
         var deliveries: [Delivery] = []
         var initial: Delivery?
         func snapshot(_ r: Results<ModelItem>) -> ([Int], [Int: Int], [Int: String]) {
@@ -81,7 +85,11 @@ final class ChangeSetModelTests: SeedTestCase {
             for _ in 0..<commits {
                 var ops: [(kind: Int, id: Int, score: Int)] = []
                 for _ in 0..<Int.random(in: 1...4, using: &rng) {
-                    ops.append((Int.random(in: 0..<4, using: &rng), Int.random(in: 1...max(1, nextID), using: &rng), Int.random(in: 0..<20, using: &rng)))
+                    ops.append(
+                        (
+                            Int.random(in: 0..<4, using: &rng), Int.random(in: 1...max(1, nextID), using: &rng),
+                            Int.random(in: 0..<20, using: &rng)
+                        ))
                 }
                 let firstNew = nextID
                 nextID += ops.filter { $0.kind == 0 }.count
@@ -111,21 +119,30 @@ final class ChangeSetModelTests: SeedTestCase {
             settle(realm)
             let expected = snapshot(makeResults(try! Realm(configuration: config))).0
             guard deliveries.count > before else {
-                XCTAssertEqual(previous.ids, expected, "seed \(seed) round \(round): the results changed but nothing was delivered")
+                XCTAssertEqual(
+                    previous.ids, expected, "seed \(seed) round \(round): the results changed but nothing was delivered"
+                )
                 continue
             }
             XCTAssertEqual(deliveries.count, before + 1, "seed \(seed) round \(round): one burst, one change set")
             let now = deliveries.last!
-            XCTAssertEqual(now.ids, expected, "seed \(seed) round \(round): delivered results are not the newest version")
-            let applied = CollectionDiff.apply(CollectionDiff(deletions: now.d, insertions: now.i, modifications: now.m), to: previous.ids, new: now.ids)
-            XCTAssertEqual(applied, now.ids, "seed \(seed) round \(round): deletions \(now.d) insertions \(now.i) on \(previous.ids)")
+            XCTAssertEqual(
+                now.ids, expected, "seed \(seed) round \(round): delivered results are not the newest version")
+            let applied = CollectionDiff.apply(
+                CollectionDiff(deletions: now.d, insertions: now.i, modifications: now.m), to: previous.ids,
+                new: now.ids)
+            XCTAssertEqual(
+                applied, now.ids,
+                "seed \(seed) round \(round): deletions \(now.d) insertions \(now.i) on \(previous.ids)")
             // Kept objects whose value changed: each is a modification (old index) or moved.
             let deleted = Set(now.d.map { previous.ids[$0] })
             let modifiedIDs = Set(now.m.map { previous.ids[$0] })
             for (oldIndex, id) in previous.ids.enumerated() where now.scores[id] != nil {
                 let changed = previous.scores[id] != now.scores[id] || previous.notes[id] != now.notes[id]
                 if changed {
-                    XCTAssertTrue(modifiedIDs.contains(id) || deleted.contains(id), "seed \(seed) round \(round): change of \(id) at \(oldIndex) not reported")
+                    XCTAssertTrue(
+                        modifiedIDs.contains(id) || deleted.contains(id),
+                        "seed \(seed) round \(round): change of \(id) at \(oldIndex) not reported")
                 }
                 if modifiedIDs.contains(id) { XCTAssertFalse(deleted.contains(id)) }
             }
@@ -137,7 +154,11 @@ final class ChangeSetModelTests: SeedTestCase {
 
     func testSortedFilteredResultsChangeSetsRebuildTheNewArray() throws {
         for seed: UInt64 in [1, 2] {
-            try runModel(seed: seed, rounds: 40) { $0.objects(ModelItem.self).filter("score >= 5").sorted(by: [SortDescriptor(keyPath: "score"), SortDescriptor(keyPath: "id", ascending: false)]) }
+            try runModel(seed: seed, rounds: 40) {
+                $0.objects(ModelItem.self).filter("score >= 5").sorted(by: [
+                    SortDescriptor(keyPath: "score"), SortDescriptor(keyPath: "id", ascending: false),
+                ])
+            }
             tearDown(); setUp()
         }
     }
@@ -161,8 +182,12 @@ final class ChangeSetModelTests: SeedTestCase {
     func testDiffOfShuffledKeysRebuildsTheNewArray() {
         var rng = Generator(state: 7)
         for _ in 0..<300 {
-            let old = Array(Set((0..<Int.random(in: 0...30, using: &rng)).map { _ in Int64.random(in: 0..<50, using: &rng) })).shuffled(using: &rng)
-            let new = Array(Set((0..<Int.random(in: 0...30, using: &rng)).map { _ in Int64.random(in: 0..<50, using: &rng) })).shuffled(using: &rng)
+            let old = Array(
+                Set((0..<Int.random(in: 0...30, using: &rng)).map { _ in Int64.random(in: 0..<50, using: &rng) })
+            ).shuffled(using: &rng)
+            let new = Array(
+                Set((0..<Int.random(in: 0...30, using: &rng)).map { _ in Int64.random(in: 0..<50, using: &rng) })
+            ).shuffled(using: &rng)
             let diff = CollectionDiff.between(old, new, isModified: { $0 % 3 == 0 })
             XCTAssertEqual(CollectionDiff.apply(diff, to: old, new: new), new)
             XCTAssertEqual(diff.deletions, diff.deletions.sorted())

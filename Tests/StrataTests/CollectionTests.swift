@@ -220,8 +220,9 @@ final class CollectionTests: TemporaryDirectoryTestCase {
         realm.refresh()
         XCTAssertEqual(dogs.map(\.name), ["B", "C"])
         XCTAssertEqual(dogs.description, "List<Dog>\(Array(dogs))")
-        XCTAssertEqual(dogs.index(of: dog(named: "C", in: realm)!), 1,
-                       "index(of:) finds another instance of the same stored object")
+        XCTAssertEqual(
+            dogs.index(of: dog(named: "C", in: realm)!), 1,
+            "index(of:) finds another instance of the same stored object")
         XCTAssertTrue(dogs.contains(dog(named: "B", in: realm)!))
         XCTAssertNil(dogs.index(of: Dog()))
     }
@@ -295,9 +296,13 @@ final class CollectionTests: TemporaryDirectoryTestCase {
         XCTAssertTrue(kennel.residents.contains(dog(named: "Rex", in: realm)!))
         XCTAssertEqual(realm.objects(Dog.self).count, 2)
         let reopened = try Realm(configuration: config())
-        XCTAssertEqual(Set(reopened.object(ofType: CollectionKennel.self, forPrimaryKey: 1)!.residents.map(\.name)), ["Rex", "Fido"])
+        XCTAssertEqual(
+            Set(reopened.object(ofType: CollectionKennel.self, forPrimaryKey: 1)!.residents.map(\.name)),
+            ["Rex", "Fido"])
         XCTAssertEqual(Array(reopened.object(ofType: Item.self, forPrimaryKey: item._id)!.tags), ["b"])
-        try realm.write { kennel.residents.removeAll(); item.tags.removeAll() }
+        try realm.write {
+            kennel.residents.removeAll(); item.tags.removeAll()
+        }
         XCTAssertTrue(kennel.residents.isEmpty)
         XCTAssertTrue(item.tags.isEmpty)
     }
@@ -308,7 +313,9 @@ final class CollectionTests: TemporaryDirectoryTestCase {
         let realm = try Realm(configuration: config())
         let item = Item()
         let kennel = CollectionKennel(value: ["id": 1])
-        try realm.write { realm.add(item); realm.add(kennel) }
+        try realm.write {
+            realm.add(item); realm.add(kennel)
+        }
         try realm.write {
             item.labels["color"] = "red"
             item.labels.updateValue("large", forKey: "size")
@@ -388,7 +395,9 @@ final class CollectionTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(rex.owners.map(\.id), [1], "the list still holds Rex once")
         try realm.write { person.dogs.removeLast() }
         XCTAssertEqual(rex.owners.count, 0)
-        try realm.write { person.dogs.insert(rex, at: 0); person.dogs.swapAt(0, 1) }
+        try realm.write {
+            person.dogs.insert(rex, at: 0); person.dogs.swapAt(0, 1)
+        }
         XCTAssertEqual(person.dogs.map(\.name), ["Fido", "Rex"])
         XCTAssertEqual(rex.owners.map(\.id), [1])
         try realm.write { realm.delete(rex) }
@@ -432,8 +441,12 @@ final class CollectionTests: TemporaryDirectoryTestCase {
             person.dogs.remove(at: 5)
             person.dogs.insert(Dog(), at: 2)
         }
-        XCTAssertEqual(violations, ["Index 5 is out of bounds (must be less than 1).",
-                                    "Index 2 is out of bounds (must be less than or equal to 1)."])
+        XCTAssertEqual(
+            violations,
+            [
+                "Index 5 is out of bounds (must be less than 1).",
+                "Index 2 is out of bounds (must be less than or equal to 1).",
+            ])
         XCTAssertEqual(person.dogs.count, 1)
     }
 
@@ -454,10 +467,11 @@ final class CollectionTests: TemporaryDirectoryTestCase {
 
         // A write block that throws is cancelled as well.
         struct Stop: Error {}
-        XCTAssertThrowsError(try realm.write {
-            dogs.removeAll()
-            throw Stop()
-        })
+        XCTAssertThrowsError(
+            try realm.write {
+                dogs.removeAll()
+                throw Stop()
+            })
         XCTAssertEqual(dogs.map(\.name), ["A", "B"])
         let reopened = try Realm(configuration: config())
         XCTAssertEqual(reopened.object(ofType: Person.self, forPrimaryKey: 1)!.dogs.map(\.name), ["A", "B"])

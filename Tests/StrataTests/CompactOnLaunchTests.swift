@@ -10,8 +10,11 @@ final class CompactOnLaunchTests: SeedTestCase {
         var sizes: [(total: Int, used: Int)] = []
     }
 
-    func configuration(_ name: String = "test.realm", compact: (@Sendable (Int, Int) -> Bool)? = nil) -> Realm.Configuration {
-        var config = Realm.Configuration(fileURL: url(name), objectTypes: [Dog.self, DogToy.self, Person.self, Address.self])
+    func configuration(
+        _ name: String = "test.realm", compact: (@Sendable (Int, Int) -> Bool)? = nil
+    ) -> Realm.Configuration {
+        var config = Realm.Configuration(
+            fileURL: url(name), objectTypes: [Dog.self, DogToy.self, Person.self, Address.self])
         config.shouldCompactOnLaunch = compact
         return config
     }
@@ -42,16 +45,19 @@ final class CompactOnLaunchTests: SeedTestCase {
         try { try Realm(configuration: configuration()).writeCopy(toFile: url("fresh.realm")) }()
         let fresh = try size("fresh.realm")
         let calls = Calls()
-        let realm = try Realm(configuration: configuration(compact: { total, used in
-            calls.sizes.append((total, used))
-            return true
-        }))
+        let realm = try Realm(
+            configuration: configuration(compact: { total, used in
+                calls.sizes.append((total, used))
+                return true
+            }))
         let compacted = try size()
         print("compaction on launch: grown \(grown) bytes, compacted \(compacted) bytes, fresh copy \(fresh) bytes")
         XCTAssertEqual(calls.sizes.count, 1)
         XCTAssertEqual(calls.sizes.first?.total, grown)
         XCTAssertLessThan(calls.sizes.first?.used ?? .max, grown)
-        XCTAssertLessThanOrEqual(Double(compacted), Double(fresh) * 1.10, "grown \(grown), compacted \(compacted), fresh copy \(fresh) bytes")
+        XCTAssertLessThanOrEqual(
+            Double(compacted), Double(fresh) * 1.10, "grown \(grown), compacted \(compacted), fresh copy \(fresh) bytes"
+        )
         // Every remaining object reads back.
         XCTAssertEqual(realm.objects(Dog.self).count, 4000)
         XCTAssertEqual(realm.objects(Dog.self).where { $0.age == 39990 }.first?.name, "dog39990")
@@ -65,10 +71,11 @@ final class CompactOnLaunchTests: SeedTestCase {
         try growAndShrink()
         let grown = try size()
         let calls = Calls()
-        let realm = try Realm(configuration: configuration(compact: { total, used in
-            calls.sizes.append((total, used))
-            return false
-        }))
+        let realm = try Realm(
+            configuration: configuration(compact: { total, used in
+                calls.sizes.append((total, used))
+                return false
+            }))
         XCTAssertEqual(calls.sizes.count, 1)
         XCTAssertEqual(try size(), grown)
         XCTAssertEqual(realm.objects(Dog.self).count, 4000)
@@ -79,7 +86,9 @@ final class CompactOnLaunchTests: SeedTestCase {
         let first = try Realm(configuration: configuration())
         let calls = Calls()
         let done = expectation(description: "opened on another thread")
-        let config = configuration(compact: { total, used in calls.sizes.append((total, used)); return true })
+        let config = configuration(compact: { total, used in
+            calls.sizes.append((total, used)); return true
+        })
         Thread.detachNewThread {
             do { _ = try Realm(configuration: config) } catch { XCTFail("\(error)") }
             done.fulfill()
@@ -98,7 +107,10 @@ final class CompactOnLaunchTests: SeedTestCase {
         let other = try Database(path: url().path, options: options)
         defer { other.close() }
         let calls = Calls()
-        _ = try Realm(configuration: configuration(compact: { total, used in calls.sizes.append((total, used)); return true }))
+        _ = try Realm(
+            configuration: configuration(compact: { total, used in
+                calls.sizes.append((total, used)); return true
+            }))
         XCTAssertEqual(calls.sizes.count, 0)
         XCTAssertEqual(try size(), grown)
     }

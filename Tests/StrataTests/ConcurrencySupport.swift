@@ -15,7 +15,6 @@ struct Unchecked<Value>: @unchecked Sendable {
     init(_ value: Value) { self.value = value }
 }
 
-
 /// The messages `Realm.violationHandler` reports, recorded from any thread.
 final class ViolationLog: @unchecked Sendable {
     private let lock = NSLock()

@@ -42,7 +42,9 @@ extension ConcurrencyTests {
                     try! live.write {
                         for d in Array(live.objects(Dog.self)) { d.age += 1 }
                         live.add(Dog(value: ["name": "new\(c)", "age": 1000]))
-                        if c == commits / 2, let d7 = live.objects(Dog.self).where({ $0.name == "d7" }).first { live.delete(d7) }
+                        if c == commits / 2, let d7 = live.objects(Dog.self).where({ $0.name == "d7" }).first {
+                            live.delete(d7)
+                        }
                     }
                 }
                 writerDone.value = true
@@ -57,9 +59,13 @@ extension ConcurrencyTests {
                 for k in 0..<n {
                     let j = (k + i * 37) % n
                     let d = fByAge[j]
-                    if d.age != n - 1 - j || d.name != "d\(n - 1 - j)" { fail("reader \(i): sorted[\(j)] is \(d.name) \(d.age)") }
+                    if d.age != n - 1 - j || d.name != "d\(n - 1 - j)" {
+                        fail("reader \(i): sorted[\(j)] is \(d.name) \(d.age)")
+                    }
                     let e = fResults[j]
-                    if e.age != j || e.name != "d\(j)" || !e.isFrozen { fail("reader \(i): results[\(j)] is \(e.name) \(e.age)") }
+                    if e.age != j || e.name != "d\(j)" || !e.isFrozen {
+                        fail("reader \(i): results[\(j)] is \(e.name) \(e.age)")
+                    }
                 }
                 if fByAge.first?.age != n - 1 || fByAge.last?.age != 0 { fail("reader \(i): sorted first/last") }
                 if fResults.count != n { fail("reader \(i): frozen results count \(fResults.count)") }
@@ -72,7 +78,9 @@ extension ConcurrencyTests {
                 if again.count != n { fail("reader \(i): frozen realm count \(again.count)") }
                 let old = again.where { $0.age >= 150 }.count
                 if old != expectedOld { fail("reader \(i): query count \(old)") }
-                if fDog.name != "d7" || fDog.age != 7 || fDog.isInvalidated { fail("reader \(i): frozen dog \(fDog.name) \(fDog.age)") }
+                if fDog.name != "d7" || fDog.age != 7 || fDog.isInvalidated {
+                    fail("reader \(i): frozen dog \(fDog.name) \(fDog.age)")
+                }
                 if !fDog.isFrozen || !fRealm.isFrozen || !fResults.isFrozen { fail("reader \(i): not frozen") }
             }
             iterations.mutate { $0[i] = round }
@@ -81,7 +89,9 @@ extension ConcurrencyTests {
         XCTAssertEqual(failures.value, [])
         XCTAssertTrue(iterations.value.allSatisfy { $0 >= 5 }, "\(iterations.value)")
         XCTAssertGreaterThan(roundsDuringWrites.value, 8, "the readers ran while the writer committed")
-        print("ConcurrencyTests: reader rounds \(iterations.value), \(roundsDuringWrites.value) of them during the writes")
+        print(
+            "ConcurrencyTests: reader rounds \(iterations.value), \(roundsDuringWrites.value) of them during the writes"
+        )
         XCTAssertEqual(takeViolations(), [], "frozen values are readable from any thread")
         // The live realm moves on to the writer's version.
         realm.refresh()
@@ -103,8 +113,11 @@ extension ConcurrencyTests {
             let r = try! Realm(configuration: configuration)
             try! r.write {
                 for i in 0..<20 {
-                    r.add(Person(value: ["id": i, "name": "p\(i)",
-                                         "dogs": [["name": "dog\(i)", "age": i, "favoriteToy": ["name": "toy\(i)"]]]]))
+                    r.add(
+                        Person(value: [
+                            "id": i, "name": "p\(i)",
+                            "dogs": [["name": "dog\(i)", "age": i, "favoriteToy": ["name": "toy\(i)"]]],
+                        ]))
                 }
             }
             return Unchecked(r)
@@ -150,7 +163,8 @@ extension ConcurrencyTests {
         XCTAssertEqual(items, 0)
         XCTAssertTrue(frozen.isFrozen)
         XCTAssertFalse(frozen.isInWriteTransaction)
-        XCTAssertEqual(frozen.objects(Dog.self).count, 1, "the frozen realm still shows its version (reports: \(reports))")
+        XCTAssertEqual(
+            frozen.objects(Dog.self).count, 1, "the frozen realm still shows its version (reports: \(reports))")
         XCTAssertEqual(frozen.objects(Dog.self).map(\.name), ["Rex"])
     }
 
@@ -185,16 +199,21 @@ extension ConcurrencyTests {
         try realm.write { frozenDog.age = 99 }
         let setReports = takeViolations()
         XCTAssertEqual(setReports.count, 1, "\(setReports)")
-        XCTAssertTrue(setReports.first?.localizedCaseInsensitiveContains("frozen") ?? false,
-                      "the report says the object is frozen (not that there is no write): \(setReports)")
+        XCTAssertTrue(
+            setReports.first?.localizedCaseInsensitiveContains("frozen") ?? false,
+            "the report says the object is frozen (not that there is no write): \(setReports)")
         try realm.write { frozenRealm.add(Dog(value: ["name": "Fido"])) }
         let addReports = takeViolations()
         XCTAssertEqual(addReports.count, 1, "\(addReports)")
-        XCTAssertTrue(addReports.first?.localizedCaseInsensitiveContains("frozen") ?? false, "add to a frozen realm: \(addReports)")
+        XCTAssertTrue(
+            addReports.first?.localizedCaseInsensitiveContains("frozen") ?? false,
+            "add to a frozen realm: \(addReports)")
         try realm.write { frozenRealm.delete(frozenDog) }
         let deleteReports = takeViolations()
         XCTAssertEqual(deleteReports.count, 1, "\(deleteReports)")
-        XCTAssertTrue(deleteReports.first?.localizedCaseInsensitiveContains("frozen") ?? false, "delete through a frozen realm: \(deleteReports)")
+        XCTAssertTrue(
+            deleteReports.first?.localizedCaseInsensitiveContains("frozen") ?? false,
+            "delete through a frozen realm: \(deleteReports)")
 
         XCTAssertEqual(dog.age, 3)
         XCTAssertEqual(frozenDog.age, 3)
@@ -265,8 +284,12 @@ extension ConcurrencyTests {
         try realm.write {
             let company = Company()
             company.companyName = "DoggoDB"
-            company.employees.append(objectsIn: [Employee(value: ["name": "Dachary"]), Employee(value: ["name": "Ian"])])
-            company.dogs.append(objectsIn: [Dog(value: ["name": "Maui", "age": 2]), Dog(value: ["name": "Rex", "age": 3])])
+            company.employees.append(objectsIn: [
+                Employee(value: ["name": "Dachary"]), Employee(value: ["name": "Ian"]),
+            ])
+            company.dogs.append(objectsIn: [
+                Dog(value: ["name": "Maui", "age": 2]), Dog(value: ["name": "Rex", "age": 3]),
+            ])
             realm.add(company)
         }
         let frozenCompany = realm.objects(Company.self).first!.freeze()
@@ -295,7 +318,8 @@ extension ConcurrencyTests {
 
         realm.refresh()
         let company = realm.objects(Company.self).first!
-        XCTAssertEqual(company.employees.map { "\($0.name): \($0.dogs.map(\.name))" }, ["Dachary: [\"Maui\"]", "Ian: [\"Rex\"]"])
+        XCTAssertEqual(
+            company.employees.map { "\($0.name): \($0.dogs.map(\.name))" }, ["Dachary: [\"Maui\"]", "Ian: [\"Rex\"]"])
         XCTAssertEqual(realm.objects(Dog.self).count, 2, "the dogs were linked, not copied")
         XCTAssertEqual(frozenCompany.employees.map(\.dogs.count), [0, 0], "the frozen company still shows its version")
         XCTAssertEqual(takeViolations(), [])

@@ -29,7 +29,8 @@ extension ConcurrencyTests {
 
         _ = realm.objects(Dog.self).count
         assertWrongThread(takeViolations(), "the queue's realm used outside the queue")
-        assertRealmError(thrown { try realm.write {} }, .wrongThread, prefix: Self.wrongThread, "write outside the queue")
+        assertRealmError(
+            thrown { try realm.write {} }, .wrongThread, prefix: Self.wrongThread, "write outside the queue")
 
         let dog = queue.sync { Unchecked(realm.objects(Dog.self).first!) }
         _ = dog.value.name

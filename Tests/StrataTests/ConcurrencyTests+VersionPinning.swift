@@ -41,8 +41,11 @@ extension ConcurrencyTests {
             sizes.append(fileSize(path))
         }
         print("ConcurrencyTests file sizes: seeded \(seeded), after round 1 \(afterFirst), rounds 2-5 \(sizes)")
-        XCTAssertGreaterThan(afterFirst, seeded, "50 pinned versions need room of their own (else the test measures nothing)")
-        XCTAssertEqual(sizes, [Int](repeating: afterFirst, count: 4), "later rounds reuse the released versions' pages: the file stopped growing")
+        XCTAssertGreaterThan(
+            afterFirst, seeded, "50 pinned versions need room of their own (else the test measures nothing)")
+        XCTAssertEqual(
+            sizes, [Int](repeating: afterFirst, count: 4),
+            "later rounds reuse the released versions' pages: the file stopped growing")
         XCTAssertEqual(takeViolations(), [])
     }
 

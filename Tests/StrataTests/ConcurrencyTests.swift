@@ -34,19 +34,24 @@ final class ConcurrencyTests: SeedTestCase {
         XCTAssertFalse(messages.isEmpty, "\(what) from the wrong thread was not reported", file: file, line: line)
         guard let first = messages.first else { return }
         XCTAssertTrue(first.hasPrefix(Self.wrongThread), "\(what): first report is \(first)", file: file, line: line)
-        XCTAssertEqual(messages.filter { !$0.hasPrefix(Self.wrongThread) }, [],
-                       "\(what): reports other than the wrong-thread one", file: file, line: line)
+        XCTAssertEqual(
+            messages.filter { !$0.hasPrefix(Self.wrongThread) }, [],
+            "\(what): reports other than the wrong-thread one", file: file, line: line)
     }
 
     /// Asserts `error` is a `Realm.Error` with `code` whose message starts with `prefix`.
-    func assertRealmError(_ error: Error?, _ code: Realm.Error.Code, prefix: String? = nil, _ what: String,
-                          file: StaticString = #filePath, line: UInt = #line) {
+    func assertRealmError(
+        _ error: Error?, _ code: Realm.Error.Code, prefix: String? = nil, _ what: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         guard let error = error as? Realm.Error else {
-            return XCTFail("\(what): expected Realm.Error \(code), got \(String(describing: error))", file: file, line: line)
+            return XCTFail(
+                "\(what): expected Realm.Error \(code), got \(String(describing: error))", file: file, line: line)
         }
         XCTAssertEqual(error.code, code, "\(what): \(error.message)", file: file, line: line)
         if let prefix {
-            XCTAssertTrue(error.message.hasPrefix(prefix), "\(what): message is \(error.message)", file: file, line: line)
+            XCTAssertTrue(
+                error.message.hasPrefix(prefix), "\(what): message is \(error.message)", file: file, line: line)
         }
     }
 
@@ -198,7 +203,8 @@ final class ConcurrencyTests: SeedTestCase {
         XCTAssertEqual(outcome.afterResume, "")
         assertWrongThread(outcome.readReports, "reading a property after resuming on another thread")
         assertWrongThread(outcome.objectsReports, "realm.objects after resuming on another thread")
-        assertRealmError(outcome.writeError, .wrongThread, prefix: Self.wrongThread, "write after resuming on another thread")
+        assertRealmError(
+            outcome.writeError, .wrongThread, prefix: Self.wrongThread, "write after resuming on another thread")
         XCTAssertEqual(takeViolations(), [])
     }
 
@@ -239,8 +245,9 @@ final class ConcurrencyTests: SeedTestCase {
             }
             if reusedID { sameID += 1 }
             let reports = takeViolations()
-            XCTAssertTrue(reports.contains { $0.hasPrefix(Self.wrongThread) },
-                          "attempt \(attempt): not reported (this thread has the exited thread's pthread_t: \(reusedID))")
+            XCTAssertTrue(
+                reports.contains { $0.hasPrefix(Self.wrongThread) },
+                "attempt \(attempt): not reported (this thread has the exited thread's pthread_t: \(reusedID))")
         }
         print("ConcurrencyTests: \(sameID) of 5 later threads had the exited thread's pthread_t")
     }
@@ -264,7 +271,8 @@ final class ConcurrencyTests: SeedTestCase {
         XCTAssertEqual(seen, ["Fido 6", "Rex 3"])
         XCTAssertEqual(takeViolations(), [], "no reports on the realm's own thread")
         let realm = try open()
-        XCTAssertEqual(realm.objects(Dog.self).sorted(byKeyPath: "name").map { "\($0.name) \($0.age)" }, ["Fido 6", "Rex 3"])
+        XCTAssertEqual(
+            realm.objects(Dog.self).sorted(byKeyPath: "name").map { "\($0.name) \($0.age)" }, ["Fido 6", "Rex 3"])
         XCTAssertEqual(takeViolations(), [])
     }
 
@@ -289,7 +297,8 @@ final class ConcurrencyTests: SeedTestCase {
         let other = worker.sync { Unchecked(try! Realm(configuration: configuration)) }
         XCTAssertFalse(other.value == a, "realms of two threads are not equal")
         try a.beginWrite()
-        XCTAssertFalse(worker.sync { other.value.isInWriteTransaction }, "the other thread's realm does not share the write")
+        XCTAssertFalse(
+            worker.sync { other.value.isInWriteTransaction }, "the other thread's realm does not share the write")
         a.cancelWrite()
         let again = worker.sync { Unchecked(try! Realm(configuration: configuration)) }
         XCTAssertTrue(again.value == other.value, "the other thread gets its own cached realm back")

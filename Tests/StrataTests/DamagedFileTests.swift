@@ -24,8 +24,9 @@ final class DamagedFileTests: TemporaryDirectoryTestCase {
     }
 
     private func configuration(_ path: String) -> Realm.Configuration {
-        Realm.Configuration(fileURL: URL(fileURLWithPath: path),
-                            objectTypes: [Dog.self, DogToy.self, Person.self, Address.self, Item.self])
+        Realm.Configuration(
+            fileURL: URL(fileURLWithPath: path),
+            objectTypes: [Dog.self, DogToy.self, Person.self, Address.self, Item.self])
     }
 
     /// Writes the source file and returns its bytes and page size.
@@ -38,8 +39,12 @@ final class DamagedFileTests: TemporaryDirectoryTestCase {
                 for i in 0..<40 { toys.append(realm.create(DogToy.self, value: ["name": "toy-\(i)"])) }
                 var dogs: [Dog] = []
                 for i in 0..<400 {
-                    let d = realm.create(Dog.self, value: ["name": "dog-\(i)-" + String(repeating: "x", count: i % 40), "age": i % 17,
-                                                           "breed": i % 3 == 0 ? nil : "breed-\(i % 7)"])
+                    let d = realm.create(
+                        Dog.self,
+                        value: [
+                            "name": "dog-\(i)-" + String(repeating: "x", count: i % 40), "age": i % 17,
+                            "breed": i % 3 == 0 ? nil : "breed-\(i % 7)",
+                        ])
                     d.favoriteToy = i % 4 == 0 ? nil : toys[i % toys.count]
                     dogs.append(d)
                 }
@@ -111,7 +116,9 @@ final class DamagedFileTests: TemporaryDirectoryTestCase {
         let (source, pageSize) = try makeSource()
         var bytes = source
         let needle = Array("dog-200-".utf8)
-        let at = try XCTUnwrap(bytes.indices.first { i in i + needle.count <= bytes.count && Array(bytes[i..<(i + needle.count)]) == needle })
+        let at = try XCTUnwrap(
+            bytes.indices.first { i in i + needle.count <= bytes.count && Array(bytes[i..<(i + needle.count)]) == needle
+            })
         let page = at / pageSize
         for i in (page * pageSize)..<((page + 1) * pageSize) { bytes[i] = 0 }
         let path = dir + "/zeroed.realm"
@@ -137,7 +144,8 @@ final class DamagedFileTests: TemporaryDirectoryTestCase {
             XCTAssertEqual(reports.messages.count, 1, "reported once per file")
         }()
         XCTAssertEqual(violations.messages, [])
-        XCTAssertEqual(try Array(Data(contentsOf: URL(fileURLWithPath: path))), bytes, "nothing was written to the damaged file")
+        XCTAssertEqual(
+            try Array(Data(contentsOf: URL(fileURLWithPath: path))), bytes, "nothing was written to the damaged file")
     }
 
     func testDamagedCopiesNeverStopTheProcessNorBlameTheCaller() throws {
@@ -160,7 +168,10 @@ final class DamagedFileTests: TemporaryDirectoryTestCase {
             switch kind {
             case 0:
                 let n = 1 + Int(rng.next() % 8)
-                for _ in 0..<n { bytes[2 * pageSize + Int(rng.next() % UInt64(bytes.count - 2 * pageSize))] ^= UInt8(1 + rng.next() % 255) }
+                for _ in 0..<n {
+                    bytes[2 * pageSize + Int(rng.next() % UInt64(bytes.count - 2 * pageSize))] ^= UInt8(
+                        1 + rng.next() % 255)
+                }
                 what = "\(n) bytes flipped"
             case 1:
                 let p = randomPage()
@@ -210,9 +221,12 @@ final class DamagedFileTests: TemporaryDirectoryTestCase {
             try? FileManager.default.removeItem(atPath: path)
             try? FileManager.default.removeItem(atPath: path + ".lock")
         }
-        XCTAssertEqual(violationTrials, [], "\(violationTrials.count) damaged copies were reported as the caller's mistake")
+        XCTAssertEqual(
+            violationTrials, [], "\(violationTrials.count) damaged copies were reported as the caller's mistake")
         XCTAssertEqual(changedByFailedOpen, [], "a failed open wrote to the file")
-        print("\(name): \(trials) damaged copies: \(refused) refused at open, \(opened) opened (\(reported) reported damage while reading), \(violationTrials.count) violations, 0 traps")
+        print(
+            "\(name): \(trials) damaged copies: \(refused) refused at open, \(opened) opened (\(reported) reported damage while reading), \(violationTrials.count) violations, 0 traps"
+        )
     }
 }
 

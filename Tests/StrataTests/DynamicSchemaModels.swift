@@ -37,9 +37,13 @@ enum DynamicSchemas {
         for p in schema.properties {
             let name = p.name
             let property = p
-            let get: @Sendable (T) -> PropertyValue = { $0.dynamicValues[name] ?? DynamicSchemas.defaultValue(property) }
+            let get: @Sendable (T) -> PropertyValue = {
+                $0.dynamicValues[name] ?? DynamicSchemas.defaultValue(property)
+            }
             var set: (@Sendable (T, PropertyValue) throws(PropertyValueError) -> Void)?
-            if p.type != .linkingObjects { set = { @Sendable (o: T, v: PropertyValue) throws(PropertyValueError) in o.dynamicValues[name] = v } }
+            if p.type != .linkingObjects {
+                set = { @Sendable (o: T, v: PropertyValue) throws(PropertyValueError) in o.dynamicValues[name] = v }
+            }
             properties.append(PropertyAccessor<T>(name: name, keyPath: \T.dynamicValues, get: get, set: set))
         }
         return ObjectAccessors<T>(make: make, properties: properties, bindPropertyIndexes: { _ in })

@@ -46,7 +46,8 @@ final class EmbeddedBacklinkTests: SeedTestCase {
         XCTAssertEqual(address.formerHouses.count, 0)
         XCTAssertEqual(ann.formerAddresses.map { $0.formerHouses.map(\.owner) }, [["Ann"], ["Ann"]])
         XCTAssertEqual(ann.formerAddresses.map { $0.houses.count }, [0, 0])
-        XCTAssertEqual(realm.objects(EmbHouse.self).where { $0.owner == "Bob" }.first?.address?.houses.map(\.owner), ["Bob"])
+        XCTAssertEqual(
+            realm.objects(EmbHouse.self).where { $0.owner == "Bob" }.first?.address?.houses.map(\.owner), ["Bob"])
 
         // Replacing the embedded object: the new one has the owner, the old one is gone.
         try realm.write { ann.address = makeAddress("Paris") }

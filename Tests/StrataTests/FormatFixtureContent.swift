@@ -26,9 +26,13 @@ enum FormatFixtureContent {
     static func itemTitle(_ i: Int) -> String { String(repeating: "t", count: (i * 37) % 400) }
     static func itemPriority(_ i: Int) -> Int { i * 1_000_003 - 30_000_000 }
     static func itemScore(_ i: Int) -> Double { Double(i) / 7 }
-    static func itemDue(_ i: Int) -> Date? { i % 2 == 0 ? Date(timeIntervalSince1970: 1_700_000_000 + Double(i) * 3600) : nil }
+    static func itemDue(_ i: Int) -> Date? {
+        i % 2 == 0 ? Date(timeIntervalSince1970: 1_700_000_000 + Double(i) * 3600) : nil
+    }
     static func itemTags(_ i: Int) -> Set<String> { Set((0..<(i % 4)).map { "tag-\($0)" }) }
-    static func itemLabels(_ i: Int) -> [String: String] { Dictionary(uniqueKeysWithValues: (0..<(i % 3)).map { ("k\($0)", "v\($0)-\(i)") }) }
+    static func itemLabels(_ i: Int) -> [String: String] {
+        Dictionary(uniqueKeysWithValues: (0..<(i % 3)).map { ("k\($0)", "v\($0)-\(i)") })
+    }
     static func itemExtra(_ i: Int) -> AnyRealmValue {
         switch i % 5 {
         case 0: return .none

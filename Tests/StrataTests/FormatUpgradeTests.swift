@@ -28,8 +28,9 @@ final class FormatUpgradeTests: TemporaryDirectoryTestCase {
     }
 
     private func configuration(_ path: String, readOnly: Bool = false) -> Realm.Configuration {
-        Realm.Configuration(fileURL: URL(fileURLWithPath: path), readOnly: readOnly,
-                            objectTypes: [Dog.self, DogToy.self, Person.self, Address.self, Item.self])
+        Realm.Configuration(
+            fileURL: URL(fileURLWithPath: path), readOnly: readOnly,
+            objectTypes: [Dog.self, DogToy.self, Person.self, Address.self, Item.self])
     }
 
     /// The format version recorded in each meta slot of the file at `path`.
@@ -58,28 +59,39 @@ final class FormatUpgradeTests: TemporaryDirectoryTestCase {
         }
         XCTAssertEqual(realm.objects(Person.self).count, C.people, file: file, line: line)
         for p in 0..<C.people {
-            guard let person = realm.object(ofType: Person.self, forPrimaryKey: p) else { XCTFail("person \(p) missing", file: file, line: line); continue }
+            guard let person = realm.object(ofType: Person.self, forPrimaryKey: p) else {
+                XCTFail("person \(p) missing", file: file, line: line); continue
+            }
             XCTAssertEqual(person.name, C.personName(p), file: file, line: line)
-            XCTAssertEqual(person.dogs.map(\.name), C.personDogs(p).map(C.dogName), "person \(p)'s dogs", file: file, line: line)
+            XCTAssertEqual(
+                person.dogs.map(\.name), C.personDogs(p).map(C.dogName), "person \(p)'s dogs", file: file, line: line)
             let expected = C.personAddress(p)
             XCTAssertEqual(person.address?.street, expected?.street, "person \(p)", file: file, line: line)
             XCTAssertEqual(person.address?.city, expected?.city, "person \(p)", file: file, line: line)
         }
         XCTAssertEqual(realm.objects(Item.self).count, C.items, file: file, line: line)
         for i in 0..<C.items {
-            guard let item = realm.object(ofType: Item.self, forPrimaryKey: C.itemId(i)) else { XCTFail("item \(i) missing", file: file, line: line); continue }
+            guard let item = realm.object(ofType: Item.self, forPrimaryKey: C.itemId(i)) else {
+                XCTFail("item \(i) missing", file: file, line: line); continue
+            }
             XCTAssertEqual(item.status, C.itemStatus(i), "item \(i)", file: file, line: line)
             XCTAssertEqual(item.title, C.itemTitle(i), "item \(i)", file: file, line: line)
             XCTAssertEqual(item.priority, C.itemPriority(i), "item \(i)", file: file, line: line)
             XCTAssertEqual(item.score, C.itemScore(i), "item \(i)", file: file, line: line)
             XCTAssertEqual(item.due, C.itemDue(i), "item \(i)", file: file, line: line)
             XCTAssertEqual(Set(item.tags), C.itemTags(i), "item \(i)", file: file, line: line)
-            XCTAssertEqual(Dictionary(uniqueKeysWithValues: item.labels.map { ($0.key, $0.value) }), C.itemLabels(i), "item \(i)", file: file, line: line)
+            XCTAssertEqual(
+                Dictionary(uniqueKeysWithValues: item.labels.map { ($0.key, $0.value) }), C.itemLabels(i), "item \(i)",
+                file: file, line: line)
             XCTAssertEqual(item.extra, C.itemExtra(i), "item \(i)", file: file, line: line)
         }
         // The index and the queries over converted data.
-        XCTAssertEqual(realm.objects(Item.self).where { $0.status == "open" }.count, (0..<C.items).filter { C.itemStatus($0) == "open" }.count, file: file, line: line)
-        XCTAssertEqual(realm.objects(Dog.self).where { $0.age > 10 }.count, (0..<C.dogs).filter { C.dogAge($0) > 10 }.count, file: file, line: line)
+        XCTAssertEqual(
+            realm.objects(Item.self).where { $0.status == "open" }.count,
+            (0..<C.items).filter { C.itemStatus($0) == "open" }.count, file: file, line: line)
+        XCTAssertEqual(
+            realm.objects(Dog.self).where { $0.age > 10 }.count, (0..<C.dogs).filter { C.dogAge($0) > 10 }.count,
+            file: file, line: line)
     }
 
     /// Format 1 with columnar clusters (Strata 0.2), opened read-only: every object reads back and

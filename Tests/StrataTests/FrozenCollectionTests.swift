@@ -10,8 +10,10 @@ final class FrozenCollectionTests: SeedTestCase {
         var person: Person!
         var item: Item!
         try realm.write {
-            person = realm.create(Person.self, value: ["id": 1, "name": "Ann", "dogs": [["name": "Rex"], ["name": "Fido"]]])
-            item = realm.create(Item.self, value: ["_id": ObjectId.generate(), "title": "t", "tags": ["a", "b"], "labels": ["k": "v"]])
+            person = realm.create(
+                Person.self, value: ["id": 1, "name": "Ann", "dogs": [["name": "Rex"], ["name": "Fido"]]])
+            item = realm.create(
+                Item.self, value: ["_id": ObjectId.generate(), "title": "t", "tags": ["a", "b"], "labels": ["k": "v"]])
         }
         return (person, item)
     }
@@ -24,7 +26,8 @@ final class FrozenCollectionTests: SeedTestCase {
         let labels = item.labels.freeze()
         let owners = person.dogs[0].owners.freeze()
         XCTAssertTrue(dogs.isFrozen && tags.isFrozen && labels.isFrozen && owners.isFrozen)
-        XCTAssertFalse(person.dogs.isFrozen || item.tags.isFrozen || item.labels.isFrozen || person.dogs[0].owners.isFrozen)
+        XCTAssertFalse(
+            person.dogs.isFrozen || item.tags.isFrozen || item.labels.isFrozen || person.dogs[0].owners.isFrozen)
         // Later commits do not reach the frozen copies.
         try realm.write {
             person.dogs.append(Dog(value: ["name": "Third"]))
@@ -35,8 +38,10 @@ final class FrozenCollectionTests: SeedTestCase {
         let box = Unchecked((dogs, tags, labels, owners))
         let seen = onNewThread { () -> [String] in
             let (d, t, l, o) = box.value
-            return [d.map(\.name).joined(separator: ","), t.sorted().joined(separator: ","),
-                    l.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: ","), o.map(\.name).joined(separator: ",")]
+            return [
+                d.map(\.name).joined(separator: ","), t.sorted().joined(separator: ","),
+                l.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: ","), o.map(\.name).joined(separator: ","),
+            ]
         }
         XCTAssertEqual(seen, ["Rex,Fido", "a,b", "k=v", "Ann"])
         XCTAssertEqual(person.dogs.count, 3)
@@ -48,7 +53,8 @@ final class FrozenCollectionTests: SeedTestCase {
         let (person, item) = try seed(realm)
         let frozenDogs = person.dogs.freeze()
         try realm.write { frozenDogs.append(Dog(value: ["name": "Nope"])) }
-        XCTAssertEqual(takeViolations(), ["Attempting to modify a frozen object - call thaw on the Object instance first."])
+        XCTAssertEqual(
+            takeViolations(), ["Attempting to modify a frozen object - call thaw on the Object instance first."])
         let live = try XCTUnwrap(frozenDogs.thaw())
         XCTAssertFalse(live.isFrozen)
         try realm.write { live.append(Dog(value: ["name": "Yes"])) }
@@ -84,10 +90,13 @@ final class FrozenCollectionTests: SeedTestCase {
         let seen = onNewThread { () -> [String] in
             let other = try! Realm(configuration: Realm.Configuration(fileURL: path))
             guard let dogs = other.resolve(dogsRef), let tags = other.resolve(tagsRef),
-                  let labels = other.resolve(labelsRef), let owners = other.resolve(ownersRef) else { return ["unresolved"] }
+                let labels = other.resolve(labelsRef), let owners = other.resolve(ownersRef)
+            else { return ["unresolved"] }
             try! other.write { dogs.append(Dog(value: ["name": "FromThread"])) }
-            return [dogs.map(\.name).joined(separator: ","), tags.sorted().joined(separator: ","), labels["k"] ?? "-",
-                    owners.map(\.name).joined(separator: ","), other.resolve(dogsRef) == nil ? "once" : "twice"]
+            return [
+                dogs.map(\.name).joined(separator: ","), tags.sorted().joined(separator: ","), labels["k"] ?? "-",
+                owners.map(\.name).joined(separator: ","), other.resolve(dogsRef) == nil ? "once" : "twice",
+            ]
         }
         XCTAssertEqual(seen, ["Rex,Fido,FromThread", "a,b", "v", "Ann", "once"])
         XCTAssertEqual(takeViolations(), ["Can only resolve a thread safe reference once."])

@@ -15,10 +15,13 @@ final class LegacyRowUpgradeTests: SeedTestCase {
         let txn = StoreTransaction(write: try db.beginWrite())
         for table in try txn.storedTables().values {
             var rows: [(Int64, [StoreValue])] = []
-            try txn.forEachRow(table) { r in rows.append((r.key, r.values())); return true }
+            try txn.forEachRow(table) { r in
+                rows.append((r.key, r.values())); return true
+            }
             for (key, values) in rows {
-                try txn.putRaw(withUnsafeBytes(of: objectKeyBytes(key)) { Array($0) }, RowEncoder.encode(values, table: table),
-                               tree: table.legacyRowTree)
+                try txn.putRaw(
+                    withUnsafeBytes(of: objectKeyBytes(key)) { Array($0) }, RowEncoder.encode(values, table: table),
+                    tree: table.legacyRowTree)
             }
             try txn.dropTree(table.objectTree)
         }
@@ -72,8 +75,12 @@ final class LegacyRowUpgradeTests: SeedTestCase {
             XCTAssertEqual(p.name, "person 42")
             XCTAssertEqual(p.dogs.first?.name, "dog 42")
             XCTAssertEqual(p.dogs.first?.owners.first?.id, 42)
-            XCTAssertEqual(realm.objects(Dog.self).where { $0.age > 10 }.count, (0..<300).filter { $0 % 3 == 0 && $0 % 17 > 10 }.count)
-            XCTAssertEqual(realm.objects(Dog.self).where { $0.breed == nil }.count, (0..<300).filter { $0 % 3 == 0 && $0 % 2 == 0 }.count)
+            XCTAssertEqual(
+                realm.objects(Dog.self).where { $0.age > 10 }.count,
+                (0..<300).filter { $0 % 3 == 0 && $0 % 17 > 10 }.count)
+            XCTAssertEqual(
+                realm.objects(Dog.self).where { $0.breed == nil }.count,
+                (0..<300).filter { $0 % 3 == 0 && $0 % 2 == 0 }.count)
             try realm.write { realm.add(Person(value: ["id": 1000, "name": "new"])) }
             XCTAssertEqual(realm.objects(Person.self).count, 301)
         }

@@ -45,17 +45,22 @@ final class LoggerTests: SeedTestCase {
 
     func testOpeningAndCommitsAreLoggedAtDetailAndTrace() throws {
         Logger.setLogLevel(.trace)
-        let realm = try Realm(configuration: Realm.Configuration(fileURL: url(), objectTypes: [Dog.self, DogToy.self, Person.self, Address.self]))
+        let realm = try Realm(
+            configuration: Realm.Configuration(
+                fileURL: url(), objectTypes: [Dog.self, DogToy.self, Person.self, Address.self]))
         try realm.write { realm.add(Dog(value: ["name": "Rex"])) }
         XCTAssertTrue(lines.messages(.detail).contains("Opened '\(url().path)'"), "\(lines.items)")
         XCTAssertTrue(lines.messages(.detail).contains { $0.contains("creating Dog") }, "\(lines.items)")
-        XCTAssertTrue(lines.messages(.trace).contains("Committed a write transaction to '\(url().path)'"), "\(lines.items)")
+        XCTAssertTrue(
+            lines.messages(.trace).contains("Committed a write transaction to '\(url().path)'"), "\(lines.items)")
         XCTAssertTrue(lines.items.contains { $0.1 == "Realm.Storage.Transaction" })
     }
 
     func testNothingBelowTheLevelIsLogged() throws {
         Logger.setLogLevel(.info)
-        let realm = try Realm(configuration: Realm.Configuration(fileURL: url(), objectTypes: [Dog.self, DogToy.self, Person.self, Address.self]))
+        let realm = try Realm(
+            configuration: Realm.Configuration(
+                fileURL: url(), objectTypes: [Dog.self, DogToy.self, Person.self, Address.self]))
         try realm.write { realm.add(Dog(value: ["name": "Rex"])) }
         try realm.writeCopy(toFile: url("copy.realm"))
         XCTAssertEqual(lines.messages(.trace), [])
@@ -69,11 +74,13 @@ final class LoggerTests: SeedTestCase {
 
     func testMigrationsAreLoggedAtInfo() throws {
         Logger.setLogLevel(.info)
-        var config = Realm.Configuration(fileURL: url(), objectTypes: [Dog.self, DogToy.self, Person.self, Address.self])
+        var config = Realm.Configuration(
+            fileURL: url(), objectTypes: [Dog.self, DogToy.self, Person.self, Address.self])
         try { _ = try Realm(configuration: config) }()
         config.schemaVersion = 4
         config.migrationBlock = { _, _ in }
         _ = try Realm(configuration: config)
-        XCTAssertTrue(lines.messages(.info).contains("Migrating '\(url().path)' from schema version 0 to 4"), "\(lines.items)")
+        XCTAssertTrue(
+            lines.messages(.info).contains("Migrating '\(url().path)' from schema version 0 to 4"), "\(lines.items)")
     }
 }

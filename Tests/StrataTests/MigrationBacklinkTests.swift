@@ -12,17 +12,24 @@ final class MigChildV1: HandWrittenObject {
 
 extension MigChildV1: ObjectSchemaProviding {
     typealias StrataRoot = MigChildV1
-    static let strataObjectSchema = ObjectSchema(className: "MigChild", kind: .object, properties: [
-        Strata.Property(name: "name", type: .string, swiftType: "String", defaultValueSource: "\"\""),
-        Strata.Property(name: "parents", type: .linkingObjects, swiftType: "LinkingObjects<MigParent>",
-                        objectClassName: "MigParent", linkOriginPropertyName: "kids"),
-    ])
+    static let strataObjectSchema = ObjectSchema(
+        className: "MigChild", kind: .object,
+        properties: [
+            Strata.Property(name: "name", type: .string, swiftType: "String", defaultValueSource: "\"\""),
+            Strata.Property(
+                name: "parents", type: .linkingObjects, swiftType: "LinkingObjects<MigParent>",
+                objectClassName: "MigParent", linkOriginPropertyName: "kids"),
+        ])
     static let strataAccessors = ObjectAccessors<MigChildV1>(
         make: { MigChildV1() },
         properties: [
-            PropertyAccessor(name: "name", keyPath: \MigChildV1.name, get: { $0.name._strataPropertyValue },
-                             set: { (o: MigChildV1, v: PropertyValue) throws(PropertyValueError) in o.name = try _strataDecode(v, property: "MigChild.name") }),
-            PropertyAccessor(name: "parents", keyPath: \MigChildV1.parents, get: { $0.parents._strataPropertyValue }, set: nil),
+            PropertyAccessor(
+                name: "name", keyPath: \MigChildV1.name, get: { $0.name._strataPropertyValue },
+                set: { (o: MigChildV1, v: PropertyValue) throws(PropertyValueError) in
+                    o.name = try _strataDecode(v, property: "MigChild.name")
+                }),
+            PropertyAccessor(
+                name: "parents", keyPath: \MigChildV1.parents, get: { $0.parents._strataPropertyValue }, set: nil),
         ],
         bindPropertyIndexes: { o in
             o.$name = _PersistedSlot(propertyIndex: 0)
@@ -39,17 +46,28 @@ final class MigParentV1: HandWrittenObject {
 
 extension MigParentV1: ObjectSchemaProviding {
     typealias StrataRoot = MigParentV1
-    static let strataObjectSchema = ObjectSchema(className: "MigParent", kind: .object, properties: [
-        Strata.Property(name: "kids", type: .object, swiftType: "List<MigChild>", collection: .list, objectClassName: "MigChild"),
-        Strata.Property(name: "favorite", type: .object, swiftType: "MigChild?", isOptional: true, objectClassName: "MigChild"),
-    ])
+    static let strataObjectSchema = ObjectSchema(
+        className: "MigParent", kind: .object,
+        properties: [
+            Strata.Property(
+                name: "kids", type: .object, swiftType: "List<MigChild>", collection: .list, objectClassName: "MigChild"
+            ),
+            Strata.Property(
+                name: "favorite", type: .object, swiftType: "MigChild?", isOptional: true, objectClassName: "MigChild"),
+        ])
     static let strataAccessors = ObjectAccessors<MigParentV1>(
         make: { MigParentV1() },
         properties: [
-            PropertyAccessor(name: "kids", keyPath: \MigParentV1.kids, get: { $0.kids._strataPropertyValue },
-                             set: { (o: MigParentV1, v: PropertyValue) throws(PropertyValueError) in o.kids = try _strataDecode(v, property: "MigParent.kids") }),
-            PropertyAccessor(name: "favorite", keyPath: \MigParentV1.favorite, get: { $0.favorite._strataPropertyValue },
-                             set: { (o: MigParentV1, v: PropertyValue) throws(PropertyValueError) in o.favorite = try _strataDecode(v, property: "MigParent.favorite") }),
+            PropertyAccessor(
+                name: "kids", keyPath: \MigParentV1.kids, get: { $0.kids._strataPropertyValue },
+                set: { (o: MigParentV1, v: PropertyValue) throws(PropertyValueError) in
+                    o.kids = try _strataDecode(v, property: "MigParent.kids")
+                }),
+            PropertyAccessor(
+                name: "favorite", keyPath: \MigParentV1.favorite, get: { $0.favorite._strataPropertyValue },
+                set: { (o: MigParentV1, v: PropertyValue) throws(PropertyValueError) in
+                    o.favorite = try _strataDecode(v, property: "MigParent.favorite")
+                }),
         ],
         bindPropertyIndexes: { o in
             o.$kids = _PersistedSlot(propertyIndex: 0)
@@ -61,7 +79,8 @@ extension MigParentV1: ObjectSchemaProviding {
 final class MigrationBacklinkTests: SeedTestCase {
     /// Version 1: one parent linking one child ("Ann") through its list and its to-one link.
     func writeVersion1() throws {
-        let realm = try Realm(configuration: Realm.Configuration(fileURL: url(), objectTypes: [MigChildV1.self, MigParentV1.self]))
+        let realm = try Realm(
+            configuration: Realm.Configuration(fileURL: url(), objectTypes: [MigChildV1.self, MigParentV1.self]))
         try realm.write {
             let child = MigChildV1(value: ["name": "Ann"])
             let parent = MigParentV1()
@@ -91,9 +110,11 @@ final class MigrationBacklinkTests: SeedTestCase {
     /// afterwards `child.parents` is still 1, also after reopening.
     func testRenamingAPropertyKeepsTheBacklinksOfTheClass() throws {
         try writeVersion1()
-        let config = Realm.Configuration(fileURL: url(), schemaVersion: 2, migrationBlock: { migration, _ in
-            migration.renameProperty(onType: "MigChild", from: "name", to: "title")
-        }, objectTypes: [MigChild.self, MigParent.self])
+        let config = Realm.Configuration(
+            fileURL: url(), schemaVersion: 2,
+            migrationBlock: { migration, _ in
+                migration.renameProperty(onType: "MigChild", from: "name", to: "title")
+            }, objectTypes: [MigChild.self, MigParent.self])
         do {
             let realm = try Realm(configuration: config)
             XCTAssertEqual(realm.objects(MigChild.self).first?.parents.count, 1)
@@ -104,7 +125,8 @@ final class MigrationBacklinkTests: SeedTestCase {
     /// Removing a property (version raised, no block) leaves the backlinks intact too.
     func testRemovingAPropertyKeepsTheBacklinksOfTheClass() throws {
         try writeVersion1()
-        let config = Realm.Configuration(fileURL: url(), schemaVersion: 2, objectTypes: [MigChild.self, MigParent.self])
+        let config = Realm.Configuration(
+            fileURL: url(), schemaVersion: 2, objectTypes: [MigChild.self, MigParent.self])
         try assertLinksIntact(try Realm(configuration: config), title: "")
     }
 }

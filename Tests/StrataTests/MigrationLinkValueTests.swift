@@ -13,7 +13,8 @@ final class MigrationLinkValueTests: SeedTestCase {
 
     func testOldAndNewObjectsGiveLinksAsMigrationObjects() throws {
         try {
-            let realm = try Realm(configuration: Realm.Configuration(fileURL: url(), objectTypes: [MigChildV1.self, MigParentV1.self]))
+            let realm = try Realm(
+                configuration: Realm.Configuration(fileURL: url(), objectTypes: [MigChildV1.self, MigParentV1.self]))
             try realm.write {
                 let ann = MigChildV1(value: ["name": "Ann"])
                 let bob = MigChildV1(value: ["name": "Bob"])
@@ -24,16 +25,18 @@ final class MigrationLinkValueTests: SeedTestCase {
             }
         }()
         let seen = Seen()
-        let config = Realm.Configuration(fileURL: url(), schemaVersion: 2, migrationBlock: { migration, _ in
-            migration.renameProperty(onType: "MigChild", from: "name", to: "title")
-            migration.enumerateObjects(ofType: "MigParent") { old, new in
-                let favorite = old?["favorite"] as? MigrationObject
-                seen.favoriteNames.append(favorite?["name"] as? String)
-                let kids = old?["kids"] as? [Any] ?? []
-                seen.kidNames.append(kids.compactMap { ($0 as? MigrationObject)?["name"] as? String })
-                seen.newFavoriteTitles.append((new?["favorite"] as? MigrationObject)?["title"] as? String)
-            }
-        }, objectTypes: [MigChild.self, MigParent.self])
+        let config = Realm.Configuration(
+            fileURL: url(), schemaVersion: 2,
+            migrationBlock: { migration, _ in
+                migration.renameProperty(onType: "MigChild", from: "name", to: "title")
+                migration.enumerateObjects(ofType: "MigParent") { old, new in
+                    let favorite = old?["favorite"] as? MigrationObject
+                    seen.favoriteNames.append(favorite?["name"] as? String)
+                    let kids = old?["kids"] as? [Any] ?? []
+                    seen.kidNames.append(kids.compactMap { ($0 as? MigrationObject)?["name"] as? String })
+                    seen.newFavoriteTitles.append((new?["favorite"] as? MigrationObject)?["title"] as? String)
+                }
+            }, objectTypes: [MigChild.self, MigParent.self])
         let realm = try Realm(configuration: config)
         XCTAssertEqual(seen.favoriteNames, ["Bob"])
         XCTAssertEqual(seen.kidNames, [["Ann", "Bob"]])

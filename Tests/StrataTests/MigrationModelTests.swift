@@ -30,7 +30,10 @@ final class MigrationModelTests: SeedTestCase {
             }
         }
         var isLink: Bool {
-            switch self { case .link, .list, .set, .map, .embedded: true; default: false }
+            switch self {
+            case .link, .list, .set, .map, .embedded: true;
+            default: false
+            }
         }
         func retargeted(_ from: String, _ to: String) -> Kind {
             switch self {
@@ -58,8 +61,8 @@ final class MigrationModelTests: SeedTestCase {
 
     enum MVal: Equatable {
         case int(Int64), str(String), null
-        case link(Int?)                 // mid
-        case list([Int])                // mids in order
+        case link(Int?)  // mid
+        case list([Int])  // mids in order
         case map([String: Int?])
     }
 
@@ -137,16 +140,29 @@ final class MigrationModelTests: SeedTestCase {
         let properties = c.props.map { p -> Strata.Property in
             let pk = c.pk == p.name
             switch p.kind {
-            case .int: return Property(name: p.name, type: .int, swiftType: "Int", isPrimaryKey: pk, isIndexed: p.indexed)
-            case .string: return Property(name: p.name, type: .string, swiftType: "String", isPrimaryKey: pk, isIndexed: p.indexed)
-            case .optInt: return Property(name: p.name, type: .int, swiftType: "Int?", isOptional: true, isIndexed: p.indexed)
+            case .int:
+                return Property(name: p.name, type: .int, swiftType: "Int", isPrimaryKey: pk, isIndexed: p.indexed)
+            case .string:
+                return Property(
+                    name: p.name, type: .string, swiftType: "String", isPrimaryKey: pk, isIndexed: p.indexed)
+            case .optInt:
+                return Property(name: p.name, type: .int, swiftType: "Int?", isOptional: true, isIndexed: p.indexed)
             case .link(let t), .embedded(let t):
                 return Property(name: p.name, type: .object, swiftType: "\(t)?", isOptional: true, objectClassName: t)
-            case .list(let t): return Property(name: p.name, type: .object, swiftType: "List<\(t)>", collection: .list, objectClassName: t)
-            case .set(let t): return Property(name: p.name, type: .object, swiftType: "MutableSet<\(t)>", collection: .set, objectClassName: t)
-            case .map(let t): return Property(name: p.name, type: .object, swiftType: "Map<String, \(t)?>", isOptional: true, collection: .map, objectClassName: t)
+            case .list(let t):
+                return Property(
+                    name: p.name, type: .object, swiftType: "List<\(t)>", collection: .list, objectClassName: t)
+            case .set(let t):
+                return Property(
+                    name: p.name, type: .object, swiftType: "MutableSet<\(t)>", collection: .set, objectClassName: t)
+            case .map(let t):
+                return Property(
+                    name: p.name, type: .object, swiftType: "Map<String, \(t)?>", isOptional: true, collection: .map,
+                    objectClassName: t)
             case .backlink(let t, let origin):
-                return Property(name: p.name, type: .linkingObjects, swiftType: "LinkingObjects<\(t)>", objectClassName: t, linkOriginPropertyName: origin)
+                return Property(
+                    name: p.name, type: .linkingObjects, swiftType: "LinkingObjects<\(t)>", objectClassName: t,
+                    linkOriginPropertyName: origin)
             }
         }
         return ObjectSchema(className: c.name, kind: c.embedded ? .embedded : .object, properties: properties)
@@ -192,9 +208,13 @@ final class MigrationModelTests: SeedTestCase {
             model.classes[i].props = [MProp(name: "mid", kind: .int), MProp(name: "code", kind: .string)]
             if !model.classes[i].embedded { model.classes[i].props.append(MProp(name: "n", kind: .int, indexed: true)) }
         }
-        model.classes[0].props += [MProp(name: "toB", kind: .link(b.name)), MProp(name: "bs", kind: .list(b.name)),
-                                   MProp(name: "emb", kind: .embedded(e.name))]
-        model.classes[1].props += [MProp(name: "fromA", kind: .backlink(a.name, "bs")), MProp(name: "byKey", kind: .map(a.name))]
+        model.classes[0].props += [
+            MProp(name: "toB", kind: .link(b.name)), MProp(name: "bs", kind: .list(b.name)),
+            MProp(name: "emb", kind: .embedded(e.name)),
+        ]
+        model.classes[1].props += [
+            MProp(name: "fromA", kind: .backlink(a.name, "bs")), MProp(name: "byKey", kind: .map(a.name)),
+        ]
         try open(model, version: 0, block: nil)
         try writeRandomData(&model, seed: seed)
         try check(model, "seed \(seed) initial")
@@ -209,12 +229,19 @@ final class MigrationModelTests: SeedTestCase {
             }
             if rng.below(2) == 0 { block.append(randomBlockEdits()); applied.append("block edits") }
             DynamicSchemas.schemaVersion += 1
-            DynamicSchemas.migrations.append(SchemaMigration(fromVersion: DynamicSchemas.schemaVersion - 1, toVersion: DynamicSchemas.schemaVersion, steps: recorded))
+            DynamicSchemas.migrations.append(
+                SchemaMigration(
+                    fromVersion: DynamicSchemas.schemaVersion - 1, toVersion: DynamicSchemas.schemaVersion,
+                    steps: recorded))
             let label = "seed \(seed) step \(step) (\(applied.joined(separator: ", ")))"
             var modelBox = model
-            try open(model, version: DynamicSchemas.schemaVersion, block: block.isEmpty ? nil : { migration in
-                for b in block { b(&modelBox, migration) }
-            })
+            try open(
+                model, version: DynamicSchemas.schemaVersion,
+                block: block.isEmpty
+                    ? nil
+                    : { migration in
+                        for b in block { b(&modelBox, migration) }
+                    })
             model = modelBox
             model.dropOrphans()
             try check(model, label)
@@ -232,8 +259,9 @@ final class MigrationModelTests: SeedTestCase {
         box.run = block
         var migrationBlock: MigrationBlock?
         if block != nil { migrationBlock = { m, _ in box.run?(m) } }
-        let config = Realm.Configuration(fileURL: URL(fileURLWithPath: path), migrationBlock: migrationBlock,
-                                         objectTypes: DynamicSchemas.activeTypes)
+        let config = Realm.Configuration(
+            fileURL: URL(fileURLWithPath: path), migrationBlock: migrationBlock,
+            objectTypes: DynamicSchemas.activeTypes)
         _ = try Realm(configuration: config)
     }
 
@@ -248,7 +276,9 @@ final class MigrationModelTests: SeedTestCase {
 
     /// Applies one random change to the model and returns its description; `recorded` gets the
     /// renames the history would record, `block` the migration block's part.
-    func randomSchemaChange(_ model: inout Model, _ recorded: inout [MigrationStep], _ block: inout [(inout Model, Migration) -> Void]) -> String? {
+    func randomSchemaChange(
+        _ model: inout Model, _ recorded: inout [MigrationStep], _ block: inout [(inout Model, Migration) -> Void]
+    ) -> String? {
         let top = model.classes.indices.filter { !model.classes[$0].embedded }
         // One change per class and step (a second would act on names the first changed).
         let free = top.filter { !touched.contains(model.classes[$0].name) }
@@ -258,32 +288,38 @@ final class MigrationModelTests: SeedTestCase {
         let c = model.classes[ci]
         let plain = c.props.indices.filter { !["mid", "code"].contains(c.props[$0].name) && c.props[$0].name != c.pk }
         switch rng.below(11) {
-        case 0: // add a value property
+        case 0:  // add a value property
             let kind: Kind = [.int, .string, .optInt][rng.below(3)]
             let p = MProp(name: model.freshName("p"), kind: kind, indexed: kind != .optInt && rng.below(2) == 0)
             model.classes[ci].props.append(p)
-            for mid in (model.objects[c.name] ?? [:]).keys { model.objects[c.name]?[mid]?[p.name] = Model.defaultValue(kind) }
+            for mid in (model.objects[c.name] ?? [:]).keys {
+                model.objects[c.name]?[mid]?[p.name] = Model.defaultValue(kind)
+            }
             return "add \(c.name).\(p.name)"
-        case 1: // add a link, list, set or map to a class
+        case 1:  // add a link, list, set or map to a class
             let targets = model.classes.filter { !$0.embedded }
             let t = targets[rng.below(targets.count)].name
             let kind: Kind = [.link(t), .list(t), .set(t), .map(t)][rng.below(4)]
             let p = MProp(name: model.freshName("l"), kind: kind)
             model.classes[ci].props.append(p)
-            for mid in (model.objects[c.name] ?? [:]).keys { model.objects[c.name]?[mid]?[p.name] = Model.defaultValue(kind) }
+            for mid in (model.objects[c.name] ?? [:]).keys {
+                model.objects[c.name]?[mid]?[p.name] = Model.defaultValue(kind)
+            }
             if case .list = kind, rng.below(2) == 0, let ti = model.classes.firstIndex(where: { $0.name == t }) {
                 model.classes[ti].props.append(MProp(name: model.freshName("back"), kind: .backlink(c.name, p.name)))
             }
             return "add link \(c.name).\(p.name)"
-        case 2: // remove a property (and the LinkingObjects that invert it)
+        case 2:  // remove a property (and the LinkingObjects that invert it)
             guard let i = plain.randomElement(using: &rng) else { return nil }
             let p = c.props[i]
             model.classes[ci].props.remove(at: i)
             for mid in (model.objects[c.name] ?? [:]).keys { model.objects[c.name]?[mid]?[p.name] = nil }
             for k in model.classes.indices { model.classes[k].props.removeAll { $0.kind == .backlink(c.name, p.name) } }
             return "remove \(c.name).\(p.name)"
-        case 3: // rename a property: recorded in the history, or by the migration block
-            guard let i = plain.randomElement(using: &rng), case let p = c.props[i], p.kind.isLink || [.int, .string, .optInt].contains(p.kind) else { return nil }
+        case 3:  // rename a property: recorded in the history, or by the migration block
+            guard let i = plain.randomElement(using: &rng), case let p = c.props[i],
+                p.kind.isLink || [.int, .string, .optInt].contains(p.kind)
+            else { return nil }
             let new = model.freshName("r")
             model.classes[ci].props[i].name = new
             for mid in (model.objects[c.name] ?? [:]).keys {
@@ -292,7 +328,8 @@ final class MigrationModelTests: SeedTestCase {
                 model.objects[c.name]?[mid]?[p.name] = nil
             }
             for k in model.classes.indices {
-                for j in model.classes[k].props.indices where model.classes[k].props[j].kind == .backlink(c.name, p.name) {
+                for j in model.classes[k].props.indices
+                where model.classes[k].props[j].kind == .backlink(c.name, p.name) {
                     model.classes[k].props[j].kind = .backlink(c.name, new)
                 }
             }
@@ -303,7 +340,7 @@ final class MigrationModelTests: SeedTestCase {
             let cls = c.name, old = p.name
             block.append { _, m in m.renameProperty(onType: cls, from: old, to: new) }
             return "rename \(c.name).\(p.name) -> \(new) (block)"
-        case 4: // change a value property's type (Int <-> String), converted by the block or not
+        case 4:  // change a value property's type (Int <-> String), converted by the block or not
             guard let i = plain.first(where: { [.int, .string].contains(c.props[$0].kind) }) else { return nil }
             let p = c.props[i]
             let toString = p.kind == .int
@@ -322,39 +359,56 @@ final class MigrationModelTests: SeedTestCase {
                 let cls = c.name, name = p.name
                 block.append { _, m in
                     m.enumerateObjects(ofType: cls) { old, new in
-                        if toString { new?[name] = String(old?[name] as? Int ?? 0) } else { new?[name] = Int(old?[name] as? String ?? "") ?? 0 }
+                        if toString {
+                            new?[name] = String(old?[name] as? Int ?? 0)
+                        } else {
+                            new?[name] = Int(old?[name] as? String ?? "") ?? 0
+                        }
                     }
                 }
             }
             return "retype \(c.name).\(p.name)\(convert ? " (converted)" : "")"
-        case 5: // optional <-> required
+        case 5:  // optional <-> required
             guard let i = plain.first(where: { [.int, .optInt].contains(c.props[$0].kind) }) else { return nil }
             let p = c.props[i]
             model.classes[ci].props[i].kind = p.kind == .int ? .optInt : .int
             if p.kind == .int { model.classes[ci].props[i].indexed = false }
             if p.kind == .optInt {
-                for (mid, v) in model.objects[c.name] ?? [:] where v[p.name] == .null { model.objects[c.name]?[mid]?[p.name] = .int(0) }
+                for (mid, v) in model.objects[c.name] ?? [:] where v[p.name] == .null {
+                    model.objects[c.name]?[mid]?[p.name] = .int(0)
+                }
             }
             return "toggle optional \(c.name).\(p.name)"
-        case 6: // index on / off
-            guard let i = c.props.indices.first(where: { [.int, .string].contains(c.props[$0].kind) && c.props[$0].name != c.pk && rng.below(2) == 0 }) else { return nil }
+        case 6:  // index on / off
+            guard
+                let i = c.props.indices.first(where: {
+                    [.int, .string].contains(c.props[$0].kind) && c.props[$0].name != c.pk && rng.below(2) == 0
+                })
+            else { return nil }
             model.classes[ci].props[i].indexed.toggle()
             return "toggle index \(c.name).\(c.props[i].name)"
-        case 7: // primary key: none, mid (Int: the object key) or code (String)
+        case 7:  // primary key: none, mid (Int: the object key) or code (String)
             let choices: [String?] = [nil, "mid", "code"].filter { $0 != c.pk }
             let pk = choices[rng.below(choices.count)]
             model.classes[ci].pk = pk
             return "primary key of \(c.name) -> \(pk ?? "none")"
-        case 8: // a new class, linked from this one
+        case 8:  // a new class, linked from this one
             guard let slot = (0..<4).first(where: { s in !model.classes.contains { $0.slot == s } }) else { return nil }
-            let n = MClass(slot: slot, name: model.freshName("C"), embedded: false,
-                           props: [MProp(name: "mid", kind: .int), MProp(name: "code", kind: .string), MProp(name: "n", kind: .int)], pk: nil)
+            let n = MClass(
+                slot: slot, name: model.freshName("C"), embedded: false,
+                props: [
+                    MProp(name: "mid", kind: .int), MProp(name: "code", kind: .string), MProp(name: "n", kind: .int),
+                ], pk: nil)
             model.classes.append(n)
             model.classes[ci].props.append(MProp(name: model.freshName("l"), kind: .list(n.name)))
-            for mid in (model.objects[c.name] ?? [:]).keys { model.objects[c.name]?[mid]?[model.classes[ci].props.last!.name] = .list([]) }
+            for mid in (model.objects[c.name] ?? [:]).keys {
+                model.objects[c.name]?[mid]?[model.classes[ci].props.last!.name] = .list([])
+            }
             return "add class \(n.name)"
-        case 9: // remove a class (and the properties of other classes linking to it): its table stays, or deleteData drops it
-            let linking = model.classes.filter { k in k.name != c.name && k.props.contains { $0.kind.target == c.name } }.map(\.name)
+        case 9:
+            // remove a class (and the properties of other classes linking to it): its table stays, or deleteData drops it
+            let linking = model.classes.filter { k in k.name != c.name && k.props.contains { $0.kind.target == c.name }
+            }.map(\.name)
             guard top.count > 1, !linking.contains(where: touched.contains) else { return nil }
             model.classes.remove(at: ci)
             for k in model.classes.indices {
@@ -366,7 +420,9 @@ final class MigrationModelTests: SeedTestCase {
                 let owner = model.classes[k].name
                 for p in gone {
                     for mid in (model.objects[owner] ?? [:]).keys { model.objects[owner]?[mid]?[p.name] = nil }
-                    for j in model.classes.indices { model.classes[j].props.removeAll { $0.kind == .backlink(owner, p.name) } }
+                    for j in model.classes.indices {
+                        model.classes[j].props.removeAll { $0.kind == .backlink(owner, p.name) }
+                    }
                 }
             }
             if rng.below(2) == 0 {
@@ -385,16 +441,20 @@ final class MigrationModelTests: SeedTestCase {
             model.retired.append(c)
             block.append { model, _ in model.retired.removeAll { $0.name == name } }
             return "remove class \(c.name) (deleteData)"
-        default: // rename a class (recorded)
+        default:  // rename a class (recorded)
             let new = model.freshName("R")
             let old = c.name
             touched.insert(new)
             model.classes[ci].name = new
             for k in model.classes.indices {
-                for j in model.classes[k].props.indices { model.classes[k].props[j].kind = model.classes[k].props[j].kind.retargeted(old, new) }
+                for j in model.classes[k].props.indices {
+                    model.classes[k].props[j].kind = model.classes[k].props[j].kind.retargeted(old, new)
+                }
             }
             for k in model.retired.indices {
-                for j in model.retired[k].props.indices { model.retired[k].props[j].kind = model.retired[k].props[j].kind.retargeted(old, new) }
+                for j in model.retired[k].props.indices {
+                    model.retired[k].props[j].kind = model.retired[k].props[j].kind.retargeted(old, new)
+                }
             }
             model.objects[new] = model.objects[old]
             model.objects[old] = nil
@@ -420,12 +480,18 @@ final class MigrationModelTests: SeedTestCase {
                     case 0:
                         let v = Int64(rng.below(50))
                         if c.prop("n")?.kind == .int { obj["n"] = Int(v); model.objects[c.name]?[mid]?["n"] = .int(v) }
-                        if c.prop("n")?.kind == .string { obj["n"] = String(v); model.objects[c.name]?[mid]?["n"] = .str(String(v)) }
+                        if c.prop("n")?.kind == .string {
+                            obj["n"] = String(v); model.objects[c.name]?[mid]?["n"] = .str(String(v))
+                        }
                     case 1:
                         // Point a link-valued property at another object of its class.
-                        guard let p = c.props.first(where: { if case .link = $0.kind { true } else { false } }), let t = p.kind.target else { break }
+                        guard let p = c.props.first(where: { if case .link = $0.kind { true } else { false } }),
+                            let t = p.kind.target
+                        else { break }
                         var targets: [Int: MigrationObject] = [:]
-                        m.enumerateObjects(ofType: t) { _, new in if let new, let tm = new["mid"] as? Int { targets[tm] = new } }
+                        m.enumerateObjects(ofType: t) { _, new in
+                            if let new, let tm = new["mid"] as? Int { targets[tm] = new }
+                        }
                         if let (tm, to) = targets.sorted(by: { $0.key < $1.key }).randomElement(using: &rng) {
                             obj[p.name] = to
                             model.objects[c.name]?[mid]?[p.name] = .link(tm)
@@ -435,10 +501,16 @@ final class MigrationModelTests: SeedTestCase {
                         model.delete(c.name, mid)
                     case 3:
                         // Replace a list (or set) with objects of its class, given as MigrationObjects.
-                        guard let p = c.props.first(where: { if case .list = $0.kind { true } else if case .set = $0.kind { true } else { false } }),
-                              let t = p.kind.target else { break }
+                        guard
+                            let p = c.props.first(where: {
+                                if case .list = $0.kind { true } else if case .set = $0.kind { true } else { false }
+                            }),
+                            let t = p.kind.target
+                        else { break }
                         var targets: [Int: MigrationObject] = [:]
-                        m.enumerateObjects(ofType: t) { _, new in if let new, let tm = new["mid"] as? Int { targets[tm] = new } }
+                        m.enumerateObjects(ofType: t) { _, new in
+                            if let new, let tm = new["mid"] as? Int { targets[tm] = new }
+                        }
                         let picked = targets.keys.sorted().filter { _ in rng.below(3) == 0 }
                         obj[p.name] = picked.map { targets[$0]! }
                         model.objects[c.name]?[mid]?[p.name] = .list(picked)
@@ -506,9 +578,13 @@ final class MigrationModelTests: SeedTestCase {
                         case .int where p.name != "mid":
                             let v = Int64(rng.below(20)); values[t.columnIndex[p.name]!] = .int(v); mv[p.name] = .int(v)
                         case .string where p.name != "code":
-                            let v = "s\(rng.below(20))"; values[t.columnIndex[p.name]!] = .string(v); mv[p.name] = .str(v)
+                            let v = "s\(rng.below(20))"; values[t.columnIndex[p.name]!] = .string(v);
+                            mv[p.name] = .str(v)
                         case .optInt:
-                            if rng.below(2) == 0 { let v = Int64(rng.below(20)); values[t.columnIndex[p.name]!] = .int(v); mv[p.name] = .int(v) }
+                            if rng.below(2) == 0 {
+                                let v = Int64(rng.below(20)); values[t.columnIndex[p.name]!] = .int(v);
+                                mv[p.name] = .int(v)
+                            }
                         default: break
                         }
                     }
@@ -520,7 +596,9 @@ final class MigrationModelTests: SeedTestCase {
             for c in m.classes where !c.embedded {
                 let own = try keys(c.name)
                 for p in c.props {
-                    guard let target = p.kind.target, p.kind.isLink, let tc = m.cls(target), m.classes.contains(where: { $0.name == target }) else { continue }
+                    guard let target = p.kind.target, p.kind.isLink, let tc = m.cls(target),
+                        m.classes.contains(where: { $0.name == target })
+                    else { continue }
                     let t = table(c.name), col = t.columnIndex[p.name]!
                     let targetKeys = tc.embedded ? [:] : try keys(target)
                     for (mid, key) in own.sorted(by: { $0.key < $1.key }) where rng.below(3) == 0 {
@@ -531,7 +609,9 @@ final class MigrationModelTests: SeedTestCase {
                             m.objects[c.name]?[mid]?[p.name] = .link(pick)
                         case .list:
                             var l: [Int] = []
-                            for _ in 0..<rng.below(4) { if let x = targetKeys.keys.sorted().randomElement(using: &rng) { l.append(x) } }
+                            for _ in 0..<rng.below(4) {
+                                if let x = targetKeys.keys.sorted().randomElement(using: &rng) { l.append(x) }
+                            }
                             try txn.set(t, key: key, column: col, to: .list(l.map { .link(targetKeys[$0]!) }))
                             m.objects[c.name]?[mid]?[p.name] = .list(l)
                         case .set:
@@ -541,8 +621,12 @@ final class MigrationModelTests: SeedTestCase {
                             m.objects[c.name]?[mid]?[p.name] = .list(l)
                         case .map:
                             var d: [String: Int?] = [:]
-                            for k in ["k0", "k1", "k2"] where rng.below(2) == 0 { d[k] = targetKeys.keys.sorted().randomElement(using: &rng) }
-                            try txn.set(t, key: key, column: col, to: .map(d.mapValues { $0.map { .link(targetKeys[$0]!) } ?? .null }))
+                            for k in ["k0", "k1", "k2"] where rng.below(2) == 0 {
+                                d[k] = targetKeys.keys.sorted().randomElement(using: &rng)
+                            }
+                            try txn.set(
+                                t, key: key, column: col,
+                                to: .map(d.mapValues { $0.map { .link(targetKeys[$0]!) } ?? .null }))
                             m.objects[c.name]?[mid]?[p.name] = .map(d)
                         case .embedded(let e):
                             guard case .link(nil)? = m.objects[c.name]?[mid]?[p.name] else { break }
@@ -593,14 +677,19 @@ final class MigrationModelTests: SeedTestCase {
         for c in all {
             guard let t = stored[c.name] else { continue }
             var rows: [Int64: [StoreValue]] = [:]
-            try txn.forEachRow(t) { row in rows[row.key] = row.values(); return true }
+            try txn.forEachRow(t) { row in
+                rows[row.key] = row.values(); return true
+            }
             let mc = try XCTUnwrap(t.columnIndex["mid"], label)
             for (key, values) in rows {
-                if case .int(let v) = values[mc] { keyOf[c.name, default: [:]][Int(v)] = key; midOf[c.name, default: [:]][key] = Int(v) }
+                if case .int(let v) = values[mc] {
+                    keyOf[c.name, default: [:]][Int(v)] = key; midOf[c.name, default: [:]][key] = Int(v)
+                }
             }
             XCTAssertEqual(rows.count, keyOf[c.name]?.count ?? 0, "\(label): \(c.name) mids are unique")
         }
-        var expectedBacklinks: [String: [String: UInt32]] = [:]   // target table -> "targetMid origin col originMid" -> count
+        // target table -> "targetMid origin col originMid" -> count
+        var expectedBacklinks: [String: [String: UInt32]] = [:]
         for c in all {
             guard let t = stored[c.name] else { continue }
             let expected = model.objects[c.name] ?? [:]
@@ -609,49 +698,91 @@ final class MigrationModelTests: SeedTestCase {
             if model.classes.contains(where: { $0.name == c.name }) {
                 XCTAssertEqual(Set(t.columns.map(\.name)), Set(c.props.map(\.name)), "\(label): columns of \(c.name)")
                 XCTAssertEqual(t.isEmbedded, c.embedded, label)
-                XCTAssertEqual(t.primaryKeyColumn.map { t.columns[$0].name }, c.pk, "\(label): primary key of \(c.name)")
+                XCTAssertEqual(
+                    t.primaryKeyColumn.map { t.columns[$0].name }, c.pk, "\(label): primary key of \(c.name)")
             }
             for (mid, values) in expected {
                 guard let key = keyOf[c.name]?[mid], let row = try txn.row(t, key: key) else { continue }
-                if c.pk == "mid" { XCTAssertEqual(key, Int64(mid), "\(label): \(c.name) is keyed by its Int primary key") }
+                if c.pk == "mid" {
+                    XCTAssertEqual(key, Int64(mid), "\(label): \(c.name) is keyed by its Int primary key")
+                }
                 for p in c.props {
-                    guard let col = t.columnIndex[p.name] else { XCTFail("\(label): \(c.name).\(p.name) missing"); continue }
+                    guard let col = t.columnIndex[p.name] else {
+                        XCTFail("\(label): \(c.name).\(p.name) missing"); continue
+                    }
                     let v = row.value(col)
                     let want = values[p.name] ?? Model.defaultValue(p.kind)
                     func midFor(_ k: Int64, _ target: String) -> Int? { midOf[target]?[k] }
                     switch p.kind {
                     case .int, .optInt:
-                        XCTAssertEqual(v, want == .null ? .null : { if case .int(let n) = want { return .int(n) } else { return .null } }(), "\(label): \(c.name)[\(mid)].\(p.name)")
+                        XCTAssertEqual(
+                            v,
+                            want == .null
+                                ? .null : { if case .int(let n) = want { return .int(n) } else { return .null } }(),
+                            "\(label): \(c.name)[\(mid)].\(p.name)")
                     case .string:
-                        if case .str(let s) = want { XCTAssertEqual(v, .string(s), "\(label): \(c.name)[\(mid)].\(p.name)") }
+                        if case .str(let s) = want {
+                            XCTAssertEqual(v, .string(s), "\(label): \(c.name)[\(mid)].\(p.name)")
+                        }
                     case .link(let target), .embedded(let target):
-                        let got: Int? = { if case .link(let k) = v { return midFor(k, target) ?? -1 } else { return nil } }()
+                        let got: Int? = {
+                            if case .link(let k) = v { return midFor(k, target) ?? -1 } else { return nil }
+                        }()
                         XCTAssertEqual(MVal.link(got), want, "\(label): \(c.name)[\(mid)].\(p.name)")
-                        if case .link(let k) = v { expectedBacklinks[target, default: [:]]["\(k) \(c.name) \(p.name) \(key)", default: 0] += 1 }
+                        if case .link(let k) = v {
+                            expectedBacklinks[target, default: [:]]["\(k) \(c.name) \(p.name) \(key)", default: 0] += 1
+                        }
                     case .list(let target), .set(let target):
-                        guard case .list(let elements) = v else { XCTFail("\(label): \(c.name).\(p.name) is not a list"); continue }
-                        let got = elements.map { e -> Int in if case .link(let k) = e { return midFor(k, target) ?? -1 } else { return -2 } }
-                        if case .set = p.kind { XCTAssertEqual(MVal.list(got.sorted()), { if case .list(let l) = want { return MVal.list(l.sorted()) } else { return want } }(), "\(label): \(c.name)[\(mid)].\(p.name)") }
-                        else { XCTAssertEqual(MVal.list(got), want, "\(label): \(c.name)[\(mid)].\(p.name)") }
-                        for e in elements { if case .link(let k) = e { expectedBacklinks[target, default: [:]]["\(k) \(c.name) \(p.name) \(key)", default: 0] += 1 } }
+                        guard case .list(let elements) = v else {
+                            XCTFail("\(label): \(c.name).\(p.name) is not a list"); continue
+                        }
+                        let got = elements.map { e -> Int in
+                            if case .link(let k) = e { return midFor(k, target) ?? -1 } else { return -2 }
+                        }
+                        if case .set = p.kind {
+                            XCTAssertEqual(
+                                MVal.list(got.sorted()),
+                                { if case .list(let l) = want { return MVal.list(l.sorted()) } else { return want } }(),
+                                "\(label): \(c.name)[\(mid)].\(p.name)")
+                        } else {
+                            XCTAssertEqual(MVal.list(got), want, "\(label): \(c.name)[\(mid)].\(p.name)")
+                        }
+                        for e in elements {
+                            if case .link(let k) = e {
+                                expectedBacklinks[target, default: [:]][
+                                    "\(k) \(c.name) \(p.name) \(key)", default: 0] += 1
+                            }
+                        }
                     case .map(let target):
-                        guard case .map(let entries) = v else { XCTFail("\(label): \(c.name).\(p.name) is not a map"); continue }
-                        let got = entries.mapValues { e -> Int? in if case .link(let k) = e { return midFor(k, target) ?? -1 } else { return nil } }
+                        guard case .map(let entries) = v else {
+                            XCTFail("\(label): \(c.name).\(p.name) is not a map"); continue
+                        }
+                        let got = entries.mapValues { e -> Int? in
+                            if case .link(let k) = e { return midFor(k, target) ?? -1 } else { return nil }
+                        }
                         XCTAssertEqual(MVal.map(got), want, "\(label): \(c.name)[\(mid)].\(p.name)")
-                        for e in entries.values { if case .link(let k) = e { expectedBacklinks[target, default: [:]]["\(k) \(c.name) \(p.name) \(key)", default: 0] += 1 } }
+                        for e in entries.values {
+                            if case .link(let k) = e {
+                                expectedBacklinks[target, default: [:]][
+                                    "\(k) \(c.name) \(p.name) \(key)", default: 0] += 1
+                            }
+                        }
                     case .backlink(let origin, let originProperty):
                         // The LinkingObjects result: the origin objects whose property links here.
                         let keys = try txn.backlinks(to: t, key: key, from: origin, column: originProperty)
                         let got = Set(keys.compactMap { midOf[origin]?[$0] })
-                        let want = Set((model.objects[origin] ?? [:]).compactMap { (om, ov) -> Int? in
-                            switch ov[originProperty] {
-                            case .link(let x?) where x == mid: om
-                            case .list(let l) where l.contains(mid): om
-                            case .map(let d) where d.values.contains(mid): om
-                            default: nil
-                            }
-                        })
-                        XCTAssertEqual(got, want, "\(label): \(c.name)[\(mid)].\(p.name) (LinkingObjects of \(origin).\(originProperty))")
+                        let want = Set(
+                            (model.objects[origin] ?? [:]).compactMap { (om, ov) -> Int? in
+                                switch ov[originProperty] {
+                                case .link(let x?) where x == mid: om
+                                case .list(let l) where l.contains(mid): om
+                                case .map(let d) where d.values.contains(mid): om
+                                default: nil
+                                }
+                            })
+                        XCTAssertEqual(
+                            got, want,
+                            "\(label): \(c.name)[\(mid)].\(p.name) (LinkingObjects of \(origin).\(originProperty))")
                     }
                 }
             }
@@ -660,11 +791,16 @@ final class MigrationModelTests: SeedTestCase {
         for name in stored.keys {
             var got: [String: UInt32] = [:]
             try txn.forEach(tree: "b:" + name) { k, v in
-                let target = Int64(bitPattern: UInt64(bigEndian: k.loadUnaligned(as: UInt64.self)) ^ 0x8000_0000_0000_0000)
+                let target = Int64(
+                    bitPattern: UInt64(bigEndian: k.loadUnaligned(as: UInt64.self)) ^ 0x8000_0000_0000_0000)
                 let rest = Array(k[8...])
                 let z1 = rest.firstIndex(of: 0)!, z2 = rest[(z1 + 1)...].firstIndex(of: 0)!
-                let origin = rest[(z2 + 1)...].withUnsafeBytes { Int64(bitPattern: UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)) ^ 0x8000_0000_0000_0000) }
-                got["\(target) \(String(decoding: rest[..<z1], as: UTF8.self)) \(String(decoding: rest[(z1 + 1)..<z2], as: UTF8.self)) \(origin)"] = v.loadUnaligned(as: UInt32.self)
+                let origin = rest[(z2 + 1)...].withUnsafeBytes {
+                    Int64(bitPattern: UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)) ^ 0x8000_0000_0000_0000)
+                }
+                got[
+                    "\(target) \(String(decoding: rest[..<z1], as: UTF8.self)) \(String(decoding: rest[(z1 + 1)..<z2], as: UTF8.self)) \(origin)"
+                ] = v.loadUnaligned(as: UInt32.self)
                 return true
             }
             XCTAssertEqual(got, expectedBacklinks[name] ?? [:], "\(label): backlinks of \(name)")
@@ -673,25 +809,37 @@ final class MigrationModelTests: SeedTestCase {
         let trees = try read.treeNames()
         for (name, t) in stored {
             var rows: [(Int64, [StoreValue])] = []
-            try txn.forEachRow(t) { row in rows.append((row.key, row.values())); return true }
+            try txn.forEachRow(t) { row in
+                rows.append((row.key, row.values())); return true
+            }
             let indexTrees = Set(trees.filter { $0.hasPrefix("i:\(name):") })
             // A missing tree reads as empty (trees are created by the first write that needs them).
-            XCTAssertTrue(indexTrees.isSubset(of: t.indexTreeColumns.map { t.indexTree($0) }), "\(label): index trees of \(name): \(indexTrees.sorted())")
+            XCTAssertTrue(
+                indexTrees.isSubset(of: t.indexTreeColumns.map { t.indexTree($0) }),
+                "\(label): index trees of \(name): \(indexTrees.sorted())")
             for c in t.indexTreeColumns {
                 var got: Set<[UInt8]> = []
-                try txn.forEach(tree: t.indexTree(c)) { k, _ in got.insert(Array(k)); return true }
-                let want = Set(rows.map { IndexKey.entry($0.1[c], objectKey: UInt64(bitPattern: $0.0) ^ 0x8000_0000_0000_0000) })
+                try txn.forEach(tree: t.indexTree(c)) { k, _ in
+                    got.insert(Array(k)); return true
+                }
+                let want = Set(
+                    rows.map { IndexKey.entry($0.1[c], objectKey: UInt64(bitPattern: $0.0) ^ 0x8000_0000_0000_0000) })
                 XCTAssertEqual(got, want, "\(label): index \(name).\(t.columns[c].name)")
             }
             var pkEntries: [[UInt8]: Int64] = [:]
-            try txn.forEach(tree: t.primaryKeyTree) { k, v in pkEntries[Array(k)] = Int64(bitPattern: v.loadUnaligned(as: UInt64.self)); return true }
+            try txn.forEach(tree: t.primaryKeyTree) { k, v in
+                pkEntries[Array(k)] = Int64(bitPattern: v.loadUnaligned(as: UInt64.self)); return true
+            }
             if let pk = t.primaryKeyColumn, !t.primaryKeyIsObjectKey {
-                XCTAssertEqual(pkEntries, Dictionary(uniqueKeysWithValues: rows.map { (IndexKey.encode($0.1[pk]), $0.0) }), "\(label): primary keys of \(name)")
+                XCTAssertEqual(
+                    pkEntries, Dictionary(uniqueKeysWithValues: rows.map { (IndexKey.encode($0.1[pk]), $0.0) }),
+                    "\(label): primary keys of \(name)")
             } else {
                 XCTAssertEqual(pkEntries.count, 0, "\(label): \(name) has no primary-key tree")
             }
             if !t.primaryKeyIsObjectKey, let maxKey = rows.map(\.0).max() {
-                let counter = try Array(name.utf8).withUnsafeBytes { try txn.get($0, tree: StoreTransaction.counterTree) }
+                let counter =
+                    try Array(name.utf8).withUnsafeBytes { try txn.get($0, tree: StoreTransaction.counterTree) }
                     .map { Int64(bitPattern: $0.loadUnaligned(as: UInt64.self)) } ?? 0
                 XCTAssertGreaterThan(counter, maxKey, "\(label): the next object key of \(name) is past every object")
             }

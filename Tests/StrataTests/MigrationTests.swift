@@ -25,17 +25,25 @@ final class MigAdditiveV0: HandWrittenObject {
 
 extension MigAdditiveV0: ObjectSchemaProviding {
     typealias StrataRoot = MigAdditiveV0
-    static let strataObjectSchema = ObjectSchema(className: "MigAdditive", kind: .object, properties: [
-        Strata.Property(name: "id", type: .int, swiftType: "Int", isPrimaryKey: true, defaultValueSource: "0"),
-        Strata.Property(name: "name", type: .string, swiftType: "String", defaultValueSource: "\"\""),
-    ])
+    static let strataObjectSchema = ObjectSchema(
+        className: "MigAdditive", kind: .object,
+        properties: [
+            Strata.Property(name: "id", type: .int, swiftType: "Int", isPrimaryKey: true, defaultValueSource: "0"),
+            Strata.Property(name: "name", type: .string, swiftType: "String", defaultValueSource: "\"\""),
+        ])
     static let strataAccessors = ObjectAccessors<MigAdditiveV0>(
         make: { MigAdditiveV0() },
         properties: [
-            PropertyAccessor(name: "id", keyPath: \MigAdditiveV0.id, get: { $0.id._strataPropertyValue },
-                             set: { (o: MigAdditiveV0, v: PropertyValue) throws(PropertyValueError) in o.id = try _strataDecode(v, property: "MigAdditive.id") }),
-            PropertyAccessor(name: "name", keyPath: \MigAdditiveV0.name, get: { $0.name._strataPropertyValue },
-                             set: { (o: MigAdditiveV0, v: PropertyValue) throws(PropertyValueError) in o.name = try _strataDecode(v, property: "MigAdditive.name") }),
+            PropertyAccessor(
+                name: "id", keyPath: \MigAdditiveV0.id, get: { $0.id._strataPropertyValue },
+                set: { (o: MigAdditiveV0, v: PropertyValue) throws(PropertyValueError) in
+                    o.id = try _strataDecode(v, property: "MigAdditive.id")
+                }),
+            PropertyAccessor(
+                name: "name", keyPath: \MigAdditiveV0.name, get: { $0.name._strataPropertyValue },
+                set: { (o: MigAdditiveV0, v: PropertyValue) throws(PropertyValueError) in
+                    o.name = try _strataDecode(v, property: "MigAdditive.name")
+                }),
         ],
         bindPropertyIndexes: { o in
             o.$id = _PersistedSlot(propertyIndex: 0)
@@ -52,17 +60,25 @@ final class MigRetypedV0: HandWrittenObject {
 
 extension MigRetypedV0: ObjectSchemaProviding {
     typealias StrataRoot = MigRetypedV0
-    static let strataObjectSchema = ObjectSchema(className: "MigRetyped", kind: .object, properties: [
-        Strata.Property(name: "id", type: .int, swiftType: "Int", isPrimaryKey: true, defaultValueSource: "0"),
-        Strata.Property(name: "age", type: .int, swiftType: "Int", defaultValueSource: "0"),
-    ])
+    static let strataObjectSchema = ObjectSchema(
+        className: "MigRetyped", kind: .object,
+        properties: [
+            Strata.Property(name: "id", type: .int, swiftType: "Int", isPrimaryKey: true, defaultValueSource: "0"),
+            Strata.Property(name: "age", type: .int, swiftType: "Int", defaultValueSource: "0"),
+        ])
     static let strataAccessors = ObjectAccessors<MigRetypedV0>(
         make: { MigRetypedV0() },
         properties: [
-            PropertyAccessor(name: "id", keyPath: \MigRetypedV0.id, get: { $0.id._strataPropertyValue },
-                             set: { (o: MigRetypedV0, v: PropertyValue) throws(PropertyValueError) in o.id = try _strataDecode(v, property: "MigRetyped.id") }),
-            PropertyAccessor(name: "age", keyPath: \MigRetypedV0.age, get: { $0.age._strataPropertyValue },
-                             set: { (o: MigRetypedV0, v: PropertyValue) throws(PropertyValueError) in o.age = try _strataDecode(v, property: "MigRetyped.age") }),
+            PropertyAccessor(
+                name: "id", keyPath: \MigRetypedV0.id, get: { $0.id._strataPropertyValue },
+                set: { (o: MigRetypedV0, v: PropertyValue) throws(PropertyValueError) in
+                    o.id = try _strataDecode(v, property: "MigRetyped.id")
+                }),
+            PropertyAccessor(
+                name: "age", keyPath: \MigRetypedV0.age, get: { $0.age._strataPropertyValue },
+                set: { (o: MigRetypedV0, v: PropertyValue) throws(PropertyValueError) in
+                    o.age = try _strataDecode(v, property: "MigRetyped.age")
+                }),
         ],
         bindPropertyIndexes: { o in
             o.$id = _PersistedSlot(propertyIndex: 0)
@@ -80,20 +96,31 @@ final class MigRenamedV0: HandWrittenObject {
 
 extension MigRenamedV0: ObjectSchemaProviding {
     typealias StrataRoot = MigRenamedV0
-    static let strataObjectSchema = ObjectSchema(className: "MigRenamed", kind: .object, properties: [
-        Strata.Property(name: "id", type: .int, swiftType: "Int", isPrimaryKey: true, defaultValueSource: "0"),
-        Strata.Property(name: "firstName", type: .string, swiftType: "String", defaultValueSource: "\"\""),
-        Strata.Property(name: "age", type: .int, swiftType: "Int", defaultValueSource: "0"),
-    ])
+    static let strataObjectSchema = ObjectSchema(
+        className: "MigRenamed", kind: .object,
+        properties: [
+            Strata.Property(name: "id", type: .int, swiftType: "Int", isPrimaryKey: true, defaultValueSource: "0"),
+            Strata.Property(name: "firstName", type: .string, swiftType: "String", defaultValueSource: "\"\""),
+            Strata.Property(name: "age", type: .int, swiftType: "Int", defaultValueSource: "0"),
+        ])
     static let strataAccessors = ObjectAccessors<MigRenamedV0>(
         make: { MigRenamedV0() },
         properties: [
-            PropertyAccessor(name: "id", keyPath: \MigRenamedV0.id, get: { $0.id._strataPropertyValue },
-                             set: { (o: MigRenamedV0, v: PropertyValue) throws(PropertyValueError) in o.id = try _strataDecode(v, property: "MigRenamed.id") }),
-            PropertyAccessor(name: "firstName", keyPath: \MigRenamedV0.firstName, get: { $0.firstName._strataPropertyValue },
-                             set: { (o: MigRenamedV0, v: PropertyValue) throws(PropertyValueError) in o.firstName = try _strataDecode(v, property: "MigRenamed.firstName") }),
-            PropertyAccessor(name: "age", keyPath: \MigRenamedV0.age, get: { $0.age._strataPropertyValue },
-                             set: { (o: MigRenamedV0, v: PropertyValue) throws(PropertyValueError) in o.age = try _strataDecode(v, property: "MigRenamed.age") }),
+            PropertyAccessor(
+                name: "id", keyPath: \MigRenamedV0.id, get: { $0.id._strataPropertyValue },
+                set: { (o: MigRenamedV0, v: PropertyValue) throws(PropertyValueError) in
+                    o.id = try _strataDecode(v, property: "MigRenamed.id")
+                }),
+            PropertyAccessor(
+                name: "firstName", keyPath: \MigRenamedV0.firstName, get: { $0.firstName._strataPropertyValue },
+                set: { (o: MigRenamedV0, v: PropertyValue) throws(PropertyValueError) in
+                    o.firstName = try _strataDecode(v, property: "MigRenamed.firstName")
+                }),
+            PropertyAccessor(
+                name: "age", keyPath: \MigRenamedV0.age, get: { $0.age._strataPropertyValue },
+                set: { (o: MigRenamedV0, v: PropertyValue) throws(PropertyValueError) in
+                    o.age = try _strataDecode(v, property: "MigRenamed.age")
+                }),
         ],
         bindPropertyIndexes: { o in
             o.$id = _PersistedSlot(propertyIndex: 0)
@@ -112,7 +139,9 @@ final class MigrationLog: @unchecked Sendable {
 }
 
 final class MigrationTests: SeedTestCase {
-    func configuration(_ types: [ObjectBase.Type], version: UInt64 = 0, block: MigrationBlock? = nil) -> Realm.Configuration {
+    func configuration(
+        _ types: [ObjectBase.Type], version: UInt64 = 0, block: MigrationBlock? = nil
+    ) -> Realm.Configuration {
         Realm.Configuration(fileURL: url(), schemaVersion: version, migrationBlock: block, objectTypes: types)
     }
 
@@ -149,7 +178,9 @@ final class MigrationTests: SeedTestCase {
                 ann.rank = 1
                 realm.add(MigAdditive(value: ["id": 3, "name": "Cy"]))
             }
-            XCTAssertEqual(realm.object(ofType: MigAdditive.self, forPrimaryKey: 3)?.score, 7, "new objects get the declared default")
+            XCTAssertEqual(
+                realm.object(ofType: MigAdditive.self, forPrimaryKey: 3)?.score, 7,
+                "new objects get the declared default")
         }
         let realm = try Realm(configuration: configuration([MigAdditive.self]))
         let ann = try XCTUnwrap(realm.object(ofType: MigAdditive.self, forPrimaryKey: 1))
@@ -190,15 +221,16 @@ final class MigrationTests: SeedTestCase {
         }
         let log = MigrationLog()
         do {
-            let realm = try Realm(configuration: configuration([MigRetyped.self], version: 1) { migration, oldSchemaVersion in
-                log.calls += 1
-                log.oldSchemaVersions.append(oldSchemaVersion)
-                migration.enumerateObjects(ofType: "MigRetyped") { oldObject, newObject in
-                    let age = oldObject!["age"] as! Int
-                    log.enumerated.append("\(oldObject!["id"] as! Int):\(age)")
-                    newObject!["age"] = "\(age) years"
-                }
-            })
+            let realm = try Realm(
+                configuration: configuration([MigRetyped.self], version: 1) { migration, oldSchemaVersion in
+                    log.calls += 1
+                    log.oldSchemaVersions.append(oldSchemaVersion)
+                    migration.enumerateObjects(ofType: "MigRetyped") { oldObject, newObject in
+                        let age = oldObject!["age"] as! Int
+                        log.enumerated.append("\(oldObject!["id"] as! Int):\(age)")
+                        newObject!["age"] = "\(age) years"
+                    }
+                })
             XCTAssertEqual(log.calls, 1)
             XCTAssertEqual(log.oldSchemaVersions, [0])
             XCTAssertEqual(log.enumerated.sorted(), ["1:3", "2:12"])
@@ -206,7 +238,8 @@ final class MigrationTests: SeedTestCase {
         }
         // Reopened at the new version: no migration runs again.
         do {
-            let realm = try Realm(configuration: configuration([MigRetyped.self], version: 1) { _, _ in log.calls += 1 })
+            let realm = try Realm(
+                configuration: configuration([MigRetyped.self], version: 1) { _, _ in log.calls += 1 })
             XCTAssertEqual(realm.object(ofType: MigRetyped.self, forPrimaryKey: 2)?.age, "12 years")
             XCTAssertEqual(log.calls, 1)
         }
@@ -226,9 +259,10 @@ final class MigrationTests: SeedTestCase {
             }
         }
         do {
-            let realm = try Realm(configuration: configuration([MigRenamed.self], version: 1) { migration, _ in
-                migration.renameProperty(onType: "MigRenamed", from: "firstName", to: "givenName")
-            })
+            let realm = try Realm(
+                configuration: configuration([MigRenamed.self], version: 1) { migration, _ in
+                    migration.renameProperty(onType: "MigRenamed", from: "firstName", to: "givenName")
+                })
             XCTAssertEqual(realm.object(ofType: MigRenamed.self, forPrimaryKey: 1)?.givenName, "Ann")
         }
         let realm = try Realm(configuration: configuration([MigRenamed.self], version: 1))
@@ -269,10 +303,11 @@ final class MigrationTests: SeedTestCase {
         }
         let log = MigrationLog()
         do {
-            let realm = try Realm(configuration: configuration([MigKeep.self], version: 1) { migration, _ in
-                log.calls += 1
-                log.deleteDataResults.append(migration.deleteData(forType: "MigGone"))
-            })
+            let realm = try Realm(
+                configuration: configuration([MigKeep.self], version: 1) { migration, _ in
+                    log.calls += 1
+                    log.deleteDataResults.append(migration.deleteData(forType: "MigGone"))
+                })
             XCTAssertEqual(log.calls, 1, "the migration block runs when schemaVersion is raised")
             XCTAssertEqual(log.deleteDataResults, [true])
             XCTAssertEqual(realm.objects(MigKeep.self).count, 2)
@@ -296,10 +331,11 @@ final class MigrationTests: SeedTestCase {
         }
         let log = MigrationLog()
         do {
-            _ = try Realm(configuration: configuration([MigRenamed.self], version: 1) { migration, _ in
-                migration.renameProperty(onType: "MigRenamed", from: "firstName", to: "givenName")
-                log.deleteDataResults.append(migration.deleteData(forType: "MigGone"))
-            })
+            _ = try Realm(
+                configuration: configuration([MigRenamed.self], version: 1) { migration, _ in
+                    migration.renameProperty(onType: "MigRenamed", from: "firstName", to: "givenName")
+                    log.deleteDataResults.append(migration.deleteData(forType: "MigGone"))
+                })
             XCTAssertEqual(log.deleteDataResults, [true])
         }
         let realm = try Realm(configuration: configuration([MigRenamed.self, MigGone.self], version: 1))
@@ -315,9 +351,10 @@ final class MigrationTests: SeedTestCase {
         }
         let log = MigrationLog()
         do {
-            let realm = try Realm(configuration: configuration([MigCleared.self], version: 1) { migration, _ in
-                log.deleteDataResults.append(migration.deleteData(forType: "MigCleared"))
-            })
+            let realm = try Realm(
+                configuration: configuration([MigCleared.self], version: 1) { migration, _ in
+                    log.deleteDataResults.append(migration.deleteData(forType: "MigCleared"))
+                })
             XCTAssertEqual(log.deleteDataResults, [true])
             XCTAssertEqual(realm.objects(MigCleared.self).count, 0)
             try realm.write { realm.add(MigCleared(value: ["id": 1, "value": 100])) }
@@ -336,13 +373,14 @@ final class MigrationTests: SeedTestCase {
         }
         let log = MigrationLog()
         do {
-            _ = try Realm(configuration: configuration([MigCleared.self], version: 1) { migration, oldSchemaVersion in
-                log.calls += 1
-                log.oldSchemaVersions.append(oldSchemaVersion)
-                migration.enumerateObjects(ofType: "MigCleared") { oldObject, newObject in
-                    newObject!["value"] = (oldObject!["value"] as! Int) * 10
-                }
-            })
+            _ = try Realm(
+                configuration: configuration([MigCleared.self], version: 1) { migration, oldSchemaVersion in
+                    log.calls += 1
+                    log.oldSchemaVersions.append(oldSchemaVersion)
+                    migration.enumerateObjects(ofType: "MigCleared") { oldObject, newObject in
+                        newObject!["value"] = (oldObject!["value"] as! Int) * 10
+                    }
+                })
         }
         XCTAssertEqual(log.calls, 1)
         XCTAssertEqual(log.oldSchemaVersions, [0])

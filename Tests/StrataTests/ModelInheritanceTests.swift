@@ -44,7 +44,8 @@ final class ModelInheritanceTests: SeedTestCase {
         XCTAssertEqual([pip.name, "\(pip.lives)", "\(pip.weeks)"], ["Pip", "8", "10"])
         XCTAssertEqual(realm.objects(InhKitten.self).where { $0.weeks > 8 && $0.lives == 8 }.map(\.name), ["Pip"])
         XCTAssertEqual(realm.objects(InhKitten.self).filter("name BEGINSWITH 'K'").map(\.id), [1])
-        XCTAssertEqual(realm.objects(InhKitten.self).sorted(byKeyPath: "weeks", ascending: false).map(\.name), ["Pip", "Kit"])
+        XCTAssertEqual(
+            realm.objects(InhKitten.self).sorted(byKeyPath: "weeks", ascending: false).map(\.name), ["Pip", "Kit"])
         try realm.write {
             pip.lives -= 1
             pip.weeks += 1
@@ -72,9 +73,13 @@ final class ModelInheritanceTests: SeedTestCase {
         XCTAssertEqual(shelter.animals.map(\.name), ["Rex"])
 
         // A kitten is an InhCat in Swift, but not in a list of InhCat (RealmSwift refuses it too).
-        XCTAssertThrowsError(try realm.write { shelter.cats.append(InhKitten(value: ["id": 6, "name": "Kit"])) }) { error in
+        XCTAssertThrowsError(try realm.write { shelter.cats.append(InhKitten(value: ["id": 6, "name": "Kit"])) }) {
+            error in
             XCTAssertEqual((error as? Realm.Error)?.code, .invalidValue)
-            XCTAssertTrue("\(error)".contains("Object of type 'InhKitten' cannot be stored in property 'cats', which holds 'InhCat' objects"), "\(error)")
+            XCTAssertTrue(
+                "\(error)".contains(
+                    "Object of type 'InhKitten' cannot be stored in property 'cats', which holds 'InhCat' objects"),
+                "\(error)")
         }
         XCTAssertEqual(shelter.cats.map(\.name), ["Tom"])
         XCTAssertEqual(realm.objects(InhKitten.self).map(\.name), ["Star"])

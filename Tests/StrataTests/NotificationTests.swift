@@ -35,7 +35,9 @@ actor NoteActor {
 
 final class NotificationTests: SeedTestCase {
     /// Spins the main run loop (which drains DispatchQueue.main) until `condition` holds.
-    func spin(until condition: () -> Bool, timeout: TimeInterval = 20, file: StaticString = #filePath, line: UInt = #line) {
+    func spin(
+        until condition: () -> Bool, timeout: TimeInterval = 20, file: StaticString = #filePath, line: UInt = #line
+    ) {
         let deadline = Date(timeIntervalSinceNow: timeout)
         while !condition() {
             if Date() > deadline {
@@ -165,7 +167,8 @@ final class NotificationTests: SeedTestCase {
         let other = realm.observe { _, _ in otherCalls += 1 }
         settle(realm)
         var done = 0
-        realm.writeAsync(withoutNotifying: [skipped], { realm.add(NoteDog(value: ["name": "a"])) }, onComplete: { _ in done += 1 })
+        realm.writeAsync(
+            withoutNotifying: [skipped], { realm.add(NoteDog(value: ["name": "a"])) }, onComplete: { _ in done += 1 })
         spin(until: { done == 1 && otherCalls == 1 })
         realm.beginAsyncWrite {
             realm.add(NoteDog(value: ["name": "b"]))
@@ -367,7 +370,10 @@ final class NotificationTests: SeedTestCase {
         let token = dog.observe { (change: ObjectChange<NoteDog>) in
             switch change {
             case .change(let object, let properties):
-                changes.append(properties.map { "\($0.name): \($0.oldValue ?? "nil") -> \($0.newValue ?? "nil")" } + ["now \(object.age)"])
+                changes.append(
+                    properties.map { "\($0.name): \($0.oldValue ?? "nil") -> \($0.newValue ?? "nil")" } + [
+                        "now \(object.age)"
+                    ])
             case .deleted: deleted = true
             case .error(let e): XCTFail("\(e)")
             }
@@ -388,7 +394,9 @@ final class NotificationTests: SeedTestCase {
         let address = try XCTUnwrap(person.address)
         var changes: [String] = []
         let token = address.observe { (change: ObjectChange<Address>) in
-            if case .change(let a, let p) = change { changes.append("\(p.map { "\($0.name) \($0.oldValue ?? "nil")->\($0.newValue ?? "nil")" }) \(a.street)") }
+            if case .change(let a, let p) = change {
+                changes.append("\(p.map { "\($0.name) \($0.oldValue ?? "nil")->\($0.newValue ?? "nil")" }) \(a.street)")
+            }
         }
         settle(realm)
         writeElsewhere { r in r.object(ofType: Person.self, forPrimaryKey: 1)!.address!.street = "High" }
@@ -469,8 +477,10 @@ final class NotificationTests: SeedTestCase {
 
     /// The `strata-async-stress` executable SwiftPM builds beside the test bundle.
     private func stressExecutable() throws -> String {
-        let dirs = [Bundle(for: NotificationTests.self).bundleURL.deletingLastPathComponent().path,
-                    (CommandLine.arguments.first.map { ($0 as NSString).deletingLastPathComponent }) ?? ""]
+        let dirs = [
+            Bundle(for: NotificationTests.self).bundleURL.deletingLastPathComponent().path,
+            (CommandLine.arguments.first.map { ($0 as NSString).deletingLastPathComponent }) ?? "",
+        ]
         for d in dirs {
             let p = (d as NSString).appendingPathComponent("strata-async-stress")
             if FileManager.default.isExecutableFile(atPath: p) { return p }
@@ -503,7 +513,8 @@ final class NotificationTests: SeedTestCase {
         try child.run()
         child.waitUntilExit()
         XCTAssertEqual(child.terminationStatus, 0)
-        let lines = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+        let lines = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(
+            separator: "\n")
         XCTAssertEqual(lines.count, 3, "the child committed three times")
         spin(until: { updates.last == [10, 11] })
         XCTAssertEqual(updates.last, [10, 11])
@@ -539,7 +550,8 @@ final class NotificationTests: SeedTestCase {
         spin(until: { events.count == 2 })
         writeElsewhere { r in r.objects(NoteDog.self).filter("name == 'b'").first!.name = "B" }
         spin(until: { events.count == 3 })
-        XCTAssertEqual(events, ["initial [\"a\", \"b\"]", "update [0] [1] [] [\"b\", \"c\"]", "update [] [] [0] [\"B\", \"c\"]"])
+        XCTAssertEqual(
+            events, ["initial [\"a\", \"b\"]", "update [0] [1] [] [\"b\", \"c\"]", "update [] [] [0] [\"B\", \"c\"]"])
         token.invalidate()
     }
 
@@ -627,7 +639,9 @@ final class NotificationTests: SeedTestCase {
         spin(until: { events.count == 2 })
         writeElsewhere { r in r.object(ofType: Person.self, forPrimaryKey: 1)!.name = "Anna" }
         spin(until: { events.count == 3 })
-        XCTAssertEqual(events, ["initial [\"Ann\"]", "update [] [1] [] [\"Ann\", \"Bob\"]", "update [] [] [0] [\"Anna\", \"Bob\"]"])
+        XCTAssertEqual(
+            events,
+            ["initial [\"Ann\"]", "update [] [1] [] [\"Ann\", \"Bob\"]", "update [] [] [0] [\"Anna\", \"Bob\"]"])
         token.invalidate()
     }
 
@@ -661,7 +675,8 @@ final class NotificationTests: SeedTestCase {
         let dog = NoteDog(value: ["name": "Rex", "age": 1])
         try realm.write { realm.add(dog) }
         let actor = NoteActor()
-        let token = await dog.observe(keyPaths: ["age"], on: actor) { (a: isolated NoteActor, change: ObjectChange<NoteDog>) in
+        let token = await dog.observe(keyPaths: ["age"], on: actor) {
+            (a: isolated NoteActor, change: ObjectChange<NoteDog>) in
             a.preconditionIsolated()
             switch change {
             case .change(let d, let p): a.seen.append("\(p.map(\.name)) \(d.age)")
@@ -758,7 +773,9 @@ final class NotificationTests: SeedTestCase {
         spin(until: { seen.value.count == 2 })
         XCTAssertEqual(seen.value, ["initial 0 true", "update [0] 1 true"])
         let done = DispatchSemaphore(value: 0)
-        thread.perform { tokenBox.value?.invalidate(); tokenBox.value = nil; done.signal() }
+        thread.perform {
+            tokenBox.value?.invalidate(); tokenBox.value = nil; done.signal()
+        }
         done.wait()
     }
 
@@ -777,7 +794,9 @@ final class NotificationTests: SeedTestCase {
         writeElsewhere { $0.add(NoteDog(value: ["name": "Rex"])) }
         spin(until: { !seen.value.isEmpty })
         XCTAssertEqual(seen.value, ["didChange 1"])
-        queue.sync { tokenBox.value?.invalidate(); tokenBox.value = nil }
+        queue.sync {
+            tokenBox.value?.invalidate(); tokenBox.value = nil
+        }
     }
 
     func testObservingOnAThreadThatRunsNoRunLoopIsAnError() throws {

@@ -83,9 +83,11 @@ final class OptionalPrimaryKeyTests: SeedTestCase {
 
     func testIntMinIsRefusedAsAnOptionalIntKeyButNotAsAPlainOne() throws {
         let realm = try open()
-        XCTAssertThrowsError(try realm.write { realm.add(OptIntKeyed(value: ["id": Int.min, "value": "min"])) }) { error in
+        XCTAssertThrowsError(try realm.write { realm.add(OptIntKeyed(value: ["id": Int.min, "value": "min"])) }) {
+            error in
             XCTAssertEqual((error as? Realm.Error)?.code, .invalidValue)
-            XCTAssertTrue("\(error)".contains("-9223372036854775808 cannot be the primary key of 'OptIntKeyed.id'"), "\(error)")
+            XCTAssertTrue(
+                "\(error)".contains("-9223372036854775808 cannot be the primary key of 'OptIntKeyed.id'"), "\(error)")
         }
         XCTAssertEqual(realm.objects(OptIntKeyed.self).count, 0)
         XCTAssertNil(realm.object(ofType: OptIntKeyed.self, forPrimaryKey: Int.min))
@@ -109,8 +111,10 @@ final class OptionalPrimaryKeyTests: SeedTestCase {
                 realm.add(OptUUIDKeyed(value: ["id": uuid, "value": "uuid"]))
             }
             let secondNilKeys: [(String, () -> Object)] = [
-                ("OptInt8Keyed", { OptInt8Keyed(value: ["value": "again"]) }), ("OptStringKeyed", { OptStringKeyed(value: ["value": "again"]) }),
-                ("OptObjectIdKeyed", { OptObjectIdKeyed(value: ["value": "again"]) }), ("OptUUIDKeyed", { OptUUIDKeyed(value: ["value": "again"]) }),
+                ("OptInt8Keyed", { OptInt8Keyed(value: ["value": "again"]) }),
+                ("OptStringKeyed", { OptStringKeyed(value: ["value": "again"]) }),
+                ("OptObjectIdKeyed", { OptObjectIdKeyed(value: ["value": "again"]) }),
+                ("OptUUIDKeyed", { OptUUIDKeyed(value: ["value": "again"]) }),
             ]
             for (name, make) in secondNilKeys {
                 XCTAssertThrowsError(try realm.write { realm.add(make()) }, name) { error in

@@ -37,10 +37,13 @@ final class PersistableEnumTests: SeedTestCase {
                 realm.add(EnumKeyedSlot(value: ["slot": EnumSlot.south, "note": "warm"]))
                 realm.add(EnumKeyedSlot(value: ["slot": EnumSlot.north, "note": "cold"]))
             }
-            XCTAssertThrowsError(try realm.write { realm.add(EnumKeyedSlot(value: ["slot": EnumSlot.north])) }) { error in
+            XCTAssertThrowsError(try realm.write { realm.add(EnumKeyedSlot(value: ["slot": EnumSlot.north])) }) {
+                error in
                 XCTAssertEqual((error as? Realm.Error)?.code, .primaryKeyExists)
             }
-            try realm.write { realm.add(EnumKeyedSlot(value: ["slot": EnumSlot.north, "note": "icy"]), update: .modified) }
+            try realm.write {
+                realm.add(EnumKeyedSlot(value: ["slot": EnumSlot.north, "note": "icy"]), update: .modified)
+            }
         }
         let realm = try open()
         XCTAssertEqual(realm.object(ofType: EnumKeyedSlot.self, forPrimaryKey: EnumSlot.north)?.note, "icy")

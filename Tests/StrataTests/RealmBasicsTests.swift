@@ -110,10 +110,12 @@ final class RealmBasicsTests: TemporaryDirectoryTestCase {
     func testOverlongIndexedStringFailsTheWholeWrite() throws {
         let realm = try Realm(configuration: config())
         let long = String(repeating: "x", count: 20_000)
-        XCTAssertThrowsError(try realm.write {
-            realm.add(Item(value: ["status": "open", "title": "first"]))
-            realm.add(Item(value: ["status": long, "title": "second"]))
-        }) { error in
+        XCTAssertThrowsError(
+            try realm.write {
+                realm.add(Item(value: ["status": "open", "title": "first"]))
+                realm.add(Item(value: ["status": long, "title": "second"]))
+            }
+        ) { error in
             XCTAssertEqual((error as? Realm.Error)?.code, .invalidValue)
             XCTAssertTrue("\(error)".contains("Item.status"), "\(error)")
         }
@@ -143,7 +145,9 @@ final class RealmBasicsTests: TemporaryDirectoryTestCase {
         let expected = model.filter { $0.priority > 0 }
         XCTAssertEqual(positive.count, expected.count)
         XCTAssertEqual(positive.sum(ofProperty: "score") as Double, expected.map(\.score).reduce(0, +), accuracy: 1e-9)
-        XCTAssertEqual(positive.average(ofProperty: "priority") as Double?, Double(expected.map(\.priority).reduce(0, +)) / Double(expected.count))
+        XCTAssertEqual(
+            positive.average(ofProperty: "priority") as Double?,
+            Double(expected.map(\.priority).reduce(0, +)) / Double(expected.count))
         XCTAssertEqual(positive.min(ofProperty: "priority") as Int?, expected.map(\.priority).min())
         let open = all.where { $0.status == "open" }
         XCTAssertEqual(open.count, 167)

@@ -11,7 +11,9 @@ final class RealmCopyTests: SeedTestCase {
 
     func addDogs(_ realm: Realm, _ range: Range<Int>) throws {
         try realm.write {
-            for i in range { realm.add(Dog(value: ["name": "dog\(i)", "age": i, "breed": String(repeating: "b", count: 100)])) }
+            for i in range {
+                realm.add(Dog(value: ["name": "dog\(i)", "age": i, "breed": String(repeating: "b", count: 100)]))
+            }
         }
     }
 
@@ -74,7 +76,7 @@ final class RealmCopyTests: SeedTestCase {
     func testCopyShowsTheRealmsVersionWhileAnotherThreadCommits() throws {
         let realm = try Realm(configuration: configuration())
         try addDogs(realm, 0..<10)
-        XCTAssertEqual(realm.objects(Dog.self).count, 10)   // pins the version with 10 dogs
+        XCTAssertEqual(realm.objects(Dog.self).count, 10)  // pins the version with 10 dogs
         let config = configuration()
         let done = expectation(description: "other thread committed")
         Thread.detachNewThread {
@@ -99,7 +101,8 @@ final class RealmCopyTests: SeedTestCase {
         try realm.write { realm.delete(realm.objects(Dog.self).where { $0.age >= 500 }) }
         try realm.writeCopy(toFile: url("copy.realm"))
         let fileSize = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: url().path)[.size] as? Int)
-        let copySize = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: url("copy.realm").path)[.size] as? Int)
+        let copySize = try XCTUnwrap(
+            FileManager.default.attributesOfItem(atPath: url("copy.realm").path)[.size] as? Int)
         XCTAssertLessThan(copySize * 2, fileSize, "copy \(copySize) bytes, file \(fileSize) bytes")
         let copy = try Realm(configuration: configuration("copy.realm"))
         XCTAssertEqual(copy.objects(Dog.self).count, 500)
@@ -111,7 +114,8 @@ final class RealmCopyTests: SeedTestCase {
         try addDogs(realm, 0..<3)
         try realm.writeCopy(configuration: configuration("other.realm"))
         XCTAssertEqual(dogNames(try Realm(configuration: configuration("other.realm"))), ["dog0", "dog1", "dog2"])
-        XCTAssertThrowsError(try realm.writeCopy(configuration: Realm.Configuration(inMemoryIdentifier: "copy"))) { error in
+        XCTAssertThrowsError(try realm.writeCopy(configuration: Realm.Configuration(inMemoryIdentifier: "copy"))) {
+            error in
             XCTAssertEqual((error as? Realm.Error)?.code, .fail, "\(error)")
         }
     }

@@ -9,7 +9,9 @@ final class RealmOpeningTests: TemporaryDirectoryTestCase {
     var dir: String { temporaryDirectory.path }
 
     private func configuration(_ path: String, readOnly: Bool = false) -> Realm.Configuration {
-        Realm.Configuration(fileURL: URL(fileURLWithPath: path), readOnly: readOnly, objectTypes: [Dog.self, DogToy.self, Person.self, Address.self])
+        Realm.Configuration(
+            fileURL: URL(fileURLWithPath: path), readOnly: readOnly,
+            objectTypes: [Dog.self, DogToy.self, Person.self, Address.self])
     }
 
     /// A path in a directory that does not exist fails with `fileNotFound` naming the directory,
@@ -86,7 +88,9 @@ final class RealmOpeningTests: TemporaryDirectoryTestCase {
         let lock = try Data(contentsOf: URL(fileURLWithPath: path + ".lock"))
         // Damage a page the last commit wrote: one holding the names "second-...".
         let needle = Array("second-150".utf8)
-        let at = try XCTUnwrap(bytes.indices.first { i in i + needle.count <= bytes.count && Array(bytes[i..<(i + needle.count)]) == needle })
+        let at = try XCTUnwrap(
+            bytes.indices.first { i in i + needle.count <= bytes.count && Array(bytes[i..<(i + needle.count)]) == needle
+            })
         bytes[at] ^= 0x01
         try Data(bytes).write(to: URL(fileURLWithPath: copy))
         try lock.write(to: URL(fileURLWithPath: copy + ".lock"))
@@ -96,7 +100,8 @@ final class RealmOpeningTests: TemporaryDirectoryTestCase {
             XCTAssertEqual(e.code, .invalidDatabase)
             XCTAssertTrue(e.message.contains("openLastIntactVersion"), e.message)
         }
-        XCTAssertEqual(try Array(Data(contentsOf: URL(fileURLWithPath: copy))), bytes, "a failed open wrote to the file")
+        XCTAssertEqual(
+            try Array(Data(contentsOf: URL(fileURLWithPath: copy))), bytes, "a failed open wrote to the file")
 
         var recover = configuration(copy)
         recover.openLastIntactVersion = true
@@ -119,7 +124,10 @@ final class RealmOpeningTests: TemporaryDirectoryTestCase {
         // wrote it; the last commit did not touch it).
         let pageSize = 8192
         let needle = Array("breed".utf8)
-        let pages = Set(bytes.indices.filter { i in i + needle.count <= bytes.count && Array(bytes[i..<(i + needle.count)]) == needle }.map { $0 / pageSize })
+        let pages = Set(
+            bytes.indices.filter { i in
+                i + needle.count <= bytes.count && Array(bytes[i..<(i + needle.count)]) == needle
+            }.map { $0 / pageSize })
         XCTAssertEqual(pages.count, 1, "one page holds the schema")
         let page = try XCTUnwrap(pages.first)
         for i in (page * pageSize)..<((page + 1) * pageSize) { bytes[i] = 0 }
@@ -129,6 +137,7 @@ final class RealmOpeningTests: TemporaryDirectoryTestCase {
         XCTAssertThrowsError(try Realm(configuration: configuration(copy))) { error in
             XCTAssertEqual((error as? Realm.Error)?.code, .invalidDatabase, "\(error)")
         }
-        XCTAssertEqual(try Array(Data(contentsOf: URL(fileURLWithPath: copy))), bytes, "the failed open wrote to the file")
+        XCTAssertEqual(
+            try Array(Data(contentsOf: URL(fileURLWithPath: copy))), bytes, "the failed open wrote to the file")
     }
 }

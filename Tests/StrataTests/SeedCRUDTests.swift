@@ -43,7 +43,10 @@ final class SeedCRUDTests: SeedTestCase {
         do {
             let realm = try open()
             try realm.write {
-                realm.add([SeedDog(value: ["name": "A", "age": 1]), SeedDog(value: ["name": "B", "age": 2]), SeedDog(value: ["name": "C", "age": 3])])
+                realm.add([
+                    SeedDog(value: ["name": "A", "age": 1]), SeedDog(value: ["name": "B", "age": 2]),
+                    SeedDog(value: ["name": "C", "age": 3]),
+                ])
             }
         }
         let realm = try open()
@@ -150,7 +153,8 @@ final class SeedCRUDTests: SeedTestCase {
             XCTAssertTrue("\(error)".contains("SeedDog"), "\(error)")
         }
         let reported = takeViolations()
-        XCTAssertTrue(failed || !reported.isEmpty, "add(_:update: .modified) of a class without a primary key was accepted")
+        XCTAssertTrue(
+            failed || !reported.isEmpty, "add(_:update: .modified) of a class without a primary key was accepted")
         XCTAssertEqual(realm.objects(SeedDog.self).count, 0)
     }
 
@@ -247,7 +251,9 @@ final class SeedCRUDTests: SeedTestCase {
             XCTAssertEqual(realm.objects(Dog.self).count, 2, "deleting the target does not delete the origin")
 
             let pet = SeedPet(value: ["id": 1, "name": "Tom"])
-            let owner = SeedOwner(value: ["id": 1, "name": "Ann", "pet": pet, "pets": [pet, SeedPet(value: ["id": 2, "name": "Jerry"])]])
+            let owner = SeedOwner(value: [
+                "id": 1, "name": "Ann", "pet": pet, "pets": [pet, SeedPet(value: ["id": 2, "name": "Jerry"])],
+            ])
             try realm.write { realm.add(owner) }
             XCTAssertEqual(owner.pets.count, 2)
             try realm.write { realm.delete(pet) }
@@ -319,7 +325,9 @@ final class SeedCRUDTests: SeedTestCase {
         try realmA.write { realmA.add(toy) }
         XCTAssertThrowsError(try realmB.write { realmB.add(toy) }) { error in
             XCTAssertEqual((error as? Realm.Error)?.code, .objectManagedByAnotherRealm)
-            XCTAssertEqual((error as? Realm.Error)?.message, "Object is already managed by another Realm. Use create instead to copy it into this Realm.")
+            XCTAssertEqual(
+                (error as? Realm.Error)?.message,
+                "Object is already managed by another Realm. Use create instead to copy it into this Realm.")
         }
         XCTAssertEqual(realmB.objects(SeedDoggoToy.self).count, 0)
         XCTAssertTrue(toy.realm == realmA)
@@ -334,7 +342,9 @@ final class SeedCRUDTests: SeedTestCase {
         let dog = SeedDoggoDog(value: ["name": "Maui"])
         dog.favoriteToy = wubba
         XCTAssertThrowsError(try realmB.write { realmB.add(dog) }) { error in
-            XCTAssertEqual((error as? Realm.Error)?.message, "Object is already managed by another Realm. Use create instead to copy it into this Realm.")
+            XCTAssertEqual(
+                (error as? Realm.Error)?.message,
+                "Object is already managed by another Realm. Use create instead to copy it into this Realm.")
         }
         XCTAssertEqual(realmB.objects(SeedDoggoDog.self).count, 0)
         XCTAssertEqual(realmB.objects(SeedDoggoToy.self).count, 0)
@@ -428,7 +438,8 @@ final class SeedCRUDTests: SeedTestCase {
     /// add, update, delete, create and upsert, each followed by closing and reopening the file
     /// and reading everything back.
     func testReopenAfterEachOperation() throws {
-        func check(_ step: String, _ expected: [Int: String], file: StaticString = #filePath, line: UInt = #line) throws {
+        func check(_ step: String, _ expected: [Int: String], file: StaticString = #filePath, line: UInt = #line) throws
+        {
             let realm = try open()
             let people = realm.objects(SeedProfile.self)
             var found: [Int: String] = [:]
@@ -436,20 +447,34 @@ final class SeedCRUDTests: SeedTestCase {
             XCTAssertEqual(found, expected, "after \(step)", file: file, line: line)
             for (id, value) in expected {
                 let p = realm.object(ofType: SeedProfile.self, forPrimaryKey: id)
-                XCTAssertEqual(p.map { "\($0.name)/\($0.age)" }, value, "lookup of \(id) after \(step)", file: file, line: line)
+                XCTAssertEqual(
+                    p.map { "\($0.name)/\($0.age)" }, value, "lookup of \(id) after \(step)", file: file, line: line)
             }
         }
         do { let r = try open(); try r.write { r.add(SeedProfile(value: ["id": 1, "name": "Ann", "age": 30])) } }
         try check("add", [1: "Ann/30"])
-        do { let r = try open(); let p = r.object(ofType: SeedProfile.self, forPrimaryKey: 1)!; try r.write { p.age = 31 } }
+        do {
+            let r = try open(); let p = r.object(ofType: SeedProfile.self, forPrimaryKey: 1)!;
+            try r.write { p.age = 31 }
+        }
         try check("update", [1: "Ann/31"])
-        do { let r = try open(); try r.write { r.create(SeedProfile.self, value: ["id": 2, "name": "Bob", "age": 40]) } }
+        do {
+            let r = try open(); try r.write { r.create(SeedProfile.self, value: ["id": 2, "name": "Bob", "age": 40]) }
+        }
         try check("create", [1: "Ann/31", 2: "Bob/40"])
-        do { let r = try open(); try r.write { r.add(SeedProfile(value: ["id": 1, "name": "Anna", "age": 32]), update: .modified) } }
+        do {
+            let r = try open();
+            try r.write { r.add(SeedProfile(value: ["id": 1, "name": "Anna", "age": 32]), update: .modified) }
+        }
         try check("add upsert", [1: "Anna/32", 2: "Bob/40"])
-        do { let r = try open(); try r.write { r.create(SeedProfile.self, value: ["id": 2, "age": 41], update: .all) } }
+        do {
+            let r = try open(); try r.write { r.create(SeedProfile.self, value: ["id": 2, "age": 41], update: .all) }
+        }
         try check("create upsert", [1: "Anna/32", 2: "Bob/41"])
-        do { let r = try open(); let p = r.object(ofType: SeedProfile.self, forPrimaryKey: 1)!; try r.write { r.delete(p) } }
+        do {
+            let r = try open(); let p = r.object(ofType: SeedProfile.self, forPrimaryKey: 1)!;
+            try r.write { r.delete(p) }
+        }
         try check("delete", [2: "Bob/41"])
     }
 }

@@ -70,9 +70,11 @@ final class SeedCreateTests: SeedTestCase {
     /// error that names the properties to give (RealmSwift: "Invalid array input").
     func testArrayWithTooFewValuesFailsTheWrite() throws {
         let realm = try open()
-        XCTAssertThrowsError(try realm.write {
-            realm.create(Person.self, value: ["id": 123, "dogs": [["Buster", 5]]], update: .modified)
-        }) { error in
+        XCTAssertThrowsError(
+            try realm.write {
+                realm.create(Person.self, value: ["id": 123, "dogs": [["Buster", 5]]], update: .modified)
+            }
+        ) { error in
             XCTAssertEqual((error as? Realm.Error)?.code, .invalidValue)
             XCTAssertTrue("\(error)".contains("name, age, breed, favoriteToy"), "\(error)")
         }
@@ -86,13 +88,18 @@ final class SeedCreateTests: SeedTestCase {
         do {
             let realm = try open()
             try realm.write {
-                realm.create(SeedOwner.self, value: ["id": 1, "name": "Ann", "pet": ["id": 10, "name": "Tom", "age": 3]])
+                realm.create(
+                    SeedOwner.self, value: ["id": 1, "name": "Ann", "pet": ["id": 10, "name": "Tom", "age": 3]])
             }
             try realm.write {
-                realm.create(SeedOwner.self, value: ["id": 2, "name": "Bob",
-                                                     "pet": ["id": 10, "name": "Tom", "age": 4],
-                                                     "pets": [["id": 11, "name": "Jerry", "age": 1], ["id": 10, "name": "Tom", "age": 4]]],
-                             update: .modified)
+                realm.create(
+                    SeedOwner.self,
+                    value: [
+                        "id": 2, "name": "Bob",
+                        "pet": ["id": 10, "name": "Tom", "age": 4],
+                        "pets": [["id": 11, "name": "Jerry", "age": 1], ["id": 10, "name": "Tom", "age": 4]],
+                    ],
+                    update: .modified)
             }
             XCTAssertEqual(realm.objects(SeedPet.self).count, 2, "pet 10 was updated, not duplicated")
             XCTAssertEqual(realm.object(ofType: SeedPet.self, forPrimaryKey: 10)?.age, 4)
@@ -102,9 +109,12 @@ final class SeedCreateTests: SeedTestCase {
             XCTAssertEqual(bob.pet?.name, "Tom")
             XCTAssertEqual(bob.pets.map(\.id), [11, 10])
 
-            XCTAssertThrowsError(try realm.write {
-                realm.create(SeedOwner.self, value: ["id": 3, "name": "Cy", "pet": ["id": 10, "name": "Dup", "age": 9]])
-            }) { error in
+            XCTAssertThrowsError(
+                try realm.write {
+                    realm.create(
+                        SeedOwner.self, value: ["id": 3, "name": "Cy", "pet": ["id": 10, "name": "Dup", "age": 9]])
+                }
+            ) { error in
                 XCTAssertEqual((error as? Realm.Error)?.code, .primaryKeyExists)
                 XCTAssertTrue("\(error)".contains("'SeedPet'") && "\(error)".contains("'10'"), "\(error)")
             }
@@ -123,7 +133,10 @@ final class SeedCreateTests: SeedTestCase {
         let realm = try open()
         try realm.write { realm.add(SeedPet(value: ["id": 10, "name": "Tom", "age": 3])) }
         try realm.write {
-            realm.add(SeedOwner(value: ["id": 1, "name": "Ann", "pet": SeedPet(value: ["id": 10, "name": "Thomas", "age": 5])]), update: .modified)
+            realm.add(
+                SeedOwner(value: [
+                    "id": 1, "name": "Ann", "pet": SeedPet(value: ["id": 10, "name": "Thomas", "age": 5]),
+                ]), update: .modified)
         }
         XCTAssertEqual(realm.objects(SeedPet.self).count, 1)
         XCTAssertEqual(realm.object(ofType: SeedPet.self, forPrimaryKey: 10)?.name, "Thomas")
@@ -135,10 +148,14 @@ final class SeedCreateTests: SeedTestCase {
         do {
             let realm = try open()
             try realm.write {
-                realm.create(SeedOwner.self, value: ["id": 1, "name": "Ann", "address": ["street": "1 Main St", "city": "Oslo"]])
+                realm.create(
+                    SeedOwner.self,
+                    value: ["id": 1, "name": "Ann", "address": ["street": "1 Main St", "city": "Oslo"]])
             }
             try realm.write {
-                realm.create(SeedOwner.self, value: ["id": 1, "address": ["street": "2 High St", "city": "Rome"]], update: .modified)
+                realm.create(
+                    SeedOwner.self, value: ["id": 1, "address": ["street": "2 High St", "city": "Rome"]],
+                    update: .modified)
             }
         }
         let realm = try open()
@@ -183,11 +200,11 @@ final class SeedCreateTests: SeedTestCase {
     /// convert to the property's type, and unknown keys are ignored.
     func testCreateFromNestedJSON() throws {
         let json = """
-        {"id": 7, "name": "Ann", "unknown": true,
-         "pet": {"id": 1, "name": "Tom", "age": 3},
-         "pets": [{"id": 2, "name": "Jerry", "age": 1}],
-         "address": {"street": "1 Main St", "city": "Oslo"}}
-        """
+            {"id": 7, "name": "Ann", "unknown": true,
+             "pet": {"id": 1, "name": "Tom", "age": 3},
+             "pets": [{"id": 2, "name": "Jerry", "age": 1}],
+             "address": {"street": "1 Main St", "city": "Oslo"}}
+            """
         do {
             let realm = try open()
             try realm.write {
@@ -209,10 +226,11 @@ final class SeedCreateTests: SeedTestCase {
     /// required property fails the write.
     func testJSONNullForARequiredPropertyFails() throws {
         let realm = try open()
-        XCTAssertThrowsError(try realm.write {
-            let value = try JSONSerialization.jsonObject(with: Data(#"{"id": 1, "name": null}"#.utf8), options: [])
-            realm.create(SeedProfile.self, value: value)
-        })
+        XCTAssertThrowsError(
+            try realm.write {
+                let value = try JSONSerialization.jsonObject(with: Data(#"{"id": 1, "name": null}"#.utf8), options: [])
+                realm.create(SeedProfile.self, value: value)
+            })
         XCTAssertEqual(realm.objects(SeedProfile.self).count, 0)
     }
 
@@ -254,7 +272,7 @@ final class SeedCreateTests: SeedTestCase {
         XCTAssertEqual(partial.name, "Pluto")
         XCTAssertNil(partial.breed, "properties missing from the dictionary keep their defaults")
         // Seed 002's `Dog(value: ["name":"Bandido"])`.
-        let bandido = Dog(value: ["name":"Bandido"])
+        let bandido = Dog(value: ["name": "Bandido"])
         XCTAssertEqual(bandido.name, "Bandido")
         XCTAssertEqual(bandido.age, 0)
     }
@@ -286,16 +304,19 @@ final class SeedCreateTests: SeedTestCase {
         let realm = try open()
         XCTAssertEqual(realm.objects(SeedDog.self).count, 4)
         XCTAssertEqual(realm.object(ofType: SeedPerson.self, forPrimaryKey: 123)?.dogs.map(\.name), ["Rex", "Spot"])
-        XCTAssertEqual(realm.object(ofType: SeedPerson.self, forPrimaryKey: 124)?.dogs.map(\.name), ["Buster", "Buddy"])
+        XCTAssertEqual(
+            realm.object(ofType: SeedPerson.self, forPrimaryKey: 124)?.dogs.map(\.name), ["Buster", "Buddy"])
         XCTAssertEqual(realm.object(ofType: SeedPerson.self, forPrimaryKey: 124)?.dogs.map(\.age), [5, 6])
     }
 
     /// Seed 004's upsert snippet builds its people with `Person(value: ["id": ..., "name": ...])`;
     /// `Object(value:)` with a nested dictionary for a to-one link and an embedded object.
     func testInitWithNestedDictionaries() throws {
-        let owner = SeedOwner(value: ["id": 1, "name": "Ann", "pet": ["id": 2, "name": "Tom", "age": 3],
-                                      "pets": [["id": 3, "name": "Jerry", "age": 1]],
-                                      "address": ["street": "1 Main St", "city": "Oslo"]])
+        let owner = SeedOwner(value: [
+            "id": 1, "name": "Ann", "pet": ["id": 2, "name": "Tom", "age": 3],
+            "pets": [["id": 3, "name": "Jerry", "age": 1]],
+            "address": ["street": "1 Main St", "city": "Oslo"],
+        ])
         XCTAssertEqual(owner.pet?.name, "Tom")
         XCTAssertEqual(owner.pets.map(\.id), [3])
         XCTAssertEqual(owner.address?.city, "Oslo")

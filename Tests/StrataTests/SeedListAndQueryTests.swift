@@ -29,10 +29,13 @@ final class SeedListMutationTests: SeedTestCase {
             try realm.write {
                 // Use the .create method with `update: .modified` to copy the
                 // existing object into the realm
-                let dog = realm.create(SeedDoggoDog.self, value:
-                                        ["name": "Maui",
-                                         "favoriteToy": wubba],
-                                       update: .modified)
+                let dog = realm.create(
+                    SeedDoggoDog.self,
+                    value: [
+                        "name": "Maui",
+                        "favoriteToy": wubba,
+                    ],
+                    update: .modified)
                 person.dogs.append(dog)
             }
             XCTAssertEqual(person.dogs.count, 1)
@@ -62,7 +65,7 @@ final class SeedListMutationTests: SeedTestCase {
             thisPerson?.dogs.append(objectsIn: [
                 Dog(value: ["name": "Ben", "age": 13]),
                 Dog(value: ["name": "Lita", "age": 9]),
-                Dog(value: ["name": "Maui", "age": 1])
+                Dog(value: ["name": "Maui", "age": 1]),
             ])
         }
         // Confirm the three dogs were successfully added to the person's dogs list
@@ -79,10 +82,12 @@ final class SeedListMutationTests: SeedTestCase {
             let realm = try open()
             let person = SeedPerson(value: ["id": 1, "name": "Ann"])
             let rex = SeedDog(value: ["name": "Rex", "age": 1])
-            try realm.write { realm.add([person]); realm.add(rex) }
             try realm.write {
-                person.dogs.append(rex)                                  // managed
-                person.dogs.append(SeedDog(value: ["name": "Spot", "age": 2])) // unmanaged: added
+                realm.add([person]); realm.add(rex)
+            }
+            try realm.write {
+                person.dogs.append(rex)  // managed
+                person.dogs.append(SeedDog(value: ["name": "Spot", "age": 2]))  // unmanaged: added
                 person.dogs.insert(SeedDog(value: ["name": "First", "age": 0]), at: 0)
             }
             XCTAssertEqual(person.dogs.map(\.name), ["First", "Rex", "Spot"])
@@ -104,11 +109,12 @@ final class SeedListMutationTests: SeedTestCase {
         let realm = try open()
         let person = SeedPerson(value: ["id": 1, "name": "Ann", "dogs": [["Rex", 1]]])
         try realm.write { realm.add(person) }
-        XCTAssertThrowsError(try realm.write {
-            person.dogs.append(SeedDog(value: ["name": "Ghost", "age": 9]))
-            person.dogs.remove(at: 0)
-            throw SeedAbort()
-        })
+        XCTAssertThrowsError(
+            try realm.write {
+                person.dogs.append(SeedDog(value: ["name": "Ghost", "age": 9]))
+                person.dogs.remove(at: 0)
+                throw SeedAbort()
+            })
         XCTAssertEqual(person.dogs.map(\.name), ["Rex"])
         XCTAssertEqual(realm.objects(SeedDog.self).count, 1)
     }
@@ -180,7 +186,9 @@ final class SeedQueryTests: SeedTestCase {
         let realm = try open()
         try populate(realm)
         XCTAssertEqual(realm.objects(Dog.self).sorted(byKeyPath: "age").map(\.name), ["Buster", "Fido", "Rex", "Ben"])
-        XCTAssertEqual(realm.objects(Dog.self).sorted(byKeyPath: "name", ascending: false).map(\.name), ["Rex", "Fido", "Buster", "Ben"])
+        XCTAssertEqual(
+            realm.objects(Dog.self).sorted(byKeyPath: "name", ascending: false).map(\.name),
+            ["Rex", "Fido", "Buster", "Ben"])
         XCTAssertEqual(realm.objects(Dog.self).sorted(byKeyPath: "name").distinct(by: ["breed"]).count, 3)
     }
 

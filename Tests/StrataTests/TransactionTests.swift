@@ -77,12 +77,14 @@ final class TransactionTests: SeedTestCase {
                 realm.add(kept)
                 realm.add(doomed)
             }
-            XCTAssertThrowsError(try realm.write {
-                realm.add(SeedPerson(value: ["id": 3, "name": "New"]))
-                kept.name = "Changed"
-                realm.delete(doomed)
-                throw SeedAbort()
-            }) { error in
+            XCTAssertThrowsError(
+                try realm.write {
+                    realm.add(SeedPerson(value: ["id": 3, "name": "New"]))
+                    kept.name = "Changed"
+                    realm.delete(doomed)
+                    throw SeedAbort()
+                }
+            ) { error in
                 XCTAssertEqual(error as? SeedAbort, SeedAbort())
             }
             XCTAssertFalse(realm.isInWriteTransaction)
@@ -107,7 +109,9 @@ final class TransactionTests: SeedTestCase {
             try realm.beginWrite()
             let p = SeedPerson(value: ["id": 77, "name": "Ghost"])
             realm.add(p)
-            XCTAssertEqual(realm.object(ofType: SeedPerson.self, forPrimaryKey: 77)?.name, "Ghost", "visible inside its own transaction")
+            XCTAssertEqual(
+                realm.object(ofType: SeedPerson.self, forPrimaryKey: 77)?.name, "Ghost",
+                "visible inside its own transaction")
             XCTAssertEqual(realm.objects(SeedPerson.self).count, 1)
             realm.cancelWrite()
             XCTAssertFalse(realm.isInWriteTransaction)
@@ -127,12 +131,13 @@ final class TransactionTests: SeedTestCase {
     func testThrowingWriteLeavesNoTraceIncludingThePrimaryKeyIndex() throws {
         do {
             let realm = try open()
-            XCTAssertThrowsError(try realm.write {
-                realm.add(SeedPerson(value: ["id": 88, "name": "Ghost"]))
-                realm.add(SeedProfile(value: ["id": 88, "name": "Ghost too"]))
-                XCTAssertNotNil(realm.object(ofType: SeedPerson.self, forPrimaryKey: 88))
-                throw SeedAbort()
-            })
+            XCTAssertThrowsError(
+                try realm.write {
+                    realm.add(SeedPerson(value: ["id": 88, "name": "Ghost"]))
+                    realm.add(SeedProfile(value: ["id": 88, "name": "Ghost too"]))
+                    XCTAssertNotNil(realm.object(ofType: SeedPerson.self, forPrimaryKey: 88))
+                    throw SeedAbort()
+                })
             XCTAssertNil(realm.object(ofType: SeedPerson.self, forPrimaryKey: 88))
             XCTAssertNil(realm.object(ofType: SeedProfile.self, forPrimaryKey: 88))
             // Re-adding the same keys, with the default `.error` policy, succeeds.
@@ -153,10 +158,11 @@ final class TransactionTests: SeedTestCase {
     func testRollbackOfAStringLikePrimaryKey() throws {
         let realm = try open()
         let toyId = ObjectId.generate()
-        XCTAssertThrowsError(try realm.write {
-            realm.add(SeedDoggoToy(value: ["_id": toyId, "name": "Ghost ball"]))
-            throw SeedAbort()
-        })
+        XCTAssertThrowsError(
+            try realm.write {
+                realm.add(SeedDoggoToy(value: ["_id": toyId, "name": "Ghost ball"]))
+                throw SeedAbort()
+            })
         XCTAssertNil(realm.object(ofType: SeedDoggoToy.self, forPrimaryKey: toyId))
         try realm.write { realm.add(SeedDoggoToy(value: ["_id": toyId, "name": "Ball"])) }
         XCTAssertEqual(realm.object(ofType: SeedDoggoToy.self, forPrimaryKey: toyId)?.name, "Ball")
@@ -171,12 +177,14 @@ final class TransactionTests: SeedTestCase {
             let realm = try open()
             try realm.write { realm.add(SeedPerson(value: ["id": 1234, "name": "Jones"])) }
             let existing = realm.object(ofType: SeedPerson.self, forPrimaryKey: 1234)!
-            XCTAssertThrowsError(try realm.write {
-                realm.add(SeedPerson(value: ["id": 1, "name": "Before"]))
-                existing.name = "Changed before"
-                realm.add(SeedPerson(value: ["id": 1234, "name": "Duplicate"]))
-                realm.add(SeedPerson(value: ["id": 2, "name": "After"]))
-            }) { error in
+            XCTAssertThrowsError(
+                try realm.write {
+                    realm.add(SeedPerson(value: ["id": 1, "name": "Before"]))
+                    existing.name = "Changed before"
+                    realm.add(SeedPerson(value: ["id": 1234, "name": "Duplicate"]))
+                    realm.add(SeedPerson(value: ["id": 2, "name": "After"]))
+                }
+            ) { error in
                 guard let e = error as? Realm.Error else { return XCTFail("not a Realm.Error: \(error)") }
                 XCTAssertEqual(e.code, .primaryKeyExists)
                 XCTAssertTrue(e.message.contains("'SeedPerson'"), e.message)
@@ -197,10 +205,12 @@ final class TransactionTests: SeedTestCase {
     func testDuplicatePrimaryKeyWithinOneWrite() throws {
         let realm = try open()
         let id = UUID()
-        XCTAssertThrowsError(try realm.write {
-            realm.add(SeedDoggoDog(value: ["_id": id, "name": "One"]))
-            realm.add(SeedDoggoDog(value: ["_id": id, "name": "Two"]))
-        }) { error in
+        XCTAssertThrowsError(
+            try realm.write {
+                realm.add(SeedDoggoDog(value: ["_id": id, "name": "One"]))
+                realm.add(SeedDoggoDog(value: ["_id": id, "name": "Two"]))
+            }
+        ) { error in
             XCTAssertEqual((error as? Realm.Error)?.code, .primaryKeyExists)
             XCTAssertTrue("\(error)".contains("'SeedDoggoDog'"), "\(error)")
             XCTAssertTrue("\(error)".contains(id.uuidString), "\(error)")
@@ -213,10 +223,12 @@ final class TransactionTests: SeedTestCase {
     func testCreateWithExistingKeyAndErrorPolicyFails() throws {
         let realm = try open()
         try realm.write { realm.create(SeedProfile.self, value: ["id": 5, "name": "First"]) }
-        XCTAssertThrowsError(try realm.write {
-            realm.create(SeedProfile.self, value: ["id": 6, "name": "Other"])
-            realm.create(SeedProfile.self, value: ["id": 5, "name": "Second"])
-        }) { error in
+        XCTAssertThrowsError(
+            try realm.write {
+                realm.create(SeedProfile.self, value: ["id": 6, "name": "Other"])
+                realm.create(SeedProfile.self, value: ["id": 5, "name": "Second"])
+            }
+        ) { error in
             XCTAssertEqual((error as? Realm.Error)?.code, .primaryKeyExists)
             XCTAssertTrue("\(error)".contains("'SeedProfile'") && "\(error)".contains("'5'"), "\(error)")
         }

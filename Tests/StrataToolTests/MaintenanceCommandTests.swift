@@ -50,7 +50,8 @@ final class MaintenanceCommandTests: ToolTestCase {
         }
         let duplicate = try strata(["import", path("app.realm"), "--type", "ToolOwner"], input: "{\"id\": \"ada\"}")
         XCTAssertNotEqual(duplicate.status, 0)
-        let dangling = try strata(["import", path("app.realm"), "--type", "ToolOwner"], input: "{\"id\": \"cy\", \"favorite\": 999}")
+        let dangling = try strata(
+            ["import", path("app.realm"), "--type", "ToolOwner"], input: "{\"id\": \"cy\", \"favorite\": 999}")
         XCTAssertNotEqual(dangling.status, 0)
         XCTAssertTrue(dangling.stderr.contains("does not exist"), dangling.stderr)
         let realm = try Realm(configuration: configuration())
@@ -62,7 +63,9 @@ final class MaintenanceCommandTests: ToolTestCase {
         try {
             let realm = try Realm(configuration: configuration())
             try realm.write {
-                for i in 0..<4000 { realm.add(ToolDog(value: ["name": String(repeating: "n", count: 150) + "\(i)", "age": i])) }
+                for i in 0..<4000 {
+                    realm.add(ToolDog(value: ["name": String(repeating: "n", count: 150) + "\(i)", "age": i]))
+                }
             }
             try realm.write { realm.delete(realm.objects(ToolDog.self).where { $0.age >= 100 }) }
         }()
@@ -95,15 +98,18 @@ final class MaintenanceCommandTests: ToolTestCase {
     func testStatsShowsSizeFreeSpaceAndPagesPerType() throws {
         try makeAppFile()
         let realm = try Realm(configuration: configuration())
-        _ = realm.objects(ToolDog.self).count   // this process's realm pins a version
+        _ = realm.objects(ToolDog.self).count  // this process's realm pins a version
         let run = try strata(["stats", path("app.realm")])
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertTrue(run.stdout.contains("size: \(try fileSize("app.realm")) bytes, page size 8192"), run.stdout)
         XCTAssertTrue(run.stdout.contains("ToolDog: "), run.stdout)
-        XCTAssertTrue(run.stdout.contains("  objects: 1 pages (1 leaf, 0 branch, 0 overflow), 1 entries, depth 1"), run.stdout)
+        XCTAssertTrue(
+            run.stdout.contains("  objects: 1 pages (1 leaf, 0 branch, 0 overflow), 1 entries, depth 1"), run.stdout)
         XCTAssertTrue(run.stdout.contains("  index age: "), run.stdout)
         XCTAssertTrue(run.stdout.contains("  primary key: "), run.stdout)
-        XCTAssertTrue(run.stdout.contains("reader: process \(ProcessInfo.processInfo.processIdentifier), pins version"), run.stdout)
+        XCTAssertTrue(
+            run.stdout.contains("reader: process \(ProcessInfo.processInfo.processIdentifier), pins version"),
+            run.stdout)
     }
 
     func testUpgradeConvertsAFirstFormatFile() throws {

@@ -2,7 +2,7 @@ import Foundation
 import Strata
 import XCTest
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Progress of long commands shows on a terminal (a tmux pane) and not when output is piped.
@@ -44,7 +44,8 @@ final class ProgressDisplayTests: ToolTestCase {
         }
         let session = "strata-progress-\(UUID().uuidString.prefix(8))"
         let socket = dir + "/tmux.sock"
-        XCTAssertEqual(try tmux(["-S", socket, "new-session", "-d", "-s", session, "-x", "250", "-y", "30", "sh"]).0, 0)
+        XCTAssertEqual(
+            try tmux(["-S", socket, "new-session", "-d", "-s", session, "-x", "250", "-y", "30", "sh"]).0, 0)
         defer { _ = try? tmux(["-S", socket, "kill-server"]) }
         let command = "'\(executable)' dump '\(path("app.realm"))' > '\(path("out.jsonl"))'; echo END$((6*7))-$?"
         XCTAssertEqual(try tmux(["-S", socket, "send-keys", "-t", session, command, "Enter"]).0, 0)

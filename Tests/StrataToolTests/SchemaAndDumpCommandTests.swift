@@ -50,7 +50,9 @@ final class SchemaAndDumpCommandTests: ToolTestCase {
         XCTAssertEqual(Set(try older.lines.map { try json($0)["name"] as? String }), ["Rex", "Fido"])
         let one = try strata(["dump", path("app.realm"), "--type", "ToolDog", "--limit", "1"])
         XCTAssertEqual(one.lines.count, 1)
-        let limitedQuery = try strata(["dump", path("app.realm"), "--type", "ToolDog", "--where", "age > 0", "--limit", "2"])
+        let limitedQuery = try strata([
+            "dump", path("app.realm"), "--type", "ToolDog", "--where", "age > 0", "--limit", "2",
+        ])
         XCTAssertEqual(limitedQuery.lines.count, 2)
     }
 

@@ -28,12 +28,16 @@ class ToolTestCase: XCTestCase {
     static var executable: String {
         get throws {
             if let p = ProcessInfo.processInfo.environment["STRATA_TOOL_EXECUTABLE"] { return p }
-            let candidates = [Bundle(for: ToolTestCase.self).bundleURL.deletingLastPathComponent().path,
-                              Bundle.main.bundleURL.path, Bundle.main.bundleURL.deletingLastPathComponent().path]
+            let candidates = [
+                Bundle(for: ToolTestCase.self).bundleURL.deletingLastPathComponent().path,
+                Bundle.main.bundleURL.path, Bundle.main.bundleURL.deletingLastPathComponent().path,
+            ]
             for dir in candidates where FileManager.default.isExecutableFile(atPath: dir + "/strata") {
                 return dir + "/strata"
             }
-            throw XCTSkip("the strata executable was not built beside the tests (looked in \(candidates)); run `swift build` first")
+            throw XCTSkip(
+                "the strata executable was not built beside the tests (looked in \(candidates)); run `swift build` first"
+            )
         }
     }
 
@@ -61,20 +65,26 @@ class ToolTestCase: XCTestCase {
         let outBox = Box()
         let group = DispatchGroup()
         group.enter()
-        DispatchQueue.global().async { outBox.data = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        DispatchQueue.global().async {
+            outBox.data = out.fileHandleForReading.readDataToEndOfFile(); group.leave()
+        }
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         let outData = outBox.data
         p.waitUntilExit()
-        return Run(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+        return Run(
+            status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
     }
 
     /// A file with three dogs and two owners, written through the Realm API.
     func makeAppFile(_ name: String = "app.realm") throws {
         let realm = try Realm(configuration: configuration(name))
         try realm.write {
-            let rex = ToolDog(value: ["name": "Rex", "age": 3, "weight": 12.5, "born": Date(timeIntervalSince1970: 1_700_000_000.25),
-                                      "photo": Data([1, 2, 3]), "tags": ["good", "loud"]])
+            let rex = ToolDog(value: [
+                "name": "Rex", "age": 3, "weight": 12.5, "born": Date(timeIntervalSince1970: 1_700_000_000.25),
+                "photo": Data([1, 2, 3]), "tags": ["good", "loud"],
+            ])
             let fido = ToolDog(value: ["name": "Fido", "age": 7])
             let ace = ToolDog(value: ["name": "Ace \"the\" dog", "age": 1])
             let ada = ToolOwner(value: ["id": "ada", "favorite": rex])

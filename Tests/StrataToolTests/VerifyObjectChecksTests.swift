@@ -21,7 +21,9 @@ final class VerifyObjectChecksTests: ToolTestCase {
         try edit { txn in
             let index = try txn.openTree("i:ToolDog:age")
             var first: [UInt8]?
-            try txn.forEach(in: index) { k, _ in first = Array(k); return false }
+            try txn.forEach(in: index) { k, _ in
+                first = Array(k); return false
+            }
             XCTAssertTrue(try txn.delete(XCTUnwrap(first), in: index))
         }
         let run = try strata(["verify", path("app.realm")])
@@ -35,7 +37,9 @@ final class VerifyObjectChecksTests: ToolTestCase {
         try edit { txn in
             let pk = try txn.openTree("p:ToolOwner")
             var keys: [[UInt8]] = []
-            try txn.forEach(in: pk) { k, _ in keys.append(Array(k)); return true }
+            try txn.forEach(in: pk) { k, _ in
+                keys.append(Array(k)); return true
+            }
             for k in keys { _ = try txn.delete(k, in: pk) }
         }
         let run = try strata(["verify", path("app.realm")])

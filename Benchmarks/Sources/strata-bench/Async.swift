@@ -65,9 +65,11 @@ final class CallerClock: @unchecked Sendable {
     }
 
     func fields(wall: Double) -> [String: Any] {
-        ["caller_busy_fraction": round3(busy / wall), "caller_blocked_fraction": round3(blocked / wall),
-         "caller_blocked_seconds": round6(blocked), "caller_preempted_seconds": round6(preempted),
-         "caller_blocking_calls": blockingCalls, "caller_max_call_ms": round3(maxCall * 1000), "caller_calls": calls]
+        [
+            "caller_busy_fraction": round3(busy / wall), "caller_blocked_fraction": round3(blocked / wall),
+            "caller_blocked_seconds": round6(blocked), "caller_preempted_seconds": round6(preempted),
+            "caller_blocking_calls": blockingCalls, "caller_max_call_ms": round3(maxCall * 1000), "caller_calls": calls,
+        ]
     }
 }
 
@@ -199,14 +201,16 @@ func runAsync(n: Int, rounds: Int, dir: String?, steps: Set<String>?) async thro
                 }
             }
             await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-                DispatchQueue.global().async { done.wait(); c.resume() }
+                DispatchQueue.global().async {
+                    done.wait(); c.resume()
+                }
             }
             return now() - t0
         case "async_await":
             let t0 = now()
             try await step.actor!.insertSequentially(ids)
             return now() - t0
-        default: // async_await_tasks
+        default:  // async_await_tasks
             let tasks = 16
             let actor = step.actor!
             let t0 = now()
@@ -255,13 +259,18 @@ func runAsync(n: Int, rounds: Int, dir: String?, steps: Set<String>?) async thro
     }
 
     let fsyncRate = Double(probeCount) / probeSeconds
-    emit("fsync_probe", n: probeCount, seconds: probeSeconds, fileBytes: 0,
-         extra: ["what": "4 KiB append + fdatasync loop, \(rounds) runs of 400 between the rounds of the steps"])
+    emit(
+        "fsync_probe", n: probeCount, seconds: probeSeconds, fileBytes: 0,
+        extra: ["what": "4 KiB append + fdatasync loop, \(rounds) runs of 400 between the rounds of the steps"])
     let smallRate = stepsByName["small_txn"].map { Double($0.commits) / $0.seconds }
     for name in chosen {
         let step = stepsByName[name]!
-        var fields: [String: Any] = ["rounds": rounds, "vs_fsync_probe": round3(Double(step.commits) / step.seconds / fsyncRate)]
-        if let smallRate, name != "small_txn" { fields["vs_small_txn"] = round3(Double(step.commits) / step.seconds / smallRate) }
+        var fields: [String: Any] = [
+            "rounds": rounds, "vs_fsync_probe": round3(Double(step.commits) / step.seconds / fsyncRate),
+        ]
+        if let smallRate, name != "small_txn" {
+            fields["vs_small_txn"] = round3(Double(step.commits) / step.seconds / smallRate)
+        }
         if step.clock.calls > 0 {
             for (k, v) in step.clock.fields(wall: step.clockedSeconds) { fields[k] = v }
             fields["caller_clocked_commits"] = n - step.commits
@@ -269,13 +278,23 @@ func runAsync(n: Int, rounds: Int, dir: String?, steps: Set<String>?) async thro
         }
         switch name {
         case "small_txn": fields["durability"] = "write { } per object: one fdatasync per commit"
-        case "async_grouped": fields["durability"] = "beginAsyncWrite + commitAsyncWrite(allowGrouping: true), all queued at once: up to 1,024 commits per fdatasync, completions after it"
-        case "async_ungrouped": fields["durability"] = "beginAsyncWrite + commitAsyncWrite(allowGrouping: false), all queued at once: one fdatasync per commit, completions after it"
-        case "async_await": fields["durability"] = "try await asyncWrite per object from one task, one after another: one fdatasync each"
-        default: fields["durability"] = "try await asyncWrite from 16 tasks at once on one actor: queued commits share a fdatasync"
+        case "async_grouped":
+            fields["durability"] =
+                "beginAsyncWrite + commitAsyncWrite(allowGrouping: true), all queued at once: up to 1,024 commits per fdatasync, completions after it"
+        case "async_ungrouped":
+            fields["durability"] =
+                "beginAsyncWrite + commitAsyncWrite(allowGrouping: false), all queued at once: one fdatasync per commit, completions after it"
+        case "async_await":
+            fields["durability"] =
+                "try await asyncWrite per object from one task, one after another: one fdatasync each"
+        default:
+            fields["durability"] =
+                "try await asyncWrite from 16 tasks at once on one actor: queued commits share a fdatasync"
         }
         if let realm = step.realm {
-            let (count, busy) = step.queue.sync { (realm.objects(W1Person.self).count, realm.isPerformingAsynchronousWriteOperations) }
+            let (count, busy) = step.queue.sync {
+                (realm.objects(W1Person.self).count, realm.isPerformingAsynchronousWriteOperations)
+            }
             fields["objects_in_file"] = count
             fields["still_performing"] = busy
         } else if let actor = step.actor {
@@ -314,7 +333,9 @@ func runAsyncBlocking(n: Int, rounds: Int, dir: String?, steps: Set<String>?) th
     let done = DispatchSemaphore(value: 0)
     let failure = AsyncStepState()
     Task.detached {
-        do { try await runAsync(n: n, rounds: rounds, dir: dir, steps: steps) } catch { failure.errors.append("\(error)") }
+        do { try await runAsync(n: n, rounds: rounds, dir: dir, steps: steps) } catch {
+            failure.errors.append("\(error)")
+        }
         done.signal()
     }
     done.wait()

@@ -34,22 +34,26 @@ func runConcurrency(n: Int, dir: String?) throws {
     let frozen = results.freeze()
     let frozenCount = frozen.count
     var t = now() - t0
-    emitConcurrency("freeze_results", n: n, seconds: t, extra: ["count": frozenCount, "how": "results.freeze() then .count"])
+    emitConcurrency(
+        "freeze_results", n: n, seconds: t, extra: ["count": frozenCount, "how": "results.freeze() then .count"])
 
     // The first access evaluates the results' keys; timed apart so that the read steps below
     // compare reading alone.
     t0 = now()
     let firstAge = frozen[0].age
     t = now() - t0
-    emitConcurrency("frozen_first_access", n: frozenCount, seconds: t, extra: ["how": "frozen[0]: evaluates the keys", "age": firstAge])
+    emitConcurrency(
+        "frozen_first_access", n: frozenCount, seconds: t,
+        extra: ["how": "frozen[0]: evaluates the keys", "age": firstAge])
 
     t0 = now()
     let c0 = threadCPUTime()
     let single = readAll(frozen, 0..<frozenCount)
     t = now() - t0
     let cpu = threadCPUTime() - c0
-    emitConcurrency("frozen_read_1thread", n: frozenCount, seconds: t,
-                    extra: ["checksum": single, "cpu_seconds": (cpu * 1e6).rounded() / 1e6])
+    emitConcurrency(
+        "frozen_read_1thread", n: frozenCount, seconds: t,
+        extra: ["checksum": single, "cpu_seconds": (cpu * 1e6).rounded() / 1e6])
 
     let half = frozenCount / 2
     let sums = Sums()
@@ -70,9 +74,12 @@ func runConcurrency(n: Int, dir: String?) throws {
     t = now() - t0
     // cpu_seconds sums the threads' CPU time: equal to the one-thread figure when the threads do
     // not slow each other down, whatever else the (shared) machine runs.
-    emitConcurrency("frozen_read_2threads", n: frozenCount, seconds: t,
-                    extra: ["checksum": sums.total, "matches_single_thread": sums.total == single, "threads": 2,
-                            "cpu_seconds": (sums.cpu * 1e6).rounded() / 1e6])
+    emitConcurrency(
+        "frozen_read_2threads", n: frozenCount, seconds: t,
+        extra: [
+            "checksum": sums.total, "matches_single_thread": sums.total == single, "threads": 2,
+            "cpu_seconds": (sums.cpu * 1e6).rounded() / 1e6,
+        ])
 
     var rng = SplitMix(state: 42)
     let ids = (0..<n).map { _ in Int64(rng.next() % UInt64(n)) }
@@ -85,7 +92,8 @@ func runConcurrency(n: Int, dir: String?) throws {
             sum &+= p.age &+ Int64(p.name.utf8.count)
         }
         t = now() - t0
-        emitConcurrency(checked ? "point_get_checked" : "point_get_unchecked", n: n, seconds: t, extra: ["checksum": sum])
+        emitConcurrency(
+            checked ? "point_get_checked" : "point_get_unchecked", n: n, seconds: t, extra: ["checksum": sum])
     }
     Realm._strataConfinementChecks = true
 }
@@ -124,8 +132,10 @@ func threadCPUTime() -> Double {
 }
 
 func emitConcurrency(_ step: String, n: Int, seconds: Double, extra: [String: Any] = [:]) {
-    var obj: [String: Any] = ["engine": "strata", "step": step, "n": n, "seconds": (seconds * 1e6).rounded() / 1e6,
-                              "per_sec": seconds > 0 ? Int(Double(n) / seconds) : 0]
+    var obj: [String: Any] = [
+        "engine": "strata", "step": step, "n": n, "seconds": (seconds * 1e6).rounded() / 1e6,
+        "per_sec": seconds > 0 ? Int(Double(n) / seconds) : 0,
+    ]
     for (k, v) in extra { obj[k] = v }
     let data = try! JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys])
     print(String(decoding: data, as: UTF8.self))

@@ -98,9 +98,13 @@ func runNotify(_ args: Args) throws {
                 guard let t1 = deliveries.wait(for: i + 2) else { throw BenchError("delivery \(i) timed out") }
                 lat.append(t1 - t0)
             }
-            emit("notify_latency_same_process", n: samples, seconds: lat.reduce(0, +), fileBytes: fileBytes(path),
-                 extra: ["p50_seconds": percentile(lat, 0.5), "p99_seconds": percentile(lat, 0.99), "objects": 100_000,
-                         "what": "commit return to delivered change set, filtered Results of 100k, delivery on a serial queue"])
+            emit(
+                "notify_latency_same_process", n: samples, seconds: lat.reduce(0, +), fileBytes: fileBytes(path),
+                extra: [
+                    "p50_seconds": percentile(lat, 0.5), "p99_seconds": percentile(lat, 0.99), "objects": 100_000,
+                    "what":
+                        "commit return to delivered change set, filtered Results of 100k, delivery on a serial queue",
+                ])
         }
         if args.wants("notify_latency_other_process") {
             let base = deliveries.count
@@ -124,7 +128,9 @@ func runNotify(_ args: Args) throws {
                 }
             }
             child.waitUntilExit()
-            guard commitTimes.count == samples else { throw BenchError("the child committed \(commitTimes.count) of \(samples)") }
+            guard commitTimes.count == samples else {
+                throw BenchError("the child committed \(commitTimes.count) of \(samples)")
+            }
             // Each commit's latency: to the first delivery at or after it (CLOCK_MONOTONIC in
             // both processes); a delivery covering several commits counts for each.
             let deadline = now() + 30
@@ -134,9 +140,13 @@ func runNotify(_ args: Args) throws {
             for t0 in commitTimes {
                 if let t1 = times.first(where: { $0 >= t0 }) { lat.append(t1 - t0) }
             }
-            emit("notify_latency_other_process", n: samples, seconds: lat.reduce(0, +), fileBytes: fileBytes(path),
-                 extra: ["p50_seconds": percentile(lat, 0.5), "p99_seconds": percentile(lat, 0.99), "objects": 100_000, "deliveries": deliveries.count - base, "commits_reached": lat.count,
-                         "what": "child process commit (its CLOCK_MONOTONIC) to delivered change set in the parent"])
+            emit(
+                "notify_latency_other_process", n: samples, seconds: lat.reduce(0, +), fileBytes: fileBytes(path),
+                extra: [
+                    "p50_seconds": percentile(lat, 0.5), "p99_seconds": percentile(lat, 0.99), "objects": 100_000,
+                    "deliveries": deliveries.count - base, "commits_reached": lat.count,
+                    "what": "child process commit (its CLOCK_MONOTONIC) to delivered change set in the parent",
+                ])
         }
         token.invalidate()
     }
@@ -176,10 +186,14 @@ func runNotify(_ args: Args) throws {
         }
         let fullQuery = percentile(full, 0.5)
         let perCommit = percentile(per, 0.5)
-        emit("notify_cost_1m", n: commits, seconds: per.reduce(0, +), fileBytes: fileBytes(path),
-             extra: ["notifier_seconds_per_commit": perCommit, "full_query_seconds": fullQuery,
-                     "ratio": fullQuery > 0 ? perCommit / fullQuery : 0, "objects": n,
-                     "what": "median commit-to-delivery per one-object commit (upper bound of notifier work) vs one full query run"])
+        emit(
+            "notify_cost_1m", n: commits, seconds: per.reduce(0, +), fileBytes: fileBytes(path),
+            extra: [
+                "notifier_seconds_per_commit": perCommit, "full_query_seconds": fullQuery,
+                "ratio": fullQuery > 0 ? perCommit / fullQuery : 0, "objects": n,
+                "what":
+                    "median commit-to-delivery per one-object commit (upper bound of notifier work) vs one full query run",
+            ])
         token.invalidate()
     }
 
@@ -192,9 +206,10 @@ func runNotify(_ args: Args) throws {
         let deliveries = Deliveries()
         var tokens: [NotificationToken] = []
         for j in 0..<k {
-            tokens.append(realm.objects(W1Person.self).filter("age == \(j % 100)").observe(on: queue) { change in
-                if case .initial = change { deliveries.record() }
-            })
+            tokens.append(
+                realm.objects(W1Person.self).filter("age == \(j % 100)").observe(on: queue) { change in
+                    if case .initial = change { deliveries.record() }
+                })
         }
         if k > 0 { _ = deliveries.wait(for: k, timeout: 60) }
         let commits = min(args.smallCommits, 2_000)
@@ -205,8 +220,9 @@ func runNotify(_ args: Args) throws {
             id += 1
         }
         let s = now() - t0
-        emit("small_txn_observers_\(k)", n: commits, seconds: s, fileBytes: fileBytes(path),
-             extra: ["observers": k, "what": "durable one-object insert commits per second with K Results observers"])
+        emit(
+            "small_txn_observers_\(k)", n: commits, seconds: s, fileBytes: fileBytes(path),
+            extra: ["observers": k, "what": "durable one-object insert commits per second with K Results observers"])
         tokens.forEach { $0.invalidate() }
     }
 }

@@ -170,12 +170,12 @@ struct W1Args {
 }
 
 let w1Usage = """
-usage: strata-bench w1 [--n N] [--engine all|grdb|grdb-record|strata-kv|strata|a,b] [--dir DIR] [--rounds R] [--no-strace] [--keep]
-                       [--gets G] [--small-txns K] [--updates U]
-       strata-bench w1-step --engine E --step S --path P --n N [--gets G] [--small-txns K] [--updates U]
-                       (internal: one step in this process)
-engines: \(w1Engines.map { $0.name }.joined(separator: ", ")); steps: \(W1Step.allCases.map(\.rawValue).joined(separator: ", "))
-"""
+    usage: strata-bench w1 [--n N] [--engine all|grdb|grdb-record|strata-kv|strata|a,b] [--dir DIR] [--rounds R] [--no-strace] [--keep]
+                           [--gets G] [--small-txns K] [--updates U]
+           strata-bench w1-step --engine E --step S --path P --n N [--gets G] [--small-txns K] [--updates U]
+                           (internal: one step in this process)
+    engines: \(w1Engines.map { $0.name }.joined(separator: ", ")); steps: \(W1Step.allCases.map(\.rawValue).joined(separator: ", "))
+    """
 
 func w1Fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("strata-bench: \(message)\n\(w1Usage)\n".utf8))
@@ -190,7 +190,9 @@ func parseW1Args() -> W1Args {
         if flag == "--keep" { a.keep = true; continue }
         guard let value = it.next() else { w1Fail("\(flag) needs a value") }
         func int() -> Int {
-            guard let v = Int(value.replacingOccurrences(of: "_", with: "")), v >= 0 else { w1Fail("\(flag): not a count: \(value)") }
+            guard let v = Int(value.replacingOccurrences(of: "_", with: "")), v >= 0 else {
+                w1Fail("\(flag): not a count: \(value)")
+            }
             return v
         }
         switch flag {
@@ -240,7 +242,9 @@ func wallClock() -> Double {
 // MARK: - The child: one step
 
 func runW1Step(_ a: W1Args) throws {
-    guard let step = a.step, a.engines.count == 1, !a.path.isEmpty else { w1Fail("w1-step needs --engine E --step S --path P") }
+    guard let step = a.step, a.engines.count == 1, !a.path.isEmpty else {
+        w1Fail("w1-step needs --engine E --step S --path P")
+    }
     let E = a.engines[0]
     let n = a.n
 
@@ -358,7 +362,10 @@ func parseStrace(_ path: String, from t0: Double, to t1: Double, dbPath: String)
         let fields = line.split(separator: " ", maxSplits: 2)
         guard fields.count == 3, let t = Double(fields[1]) else { continue }
         let call = fields[2]
-        guard call.hasPrefix("fsync(") || call.hasPrefix("fdatasync(") || call.hasPrefix("msync(") || call.hasPrefix("sync_file_range(") else { continue }
+        guard
+            call.hasPrefix("fsync(") || call.hasPrefix("fdatasync(") || call.hasPrefix("msync(")
+                || call.hasPrefix("sync_file_range(")
+        else { continue }
         c.total += 1
         if t >= t0 && t <= t1 { c.inStep += 1 }
         var file = "?"
@@ -400,7 +407,9 @@ func runW1(_ a: W1Args) throws {
     }
     defer {
         if !a.keep {
-            for E in a.engines { for f in E.files(at: paths[E.name]!) { try? FileManager.default.removeItem(atPath: f) } }
+            for E in a.engines {
+                for f in E.files(at: paths[E.name]!) { try? FileManager.default.removeItem(atPath: f) }
+            }
             if a.dir == nil { try? FileManager.default.removeItem(atPath: dir) }
         }
     }
@@ -409,7 +418,9 @@ func runW1(_ a: W1Args) throws {
     var results: [[W1Step: [String: [String: Any]]]] = []
     for round in 1...max(1, a.rounds) {
         if round > 1 {
-            for E in a.engines { for f in E.files(at: paths[E.name]!) { try? FileManager.default.removeItem(atPath: f) } }
+            for E in a.engines {
+                for f in E.files(at: paths[E.name]!) { try? FileManager.default.removeItem(atPath: f) }
+            }
         }
         var thisRound: [W1Step: [String: [String: Any]]] = [:]
         for step in W1Step.allCases {
@@ -434,7 +445,9 @@ func runW1(_ a: W1Args) throws {
     for peer in w1Peers where a.engines.contains(where: { $0.name == peer.name }) {
         let p = peer.name
         for step in W1Step.allCases {
-            guard let gRate = median(results.compactMap { number($0[step]?[p], "per_sec") }), gRate > 0 else { continue }
+            guard let gRate = median(results.compactMap { number($0[step]?[p], "per_sec") }), gRate > 0 else {
+                continue
+            }
             let gBytes = median(results.compactMap { number($0[step]?[p], "file_bytes") }) ?? 0
             var ratio: [String: Double] = [:]
             var perRound: [String: [Double]] = [:]
@@ -443,16 +456,22 @@ func runW1(_ a: W1Args) throws {
                 guard let rate = median(results.compactMap { number($0[step]?[E.name], "per_sec") }) else { continue }
                 ratio[E.name] = w1Round(rate / gRate, 1000)
                 perRound[E.name] = results.compactMap { r in
-                    guard let e = number(r[step]?[E.name], "per_sec"), let g = number(r[step]?[p], "per_sec"), g > 0 else { return nil }
+                    guard let e = number(r[step]?[E.name], "per_sec"), let g = number(r[step]?[p], "per_sec"), g > 0
+                    else { return nil }
                     return w1Round(e / g, 1000)
                 }
-                if gBytes > 0, let b = median(results.compactMap { number($0[step]?[E.name], "file_bytes") }) { sizes[E.name] = w1Round(b / gBytes, 1000) }
+                if gBytes > 0, let b = median(results.compactMap { number($0[step]?[E.name], "file_bytes") }) {
+                    sizes[E.name] = w1Round(b / gBytes, 1000)
+                }
             }
-            var line: [String: Any] = ["step": step.rawValue, "n": a.n, "ratio_vs_\(p)": ratio, "file_bytes_vs_\(p)": sizes,
-                                       "ratio_is": "per_sec(engine) / per_sec(\(p)): above 1 is faster than \(p)"]
+            var line: [String: Any] = [
+                "step": step.rawValue, "n": a.n, "ratio_vs_\(p)": ratio, "file_bytes_vs_\(p)": sizes,
+                "ratio_is": "per_sec(engine) / per_sec(\(p)): above 1 is faster than \(p)",
+            ]
             if results.count > 1 {
                 line["rounds"] = results.count
-                line["ratio_is"] = "median per_sec(engine) / median per_sec(\(p)) over rounds: above 1 is faster than \(p)"
+                line["ratio_is"] =
+                    "median per_sec(engine) / median per_sec(\(p)) over rounds: above 1 is faster than \(p)"
                 line["ratio_per_round"] = perRound
             }
             w1Print(line)
@@ -462,15 +481,22 @@ func runW1(_ a: W1Args) throws {
 
 /// Runs one step in a fresh child process (under strace when `strace`), returns its JSON object
 /// with the parent's additions.
-func runChild(_ E: any W1Engine.Type, _ step: W1Step, path: String, dir: String, exe: String, strace: Bool, _ a: W1Args) throws -> [String: Any] {
-    var childArgs = ["w1-step", "--engine", E.name, "--step", step.rawValue, "--path", path, "--n", String(a.n),
-                     "--gets", String(a.gets), "--small-txns", String(a.smallTxns), "--updates", String(a.updates)]
+func runChild(
+    _ E: any W1Engine.Type, _ step: W1Step, path: String, dir: String, exe: String, strace: Bool, _ a: W1Args
+) throws -> [String: Any] {
+    var childArgs = [
+        "w1-step", "--engine", E.name, "--step", step.rawValue, "--path", path, "--n", String(a.n),
+        "--gets", String(a.gets), "--small-txns", String(a.smallTxns), "--updates", String(a.updates),
+    ]
     let tracePath = dir + "/strace-\(E.name)-\(step.rawValue).txt"
     let p = Process()
     if strace {
         p.executableURL = URL(fileURLWithPath: "/usr/bin/strace")
-        childArgs = ["-f", "--seccomp-bpf", "-ttt", "-y", "-e", "trace=fsync,fdatasync,msync,sync_file_range",
-                     "-o", tracePath, exe] + childArgs
+        childArgs =
+            [
+                "-f", "--seccomp-bpf", "-ttt", "-y", "-e", "trace=fsync,fdatasync,msync,sync_file_range",
+                "-o", tracePath, exe,
+            ] + childArgs
     } else {
         p.executableURL = URL(fileURLWithPath: exe)
     }
@@ -483,9 +509,11 @@ func runChild(_ E: any W1Engine.Type, _ step: W1Step, path: String, dir: String,
     p.waitUntilExit()
     let wall = now() - spawn
     guard p.terminationStatus == 0,
-          let line = String(decoding: data, as: UTF8.self).split(separator: "\n").last(where: { $0.hasPrefix("{") }),
-          var obj = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] else {
-        throw W1Error.childFailed("\(E.name) \(step.rawValue): exit \(p.terminationStatus), output: \(String(decoding: data, as: UTF8.self))")
+        let line = String(decoding: data, as: UTF8.self).split(separator: "\n").last(where: { $0.hasPrefix("{") }),
+        var obj = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+    else {
+        throw W1Error.childFailed(
+            "\(E.name) \(step.rawValue): exit \(p.terminationStatus), output: \(String(decoding: data, as: UTF8.self))")
     }
     obj["process_wall_seconds"] = w1Round(wall)
     let t0 = obj.removeValue(forKey: "t_start_epoch") as? Double ?? 0
@@ -507,7 +535,10 @@ func crossCheck(_ r: [W1Step: [String: [String: Any]]]) {
         guard let byEngine = r[step], byEngine.count > 1 else { continue }
         let keys = step == .scanFilter ? ["matched", "score_sum"] : ["checksum"]
         for k in keys where Set(byEngine.values.map { "\($0[k] ?? "nil")" }).count > 1 {
-            FileHandle.standardError.write(Data("strata-bench: WARNING: engines disagree on \(step.rawValue) \(k): \(byEngine.mapValues { "\($0[k] ?? "nil")" })\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "strata-bench: WARNING: engines disagree on \(step.rawValue) \(k): \(byEngine.mapValues { "\($0[k] ?? "nil")" })\n"
+                        .utf8))
         }
     }
 }

@@ -29,16 +29,19 @@ final class GRDBEngine: W1Engine {
         // prepareDatabase runs (no fsync per commit). W1 needs a durable commit, so FULL.
         config.prepareDatabase { db in
             let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
-            guard mode?.lowercased() == "wal" else { throw W1Error.missing("grdb: could not enter WAL mode: \(mode ?? "nil")") }
+            guard mode?.lowercased() == "wal" else {
+                throw W1Error.missing("grdb: could not enter WAL mode: \(mode ?? "nil")")
+            }
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
         dbQueue = try DatabaseQueue(path: path, configuration: config)
     }
 
     func createSchema(_ db: GRDB.Database) throws {
-        try db.execute(sql: """
-            CREATE TABLE IF NOT EXISTS person(id INTEGER PRIMARY KEY, name TEXT NOT NULL, age INTEGER NOT NULL, score REAL NOT NULL)
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE IF NOT EXISTS person(id INTEGER PRIMARY KEY, name TEXT NOT NULL, age INTEGER NOT NULL, score REAL NOT NULL)
+                """)
     }
 
     func bulkInsert(_ people: [Person]) throws {
@@ -81,7 +84,9 @@ final class GRDBEngine: W1Engine {
 
     func scanFilter() throws -> (count: Int, scoreSum: Double) {
         try dbQueue.read { db in
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: Self.scanSQL)) else { throw W1Error.missing("no row") }
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: Self.scanSQL)) else {
+                throw W1Error.missing("no row")
+            }
             return (row[0] as Int, row[1] as Double)
         }
     }
@@ -114,19 +119,29 @@ final class GRDBEngine: W1Engine {
 
     func notes(for step: W1Step) -> [String: Any] {
         // Read back, not assumed: the JSON's `durability` must be what SQLite ran with.
-        let (mode, sync, version) = (try? dbQueue.read { db in
-            (try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "?", try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1,
-             try String.fetchOne(db, sql: "SELECT sqlite_version()") ?? "?")
-        }) ?? ("?", -1, "?")
-        var notes: [String: Any] = ["connection": "DatabaseQueue", "sqlite_version": version,
-                                    "journal_mode": mode, "synchronous": sync == 2 ? "FULL" : "\(sync) (NOT FULL)"]
+        let (mode, sync, version) =
+            (try? dbQueue.read { db in
+                (
+                    try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "?",
+                    try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1,
+                    try String.fetchOne(db, sql: "SELECT sqlite_version()") ?? "?"
+                )
+            }) ?? ("?", -1, "?")
+        var notes: [String: Any] = [
+            "connection": "DatabaseQueue", "sqlite_version": version,
+            "journal_mode": mode, "synchronous": sync == 2 ? "FULL" : "\(sync) (NOT FULL)",
+        ]
         switch step {
-        case .bulkInsert: notes["sql"] = Self.insertSQL; notes["how"] = "one dbQueue.write, cached statement, shuffled id order"
+        case .bulkInsert:
+            notes["sql"] = Self.insertSQL; notes["how"] = "one dbQueue.write, cached statement, shuffled id order"
         case .smallTxn: notes["sql"] = Self.insertSQL; notes["how"] = "dbQueue.write per object (BEGIN, INSERT, COMMIT)"
-        case .pointGet: notes["sql"] = Self.getSQL; notes["how"] = "one dbQueue.read, cached statement, Row.fetchCursor, name as String"
+        case .pointGet:
+            notes["sql"] = Self.getSQL;
+            notes["how"] = "one dbQueue.read, cached statement, Row.fetchCursor, name as String"
         case .scanFilter: notes["sql"] = Self.scanSQL; notes["how"] = "one SQL query (count and sum done by SQLite)"
         case .update: notes["sql"] = Self.updateSQL; notes["how"] = "one dbQueue.write, cached statement"
-        case .openFirstRead: notes["sql"] = Self.getSQL; notes["how"] = "DatabaseQueue(path:) (WAL, synchronous=FULL) + read"
+        case .openFirstRead:
+            notes["sql"] = Self.getSQL; notes["how"] = "DatabaseQueue(path:) (WAL, synchronous=FULL) + read"
         }
         return notes
     }
@@ -142,8 +157,10 @@ final class GRDBEngine: W1Engine {
     }
 
     func fileBytes() -> (bytes: Int64, what: String) {
-        (w1FileSize(path) + w1FileSize(path + "-wal"),
-         "main + -wal after wal_checkpoint(TRUNCATE); -shm not counted")
+        (
+            w1FileSize(path) + w1FileSize(path + "-wal"),
+            "main + -wal after wal_checkpoint(TRUNCATE); -shm not counted"
+        )
     }
 
     func close() throws { try dbQueue.close() }

@@ -97,11 +97,16 @@ final class GRDBRecordEngine: W1Engine {
         n["sql"] = nil
         n["api"] = "GRDB record API: struct PersonRecord: Codable, FetchableRecord, PersistableRecord"
         switch step {
-        case .bulkInsert: n["how"] = "one dbQueue.write { for p in people { try PersonRecord(p).insert(db) } }, shuffled id order"
+        case .bulkInsert:
+            n["how"] = "one dbQueue.write { for p in people { try PersonRecord(p).insert(db) } }, shuffled id order"
         case .smallTxn: n["how"] = "dbQueue.write { try record.insert(db) } per object"
         case .pointGet: n["how"] = "one dbQueue.read; PersonRecord.fetchOne(db, key: id) per id, reading name and age"
-        case .scanFilter: n["how"] = "let r = PersonRecord.filter(Column(\"age\") > 50); r.fetchCount(db); r.select(sum(Column(\"score\")), as: Double.self).fetchOne(db) (two queries, as Results.count and Results.sum are two)"
-        case .update: n["how"] = "one dbQueue.write; per id: var p = PersonRecord.fetchOne(db, key: id)!; p.age += 1; try p.update(db)"
+        case .scanFilter:
+            n["how"] =
+                "let r = PersonRecord.filter(Column(\"age\") > 50); r.fetchCount(db); r.select(sum(Column(\"score\")), as: Double.self).fetchOne(db) (two queries, as Results.count and Results.sum are two)"
+        case .update:
+            n["how"] =
+                "one dbQueue.write; per id: var p = PersonRecord.fetchOne(db, key: id)!; p.age += 1; try p.update(db)"
         case .openFirstRead: n["how"] = "DatabaseQueue(path:) (WAL, synchronous=FULL) + PersonRecord.fetchOne(db, key:)"
         }
         return n

@@ -8,7 +8,8 @@ import StrataStorage
 /// Written the way a Realm user writes it; no reach below the public API.
 final class StrataEngine: W1Engine {
     static let name = "strata"
-    static let durability = "object layer on the copy-on-write B+tree; each realm.write commits with Durability.full (one fdatasync per commit)"
+    static let durability =
+        "object layer on the copy-on-write B+tree; each realm.write commits with Durability.full (one fdatasync per commit)"
     static let fileExtension = "realm"
     static func files(at path: String) -> [String] { [path, path + ".lock"] }
 
@@ -52,7 +53,9 @@ final class StrataEngine: W1Engine {
         let realm = self.realm
         var c = checksum
         for id in ids {
-            guard let o = realm.object(ofType: W1Person.self, forPrimaryKey: id) else { throw W1Error.missing("id \(id) missing") }
+            guard let o = realm.object(ofType: W1Person.self, forPrimaryKey: id) else {
+                throw W1Error.missing("id \(id) missing")
+            }
             c.add(name: o.name, age: o.age)
         }
         checksum = c
@@ -69,7 +72,9 @@ final class StrataEngine: W1Engine {
         let realm = self.realm
         try realm.write {
             for id in ids {
-                guard let o = realm.object(ofType: W1Person.self, forPrimaryKey: id) else { throw W1Error.missing("id \(id) missing") }
+                guard let o = realm.object(ofType: W1Person.self, forPrimaryKey: id) else {
+                    throw W1Error.missing("id \(id) missing")
+                }
                 o.age += 1
             }
         }
@@ -82,15 +87,24 @@ final class StrataEngine: W1Engine {
     }
 
     func notes(for step: W1Step) -> [String: Any] {
-        let model = "final class W1Person: Object { @Persisted(primaryKey: true) var id: Int64; @Persisted var name: String; @Persisted var age: Int64; @Persisted var score: Double }"
+        let model =
+            "final class W1Person: Object { @Persisted(primaryKey: true) var id: Int64; @Persisted var name: String; @Persisted var age: Int64; @Persisted var score: Double }"
         var n: [String: Any] = ["api": "import Strata (object layer, public API only)", "model": model]
         switch step {
-        case .bulkInsert: n["how"] = "one realm.write { for p in people { realm.add(W1Person(...)) } }, shuffled id order; each object built unmanaged (4 @Persisted sets) then added"
+        case .bulkInsert:
+            n["how"] =
+                "one realm.write { for p in people { realm.add(W1Person(...)) } }, shuffled id order; each object built unmanaged (4 @Persisted sets) then added"
         case .smallTxn: n["how"] = "realm.write { realm.add(W1Person(...)) } per object"
-        case .pointGet: n["how"] = "realm.object(ofType: W1Person.self, forPrimaryKey: id) per id, reading o.name (String) and o.age; no explicit transaction (the realm's read snapshot)"
-        case .scanFilter: n["how"] = "let r = realm.objects(W1Person.self).where { $0.age > 50 }; r.count; r.sum(ofProperty: \"score\") (two passes over the rows, no objects created)"
+        case .pointGet:
+            n["how"] =
+                "realm.object(ofType: W1Person.self, forPrimaryKey: id) per id, reading o.name (String) and o.age; no explicit transaction (the realm's read snapshot)"
+        case .scanFilter:
+            n["how"] =
+                "let r = realm.objects(W1Person.self).where { $0.age > 50 }; r.count; r.sum(ofProperty: \"score\") (two passes over the rows, no objects created)"
         case .update: n["how"] = "one realm.write { for id in ids { realm.object(ofType:forPrimaryKey:)!.age += 1 } }"
-        case .openFirstRead: n["how"] = "try Realm(configuration: .init(fileURL:, objectTypes: [W1Person.self])) + object(ofType:forPrimaryKey:) reading name and age"
+        case .openFirstRead:
+            n["how"] =
+                "try Realm(configuration: .init(fileURL:, objectTypes: [W1Person.self])) + object(ofType:forPrimaryKey:) reading name and age"
         }
         return n
     }
@@ -101,8 +115,10 @@ final class StrataEngine: W1Engine {
         let db = try Database(path: path)
         defer { db.close() }
         let r = try db.verify()
-        return ["in_use_bytes": r.pageCount * db.pageSize, "tree_pages": r.treePages, "free_pages": r.freePages,
-                "verify": r.leakedPages.isEmpty ? "ok" : "leaked \(r.leakedPages.count) pages"]
+        return [
+            "in_use_bytes": r.pageCount * db.pageSize, "tree_pages": r.treePages, "free_pages": r.freePages,
+            "verify": r.leakedPages.isEmpty ? "ok" : "leaked \(r.leakedPages.count) pages",
+        ]
     }
 
     func fileBytes() -> (bytes: Int64, what: String) {

@@ -48,11 +48,17 @@ final class StrataKVEngine: W1Engine {
     }
 
     @inline(__always)
-    static func age(_ v: UnsafeRawBufferPointer) -> Int64 { Int64(bitPattern: UInt64(littleEndian: v.loadUnaligned(as: UInt64.self))) }
+    static func age(_ v: UnsafeRawBufferPointer) -> Int64 {
+        Int64(bitPattern: UInt64(littleEndian: v.loadUnaligned(as: UInt64.self)))
+    }
     @inline(__always)
-    static func score(_ v: UnsafeRawBufferPointer) -> Double { Double(bitPattern: UInt64(littleEndian: v.loadUnaligned(fromByteOffset: 8, as: UInt64.self))) }
+    static func score(_ v: UnsafeRawBufferPointer) -> Double {
+        Double(bitPattern: UInt64(littleEndian: v.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+    }
     @inline(__always)
-    static func name(_ v: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: v[16...]) }
+    static func name(_ v: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: v[16...])
+    }
 
     func bulkInsert(_ people: [Person]) throws {
         try db.write { txn in
@@ -142,8 +148,11 @@ final class StrataKVEngine: W1Engine {
     /// (preallocated, grown in 50% steps) file is in use.
     func afterStep() throws -> [String: Any] {
         let r = try db.verify()
-        return ["in_use_bytes": r.pageCount * db.pageSize, "tree_pages": r.treePages, "free_pages": r.freePages,
-                "tree_depth": r.depths[Self.tree] ?? 0, "verify": r.leakedPages.isEmpty ? "ok" : "leaked \(r.leakedPages.count) pages"]
+        return [
+            "in_use_bytes": r.pageCount * db.pageSize, "tree_pages": r.treePages, "free_pages": r.freePages,
+            "tree_depth": r.depths[Self.tree] ?? 0,
+            "verify": r.leakedPages.isEmpty ? "ok" : "leaked \(r.leakedPages.count) pages",
+        ]
     }
 
     func fileBytes() -> (bytes: Int64, what: String) {

@@ -7,13 +7,13 @@ import StrataStorage
 // Steps run in one process except the open steps, which run in a fresh child process.
 
 let usage = """
-usage: strata-bench storage [--n N] [--dir DIR] [--small-commits K] [--group G] [--steps a,b,...]
-       strata-bench concurrency [--n N] [--dir DIR]  (issue #5: freeze, frozen reads on 2 threads, confinement check cost)
-       strata-bench async [--n N] [--rounds R] [--dir DIR] [--steps a,b]  (issue #6: async commits vs small_txn and the disk, N = 10,000 by default)
-       strata-bench notify [--n N] [--dir DIR] [--steps a,b]  (change notifications: latency, notifier cost on N objects (1M), commit rate with observers)
-       strata-bench open-probe --path P --key K     (internal: time an open in a fresh process)
-       strata-bench w1 ...                          (the standard workload W1: see below)
-"""
+    usage: strata-bench storage [--n N] [--dir DIR] [--small-commits K] [--group G] [--steps a,b,...]
+           strata-bench concurrency [--n N] [--dir DIR]  (issue #5: freeze, frozen reads on 2 threads, confinement check cost)
+           strata-bench async [--n N] [--rounds R] [--dir DIR] [--steps a,b]  (issue #6: async commits vs small_txn and the disk, N = 10,000 by default)
+           strata-bench notify [--n N] [--dir DIR] [--steps a,b]  (change notifications: latency, notifier cost on N objects (1M), commit rate with observers)
+           strata-bench open-probe --path P --key K     (internal: time an open in a fresh process)
+           strata-bench w1 ...                          (the standard workload W1: see below)
+    """
 
 struct Args {
     var command = ""
@@ -62,8 +62,10 @@ func fileBytes(_ path: String) -> Int64 {
 }
 
 func emit(_ step: String, n: Int, seconds: Double, fileBytes: Int64, extra: [String: Any] = [:]) {
-    var obj: [String: Any] = ["engine": "strata", "step": step, "n": n, "seconds": (seconds * 1e6).rounded() / 1e6,
-                              "per_sec": seconds > 0 ? (Double(n) / seconds).rounded() : 0, "file_bytes": fileBytes]
+    var obj: [String: Any] = [
+        "engine": "strata", "step": step, "n": n, "seconds": (seconds * 1e6).rounded() / 1e6,
+        "per_sec": seconds > 0 ? (Double(n) / seconds).rounded() : 0, "file_bytes": fileBytes,
+    ]
     for (k, v) in extra { obj[k] = v }
     let data = try! JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys])
     FileHandle.standardOutput.write(data + Data("\n".utf8))
@@ -107,7 +109,9 @@ func fsyncProbe(dir: String, count: Int) throws -> Double {
         try System.fdatasync(fd)
     }
     let s = now() - t0
-    emit("fsync_probe", n: count, seconds: s, fileBytes: fileBytes(path), extra: ["what": "4 KiB append + fdatasync loop"])
+    emit(
+        "fsync_probe", n: count, seconds: s, fileBytes: fileBytes(path),
+        extra: ["what": "4 KiB append + fdatasync loop"])
     return Double(count) / s
 }
 
@@ -134,14 +138,19 @@ func runStorage(_ a: Args) throws {
         let t = try txn.openTree("kv", create: true)
         for id in ids {
             keyBytes(id, into: kbuf)
-            try values[id].withUnsafeBytes { v in _ = try txn.put(UnsafeRawBufferPointer(start: kbuf, count: 8), v, in: t) }
+            try values[id].withUnsafeBytes { v in
+                _ = try txn.put(UnsafeRawBufferPointer(start: kbuf, count: 8), v, in: t)
+            }
         }
         putSeconds = now() - t0
     }
     let bulkSeconds = now() - t0
-    emit("kv_bulk_insert", n: n, seconds: bulkSeconds, fileBytes: fileBytes(path),
-         extra: ["durability": "one fdatasync per commit", "put_seconds": (putSeconds * 1e6).rounded() / 1e6,
-                 "commit_seconds": ((bulkSeconds - putSeconds) * 1e6).rounded() / 1e6])
+    emit(
+        "kv_bulk_insert", n: n, seconds: bulkSeconds, fileBytes: fileBytes(path),
+        extra: [
+            "durability": "one fdatasync per commit", "put_seconds": (putSeconds * 1e6).rounded() / 1e6,
+            "commit_seconds": ((bulkSeconds - putSeconds) * 1e6).rounded() / 1e6,
+        ])
 
     // kv_small_commit: durable single-put commits.
     let k = a.wants("kv_small_commit") ? a.smallCommits : 0
@@ -150,13 +159,21 @@ func runStorage(_ a: Args) throws {
         let id = n + i
         keyBytes(id, into: kbuf)
         try db!.write { txn in
-            try valueBytes(id).withUnsafeBytes { v in _ = try txn.put(UnsafeRawBufferPointer(start: kbuf, count: 8), v, in: try txn.openTree("kv")) }
+            try valueBytes(id).withUnsafeBytes { v in
+                _ = try txn.put(UnsafeRawBufferPointer(start: kbuf, count: 8), v, in: try txn.openTree("kv"))
+            }
         }
     }
     var s = now() - t0
     let smallRate = Double(k) / s
-    if k > 0 { emit("kv_small_commit", n: k, seconds: s, fileBytes: fileBytes(path),
-         extra: ["durability": "fdatasync per commit", "fsyncs": k, "vs_fsync_probe": (smallRate / fsyncRate * 1000).rounded() / 1000]) }
+    if k > 0 {
+        emit(
+            "kv_small_commit", n: k, seconds: s, fileBytes: fileBytes(path),
+            extra: [
+                "durability": "fdatasync per commit", "fsyncs": k,
+                "vs_fsync_probe": (smallRate / fsyncRate * 1000).rounded() / 1000,
+            ])
+    }
 
     // kv_grouped_commit: deferred single-put commits, one fdatasync per group.
     let kg = a.wants("kv_grouped_commit") ? a.smallCommits : 0
@@ -165,16 +182,21 @@ func runStorage(_ a: Args) throws {
         let id = n + k + i
         keyBytes(id, into: kbuf)
         try db!.write(durability: .deferred) { txn in
-            try valueBytes(id).withUnsafeBytes { v in _ = try txn.put(UnsafeRawBufferPointer(start: kbuf, count: 8), v, in: try txn.openTree("kv")) }
+            try valueBytes(id).withUnsafeBytes { v in
+                _ = try txn.put(UnsafeRawBufferPointer(start: kbuf, count: 8), v, in: try txn.openTree("kv"))
+            }
         }
         if (i + 1) % a.group == 0 { try db!.sync() }
     }
     try db!.sync()
     s = now() - t0
     if kg > 0 {
-        emit("kv_grouped_commit", n: kg, seconds: s, fileBytes: fileBytes(path),
-             extra: ["durability": "fdatasync per \(a.group) commits", "fsyncs": (kg + a.group - 1) / a.group,
-                     "vs_small_commit": ((Double(kg) / s) / smallRate * 100).rounded() / 100])
+        emit(
+            "kv_grouped_commit", n: kg, seconds: s, fileBytes: fileBytes(path),
+            extra: [
+                "durability": "fdatasync per \(a.group) commits", "fsyncs": (kg + a.group - 1) / a.group,
+                "vs_small_commit": ((Double(kg) / s) / smallRate * 100).rounded() / 100,
+            ])
     }
 
     // kv_point_get: 1M random gets of keys that exist.
@@ -227,10 +249,13 @@ func openProbe(_ a: Args) throws {
     var found = false
     try db.read { r in
         keyBytes(a.key, into: kbuf)
-        found = try r.tree(named: "kv").flatMap { try r.get(UnsafeRawBufferPointer(start: kbuf, count: 8), in: $0) } != nil
+        found =
+            try r.tree(named: "kv").flatMap { try r.get(UnsafeRawBufferPointer(start: kbuf, count: 8), in: $0) } != nil
     }
     let s = now() - t0
-    emit("kv_open", n: 1, seconds: s, fileBytes: fileBytes(a.path), extra: ["found": found, "what": "fresh process: open + read one key"])
+    emit(
+        "kv_open", n: 1, seconds: s, fileBytes: fileBytes(a.path),
+        extra: ["found": found, "what": "fresh process: open + read one key"])
     db.close()
 }
 

@@ -65,47 +65,57 @@ enum StrataFuzz {
 
         if let out = environment["STRATA_FUZZ_WRITE_FILE"] {
             guard let input = inputFiles(Array(CommandLine.arguments.dropFirst())).first,
-                  let data = FileManager.default.contents(atPath: input) else {
+                let data = FileManager.default.contents(atPath: input)
+            else {
                 fail("STRATA_FUZZ_WRITE_FILE needs one input file", status: 2)
             }
             let (file, options) = harness.materialize(Array(data))
-            guard FileManager.default.createFile(atPath: out, contents: Data(file)) else { fail("cannot write \(out)", status: 1) }
-            print("wrote \(file.count) bytes to \(out) (base \(options.base), raw \(options.raw), resealed \(options.reseal), unclean \(options.unclean), write \(options.write), verifyAll \(options.verifyAll))")
+            guard FileManager.default.createFile(atPath: out, contents: Data(file)) else {
+                fail("cannot write \(out)", status: 1)
+            }
+            print(
+                "wrote \(file.count) bytes to \(out) (base \(options.base), raw \(options.raw), resealed \(options.reseal), unclean \(options.unclean), write \(options.write), verifyAll \(options.verifyAll))"
+            )
             exit(0)
         }
     }
 }
 
 #if STRATA_FUZZING
-/// libFuzzer calls this once, before fuzzing.
-@_cdecl("LLVMFuzzerInitialize")
-public func fuzzerInitialize(_ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> Int32 {
-    StrataFuzz.setUp()
-    return 0
-}
-
-/// libFuzzer calls this with each input.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    StrataFuzz.harness.run(size == 0 || data == nil ? [] : Array(UnsafeBufferPointer(start: data, count: size)))
-    return 0
-}
-#else
-/// The replay build's entry point: runs each input file (or every file of a directory) once.
-@main
-enum ReplayMain {
-    static func main() {
+    /// libFuzzer calls this once, before fuzzing.
+    @_cdecl("LLVMFuzzerInitialize")
+    public func fuzzerInitialize(
+        _ argc: UnsafeMutablePointer<Int32>,
+        _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>
+    ) -> Int32 {
         StrataFuzz.setUp()
-        let files = StrataFuzz.inputFiles(Array(CommandLine.arguments.dropFirst()))
-        if files.isEmpty {
-            print("strata-fuzz (replay build): give input files or directories; build with -DSTRATA_FUZZING and --sanitize=fuzzer to fuzz (Fuzz/README.md)")
-        }
-        for f in files {
-            guard let data = FileManager.default.contents(atPath: f) else { continue }
-            StrataFuzz.harness.run(Array(data))
-            print("ok \(f)")
-        }
-        exit(0)
+        return 0
     }
-}
+
+    /// libFuzzer calls this with each input.
+    @_cdecl("LLVMFuzzerTestOneInput")
+    public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+        StrataFuzz.harness.run(size == 0 || data == nil ? [] : Array(UnsafeBufferPointer(start: data, count: size)))
+        return 0
+    }
+#else
+    /// The replay build's entry point: runs each input file (or every file of a directory) once.
+    @main
+    enum ReplayMain {
+        static func main() {
+            StrataFuzz.setUp()
+            let files = StrataFuzz.inputFiles(Array(CommandLine.arguments.dropFirst()))
+            if files.isEmpty {
+                print(
+                    "strata-fuzz (replay build): give input files or directories; build with -DSTRATA_FUZZING and --sanitize=fuzzer to fuzz (Fuzz/README.md)"
+                )
+            }
+            for f in files {
+                guard let data = FileManager.default.contents(atPath: f) else { continue }
+                StrataFuzz.harness.run(Array(data))
+                print("ok \(f)")
+            }
+            exit(0)
+        }
+    }
 #endif

@@ -28,7 +28,8 @@ final class FrozenKeys {
             // both the binding and its table here, objects that every reading thread shares.
             return try binding.flatMap { try txn.row($0.table, key: key) }
         } catch {
-            return realm.readFailed(error, "cannot read '\(binding?.className ?? "?")' object \(key): \(error)", fallback: nil)
+            return realm.readFailed(
+                error, "cannot read '\(binding?.className ?? "?")' object \(key): \(error)", fallback: nil)
         }
     }
 }

@@ -55,5 +55,6 @@ extension LinkingObjects: _LinkingObjectsProtocol {
     }
 
     /// `LinkingObjects` are computed; writing one does nothing.
-    public static func _strataManagedSet(_ state: ManagedObjectState, _ index: Int, _ newValue: LinkingObjects<Element>) {}
+    public static func _strataManagedSet(_ state: ManagedObjectState, _ index: Int, _ newValue: LinkingObjects<Element>)
+    {}
 }

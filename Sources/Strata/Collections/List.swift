@@ -168,7 +168,9 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
 
     /// Removes the last element; the list must not be empty.
     public func removeLast() {
-        mutate({ $0 > 0 || Realm.violation("Cannot remove the last element of an empty List.", fallback: false) }) { $0.removeLast() }
+        mutate({ $0 > 0 || Realm.violation("Cannot remove the last element of an empty List.", fallback: false) }) {
+            $0.removeLast()
+        }
     }
 
     /// Removes every element.
@@ -199,7 +201,9 @@ extension List: _Persistable, _PropertyValueConvertible {
     public static func _strataDefaultValue() -> List<Element> { List() }
     public var _strataPropertyValue: PropertyValue { .list(snapshot.map(\._strataPropertyValue)) }
     public static func _strataFromPropertyValue(_ value: PropertyValue) -> List<Element>? {
-        guard case .list(let values) = value, let elements = _decodeElements(values, as: Element.self) else { return nil }
+        guard case .list(let values) = value, let elements = _decodeElements(values, as: Element.self) else {
+            return nil
+        }
         return List(elements)
     }
 

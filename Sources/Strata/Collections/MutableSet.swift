@@ -202,7 +202,9 @@ extension MutableSet: _Persistable, _PropertyValueConvertible {
     public static func _strataDefaultValue() -> MutableSet<Element> { MutableSet() }
     public var _strataPropertyValue: PropertyValue { .set(snapshot.map(\._strataPropertyValue)) }
     public static func _strataFromPropertyValue(_ value: PropertyValue) -> MutableSet<Element>? {
-        guard case .set(let values) = value, let elements = _decodeElements(values, as: Element.self) else { return nil }
+        guard case .set(let values) = value, let elements = _decodeElements(values, as: Element.self) else {
+            return nil
+        }
         return MutableSet(elements)
     }
 

@@ -36,7 +36,8 @@ public struct Query<T> {
             context.error = "a key path in where { } is not a persisted property"
             return Query<V>(path: path + ["?"], node: nil, context: context)
         }
-        return Query<V>(path: path + [name], node: nil, context: context, throughCollection: throughCollection || collection)
+        return Query<V>(
+            path: path + [name], node: nil, context: context, throughCollection: throughCollection || collection)
     }
 
     /// A property of the object.
@@ -61,8 +62,9 @@ public struct Query<T> {
 
     func compare(_ op: QueryOperator, _ value: Any?, options: QueryStringOptions = []) -> Query<Bool> {
         let index = context.add(value)
-        let comparison = QueryComparison(.keyPath(path), op, .argument(index: index), options: options,
-                                         quantifier: throughCollection ? .any : nil)
+        let comparison = QueryComparison(
+            .keyPath(path), op, .argument(index: index), options: options,
+            quantifier: throughCollection ? .any : nil)
         return Query<Bool>(path: [], node: .comparison(comparison), context: context)
     }
 
@@ -70,7 +72,9 @@ public struct Query<T> {
         if let node { return node }
         // A Bool property used on its own: `$0.isDone`.
         let index = context.add(true)
-        return .comparison(QueryComparison(.keyPath(path), .equal, .argument(index: index), quantifier: throughCollection ? .any : nil))
+        return .comparison(
+            QueryComparison(.keyPath(path), .equal, .argument(index: index), quantifier: throughCollection ? .any : nil)
+        )
     }
 }
 
@@ -113,17 +117,29 @@ extension Query where T: _PropertyValueEncodable & Comparable {
 
 extension Query {
     /// Equal to `value` for optional properties (`$0.breed == nil`, `$0.breed == "Lab"`).
-    public static func == <W: _PropertyValueEncodable>(lhs: Query, rhs: W?) -> Query<Bool> where T == W? { lhs.compare(.equal, rhs) }
+    public static func == <W: _PropertyValueEncodable>(lhs: Query, rhs: W?) -> Query<Bool> where T == W? {
+        lhs.compare(.equal, rhs)
+    }
     /// Not equal to `value` for optional properties.
-    public static func != <W: _PropertyValueEncodable>(lhs: Query, rhs: W?) -> Query<Bool> where T == W? { lhs.compare(.notEqual, rhs) }
+    public static func != <W: _PropertyValueEncodable>(lhs: Query, rhs: W?) -> Query<Bool> where T == W? {
+        lhs.compare(.notEqual, rhs)
+    }
     /// Less than the value.
-    public static func < <W: _PropertyValueEncodable & Comparable>(lhs: Query, rhs: W) -> Query<Bool> where T == W? { lhs.compare(.lessThan, rhs) }
+    public static func < <W: _PropertyValueEncodable & Comparable>(lhs: Query, rhs: W) -> Query<Bool> where T == W? {
+        lhs.compare(.lessThan, rhs)
+    }
     /// At most the value.
-    public static func <= <W: _PropertyValueEncodable & Comparable>(lhs: Query, rhs: W) -> Query<Bool> where T == W? { lhs.compare(.lessThanOrEqual, rhs) }
+    public static func <= <W: _PropertyValueEncodable & Comparable>(lhs: Query, rhs: W) -> Query<Bool> where T == W? {
+        lhs.compare(.lessThanOrEqual, rhs)
+    }
     /// Greater than the value.
-    public static func > <W: _PropertyValueEncodable & Comparable>(lhs: Query, rhs: W) -> Query<Bool> where T == W? { lhs.compare(.greaterThan, rhs) }
+    public static func > <W: _PropertyValueEncodable & Comparable>(lhs: Query, rhs: W) -> Query<Bool> where T == W? {
+        lhs.compare(.greaterThan, rhs)
+    }
     /// At least the value.
-    public static func >= <W: _PropertyValueEncodable & Comparable>(lhs: Query, rhs: W) -> Query<Bool> where T == W? { lhs.compare(.greaterThanOrEqual, rhs) }
+    public static func >= <W: _PropertyValueEncodable & Comparable>(lhs: Query, rhs: W) -> Query<Bool> where T == W? {
+        lhs.compare(.greaterThanOrEqual, rhs)
+    }
 }
 
 extension Query where T: ObjectBase {
@@ -135,26 +151,40 @@ extension Query where T: ObjectBase {
 
 extension Query where T == String {
     /// Starts with `prefix`; `options` `[.caseInsensitive, .diacriticInsensitive]` as in Realm.
-    public func starts(with prefix: String, options: StringOptions = []) -> Query<Bool> { compare(.beginsWith, prefix, options: options.query) }
+    public func starts(with prefix: String, options: StringOptions = []) -> Query<Bool> {
+        compare(.beginsWith, prefix, options: options.query)
+    }
     /// Ends with `suffix`.
-    public func ends(with suffix: String, options: StringOptions = []) -> Query<Bool> { compare(.endsWith, suffix, options: options.query) }
+    public func ends(with suffix: String, options: StringOptions = []) -> Query<Bool> {
+        compare(.endsWith, suffix, options: options.query)
+    }
     /// Contains `substring`.
-    public func contains(_ substring: String, options: StringOptions = []) -> Query<Bool> { compare(.contains, substring, options: options.query) }
+    public func contains(_ substring: String, options: StringOptions = []) -> Query<Bool> {
+        compare(.contains, substring, options: options.query)
+    }
     /// Matches `pattern` with `?` (one character) and `*` (any run).
     public func like(_ pattern: String, caseInsensitive: Bool = false) -> Query<Bool> {
         compare(.like, pattern, options: caseInsensitive ? .caseInsensitive : [])
     }
     /// Equal ignoring case/diacritics as `options` say.
-    public func equals(_ value: String, options: StringOptions) -> Query<Bool> { compare(.equal, value, options: options.query) }
+    public func equals(_ value: String, options: StringOptions) -> Query<Bool> {
+        compare(.equal, value, options: options.query)
+    }
 }
 
 extension Query where T == String? {
     /// Starts with `prefix`.
-    public func starts(with prefix: String, options: StringOptions = []) -> Query<Bool> { compare(.beginsWith, prefix, options: options.query) }
+    public func starts(with prefix: String, options: StringOptions = []) -> Query<Bool> {
+        compare(.beginsWith, prefix, options: options.query)
+    }
     /// Ends with `suffix`.
-    public func ends(with suffix: String, options: StringOptions = []) -> Query<Bool> { compare(.endsWith, suffix, options: options.query) }
+    public func ends(with suffix: String, options: StringOptions = []) -> Query<Bool> {
+        compare(.endsWith, suffix, options: options.query)
+    }
     /// Contains `substring`.
-    public func contains(_ substring: String, options: StringOptions = []) -> Query<Bool> { compare(.contains, substring, options: options.query) }
+    public func contains(_ substring: String, options: StringOptions = []) -> Query<Bool> {
+        compare(.contains, substring, options: options.query)
+    }
 }
 
 extension Query where T: _QueryCollectionMarker {
@@ -166,9 +196,13 @@ extension Query where T: _QueryCollectionMarker {
 
 extension Query where T == Bool {
     /// Both hold.
-    public static func && (lhs: Query, rhs: Query) -> Query { Query(path: [], node: .and([lhs.predicate, rhs.predicate]), context: lhs.context) }
+    public static func && (lhs: Query, rhs: Query) -> Query {
+        Query(path: [], node: .and([lhs.predicate, rhs.predicate]), context: lhs.context)
+    }
     /// Either holds.
-    public static func || (lhs: Query, rhs: Query) -> Query { Query(path: [], node: .or([lhs.predicate, rhs.predicate]), context: lhs.context) }
+    public static func || (lhs: Query, rhs: Query) -> Query {
+        Query(path: [], node: .or([lhs.predicate, rhs.predicate]), context: lhs.context)
+    }
     /// Does not hold.
     public static prefix func ! (q: Query) -> Query { Query(path: [], node: .not(q.predicate), context: q.context) }
 }

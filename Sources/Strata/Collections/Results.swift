@@ -56,7 +56,8 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
     private func frozenKeys(_ realm: Realm) -> Unmanaged<FrozenKeys> {
         cache.frozen(or: {
             let binding = realm.binding(for: Element.self)
-            return FrozenKeys(binding: binding, keys: binding.map { evaluate(realm, $0) } ?? [], txn: realm.current(), realm: realm)
+            return FrozenKeys(
+                binding: binding, keys: binding.map { evaluate(realm, $0) } ?? [], txn: realm.current(), realm: realm)
         })
     }
 
@@ -72,15 +73,17 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
             do {
                 return try realm.current().count(binding.table)
             } catch {
-                return realm.readFailed(error, "cannot count '\(binding.className)' objects in '\(realm.file.path)': \(error)", fallback: 0)
+                return realm.readFailed(
+                    error, "cannot count '\(binding.className)' objects in '\(realm.file.path)': \(error)", fallback: 0)
             }
         }
         // One fixed-width comparison (`age > 50`) of a live realm whose keys are not evaluated
         // yet: counted from the rows' bytes, no keys collected. Anything else, or an error,
         // takes `keys()` (which reports the error).
         if query.distinctKeyPaths.isEmpty, let realm, !realm.isFrozen, let binding,
-           cache.stamp != realm.stamp || cache.keys == nil,
-           let n = try? query.fastCount(in: realm.current(), table: binding.table) {
+            cache.stamp != realm.stamp || cache.keys == nil,
+            let n = try? query.fastCount(in: realm.current(), table: binding.table)
+        {
             return n
         }
         return keys().count
@@ -95,7 +98,8 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
     public subscript(position: Int) -> Element {
         if realm?.isFrozen == true { return frozenElement(position) }
         let k = keys()
-        precondition(position >= 0 && position < k.count, "Index \(position) is out of bounds (must be less than \(k.count)).")
+        precondition(
+            position >= 0 && position < k.count, "Index \(position) is out of bounds (must be less than \(k.count)).")
         return realm!.object(binding!, key: k[position]) as! Element
     }
 
@@ -103,7 +107,9 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
     /// only immutable state and retains nothing they share but what the object keeps.
     private func frozenElement(_ position: Int) -> Element {
         frozenKeys(realm!)._withUnsafeGuaranteedRef { f in
-            precondition(position >= 0 && position < f.keys.count, "Index \(position) is out of bounds (must be less than \(f.keys.count)).")
+            precondition(
+                position >= 0 && position < f.keys.count,
+                "Index \(position) is out of bounds (must be less than \(f.keys.count)).")
             let key = f.keys[position]
             return realm!.object(f.binding!, key: key, frozenRow: f.row(key)) as! Element
         }
@@ -129,7 +135,9 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
             let coreArgs = try args.map { try realm.queryArgument($0) }
             return Results(realm: realm, query: query.filtered(by: parsed.predicate, arguments: coreArgs))
         } catch {
-            return Realm.violation("Invalid predicate '\(predicateFormat)': \(error)", fallback: Results(realm: realm, query: query.filtered(by: .falsePredicate, arguments: [])))
+            return Realm.violation(
+                "Invalid predicate '\(predicateFormat)': \(error)",
+                fallback: Results(realm: realm, query: query.filtered(by: .falsePredicate, arguments: [])))
         }
     }
 
@@ -164,7 +172,8 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
     private func fold(_ property: String, _ body: (StoreValue) -> Void) {
         guard let realm, let binding else { return }
         guard let i = binding.propertyIndexByName[property] else {
-            return Realm.violation("Invalid property name '\(property)' for class '\(binding.className)'.", fallback: ())
+            return Realm.violation(
+                "Invalid property name '\(property)' for class '\(binding.className)'.", fallback: ())
         }
         let c = binding.columns[i]
         let column = binding.table.columns[c]
@@ -221,8 +230,9 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
         // rows' bytes by the store. Anything else, or an error, takes the general path (which
         // reports the error).
         if query.distinctKeyPaths.isEmpty, let realm, let binding,
-           let i = binding.propertyIndexByName[property],
-           let fast = try? query.fastSum(in: realm.current(), table: binding.table, column: binding.columns[i]) {
+            let i = binding.propertyIndexByName[property],
+            let fast = try? query.fastSum(in: realm.current(), table: binding.table, column: binding.columns[i])
+        {
             (ints, doubles) = (fast.ints, fast.doubles)
             isInt = binding.table.columns[binding.columns[i]].type == .int || !fast.sawValue
         } else {
@@ -264,7 +274,9 @@ extension Realm {
         switch arg {
         case let o as ObjectBase:
             guard let s = o._strataManaged else {
-                throw Realm.Error(.invalidQuery, "Only managed objects can be compared in queries; add \(type(of: o)) to the realm first.")
+                throw Realm.Error(
+                    .invalidQuery,
+                    "Only managed objects can be compared in queries; add \(type(of: o)) to the realm first.")
             }
             return .link(s.key)
         case let a as [Any]:
@@ -288,7 +300,9 @@ extension Realm {
             throw Realm.Error(.invalidQuery, "a \(type(of: arg)) cannot be a query argument")
         case Optional<Any>.none: return .null
         default:
-            throw Realm.Error(.invalidQuery, "a \(type(of: arg)) cannot be a query argument; pass a value of a property type or a managed object")
+            throw Realm.Error(
+                .invalidQuery,
+                "a \(type(of: arg)) cannot be a query argument; pass a value of a property type or a managed object")
         }
     }
 }

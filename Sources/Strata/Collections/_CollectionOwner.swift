@@ -49,7 +49,8 @@ struct _CollectionOwner {
     func checkWritable(_ kind: String) -> Bool {
         guard state.realm.checkThread() else { return false }
         guard !state.realm.isFrozen else {
-            return Realm.violation("Attempting to modify a frozen object - call thaw on the Object instance first.", fallback: false)
+            return Realm.violation(
+                "Attempting to modify a frozen object - call thaw on the Object instance first.", fallback: false)
         }
         guard state.realm.isInWriteTransaction else {
             return Realm.violation("Cannot modify managed objects outside of a write transaction.", fallback: false)
@@ -77,7 +78,8 @@ struct _CollectionOwner {
         let before = realm.stamp
         write(value)
         guard !wasFailed, realm.pendingError == nil, realm.stamp != before,
-              Self.readsBackUnchanged(value, in: realm) else { return }
+            Self.readsBackUnchanged(value, in: realm)
+        else { return }
         state.collectionCaches[index] = _CollectionCache(stamp: realm.stamp, value: decoded)
     }
 

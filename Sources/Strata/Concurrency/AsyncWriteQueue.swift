@@ -47,7 +47,9 @@ final class AsyncWriteQueue {
 
     enum Work {
         /// A `writeAsync` (commits on return) or `beginAsyncWrite` (rolls back on return) block.
-        case block(() -> Void, commitsOnReturn: Bool, onComplete: ((Swift.Error?) -> Void)?, skipping: [NotificationToken] = [])
+        case block(
+            () -> Void, commitsOnReturn: Bool, onComplete: ((Swift.Error?) -> Void)?, skipping: [NotificationToken] = []
+        )
         /// An `asyncWrite` task waiting for the write lock.
         case task(WriteTicket)
     }
@@ -313,7 +315,8 @@ final class AsyncWriteQueue {
                 }
                 break loop
             case .block(let body, let commitsOnReturn, let onComplete, let skipping):
-                runBlock(request.id, body, txn, commitsOnReturn: commitsOnReturn, onComplete: onComplete, skipping: skipping)
+                runBlock(
+                    request.id, body, txn, commitsOnReturn: commitsOnReturn, onComplete: onComplete, skipping: skipping)
             }
             ran += 1
             if ran >= Self.maximumBlocksPerDrain && head < requests.count {
@@ -332,8 +335,10 @@ final class AsyncWriteQueue {
         }
     }
 
-    private func runBlock(_ id: AsyncTransactionId, _ body: () -> Void, _ txn: WriteTransaction,
-                          commitsOnReturn: Bool, onComplete: ((Swift.Error?) -> Void)?, skipping: [NotificationToken] = []) {
+    private func runBlock(
+        _ id: AsyncTransactionId, _ body: () -> Void, _ txn: WriteTransaction,
+        commitsOnReturn: Bool, onComplete: ((Swift.Error?) -> Void)?, skipping: [NotificationToken] = []
+    ) {
         let realm = Realm(realmState: realmState)
         realm.install(txn)
         running = id
@@ -366,13 +371,17 @@ final class AsyncWriteQueue {
 
     /// Commits the realm's write transaction without waiting for the disk; `onComplete` runs on
     /// the realm's context once the commit is durable (or failed).
-    func commit(allowGrouping: Bool, onComplete: ((Swift.Error?) -> Void)?, skipping: [NotificationToken] = []) -> AsyncTransactionId {
+    func commit(
+        allowGrouping: Bool, onComplete: ((Swift.Error?) -> Void)?, skipping: [NotificationToken] = []
+    ) -> AsyncTransactionId {
         confinement.lock()
         defer { confinement.unlock() }
         let id = makeID()
         let realm = Realm(realmState: realmState)
         guard let txn = realmState.writeTxn else {
-            return Realm.violation("Can't commit a non-existing write transaction. Call beginWrite() or beginAsyncWrite() first.", fallback: id)
+            return Realm.violation(
+                "Can't commit a non-existing write transaction. Call beginWrite() or beginAsyncWrite() first.",
+                fallback: id)
         }
         if let error = realmState.pendingError {
             realm.cancelWrite()
@@ -554,7 +563,10 @@ final class AsyncWriteQueue {
     func finishForInvalidation() {
         confinement.lock()
         defer { confinement.unlock() }
-        let error = Realm.Error(.fail, "The realm at '\(realmState.file.path)' was invalidated before this asynchronous write could take the write lock; nothing was written.", path: realmState.file.path)
+        let error = Realm.Error(
+            .fail,
+            "The realm at '\(realmState.file.path)' was invalidated before this asynchronous write could take the write lock; nothing was written.",
+            path: realmState.file.path)
         while head < requests.count {
             let request = requests[head]
             popFirst()

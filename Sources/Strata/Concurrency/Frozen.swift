@@ -41,7 +41,9 @@ extension Realm {
         let snapshot = currentSnapshot()
         let limit = configuration.maximumNumberOfActiveVersions
         if limit > 0, file.activeVersions(adding: snapshot.read.version.rawValue) > Int(limit) {
-            return Realm.violation("Number of active versions (\(file.activeVersions(adding: snapshot.read.version.rawValue))) in the Realm '\(file.path)' exceeded the limit of \(limit) (maximumNumberOfActiveVersions). Release frozen objects and results you no longer need.", fallback: self)
+            return Realm.violation(
+                "Number of active versions (\(file.activeVersions(adding: snapshot.read.version.rawValue))) in the Realm '\(file.path)' exceeded the limit of \(limit) (maximumNumberOfActiveVersions). Release frozen objects and results you no longer need.",
+                fallback: self)
         }
         let frozen = RealmState(configuration: configuration, file: file, confinement: .frozen)
         // Threads read the frozen realm at once: its transaction resolves every tree now and is
@@ -88,7 +90,8 @@ extension Object {
     /// from any thread. An unmanaged object cannot be frozen (the process stops with a message).
     public func freeze() -> Self {
         guard let state = _strataManaged else {
-            return Realm.violation("Unmanaged objects cannot be frozen. Add the object to a realm first.", fallback: self)
+            return Realm.violation(
+                "Unmanaged objects cannot be frozen. Add the object to a realm first.", fallback: self)
         }
         if state.realm.isFrozen { return self }
         guard state.row() != nil else {
@@ -163,7 +166,8 @@ extension _CollectionOwner {
         guard !live.isFrozen else { return nil }
         live.refresh()
         guard live.currentRow(state.binding, state.key) != nil,
-              let s = live.object(state.binding, key: state.key)._strataManaged else { return nil }
+            let s = live.object(state.binding, key: state.key)._strataManaged
+        else { return nil }
         return _CollectionOwner(state: s, index: index)
     }
 }
@@ -175,7 +179,10 @@ extension List {
     /// A frozen copy of this managed list: its elements in the realm's current version, readable
     /// from any thread. An unmanaged list cannot be frozen (the process stops with a message).
     public func freeze() -> List<Element> {
-        guard let owner else { return Realm.violation("Unmanaged lists cannot be frozen. Add the owning object to a realm first.", fallback: self) }
+        guard let owner else {
+            return Realm.violation(
+                "Unmanaged lists cannot be frozen. Add the owning object to a realm first.", fallback: self)
+        }
         return owner.frozenOwner("List").map { List(owner: $0) } ?? self
     }
 
@@ -194,7 +201,10 @@ extension MutableSet {
     /// A frozen copy of this managed set, readable from any thread. An unmanaged set cannot be
     /// frozen (the process stops with a message).
     public func freeze() -> MutableSet<Element> {
-        guard let owner else { return Realm.violation("Unmanaged sets cannot be frozen. Add the owning object to a realm first.", fallback: self) }
+        guard let owner else {
+            return Realm.violation(
+                "Unmanaged sets cannot be frozen. Add the owning object to a realm first.", fallback: self)
+        }
         return owner.frozenOwner("MutableSet").map { MutableSet(owner: $0) } ?? self
     }
 
@@ -213,7 +223,10 @@ extension Map {
     /// A frozen copy of this managed map, readable from any thread. An unmanaged map cannot be
     /// frozen (the process stops with a message).
     public func freeze() -> Map<Key, Value> {
-        guard let owner else { return Realm.violation("Unmanaged maps cannot be frozen. Add the owning object to a realm first.", fallback: self) }
+        guard let owner else {
+            return Realm.violation(
+                "Unmanaged maps cannot be frozen. Add the owning object to a realm first.", fallback: self)
+        }
         return owner.frozenOwner("Map").map { Map(owner: $0) } ?? self
     }
 
@@ -232,7 +245,10 @@ extension LinkingObjects {
     /// The objects linking to the frozen copy of the owning object, readable from any thread.
     /// Backlinks of an unmanaged object cannot be frozen (the process stops with a message).
     public func freeze() -> LinkingObjects<Element> {
-        guard let owner else { return Realm.violation("Unmanaged LinkingObjects cannot be frozen. Add the owning object to a realm first.", fallback: self) }
+        guard let owner else {
+            return Realm.violation(
+                "Unmanaged LinkingObjects cannot be frozen. Add the owning object to a realm first.", fallback: self)
+        }
         guard let frozen = owner.frozenOwner("LinkingObjects") else { return self }
         return Self._strataManagedGet(frozen.state, frozen.index)
     }

@@ -45,7 +45,8 @@ public final class ThreadSafe<T: Object>: @unchecked Sendable {
             configuration = nil
             key = nil
             if value != nil {
-                Realm.violation("@ThreadSafe holds only managed objects; add the object to a realm first.", fallback: ())
+                Realm.violation(
+                    "@ThreadSafe holds only managed objects; add the object to a realm first.", fallback: ())
             }
             return
         }

@@ -92,8 +92,11 @@ public final class ThreadSafeReference<Confined: ThreadConfined>: @unchecked Sen
             query = results.coreQuery
         }
         if realm == nil || (value as? ObjectBase).map({ $0._strataManaged == nil }) == true
-            || (value as? _OwnedCollection).map({ $0.collectionOwner == nil }) == true {
-            Realm.violation("Cannot construct a reference to an unmanaged object, which can be passed across threads directly.", fallback: ())
+            || (value as? _OwnedCollection).map({ $0.collectionOwner == nil }) == true
+        {
+            Realm.violation(
+                "Cannot construct a reference to an unmanaged object, which can be passed across threads directly.",
+                fallback: ())
         } else if value.isInvalidated {
             Realm.violation("Cannot construct a reference to an invalidated object.", fallback: ())
         }
@@ -159,25 +162,31 @@ extension Realm {
     }
 
     /// The backlinks `reference` points to, of the same object in this realm; nil if it was deleted.
-    public func resolve<Element>(_ reference: ThreadSafeReference<LinkingObjects<Element>>) -> LinkingObjects<Element>? {
+    public func resolve<Element>(_ reference: ThreadSafeReference<LinkingObjects<Element>>) -> LinkingObjects<Element>?
+    {
         resolveCollection(reference)
     }
 
     private func resolveCollection<C: _OwnedCollection>(_ reference: ThreadSafeReference<C>) -> C? {
         guard prepareToResolve(reference) else { return nil }
         guard let key = reference.key, let index = reference.propertyIndex,
-              let binding = binding(named: reference.className), currentRow(binding, key) != nil,
-              let state = object(binding, key: key)._strataManaged else { return nil }
+            let binding = binding(named: reference.className), currentRow(binding, key) != nil,
+            let state = object(binding, key: key)._strataManaged
+        else { return nil }
         return C.make(_CollectionOwner(state: state, index: index))
     }
 
     private func prepareToResolve<C>(_ reference: ThreadSafeReference<C>) -> Bool {
         guard checkThread() else { return false }
         guard !isInWriteTransaction else {
-            return Realm.violation("Cannot resolve a thread safe reference inside a write transaction; resolve it before beginWrite.", fallback: false)
+            return Realm.violation(
+                "Cannot resolve a thread safe reference inside a write transaction; resolve it before beginWrite.",
+                fallback: false)
         }
         guard reference.path == file.path else {
-            return Realm.violation("Cannot resolve a thread safe reference from '\(reference.path)' in a realm of '\(file.path)'.", fallback: false)
+            return Realm.violation(
+                "Cannot resolve a thread safe reference from '\(reference.path)' in a realm of '\(file.path)'.",
+                fallback: false)
         }
         guard reference.take() else {
             return Realm.violation("Can only resolve a thread safe reference once.", fallback: false)

@@ -38,5 +38,6 @@ public enum Category: String, LogCategory, CaseIterable {
     }
 
     /// Every leaf category Strata logs under (each a subcategory of `realm`).
-    static let leaves: [String] = [Category.sdk.rawValue, Category.app.rawValue] + Storage.allCases.filter { $0 != .all }.map(\.rawValue)
+    static let leaves: [String] =
+        [Category.sdk.rawValue, Category.app.rawValue] + Storage.allCases.filter { $0 != .all }.map(\.rawValue)
 }

@@ -98,7 +98,8 @@ public final class Logger: @unchecked Sendable {
     }
 
     /// Logs `message` (built only when the level is enabled) to the shared logger.
-    static func log(_ level: LogLevel, _ category: any LogCategory = Category.sdk, _ message: @autoclosure () -> String) {
+    static func log(_ level: LogLevel, _ category: any LogCategory = Category.sdk, _ message: @autoclosure () -> String)
+    {
         guard isEnabled(level, category.rawValue) else { return }
         shared.function(level, category, message())
     }

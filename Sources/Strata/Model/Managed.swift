@@ -4,31 +4,34 @@ internal import StrataStorage
 
 /// The object store's column for a generated schema property.
 func coreColumn(for p: Property) -> StoreColumn {
-    let type: ColumnType = switch p.type {
-    case .int: .int
-    case .bool: .bool
-    case .float: .float
-    case .double: .double
-    case .string: .string
-    case .data: .data
-    case .date: .timestamp
-    case .decimal128: .decimal128
-    case .objectId: .objectId
-    case .UUID: .uuid
-    case .any: .mixed
-    case .object: .link
-    case .linkingObjects: .linkingObjects
-    }
-    let collection: CollectionKind = switch p.collection {
-    case .none: .none
-    case .list: .list
-    case .set: .set
-    case .map: .map
-    }
-    return StoreColumn(name: p.columnName, type: type, collection: collection,
-                      isNullable: p.isOptional || (p.type == .object && p.collection == .none),
-                      isPrimaryKey: p.isPrimaryKey, isIndexed: p.isIndexed || p.isPrimaryKey,
-                      targetTable: p.objectClassName, originProperty: p.linkOriginPropertyName)
+    let type: ColumnType =
+        switch p.type {
+        case .int: .int
+        case .bool: .bool
+        case .float: .float
+        case .double: .double
+        case .string: .string
+        case .data: .data
+        case .date: .timestamp
+        case .decimal128: .decimal128
+        case .objectId: .objectId
+        case .UUID: .uuid
+        case .any: .mixed
+        case .object: .link
+        case .linkingObjects: .linkingObjects
+        }
+    let collection: CollectionKind =
+        switch p.collection {
+        case .none: .none
+        case .list: .list
+        case .set: .set
+        case .map: .map
+        }
+    return StoreColumn(
+        name: p.columnName, type: type, collection: collection,
+        isNullable: p.isOptional || (p.type == .object && p.collection == .none),
+        isPrimaryKey: p.isPrimaryKey, isIndexed: p.isIndexed || p.isPrimaryKey,
+        targetTable: p.objectClassName, originProperty: p.linkOriginPropertyName)
 }
 
 // MARK: Managed property access (called by @Persisted)

@@ -16,7 +16,8 @@
 ///
 /// ## Concurrency
 /// Adds no state; enums are values.
-public protocol PersistableEnum: _Persistable, _PersistableInsideOptional, _Indexable, RealmCollectionValue, RawRepresentable, CaseIterable
+public protocol PersistableEnum: _Persistable, _PersistableInsideOptional, _Indexable, RealmCollectionValue,
+    RawRepresentable, CaseIterable
 where RawValue: _PropertyValueConvertible {}
 
 extension PersistableEnum {

@@ -53,7 +53,10 @@ public struct Persisted<Value: _Persistable> {
         storage = wrappedValue
     }
 
-    @available(*, unavailable, message: "@Persisted can only be used on properties of Object, EmbeddedObject or AsymmetricObject subclasses")
+    @available(
+        *, unavailable,
+        message: "@Persisted can only be used on properties of Object, EmbeddedObject or AsymmetricObject subclasses"
+    )
     public var wrappedValue: Value {
         get { fatalError("unavailable") }
         set { fatalError("unavailable") }

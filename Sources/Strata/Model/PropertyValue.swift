@@ -59,7 +59,9 @@ public enum PropertyValue {
 ///   - property: `Type.property`, for the error.
 /// - Throws: `PropertyValueError.typeMismatch` when `value` does not fit `T`.
 @inlinable
-public func _strataDecode<T: _PropertyValueConvertible>(_ value: PropertyValue, property: String) throws(PropertyValueError) -> T {
+public func _strataDecode<T: _PropertyValueConvertible>(
+    _ value: PropertyValue, property: String
+) throws(PropertyValueError) -> T {
     guard let decoded = T._strataFromPropertyValue(value) else {
         throw .typeMismatch(property: property, expected: "\(T.self)", found: value.kindName)
     }
@@ -68,7 +70,9 @@ public func _strataDecode<T: _PropertyValueConvertible>(_ value: PropertyValue, 
 
 /// `_strataDecode` for generated code that cannot spell the property's type: `like` only gives
 /// the type (it is never evaluated). Not API.
-public func _strataDecode<T: _PropertyValueConvertible>(_ value: PropertyValue, like _: @autoclosure () -> T, property: String) throws(PropertyValueError) -> T {
+public func _strataDecode<T: _PropertyValueConvertible>(
+    _ value: PropertyValue, like _: @autoclosure () -> T, property: String
+) throws(PropertyValueError) -> T {
     guard let decoded = T._strataFromPropertyValue(value) else {
         throw .typeMismatch(property: property, expected: "\(T.self)", found: value.kindName)
     }

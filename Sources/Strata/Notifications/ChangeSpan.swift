@@ -70,7 +70,9 @@ final class ChangeSpan {
                     let n = r.values()
                     if o != n {
                         var columns = ColumnSet()
-                        for c in 0..<max(o.count, n.count) where c >= o.count || c >= n.count || o[c] != n[c] { columns.insert(c) }
+                        for c in 0..<max(o.count, n.count) where c >= o.count || c >= n.count || o[c] != n[c] {
+                            columns.insert(c)
+                        }
                         out.modified[r.key] = columns
                     }
                 } else {

@@ -29,7 +29,7 @@ struct CollectionDiff: Equatable {
             if let j = newIndex[k] { kept.append((i, j)) } else { diff.deletions.append(i) }
         }
         // Longest increasing subsequence of the new indices.
-        var tails: [Int] = []          // index into `kept` ending each run length
+        var tails: [Int] = []  // index into `kept` ending each run length
         var previous = [Int](repeating: -1, count: kept.count)
         for (n, pair) in kept.enumerated() {
             var lo = 0, hi = tails.count

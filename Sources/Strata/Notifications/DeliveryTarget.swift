@@ -53,7 +53,8 @@ enum DeliveryTarget: @unchecked Sendable {
         case .actor(let binding, let configuration, let holder):
             AsyncScheduler.actor(binding).schedule {
                 if holder.realmState == nil {
-                    holder.realmState = try? Realm(configuration: configuration, confinement: .actor(binding)).realmState
+                    holder.realmState = try? Realm(configuration: configuration, confinement: .actor(binding))
+                        .realmState
                 }
                 holder.realmState?.receive(batch.value, at: snapshot)
             }

@@ -133,7 +133,9 @@ final class FileNotifier: @unchecked Sendable {
     /// Called right after the silent commit: pins the version it created, so that later
     /// commits landing before the next round are reported in a round of their own.
     func finishSilentCommit(_ version: UInt64, file: RealmFile) {
-        guard let after = try? PinnedSnapshot(read: file.db.beginRead(), file: file), after.read.version.rawValue == version else { return }
+        guard let after = try? PinnedSnapshot(read: file.db.beginRead(), file: file),
+            after.read.version.rawValue == version
+        else { return }
         condition.lock()
         if active, silent[version] != nil { pinned[version] = after }
         condition.unlock()

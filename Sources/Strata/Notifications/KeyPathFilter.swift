@@ -36,7 +36,9 @@ final class KeyPathFilter: @unchecked Sendable {
         let tables = file.allBindings()
         func column(_ name: String, in table: StoreTable) -> Int? {
             if table.name == binding.table.name, let i = binding.propertyIndexByName[name] { return binding.columns[i] }
-            if let b = tables.first(where: { $0.table.name == table.name }), let i = b.propertyIndexByName[name] { return b.columns[i] }
+            if let b = tables.first(where: { $0.table.name == table.name }), let i = b.propertyIndexByName[name] {
+                return b.columns[i]
+            }
             return table.columnIndex[name]
         }
         func target(_ c: Int, of table: StoreTable) -> StoreTable? {
@@ -47,7 +49,10 @@ final class KeyPathFilter: @unchecked Sendable {
             var links: [Link] = []
             for (c, col) in binding.table.columns.enumerated() where col.type == .link {
                 if let t = target(c, of: binding.table) {
-                    links.append(Link(column: c, columnName: col.name, target: t, filter: KeyPathFilter(table: t, columns: .all, links: [])))
+                    links.append(
+                        Link(
+                            column: c, columnName: col.name, target: t,
+                            filter: KeyPathFilter(table: t, columns: .all, links: [])))
                 }
             }
             return KeyPathFilter(table: binding.table, columns: .all, links: links)
@@ -59,12 +64,16 @@ final class KeyPathFilter: @unchecked Sendable {
             for path in paths {
                 guard let first = path.first else { continue }
                 guard let c = column(first, in: table) else {
-                    return Realm.violation("Property '\(first)' not found in object of type '\(className)'. Observed key paths name properties of the observed class, joined by '.' to follow links.", fallback: nil)
+                    return Realm.violation(
+                        "Property '\(first)' not found in object of type '\(className)'. Observed key paths name properties of the observed class, joined by '.' to follow links.",
+                        fallback: nil)
                 }
                 columns.insert(c)
                 if path.count > 1 {
                     guard table.columns[c].type == .link, target(c, of: table) != nil else {
-                        return Realm.violation("Property '\(first)' of '\(className)' is not a link, so the key path '\(path.joined(separator: "."))' cannot go on past it.", fallback: nil)
+                        return Realm.violation(
+                            "Property '\(first)' of '\(className)' is not a link, so the key path '\(path.joined(separator: "."))' cannot go on past it.",
+                            fallback: nil)
                     }
                     deeper[c, default: []].append(Array(path.dropFirst()))
                 }
@@ -77,7 +86,9 @@ final class KeyPathFilter: @unchecked Sendable {
             }
             return KeyPathFilter(table: table, columns: columns, links: links)
         }
-        return build(keyPaths.map { $0.split(separator: ".").map(String.init) }, table: binding.table, className: binding.className)
+        return build(
+            keyPaths.map { $0.split(separator: ".").map(String.init) }, table: binding.table,
+            className: binding.className)
     }
 
     /// The objects of this filter's table that changed in a watched way across `span`: a watched
@@ -108,7 +119,9 @@ final class KeyPathFilter: @unchecked Sendable {
             let changedTargets = try link.filter.modifiedKeys(span)
             if changedTargets.isEmpty { continue }
             for t in changedTargets {
-                if try span.new.backlinks(to: link.target, key: t, from: table.name, column: link.columnName).contains(key) {
+                if try span.new.backlinks(to: link.target, key: t, from: table.name, column: link.columnName).contains(
+                    key)
+                {
                     out.append(link)
                     break
                 }

@@ -11,28 +11,38 @@ extension LinkingObjects {
     ///   - keyPaths: The linking objects' properties that count as modifications; nil for all.
     ///   - queue: A serial queue to deliver on; nil for the realm's own context.
     /// - Returns: A token to keep; `invalidate()` or releasing it stops the notifications.
-    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
-                        _ block: @escaping (RealmCollectionChange<LinkingObjects<Element>>) -> Void) -> NotificationToken {
+    public func observe(
+        keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+        _ block: @escaping (RealmCollectionChange<LinkingObjects<Element>>) -> Void
+    ) -> NotificationToken {
         let token = NotificationToken()
         guard let owner else {
-            return Realm.violation("Only linking objects of a managed object support change notifications.", fallback: token)
+            return Realm.violation(
+                "Only linking objects of a managed object support change notifications.", fallback: token)
         }
         let realm = owner.realm
         let state = owner.state
         let property = state.binding.schema.properties[owner.index]
         let stored = state.binding.table.columns[state.binding.columns[owner.index]].originProperty
         guard let target = DeliveryTarget.make(for: realm, queue: queue, inWriteCheck: true),
-              let originName = property.objectClassName, let column = stored ?? property.linkOriginPropertyName,
-              let originBinding = realm.binding(named: originName) ?? realm.bindingForName(originName, from: state.binding),
-              let filter = KeyPathFilter.make(keyPaths, binding: originBinding, file: realm.file) else { return token }
-        let entry = LinkingObjectsNotifierEntry(token: token, target: target, table: state.binding.table, key: state.key,
-                                                origin: originBinding.table.name, column: column, filter: filter) { event in
+            let originName = property.objectClassName, let column = stored ?? property.linkOriginPropertyName,
+            let originBinding = realm.binding(named: originName)
+                ?? realm.bindingForName(originName, from: state.binding),
+            let filter = KeyPathFilter.make(keyPaths, binding: originBinding, file: realm.file)
+        else { return token }
+        let entry = LinkingObjectsNotifierEntry(
+            token: token, target: target, table: state.binding.table, key: state.key,
+            origin: originBinding.table.name, column: column, filter: filter
+        ) { event in
             { realm in
                 let moved = owner.moved(to: realm)
                 let objects = LinkingObjects._strataManagedGet(moved.state, moved.index)
                 switch event {
                 case .initial: block(.initial(objects))
-                case .update(let d): block(.update(objects, deletions: d.deletions, insertions: d.insertions, modifications: d.modifications))
+                case .update(let d):
+                    block(
+                        .update(
+                            objects, deletions: d.deletions, insertions: d.insertions, modifications: d.modifications))
                 case .error(let e): block(.error(e))
                 }
             }

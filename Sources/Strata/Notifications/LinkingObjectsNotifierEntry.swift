@@ -12,8 +12,10 @@ final class LinkingObjectsNotifierEntry: NotifierEntry, @unchecked Sendable {
     let makeJob: (ResultsNotifierEntry.Event) -> NotificationJob
     private var keys: [Int64] = []
 
-    init(token: NotificationToken, target: DeliveryTarget, table: StoreTable, key: Int64, origin: String, column: String,
-         filter: KeyPathFilter, makeJob: @escaping (ResultsNotifierEntry.Event) -> NotificationJob) {
+    init(
+        token: NotificationToken, target: DeliveryTarget, table: StoreTable, key: Int64, origin: String, column: String,
+        filter: KeyPathFilter, makeJob: @escaping (ResultsNotifierEntry.Event) -> NotificationJob
+    ) {
         self.table = table
         self.key = key
         self.origin = origin

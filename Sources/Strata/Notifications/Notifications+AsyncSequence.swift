@@ -23,7 +23,9 @@ extension ObjectBase {
     /// The object's changes as an async sequence, observing `keyPaths` as
     /// `observe(keyPaths:on:_:)` does; it finishes after `.deleted`. Ends when the iterating
     /// task is cancelled.
-    public func changes<T: ObjectBase>(_ type: T.Type = T.self, keyPaths: [String]? = nil) -> AsyncStream<ObjectChange<T>> {
+    public func changes<T: ObjectBase>(
+        _ type: T.Type = T.self, keyPaths: [String]? = nil
+    ) -> AsyncStream<ObjectChange<T>> {
         Results<Object>.stream { continuation in
             observe(keyPaths: keyPaths) { (change: ObjectChange<T>) in
                 continuation.yield(UncheckedBox(change).value)
@@ -44,7 +46,8 @@ extension Realm {
 extension Results {
     /// An async stream fed by the observation `register` makes; the token is invalidated when
     /// the stream terminates (cancelled task, dropped stream, finished).
-    static func stream<Value>(_ register: (AsyncStream<Value>.Continuation) -> NotificationToken) -> AsyncStream<Value> {
+    static func stream<Value>(_ register: (AsyncStream<Value>.Continuation) -> NotificationToken) -> AsyncStream<Value>
+    {
         var continuation: AsyncStream<Value>.Continuation!
         let stream = AsyncStream<Value>(bufferingPolicy: .unbounded) { continuation = $0 }
         let token = register(continuation)

@@ -17,17 +17,24 @@ extension ObjectBase {
     ///
     /// `Object`s and `EmbeddedObject`s can be observed, once managed; registering inside a write transaction, on a frozen
     /// object, or from a thread that runs no run loop is reported as RealmSwift does.
-    public func observe<T: ObjectBase>(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
-                                   _ block: @escaping (ObjectChange<T>) -> Void) -> NotificationToken {
+    public func observe<T: ObjectBase>(
+        keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+        _ block: @escaping (ObjectChange<T>) -> Void
+    ) -> NotificationToken {
         let token = NotificationToken()
         guard let managed = _strataManaged else {
-            return Realm.violation("Only objects which are managed by a Realm support change notifications. Add the object to a realm first.", fallback: token)
+            return Realm.violation(
+                "Only objects which are managed by a Realm support change notifications. Add the object to a realm first.",
+                fallback: token)
         }
         let realm = managed.realm
         guard let target = DeliveryTarget.make(for: realm, queue: queue, inWriteCheck: true),
-              let filter = KeyPathFilter.make(keyPaths, binding: managed.binding, file: realm.file) else { return token }
+            let filter = KeyPathFilter.make(keyPaths, binding: managed.binding, file: realm.file)
+        else { return token }
         let binding = managed.binding
-        let entry = ObjectNotifierEntry(token: token, target: target, key: managed.key, binding: binding, filter: filter) { event in
+        let entry = ObjectNotifierEntry(
+            token: token, target: target, key: managed.key, binding: binding, filter: filter
+        ) { event in
             { realm in
                 switch event {
                 case .change(let changes):
@@ -43,8 +50,10 @@ extension ObjectBase {
     }
 
     /// `observe(keyPaths:on:_:)` with key paths as Swift key paths (`\Dog.name`).
-    public func observe<T: ObjectBase>(keyPaths: [PartialKeyPath<T>], on queue: DispatchQueue? = nil,
-                                   _ block: @escaping (ObjectChange<T>) -> Void) -> NotificationToken {
+    public func observe<T: ObjectBase>(
+        keyPaths: [PartialKeyPath<T>], on queue: DispatchQueue? = nil,
+        _ block: @escaping (ObjectChange<T>) -> Void
+    ) -> NotificationToken {
         observe(keyPaths: T.strataPropertyNames(keyPaths), on: queue, block)
     }
 }
@@ -52,11 +61,15 @@ extension ObjectBase {
 extension ObjectBase {
     /// `observe(keyPaths:on:_:)` delivering on `actor`: the block runs isolated to it, with the
     /// object read from a realm confined to the actor (opened on the first delivery).
-    public func observe<A: Actor, T: ObjectBase>(keyPaths: [String]? = nil, on actor: A, isolation: isolated (any Actor)? = #isolation,
-                                                 _ block: @Sendable @escaping (isolated A, ObjectChange<T>) -> Void) async -> NotificationToken {
+    public func observe<A: Actor, T: ObjectBase>(
+        keyPaths: [String]? = nil, on actor: A, isolation: isolated (any Actor)? = #isolation,
+        _ block: @Sendable @escaping (isolated A, ObjectChange<T>) -> Void
+    ) async -> NotificationToken {
         let token = NotificationToken()
         guard let managed = _strataManaged else {
-            return Realm.violation("Only objects which are managed by a Realm support change notifications. Add the object to a realm first.", fallback: token)
+            return Realm.violation(
+                "Only objects which are managed by a Realm support change notifications. Add the object to a realm first.",
+                fallback: token)
         }
         let realm = managed.realm
         guard realm.checkThread() else { return token }
@@ -64,12 +77,16 @@ extension ObjectBase {
             return Realm.violation("Frozen Realms do not change and do not have change notifications.", fallback: token)
         }
         if realm.isInWriteTransaction {
-            return Realm.violation("Cannot register notification blocks from within write transactions.", fallback: token)
+            return Realm.violation(
+                "Cannot register notification blocks from within write transactions.", fallback: token)
         }
-        guard let filter = KeyPathFilter.make(keyPaths, binding: managed.binding, file: realm.file) else { return token }
+        guard let filter = KeyPathFilter.make(keyPaths, binding: managed.binding, file: realm.file) else {
+            return token
+        }
         let target = DeliveryTarget.actor(ActorBinding(actor), realm.configuration, DeliveryTarget.ActorRealm())
         let binding = managed.binding, key = managed.key
-        let entry = ObjectNotifierEntry(token: token, target: target, key: key, binding: binding, filter: filter) { event in
+        let entry = ObjectNotifierEntry(token: token, target: target, key: key, binding: binding, filter: filter) {
+            event in
             { realm in
                 let change: ObjectChange<T>
                 switch event {

@@ -15,8 +15,10 @@ final class ObjectNotifierEntry: NotifierEntry, @unchecked Sendable {
     let makeJob: (Event) -> NotificationJob
     private var finished = false
 
-    init(token: NotificationToken, target: DeliveryTarget, key: Int64, binding: TableBinding, filter: KeyPathFilter,
-         makeJob: @escaping (Event) -> NotificationJob) {
+    init(
+        token: NotificationToken, target: DeliveryTarget, key: Int64, binding: TableBinding, filter: KeyPathFilter,
+        makeJob: @escaping (Event) -> NotificationJob
+    ) {
         self.key = key
         self.binding = binding
         self.filter = filter
@@ -44,8 +46,10 @@ final class ObjectNotifierEntry: NotifierEntry, @unchecked Sendable {
             let c = binding.columns[i]
             guard filter.columns.contains(c) else { continue }
             if columns.contains(c) && columns != .all || columns == .all && oldRow?.value(c) != newRow?.value(c) {
-                out.append(PropertyChange(name: p.name, oldValue: oldRow.flatMap { propertyScalar($0.value(c)) }?.strataAnyValue,
-                                          newValue: newRow.flatMap { propertyScalar($0.value(c)) }?.strataAnyValue))
+                out.append(
+                    PropertyChange(
+                        name: p.name, oldValue: oldRow.flatMap { propertyScalar($0.value(c)) }?.strataAnyValue,
+                        newValue: newRow.flatMap { propertyScalar($0.value(c)) }?.strataAnyValue))
             } else if viaLinks.contains(c) {
                 out.append(PropertyChange(name: p.name, oldValue: nil, newValue: nil))
             }

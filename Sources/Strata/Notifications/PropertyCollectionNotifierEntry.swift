@@ -26,8 +26,10 @@ final class PropertyCollectionNotifierEntry: NotifierEntry, @unchecked Sendable 
     private var entries: [String: StoreValue] = [:]
     private var finished = false
 
-    init(token: NotificationToken, target: DeliveryTarget, table: StoreTable, ownerKey: Int64, column: Int, isMap: Bool,
-         targetFilter: KeyPathFilter?, makeJob: @escaping (Event) -> NotificationJob) {
+    init(
+        token: NotificationToken, target: DeliveryTarget, table: StoreTable, ownerKey: Int64, column: Int, isMap: Bool,
+        targetFilter: KeyPathFilter?, makeJob: @escaping (Event) -> NotificationJob
+    ) {
         self.table = table
         self.ownerKey = ownerKey
         self.column = column
@@ -93,7 +95,10 @@ final class PropertyCollectionNotifierEntry: NotifierEntry, @unchecked Sendable 
             }
             for k in entries.keys where oldEntries[k] == nil { insertions.append(k) }
             if deletions.isEmpty && insertions.isEmpty && modifications.isEmpty { return nil }
-            job = makeJob(.mapUpdate(deletions: deletions.sorted(), insertions: insertions.sorted(), modifications: modifications.sorted()))
+            job = makeJob(
+                .mapUpdate(
+                    deletions: deletions.sorted(), insertions: insertions.sorted(),
+                    modifications: modifications.sorted()))
         } else {
             let oldIDs = Self.identities(oldElements), newIDs = Self.identities(elements)
             var modifiedIDs = Set<[UInt8]>()
@@ -118,8 +123,10 @@ final class PropertyCollectionNotifierEntry: NotifierEntry, @unchecked Sendable 
 extension _CollectionOwner {
     /// Registers `entry`-making observation of this collection property; the common part of
     /// `List`, `MutableSet` and `Map` `observe`.
-    func observe(keyPaths: [String]?, queue: DispatchQueue?, isMap: Bool,
-                 makeJob: @escaping (PropertyCollectionNotifierEntry.Event) -> NotificationJob) -> NotificationToken {
+    func observe(
+        keyPaths: [String]?, queue: DispatchQueue?, isMap: Bool,
+        makeJob: @escaping (PropertyCollectionNotifierEntry.Event) -> NotificationJob
+    ) -> NotificationToken {
         let token = NotificationToken()
         let realm = state.realm
         guard let target = DeliveryTarget.make(for: realm, queue: queue, inWriteCheck: true) else { return token }
@@ -128,12 +135,14 @@ extension _CollectionOwner {
         let col = binding.table.columns[column]
         var filter: KeyPathFilter?
         if col.type == .link, let targetName = col.targetTable,
-           let targetBinding = realm.file.allBindings().first(where: { $0.table.name == targetName }) {
+            let targetBinding = realm.file.allBindings().first(where: { $0.table.name == targetName })
+        {
             guard let f = KeyPathFilter.make(keyPaths, binding: targetBinding, file: realm.file) else { return token }
             filter = f
         }
-        let entry = PropertyCollectionNotifierEntry(token: token, target: target, table: binding.table, ownerKey: state.key, column: column,
-                                                    isMap: isMap, targetFilter: filter, makeJob: makeJob)
+        let entry = PropertyCollectionNotifierEntry(
+            token: token, target: target, table: binding.table, ownerKey: state.key, column: column,
+            isMap: isMap, targetFilter: filter, makeJob: makeJob)
         token.attach(entry, to: realm.file.notifier)
         return token
     }
@@ -142,7 +151,8 @@ extension _CollectionOwner {
     /// is delivered to).
     func moved(to realm: Realm) -> _CollectionOwner {
         if realm.realmState === state.realm.realmState { return self }
-        return _CollectionOwner(state: ManagedObjectState(realm: realm, binding: state.binding, key: state.key), index: index)
+        return _CollectionOwner(
+            state: ManagedObjectState(realm: realm, binding: state.binding, key: state.key), index: index)
     }
 }
 
@@ -161,17 +171,23 @@ extension List {
     ///
     /// Only managed lists can be observed; registering inside a write transaction, on a frozen
     /// list, or from a thread that runs no run loop is reported as RealmSwift does.
-    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
-                        _ block: @escaping (RealmCollectionChange<List<Element>>) -> Void) -> NotificationToken {
+    public func observe(
+        keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+        _ block: @escaping (RealmCollectionChange<List<Element>>) -> Void
+    ) -> NotificationToken {
         guard let owner else {
-            return Realm.violation("Only lists which are managed by a Realm support change notifications. Add the owning object to a realm first.", fallback: NotificationToken())
+            return Realm.violation(
+                "Only lists which are managed by a Realm support change notifications. Add the owning object to a realm first.",
+                fallback: NotificationToken())
         }
         return owner.observe(keyPaths: keyPaths, queue: queue, isMap: false) { event in
             { realm in
                 let list = List(owner: owner.moved(to: realm))
                 switch event {
                 case .initial: block(.initial(list))
-                case .update(let d): block(.update(list, deletions: d.deletions, insertions: d.insertions, modifications: d.modifications))
+                case .update(let d):
+                    block(
+                        .update(list, deletions: d.deletions, insertions: d.insertions, modifications: d.modifications))
                 case .error(let e): block(.error(e))
                 case .mapUpdate: break
                 }
@@ -183,17 +199,23 @@ extension List {
 extension MutableSet {
     /// Calls `block` with the set's changes, as `List.observe(keyPaths:on:_:)` does (indices
     /// are positions in the set's stored order).
-    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
-                        _ block: @escaping (RealmCollectionChange<MutableSet<Element>>) -> Void) -> NotificationToken {
+    public func observe(
+        keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+        _ block: @escaping (RealmCollectionChange<MutableSet<Element>>) -> Void
+    ) -> NotificationToken {
         guard let owner else {
-            return Realm.violation("Only sets which are managed by a Realm support change notifications. Add the owning object to a realm first.", fallback: NotificationToken())
+            return Realm.violation(
+                "Only sets which are managed by a Realm support change notifications. Add the owning object to a realm first.",
+                fallback: NotificationToken())
         }
         return owner.observe(keyPaths: keyPaths, queue: queue, isMap: false) { event in
             { realm in
                 let set = MutableSet(owner: owner.moved(to: realm))
                 switch event {
                 case .initial: block(.initial(set))
-                case .update(let d): block(.update(set, deletions: d.deletions, insertions: d.insertions, modifications: d.modifications))
+                case .update(let d):
+                    block(
+                        .update(set, deletions: d.deletions, insertions: d.insertions, modifications: d.modifications))
                 case .error(let e): block(.error(e))
                 case .mapUpdate: break
                 }
@@ -212,10 +234,14 @@ extension Map {
     ///     for all of them.
     ///   - queue: A serial queue to deliver on; nil for the realm's own context.
     /// - Returns: A token to keep; `invalidate()` or releasing it stops the notifications.
-    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
-                        _ block: @escaping (RealmMapChange<Map<Key, Value>>) -> Void) -> NotificationToken {
+    public func observe(
+        keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+        _ block: @escaping (RealmMapChange<Map<Key, Value>>) -> Void
+    ) -> NotificationToken {
         guard let owner else {
-            return Realm.violation("Only maps which are managed by a Realm support change notifications. Add the owning object to a realm first.", fallback: NotificationToken())
+            return Realm.violation(
+                "Only maps which are managed by a Realm support change notifications. Add the owning object to a realm first.",
+                fallback: NotificationToken())
         }
         return owner.observe(keyPaths: keyPaths, queue: queue, isMap: true) { event in
             { realm in

@@ -30,7 +30,9 @@ extension Realm {
         let token = NotificationToken()
         guard let target = DeliveryTarget.make(for: self, queue: nil, inWriteCheck: false) else { return token }
         let entry = RealmObserverEntry(token: token, target: target, block: block)
-        realmState.realmObservers = realmState.realmObservers.filter { $0.value.entry.map { !$0.isInvalidated } ?? false }
+        realmState.realmObservers = realmState.realmObservers.filter {
+            $0.value.entry.map { !$0.isInvalidated } ?? false
+        }
         realmState.realmObservers[entry.id] = WeakRealmObserver(entry: entry)
         token.attach(entry, to: file.notifier)
         return token
@@ -88,8 +90,10 @@ extension RealmFile {
 extension Realm {
     /// Commits `txn`; when `tokens` is not empty, first tells the notifier that this commit is
     /// not to be reported to them. Returns the version created.
-    func commitNotifying(_ txn: StoreTransaction, skipping tokens: [NotificationToken],
-                         durability: Durability = .full) throws -> UInt64 {
+    func commitNotifying(
+        _ txn: StoreTransaction, skipping tokens: [NotificationToken],
+        durability: Durability = .full
+    ) throws -> UInt64 {
         let silent = prepareSilentCommit(txn, skipping: tokens)
         do {
             let created = try txn.commit(durability: durability).rawValue
@@ -104,7 +108,9 @@ extension Realm {
     /// Before committing `txn` (its writer lock held): registers it as silent for `tokens` with
     /// the notifier. Returns the version it will create, or nil when there is nothing to skip.
     func prepareSilentCommit(_ txn: StoreTransaction, skipping tokens: [NotificationToken]) -> UInt64? {
-        guard !tokens.isEmpty, let notifier = file.existingNotifier, notifier.wantsRecords, let w = txn.write else { return nil }
+        guard !tokens.isEmpty, let notifier = file.existingNotifier, notifier.wantsRecords, let w = txn.write else {
+            return nil
+        }
         return notifier.prepareSilentCommit(w.version.rawValue, file: file, skipping: tokens)
     }
 

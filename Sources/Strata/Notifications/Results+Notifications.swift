@@ -19,18 +19,26 @@ extension Results {
     ///
     /// Registering inside a write transaction, on frozen results, or from a thread that runs no
     /// run loop is reported as RealmSwift does (through `Realm.violationHandler`).
-    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
-                        _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void) -> NotificationToken {
+    public func observe(
+        keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+        _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void
+    ) -> NotificationToken {
         let token = NotificationToken()
         guard let realm, let target = DeliveryTarget.make(for: realm, queue: queue, inWriteCheck: true),
-              let binding, let filter = KeyPathFilter.make(keyPaths, binding: binding, file: realm.file) else { return token }
+            let binding, let filter = KeyPathFilter.make(keyPaths, binding: binding, file: realm.file)
+        else { return token }
         let query = self.query
-        let entry = ResultsNotifierEntry(token: token, target: target, query: query, table: binding.table, filter: filter) { event in
+        let entry = ResultsNotifierEntry(
+            token: token, target: target, query: query, table: binding.table, filter: filter
+        ) { event in
             { realm in
                 let results = Results(realm: realm, query: query)
                 switch event {
                 case .initial: block(.initial(results))
-                case .update(let d): block(.update(results, deletions: d.deletions, insertions: d.insertions, modifications: d.modifications))
+                case .update(let d):
+                    block(
+                        .update(
+                            results, deletions: d.deletions, insertions: d.insertions, modifications: d.modifications))
                 case .error(let e): block(.error(e))
                 }
             }
@@ -40,8 +48,10 @@ extension Results {
     }
 
     /// `observe(keyPaths:on:_:)` with key paths as Swift key paths (`\Dog.name`).
-    public func observe(keyPaths: [PartialKeyPath<Element>], on queue: DispatchQueue? = nil,
-                        _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void) -> NotificationToken {
+    public func observe(
+        keyPaths: [PartialKeyPath<Element>], on queue: DispatchQueue? = nil,
+        _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void
+    ) -> NotificationToken {
         observe(keyPaths: Element.strataPropertyNames(keyPaths), on: queue, block)
     }
 }
@@ -52,7 +62,10 @@ extension ObjectBase {
         guard let provider = self as? any ObjectSchemaProviding.Type else { return [] }
         let names = provider.strataKeyPathNames
         return keyPaths.map { kp in
-            names[kp as AnyKeyPath] ?? Realm.violation("The key path \(kp) is not a persisted property of \(self); pass its name as a string to follow links (\"owner.name\").", fallback: "")
+            names[kp as AnyKeyPath]
+                ?? Realm.violation(
+                    "The key path \(kp) is not a persisted property of \(self); pass its name as a string to follow links (\"owner.name\").",
+                    fallback: "")
         }
     }
 }
@@ -69,26 +82,35 @@ extension ObjectSchemaProviding {
 extension Results {
     /// `observe(keyPaths:on:_:)` delivering on `actor`: the block runs isolated to it, with
     /// results of a realm confined to the actor (opened on the first delivery).
-    public func observe<A: Actor>(keyPaths: [String]? = nil, on actor: A, isolation: isolated (any Actor)? = #isolation,
-                                  _ block: @Sendable @escaping (isolated A, RealmCollectionChange<Results<Element>>) -> Void) async -> NotificationToken {
+    public func observe<A: Actor>(
+        keyPaths: [String]? = nil, on actor: A, isolation: isolated (any Actor)? = #isolation,
+        _ block: @Sendable @escaping (isolated A, RealmCollectionChange<Results<Element>>) -> Void
+    ) async -> NotificationToken {
         let token = NotificationToken()
         guard let realm, realm.checkThread() else { return token }
         if realm.isFrozen {
             return Realm.violation("Frozen Realms do not change and do not have change notifications.", fallback: token)
         }
         if realm.isInWriteTransaction {
-            return Realm.violation("Cannot register notification blocks from within write transactions.", fallback: token)
+            return Realm.violation(
+                "Cannot register notification blocks from within write transactions.", fallback: token)
         }
-        guard let binding, let filter = KeyPathFilter.make(keyPaths, binding: binding, file: realm.file) else { return token }
+        guard let binding, let filter = KeyPathFilter.make(keyPaths, binding: binding, file: realm.file) else {
+            return token
+        }
         let target = DeliveryTarget.actor(ActorBinding(actor), realm.configuration, DeliveryTarget.ActorRealm())
         let query = self.query
-        let entry = ResultsNotifierEntry(token: token, target: target, query: query, table: binding.table, filter: filter) { event in
+        let entry = ResultsNotifierEntry(
+            token: token, target: target, query: query, table: binding.table, filter: filter
+        ) { event in
             { realm in
                 let results = Results(realm: realm, query: query)
                 let change: RealmCollectionChange<Results<Element>>
                 switch event {
                 case .initial: change = .initial(results)
-                case .update(let d): change = .update(results, deletions: d.deletions, insertions: d.insertions, modifications: d.modifications)
+                case .update(let d):
+                    change = .update(
+                        results, deletions: d.deletions, insertions: d.insertions, modifications: d.modifications)
                 case .error(let e): change = .error(e)
                 }
                 let box = UncheckedBox(change)

@@ -23,8 +23,10 @@ final class ResultsNotifierEntry: NotifierEntry, @unchecked Sendable {
     private(set) var keys: [Int64] = []
     private var failed = false
 
-    init(token: NotificationToken, target: DeliveryTarget, query: StoreQuery, table: StoreTable, filter: KeyPathFilter,
-         makeJob: @escaping (Event) -> NotificationJob) {
+    init(
+        token: NotificationToken, target: DeliveryTarget, query: StoreQuery, table: StoreTable, filter: KeyPathFilter,
+        makeJob: @escaping (Event) -> NotificationJob
+    ) {
         self.query = query
         self.table = table
         self.filter = filter
@@ -48,7 +50,8 @@ final class ResultsNotifierEntry: NotifierEntry, @unchecked Sendable {
                 newKeys = keys
                 diff = CollectionDiff.between(keys, keys, isModified: modified.contains)
             } else if query.isInKeyOrder {
-                (newKeys, diff) = try Self.merge(keys, own, modified: modified, query: query, table: table, txn: span.new)
+                (newKeys, diff) = try Self.merge(
+                    keys, own, modified: modified, query: query, table: table, txn: span.new)
             } else {
                 newKeys = try query.evaluate(in: span.new, table: table)
                 diff = CollectionDiff.between(keys, newKeys, isModified: modified.contains)
@@ -70,8 +73,10 @@ final class ResultsNotifierEntry: NotifierEntry, @unchecked Sendable {
 
     /// The new keys of results in key order when only the objects of `changes` may have joined
     /// or left them: those objects are tested, and merged into `old` in one pass.
-    static func merge(_ old: [Int64], _ changes: TableChanges, modified: Set<Int64>, query: StoreQuery,
-                      table: StoreTable, txn: StoreTransaction) throws -> ([Int64], CollectionDiff) {
+    static func merge(
+        _ old: [Int64], _ changes: TableChanges, modified: Set<Int64>, query: StoreQuery,
+        table: StoreTable, txn: StoreTransaction
+    ) throws -> ([Int64], CollectionDiff) {
         var candidates = Array(changes.inserted)
         candidates.append(contentsOf: changes.modified.keys)
         candidates.sort()
@@ -97,7 +102,9 @@ final class ResultsNotifierEntry: NotifierEntry, @unchecked Sendable {
         var diff = CollectionDiff()
         diff.deletions = removed
         for k in modified {
-            if let i = position(k), matching.contains(k) || !changes.touchedKeys.contains(k) { diff.modifications.append(i) }
+            if let i = position(k), matching.contains(k) || !changes.touchedKeys.contains(k) {
+                diff.modifications.append(i)
+            }
         }
         diff.modifications.sort()
         if removed.isEmpty && added.isEmpty { return (old, diff) }

@@ -40,8 +40,10 @@ extension Realm {
     ///     the error that cancelled or failed it.
     /// - Returns: an id for `cancelAsyncWrite(_:)`, which drops the block if it has not run yet.
     @discardableResult
-    public func writeAsync(withoutNotifying tokens: [NotificationToken] = [], _ block: @escaping () -> Void,
-                           onComplete: ((Swift.Error?) -> Void)? = nil) -> AsyncTransactionId {
+    public func writeAsync(
+        withoutNotifying tokens: [NotificationToken] = [], _ block: @escaping () -> Void,
+        onComplete: ((Swift.Error?) -> Void)? = nil
+    ) -> AsyncTransactionId {
         guard let queue = asyncQueue(beginning: true) else { return 0 }
         return queue.enqueue(.block(block, commitsOnReturn: true, onComplete: onComplete, skipping: tokens))
     }
@@ -85,12 +87,15 @@ extension Realm {
     /// - Returns: an id for `cancelAsyncWrite(_:)`, which cancels only the completion, never the
     ///   commit.
     @discardableResult
-    public func commitAsyncWrite(allowGrouping: Bool = false, withoutNotifying tokens: [NotificationToken] = [],
-                                 _ onComplete: ((Swift.Error?) -> Void)? = nil) -> AsyncTransactionId {
+    public func commitAsyncWrite(
+        allowGrouping: Bool = false, withoutNotifying tokens: [NotificationToken] = [],
+        _ onComplete: ((Swift.Error?) -> Void)? = nil
+    ) -> AsyncTransactionId {
         guard checkThread() else { return 0 }
         guard let queue = asyncQueue(beginning: false) else { return 0 }
         if queue.inCompletion {
-            return Realm.violation("Can't commit a write transaction from inside a commit completion callback.", fallback: 0)
+            return Realm.violation(
+                "Can't commit a write transaction from inside a commit completion callback.", fallback: 0)
         }
         return queue.commit(allowGrouping: allowGrouping, onComplete: onComplete, skipping: tokens)
     }
@@ -144,13 +149,18 @@ extension Realm {
     ///   error of a failed `add`/`create`; `Realm.Error.wrongThread` when called, or resumed,
     ///   outside the realm's isolation; storage errors.
     @discardableResult
-    public func asyncWrite<Result>(withoutNotifying tokens: [NotificationToken] = [], _ block: () throws -> Result,
-                                   isolation: isolated (any Actor)? = #isolation) async throws -> Result {
+    public func asyncWrite<Result>(
+        withoutNotifying tokens: [NotificationToken] = [], _ block: () throws -> Result,
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws -> Result {
         try requireThread()
         try checkCanBeginWrite()
         guard !isInWriteTransaction else {
             // Waiting here for our own lock would never end.
-            throw Realm.Error(.alreadyInWriteTransaction, "asyncWrite was called inside a write transaction of this realm. Commit or cancel it first.", path: file.path)
+            throw Realm.Error(
+                .alreadyInWriteTransaction,
+                "asyncWrite was called inside a write transaction of this realm. Commit or cancel it first.",
+                path: file.path)
         }
         guard let queue = asyncQueue(beginning: true) else {
             throw Realm.Error(.wrongThread, Self.noSchedulerMessage, path: file.path)
@@ -172,7 +182,10 @@ extension Realm {
                 let realmState = self.realmState
                 let box = UncheckedBox(ticket)
                 scheduler.schedule { realmState.asyncWrites?.unreserve(box.value) }
-                throw Realm.Error(.wrongThread, "Realm accessed from incorrect thread. (asyncWrite resumed outside the isolation of '\(file.path)'; call it from the actor the realm is confined to, or from the main actor for a realm of the main thread.)", path: file.path)
+                throw Realm.Error(
+                    .wrongThread,
+                    "Realm accessed from incorrect thread. (asyncWrite resumed outside the isolation of '\(file.path)'; call it from the actor the realm is confined to, or from the main actor for a realm of the main thread.)",
+                    path: file.path)
             }
             if Task.isCancelled {
                 queue.unreserve(ticket)
@@ -199,9 +212,11 @@ extension Realm {
             return result
         }
         try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, Swift.Error>) in
-            _ = queue.commit(allowGrouping: true, onComplete: { error in
-                if let error { c.resume(throwing: error) } else { c.resume() }
-            }, skipping: tokens)
+            _ = queue.commit(
+                allowGrouping: true,
+                onComplete: { error in
+                    if let error { c.resume(throwing: error) } else { c.resume() }
+                }, skipping: tokens)
         }
         return result
     }
@@ -232,9 +247,14 @@ extension Realm {
     /// - Throws: `Realm.Error.wrongThread` from code not isolated to any actor (there is no
     ///   stable context to confine the realm to: use `Realm(configuration:actor:)` or
     ///   `Realm(configuration:queue:)`); otherwise as `Realm(configuration:)`.
-    public static func open(configuration: Configuration = .defaultConfiguration, isolation: isolated (any Actor)? = #isolation) async throws -> Realm {
+    public static func open(
+        configuration: Configuration = .defaultConfiguration, isolation: isolated (any Actor)? = #isolation
+    ) async throws -> Realm {
         guard let isolation else {
-            throw Realm.Error(.wrongThread, "Realm.open needs an actor to confine the realm to: call it from an actor (or the main actor), or open the realm with Realm(configuration:actor:) or Realm(configuration:queue:).")
+            throw Realm.Error(
+                .wrongThread,
+                "Realm.open needs an actor to confine the realm to: call it from an actor (or the main actor), or open the realm with Realm(configuration:actor:) or Realm(configuration:queue:)."
+            )
         }
         if (isolation as AnyObject) === MainActor.shared {
             return try Realm(configuration: configuration)
@@ -258,7 +278,8 @@ extension Realm {
 
     // MARK: Helpers
 
-    static let noSchedulerMessage = "Cannot schedule async transaction. Make sure you are running from inside a run loop. (A realm of a plain thread has nothing to run its write blocks on: use the main thread, a thread running its RunLoop, a serial queue with Realm(configuration:queue:), or an actor with Realm(configuration:actor:).)"
+    static let noSchedulerMessage =
+        "Cannot schedule async transaction. Make sure you are running from inside a run loop. (A realm of a plain thread has nothing to run its write blocks on: use the main thread, a thread running its RunLoop, a serial queue with Realm(configuration:queue:), or an actor with Realm(configuration:actor:).)"
 
     /// The realm's asynchronous write queue, created on first use with the calling context's
     /// scheduler; nil (after reporting the misuse) when there is no scheduler or the realm
@@ -284,10 +305,16 @@ extension Realm {
     /// Throws when this realm cannot begin writes at all (frozen, read-only).
     func checkCanBeginWrite() throws {
         guard !isFrozen else {
-            throw Realm.Error(.frozen, "Can't perform transactions on a frozen Realm ('\(file.path)'). Call thaw() to get the live realm, and write there.", path: file.path)
+            throw Realm.Error(
+                .frozen,
+                "Can't perform transactions on a frozen Realm ('\(file.path)'). Call thaw() to get the live realm, and write there.",
+                path: file.path)
         }
         guard !configuration.readOnly else {
-            throw Realm.Error(.readOnly, "Can't perform transactions on read-only Realms (\(file.path)). Open it without readOnly to write.", path: file.path)
+            throw Realm.Error(
+                .readOnly,
+                "Can't perform transactions on read-only Realms (\(file.path)). Open it without readOnly to write.",
+                path: file.path)
         }
         // Nothing is written on top of damage a read of this process found.
         try throwIfDamaged()

@@ -20,13 +20,18 @@ extension Realm {
     @inline(__always)
     func checkThread() -> Bool {
         if realmState.isOnOwner { return true }
-        return Realm.violation("Realm accessed from incorrect thread. ('\(file.path)' belongs to another thread or queue; pass a ThreadSafeReference or a frozen object instead.)", fallback: false)
+        return Realm.violation(
+            "Realm accessed from incorrect thread. ('\(file.path)' belongs to another thread or queue; pass a ThreadSafeReference or a frozen object instead.)",
+            fallback: false)
     }
 
     /// Throws `.wrongThread` when the calling thread may not use this realm.
     func requireThread() throws {
         guard realmState.isOnOwner else {
-            throw Realm.Error(.wrongThread, "Realm accessed from incorrect thread. ('\(file.path)' belongs to another thread or queue; open a realm on this thread, or pass a ThreadSafeReference.)", path: file.path)
+            throw Realm.Error(
+                .wrongThread,
+                "Realm accessed from incorrect thread. ('\(file.path)' belongs to another thread or queue; open a realm on this thread, or pass a ThreadSafeReference.)",
+                path: file.path)
         }
     }
 }

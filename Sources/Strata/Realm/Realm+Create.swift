@@ -21,13 +21,18 @@ extension Realm {
     @discardableResult
     public func create<T: Object>(_ type: T.Type, value: Any = [String: Any](), update: UpdatePolicy = .error) -> T {
         guard checkThread() else { return T() }
-        guard !isFrozen else { return Realm.violation("Attempting to modify a frozen object - call thaw on the Object instance first.", fallback: T()) }
+        guard !isFrozen else {
+            return Realm.violation(
+                "Attempting to modify a frozen object - call thaw on the Object instance first.", fallback: T())
+        }
         guard isInWriteTransaction else {
             return Realm.violation("Cannot modify managed objects outside of a write transaction.", fallback: T())
         }
         guard pendingError == nil, let binding = binding(for: type) else { return T() }
         if update != .error {
-            do { try Realm.requirePrimaryKey(binding) } catch { fail(translate(error, className: binding.className)); return T() }
+            do { try Realm.requirePrimaryKey(binding) } catch {
+                fail(translate(error, className: binding.className)); return T()
+            }
         }
         return (createObject(binding, value: value, update: update) as? T) ?? T()
     }
@@ -38,9 +43,13 @@ extension Realm {
             let props = binding.schema.properties
             if update != .error, let pk = binding.primaryKeyIndex, let pkAny = fields[props[pk].name] {
                 let pkValue = try propertyValue(fromAny: pkAny, property: props[pk])
-                if let realmState = coreScalar(pkValue), let key = try writeTxn!.objectKey(binding.table, primaryKey: realmState) {
+                if let realmState = coreScalar(pkValue),
+                    let key = try writeTxn!.objectKey(binding.table, primaryKey: realmState)
+                {
                     for (name, any) in fields {
-                        guard let i = binding.propertyIndexByName[name], !props[i].isPrimaryKey, props[i].type != .linkingObjects else { continue }
+                        guard let i = binding.propertyIndexByName[name], !props[i].isPrimaryKey,
+                            props[i].type != .linkingObjects
+                        else { continue }
                         let v = try propertyValue(fromAny: any, property: props[i])
                         let c = try coreValue(v, property: props[i], update: update)
                         try writeTxn!.set(binding.table, key: key, column: binding.columns[i], to: c)
@@ -50,8 +59,12 @@ extension Realm {
                 }
             }
             if let pk = binding.primaryKeyIndex, fields[props[pk].name] == nil,
-               [PropertyType.int, .string].contains(props[pk].type), !props[pk].isOptional {
-                throw Realm.Error(.missingValue, "Missing value for primary key property '\(binding.className).\(props[pk].name)'; include it in the value passed to create.")
+                [PropertyType.int, .string].contains(props[pk].type), !props[pk].isOptional
+            {
+                throw Realm.Error(
+                    .missingValue,
+                    "Missing value for primary key property '\(binding.className).\(props[pk].name)'; include it in the value passed to create."
+                )
             }
             let o = try Self.unmanagedObject(binding, fields: fields, realm: self)
             try addObject(o, update: update)
@@ -74,7 +87,9 @@ extension Realm {
             return out
         case let object as ObjectBase:
             guard type(of: object).className() == binding.className else {
-                throw Realm.Error(.invalidValue, "Cannot create a '\(binding.className)' from an object of type '\(type(of: object).className())'.")
+                throw Realm.Error(
+                    .invalidValue,
+                    "Cannot create a '\(binding.className)' from an object of type '\(type(of: object).className())'.")
             }
             var out: [String: Any] = [:]
             let source = object._strataManaged?.binding ?? binding
@@ -84,7 +99,10 @@ extension Realm {
             return out
         case let array as [Any]:
             guard array.count == props.count else {
-                throw Realm.Error(.invalidValue, "Invalid array input: \(array.count) values given for '\(binding.className)', which has \(props.count) properties. Give one value per property, in declaration order: \(props.map(\.name).joined(separator: ", ")).")
+                throw Realm.Error(
+                    .invalidValue,
+                    "Invalid array input: \(array.count) values given for '\(binding.className)', which has \(props.count) properties. Give one value per property, in declaration order: \(props.map(\.name).joined(separator: ", "))."
+                )
             }
             var out: [String: Any] = [:]
             for (p, v) in zip(props, array) { out[p.name] = v }
@@ -92,7 +110,10 @@ extension Realm {
         case let array as NSArray:
             return try fields(of: array.map { $0 }, binding: binding, realm: realm)
         default:
-            throw Realm.Error(.invalidValue, "Cannot create a '\(binding.className)' from a value of type \(type(of: value)); pass a dictionary, an array or an object.")
+            throw Realm.Error(
+                .invalidValue,
+                "Cannot create a '\(binding.className)' from a value of type \(type(of: value)); pass a dictionary, an array or an object."
+            )
         }
     }
 
@@ -106,7 +127,8 @@ extension Realm {
             do {
                 try set(o, v)
             } catch {
-                throw Realm.Error(.invalidValue, "Invalid value '\(any)' for property '\(binding.className).\(name)': \(error)")
+                throw Realm.Error(
+                    .invalidValue, "Invalid value '\(any)' for property '\(binding.className).\(name)': \(error)")
             }
         }
         return o
@@ -118,25 +140,34 @@ extension Realm {
 
     /// Converts a user-supplied value (Swift value, Foundation/JSON value, nested dictionary or
     /// array) to the `PropertyValue` for property `p`.
-    static func propertyValue(fromAny any: Any?, property p: Property, realm: Realm?, module: TableBinding?) throws -> PropertyValue {
+    static func propertyValue(
+        fromAny any: Any?, property p: Property, realm: Realm?, module: TableBinding?
+    ) throws -> PropertyValue {
         guard let any, !(any is NSNull), !((any as? _StrataOptional)?.strataIsNone ?? false) else { return .null }
         if let pv = any as? PropertyValue { return realm.map { $0.detachingForeign(pv) } ?? pv }
         if p.collection != .none && !(any is _PropertyValueEncodable && !(any is [Any])) {
             var element = p
-            element = Property(name: p.name, type: p.type, swiftType: p.swiftType, isOptional: p.isOptional,
-                               objectClassName: p.objectClassName)
+            element = Property(
+                name: p.name, type: p.type, swiftType: p.swiftType, isOptional: p.isOptional,
+                objectClassName: p.objectClassName)
             if p.collection == .map {
                 guard let dict = any as? [String: Any] else {
-                    throw Realm.Error(.invalidValue, "Property '\(p.name)' is a Map; give a dictionary, not \(type(of: any)).")
+                    throw Realm.Error(
+                        .invalidValue, "Property '\(p.name)' is a Map; give a dictionary, not \(type(of: any)).")
                 }
                 var out: [String: PropertyValue] = [:]
-                for (k, v) in dict { out[k] = try propertyValue(fromAny: v, property: element, realm: realm, module: module) }
+                for (k, v) in dict {
+                    out[k] = try propertyValue(fromAny: v, property: element, realm: realm, module: module)
+                }
                 return .map(out)
             }
             guard let array = any as? [Any] ?? (any as? NSArray)?.map({ $0 }) else {
-                throw Realm.Error(.invalidValue, "Property '\(p.name)' is a collection; give an array, not \(type(of: any)).")
+                throw Realm.Error(
+                    .invalidValue, "Property '\(p.name)' is a collection; give an array, not \(type(of: any)).")
             }
-            let values = try array.map { try propertyValue(fromAny: $0, property: element, realm: realm, module: module) }
+            let values = try array.map {
+                try propertyValue(fromAny: $0, property: element, realm: realm, module: module)
+            }
             return p.collection == .set ? .set(values) : .list(values)
         }
         if let e = any as? _PropertyValueEncodable {
@@ -145,9 +176,14 @@ extension Realm {
             return try coerce(v, to: p)
         }
         if p.type == .object, let target = p.objectClassName {
-            let targetBinding = realm?.binding(named: target) ?? module.flatMap { Self.moduleBinding(named: target, from: $0, realm: realm) }
+            let targetBinding =
+                realm?.binding(named: target)
+                ?? module.flatMap { Self.moduleBinding(named: target, from: $0, realm: realm) }
             guard let tb = targetBinding else {
-                throw Realm.Error(.invalidValue, "Cannot create the '\(target)' object of property '\(p.name)': the class is not known to this realm; add it to objectTypes.")
+                throw Realm.Error(
+                    .invalidValue,
+                    "Cannot create the '\(target)' object of property '\(p.name)': the class is not known to this realm; add it to objectTypes."
+                )
             }
             let fields = try fields(of: any, binding: tb, realm: realm)
             return .object(try unmanagedObject(tb, fields: fields, realm: realm))
@@ -155,7 +191,9 @@ extension Realm {
         switch any {
         case let n as NSNumber: return try coerce(.double(n.doubleValue), to: p)
         default:
-            throw Realm.Error(.invalidValue, "Invalid value '\(any)' of type \(type(of: any)) for property '\(p.name)' of type \(p.swiftType).")
+            throw Realm.Error(
+                .invalidValue,
+                "Invalid value '\(any)' of type \(type(of: any)) for property '\(p.name)' of type \(p.swiftType).")
         }
     }
 
@@ -169,10 +207,14 @@ extension Realm {
         case (.int, .double(let d)) where d.rounded() == d && abs(d) < 9.2e18: return .int(Int64(d))
         case (.bool, .int(let i)) where i == 0 || i == 1: return .bool(i == 1)
         case (.objectId, .string(let s)):
-            guard let o = try? ObjectId(string: s) else { throw Realm.Error(.invalidValue, "'\(s)' is not an ObjectId for property '\(p.name)'.") }
+            guard let o = try? ObjectId(string: s) else {
+                throw Realm.Error(.invalidValue, "'\(s)' is not an ObjectId for property '\(p.name)'.")
+            }
             return .objectId(o)
         case (.UUID, .string(let s)):
-            guard let u = UUID(uuidString: s) else { throw Realm.Error(.invalidValue, "'\(s)' is not a UUID for property '\(p.name)'.") }
+            guard let u = UUID(uuidString: s) else {
+                throw Realm.Error(.invalidValue, "'\(s)' is not a UUID for property '\(p.name)'.")
+            }
             return .uuid(u)
         case (.decimal128, .int(let i)): return .decimal128(Decimal128(Int(i)))
         case (.decimal128, .double(let d)): return Decimal128(d).map { .decimal128($0) } ?? v
@@ -183,7 +225,8 @@ extension Realm {
     /// A binding for a class of `from`'s module, made without a realm (for `Object(value:)`).
     static func moduleBinding(named name: String, from: TableBinding, realm: Realm?) -> TableBinding? {
         guard let t = from.type as? any ObjectSchemaProviding.Type,
-              let target = t.strataModuleSchema.objectTypes.first(where: { $0.strataObjectSchema.className == name }) else { return nil }
+            let target = t.strataModuleSchema.objectTypes.first(where: { $0.strataObjectSchema.className == name })
+        else { return nil }
         if let realm { return realm.binding(for: target) }
         return unboundBinding(target)
     }
@@ -203,7 +246,9 @@ extension Object {
     public convenience init(value: Any) {
         self.init()
         guard let t = type(of: self) as? any ObjectSchemaProviding.Type else {
-            Realm.violation("\(type(of: self)) has no generated schema: add the StrataPlugin build plugin to its target.", fallback: ())
+            Realm.violation(
+                "\(type(of: self)) has no generated schema: add the StrataPlugin build plugin to its target.",
+                fallback: ())
             return
         }
         let binding = Realm.unboundBinding(t)
@@ -231,7 +276,9 @@ extension Realm {
         return detachingForeign(value, &copies)
     }
 
-    private func detachingForeign(_ value: PropertyValue, _ copies: inout [ObjectIdentifier: ObjectBase]) -> PropertyValue {
+    private func detachingForeign(
+        _ value: PropertyValue, _ copies: inout [ObjectIdentifier: ObjectBase]
+    ) -> PropertyValue {
         switch value {
         case .object(let o):
             guard let state = o._strataManaged, state.realm.file !== file else { return value }
@@ -261,7 +308,8 @@ extension ObjectBase {
         return copy
     }
 
-    private static func detach(_ value: PropertyValue, _ copies: inout [ObjectIdentifier: ObjectBase]) -> PropertyValue {
+    private static func detach(_ value: PropertyValue, _ copies: inout [ObjectIdentifier: ObjectBase]) -> PropertyValue
+    {
         switch value {
         case .object(let o): return .object(o._strataManaged == nil ? o : detachedCopy(of: o, &copies))
         case .list(let l): return .list(l.map { detach($0, &copies) })

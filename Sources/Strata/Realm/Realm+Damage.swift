@@ -87,7 +87,10 @@ extension RealmFile {
             return e
         }
         let detail = (error as? Realm.Error)?.message ?? "\(error)"
-        let e = Realm.Error(.invalidDatabase, "The realm file at '\(path)' is damaged: \(detail) Reads of the damaged part return empty values and writes to the file are refused. Restore the file from a backup; `strata verify` lists every damaged page.", path: path)
+        let e = Realm.Error(
+            .invalidDatabase,
+            "The realm file at '\(path)' is damaged: \(detail) Reads of the damaged part return empty values and writes to the file are refused. Restore the file from a backup; `strata verify` lists every damaged page.",
+            path: path)
         damageFound = e
         lock.unlock()
         if let handler = Realm.damageHandler {
@@ -103,9 +106,14 @@ extension Realm {
     /// A stored value that does not decode as its property's type. The file's schema was compared
     /// with the models when it was opened, so this is damage (reported through `damageHandler`),
     /// not a mistake of the caller. Called by generated and inlined accessors.
-    public func _strataStoredValueDoesNotFit(_ state: ManagedObjectState, _ index: Int, _ value: PropertyValue, expected: String) {
+    public func _strataStoredValueDoesNotFit(
+        _ state: ManagedObjectState, _ index: Int, _ value: PropertyValue, expected: String
+    ) {
         let property = "\(state.binding.className).\(state.binding.schema.properties[index].name)"
-        let error = Realm.Error(.invalidDatabase, "the stored value of '\(property)' of object \(state.key) (\(value.kindName)) is not a \(expected).", path: file.path)
+        let error = Realm.Error(
+            .invalidDatabase,
+            "the stored value of '\(property)' of object \(state.key) (\(value.kindName)) is not a \(expected).",
+            path: file.path)
         readFailed(error, "", fallback: ())
     }
 }

@@ -28,7 +28,10 @@ extension Realm {
         try Realm.refuseEncryption(encryptionKey, path: fileURL.path)
         let target = fileURL.path
         if FileManager.default.fileExists(atPath: target) {
-            throw Realm.Error(.fileExists, "Unable to write a copy of '\(file.path)' to '\(target)': the file already exists. Choose a new path, or delete the file first (Realm.deleteFiles(for:)).", path: target)
+            throw Realm.Error(
+                .fileExists,
+                "Unable to write a copy of '\(file.path)' to '\(target)': the file already exists. Choose a new path, or delete the file first (Realm.deleteFiles(for:)).",
+                path: target)
         }
         let started = Date()
         do {
@@ -44,7 +47,10 @@ extension Realm {
     /// - Throws: as ``writeCopy(toFile:encryptionKey:)``; `.fail` for an in-memory configuration.
     public func writeCopy(configuration: Realm.Configuration) throws {
         guard configuration.inMemoryIdentifier == nil, let url = configuration.fileURL else {
-            throw Realm.Error(.fail, "Unable to write a copy of '\(file.path)' to an in-memory realm: give the configuration a fileURL instead of an inMemoryIdentifier.")
+            throw Realm.Error(
+                .fail,
+                "Unable to write a copy of '\(file.path)' to an in-memory realm: give the configuration a fileURL instead of an inMemoryIdentifier."
+            )
         }
         try writeCopy(toFile: url)
     }
@@ -65,12 +71,18 @@ extension Realm {
     public static func deleteFiles(for configuration: Realm.Configuration) throws -> Bool {
         let path = configuration.path
         if RealmFile.isOpen(path) {
-            throw Realm.Error(.alreadyOpen, "Unable to delete '\(path)': a realm of this process has it open. Release every Realm instance, object and collection of it first.", path: path)
+            throw Realm.Error(
+                .alreadyOpen,
+                "Unable to delete '\(path)': a realm of this process has it open. Release every Realm instance, object and collection of it first.",
+                path: path)
         }
         do {
             return try Database.deleteFiles(path: path)
         } catch StorageError.inUse {
-            throw Realm.Error(.alreadyOpen, "Unable to delete '\(path)': another process (or another handle of this one) has it open. Close it there first.", path: path)
+            throw Realm.Error(
+                .alreadyOpen,
+                "Unable to delete '\(path)': another process (or another handle of this one) has it open. Close it there first.",
+                path: path)
         } catch {
             throw Realm.Error(storage: error, path: path)
         }
@@ -91,7 +103,10 @@ extension Realm {
     /// Refuses an encryption key: Strata does not encrypt files yet.
     static func refuseEncryption(_ key: Data?, path: String) throws {
         guard let key else { return }
-        throw Realm.Error(.fail, "Strata cannot encrypt or decrypt files yet (an encryptionKey of \(key.count) bytes was given for '\(path)'). Pass nil.", path: path)
+        throw Realm.Error(
+            .fail,
+            "Strata cannot encrypt or decrypt files yet (an encryptionKey of \(key.count) bytes was given for '\(path)'). Pass nil.",
+            path: path)
     }
 
     /// What an open does before it opens the file: checks the options that concern files, and
@@ -99,12 +114,19 @@ extension Realm {
     static func prepareFilesBeforeOpen(_ configuration: Realm.Configuration) throws {
         let path = configuration.path
         if configuration.readOnly && configuration.shouldCompactOnLaunch != nil {
-            throw Realm.Error(.readOnly, "Cannot set `shouldCompactOnLaunch` when `readOnly` is set: a read-only realm cannot compact '\(path)'.", path: path)
+            throw Realm.Error(
+                .readOnly,
+                "Cannot set `shouldCompactOnLaunch` when `readOnly` is set: a read-only realm cannot compact '\(path)'.",
+                path: path)
         }
         guard let seed = configuration.seedFilePath, configuration.inMemoryIdentifier == nil,
-              !FileManager.default.fileExists(atPath: path) else { return }
+            !FileManager.default.fileExists(atPath: path)
+        else { return }
         guard FileManager.default.fileExists(atPath: seed.path) else {
-            throw Realm.Error(.fileNotFound, "The seed file '\(seed.path)' for '\(path)' does not exist. Check Realm.Configuration.seedFilePath (a bundled resource's URL).", path: seed.path)
+            throw Realm.Error(
+                .fileNotFound,
+                "The seed file '\(seed.path)' for '\(path)' does not exist. Check Realm.Configuration.seedFilePath (a bundled resource's URL).",
+                path: seed.path)
         }
         // Copied under a temporary name, then linked to the realm's name: two opens racing to
         // seed the same file never see half a copy, and the second finds the first one's file.
@@ -117,7 +139,9 @@ extension Realm {
             return
         } catch {
             if FileManager.default.fileExists(atPath: path) { return }
-            throw Realm.Error(.fileAccess, "Unable to copy the seed file '\(seed.path)' to '\(path)': \(error.localizedDescription)", path: path)
+            throw Realm.Error(
+                .fileAccess, "Unable to copy the seed file '\(seed.path)' to '\(path)': \(error.localizedDescription)",
+                path: path)
         }
         Logger.log(.info, Category.sdk, "Copied the seed file '\(seed.path)' to '\(path)'")
     }
@@ -125,7 +149,9 @@ extension Realm {
     /// Compacts the file when the configuration's `shouldCompactOnLaunch` asks for it. Called by
     /// the first open of the file in this process; skipped while another process has it open.
     func compactOnLaunchIfAsked() throws {
-        guard let shouldCompact = configuration.shouldCompactOnLaunch, !configuration.readOnly, configuration.inMemoryIdentifier == nil else { return }
+        guard let shouldCompact = configuration.shouldCompactOnLaunch, !configuration.readOnly,
+            configuration.inMemoryIdentifier == nil
+        else { return }
         let db = file.db
         guard !db.isOpenElsewhere else {
             Logger.log(.debug, Category.sdk, "Not compacting '\(file.path)' at launch: another process has it open")
@@ -137,14 +163,19 @@ extension Realm {
             // Trees are rewritten with full pages first: after mass deletes, pages are half empty,
             // and moving pages alone leaves them so.
             let report = try db.compact(rebuildingTrees: true)
-            Logger.log(.info, Category.sdk, "Compacted '\(file.path)' at launch: \(report.bytesBefore) -> \(report.bytesAfter) bytes")
+            Logger.log(
+                .info, Category.sdk,
+                "Compacted '\(file.path)' at launch: \(report.bytesBefore) -> \(report.bytesAfter) bytes")
         } catch {
             throw Realm.Error(storage: error, path: file.path)
         }
     }
 
     static func logCopy(from source: String, to target: String, _ report: CopyReport, since start: Date) {
-        Logger.log(.info, Category.sdk, "Wrote a copy of '\(source)' to '\(target)': \(report.entries) entries in \(report.trees) trees, \(report.bytes) bytes, \(Int(Date().timeIntervalSince(start) * 1000)) ms")
+        Logger.log(
+            .info, Category.sdk,
+            "Wrote a copy of '\(source)' to '\(target)': \(report.entries) entries in \(report.trees) trees, \(report.bytes) bytes, \(Int(Date().timeIntervalSince(start) * 1000)) ms"
+        )
     }
 }
 
@@ -160,7 +191,8 @@ public func schemaVersionAtURL(_ fileURL: URL, encryptionKey: Data? = nil) throw
     let path = fileURL.path
     try Realm.refuseEncryption(encryptionKey, path: path)
     guard FileManager.default.fileExists(atPath: path) else {
-        throw Realm.Error(.fileNotFound, "Unable to read the schema version of '\(path)': the file does not exist.", path: path)
+        throw Realm.Error(
+            .fileNotFound, "Unable to read the schema version of '\(path)': the file does not exist.", path: path)
     }
     let version: UInt64?
     do {

@@ -11,7 +11,8 @@ extension Realm {
         do {
             return try current().row(binding.table, key: key)
         } catch {
-            return readFailed(error, "cannot read '\(binding.className)' object \(key) from '\(file.path)': \(error)", fallback: nil)
+            return readFailed(
+                error, "cannot read '\(binding.className)' object \(key) from '\(file.path)': \(error)", fallback: nil)
         }
     }
 
@@ -39,7 +40,10 @@ extension Realm {
     func ownerMissing<T>(_ state: ManagedObjectState, _ message: @autoclosure () -> String, fallback: T) -> T {
         if file.damage != nil { return fallback }
         if state.bornStamp == stamp {
-            let error = Realm.Error(.invalidDatabase, "object \(state.key) of '\(state.binding.className)' is listed by the file but cannot be found.", path: file.path)
+            let error = Realm.Error(
+                .invalidDatabase,
+                "object \(state.key) of '\(state.binding.className)' is listed by the file but cannot be found.",
+                path: file.path)
             return readFailed(error, "", fallback: fallback)
         }
         return Realm.violation(message(), fallback: fallback)
@@ -49,7 +53,9 @@ extension Realm {
     /// RealmSwift), or, when nothing changed since the object was found, a damaged file.
     @inline(never)
     func missingRow(_ state: ManagedObjectState) -> RowReader? {
-        ownerMissing(state, "Object has been deleted or invalidated. ('\(state.binding.className)' object \(state.key))", fallback: nil)
+        ownerMissing(
+            state, "Object has been deleted or invalidated. ('\(state.binding.className)' object \(state.key))",
+            fallback: nil)
     }
 
     // The scalar reads below are not inlinable and read a frozen object's row in place, so that
@@ -122,7 +128,10 @@ extension Realm {
     /// Writes property `index` of a managed object (inside a write transaction).
     @usableFromInline func setPropertyValue(_ state: ManagedObjectState, _ index: Int, _ value: PropertyValue) {
         guard checkThread() else { return }
-        guard !isFrozen else { return Realm.violation("Attempting to modify a frozen object - call thaw on the Object instance first.", fallback: ()) }
+        guard !isFrozen else {
+            return Realm.violation(
+                "Attempting to modify a frozen object - call thaw on the Object instance first.", fallback: ())
+        }
         guard let txn = writeTxn else {
             return Realm.violation("Cannot modify managed objects outside of a write transaction.", fallback: ())
         }
@@ -130,12 +139,21 @@ extension Realm {
         // The property's description is copied (its strings retained) only off the scalar path.
         if binding.schema.properties[index].isPrimaryKey {
             let property = binding.schema.properties[index]
-            if let r = state.row(), propertyValue(r.value(binding.columns[index]), property: property).sameScalar(as: value) { return }
-            fail(Realm.Error(.invalidValue, "Primary key can't be changed after an object is inserted ('\(binding.className).\(property.name)'). Create a new object and delete the old one instead."))
+            if let r = state.row(),
+                propertyValue(r.value(binding.columns[index]), property: property).sameScalar(as: value)
+            {
+                return
+            }
+            fail(
+                Realm.Error(
+                    .invalidValue,
+                    "Primary key can't be changed after an object is inserted ('\(binding.className).\(property.name)'). Create a new object and delete the old one instead."
+                ))
             return
         }
         do {
-            let realmState = try coreScalar(value) ?? coreValue(value, property: binding.schema.properties[index], update: .error)
+            let realmState =
+                try coreScalar(value) ?? coreValue(value, property: binding.schema.properties[index], update: .error)
             try txn.set(binding.table, key: state.key, column: binding.columns[index], to: realmState)
             stamp &+= 1
         } catch let e as Realm.Error {
@@ -182,18 +200,27 @@ extension Realm {
     /// lists hold exactly their declared class).
     func checkLinkTarget(_ o: ObjectBase, _ property: Property) throws {
         guard let expected = property.objectClassName else { return }
-        let actual = o._strataManaged?.binding.className ?? (type(of: o) as? any ObjectSchemaProviding.Type)?.strataObjectSchema.className
+        let actual =
+            o._strataManaged?.binding.className
+            ?? (type(of: o) as? any ObjectSchemaProviding.Type)?.strataObjectSchema.className
         guard let actual, actual != expected else { return }
-        throw Realm.Error(.invalidValue, "Object of type '\(actual)' cannot be stored in property '\(property.name)', which holds '\(expected)' objects. A subclass of a model class is a class of its own (stored in its own table), as in RealmSwift; declare the property with '\(actual)' to link to it.")
+        throw Realm.Error(
+            .invalidValue,
+            "Object of type '\(actual)' cannot be stored in property '\(property.name)', which holds '\(expected)' objects. A subclass of a model class is a class of its own (stored in its own table), as in RealmSwift; declare the property with '\(actual)' to link to it."
+        )
     }
 
     /// The key of `o` in this realm: itself if managed here, else added (embedded objects are
     /// always copied into a new object).
     func addForLink(_ o: ObjectBase, update: UpdatePolicy) throws -> Int64 {
         if let state = o._strataManaged {
-            if state.realm.realmState === realmState || state.realm.file === file, !(o is EmbeddedObject) { return state.key }
+            if state.realm.realmState === realmState || state.realm.file === file, !(o is EmbeddedObject) {
+                return state.key
+            }
             if state.realm.file !== file {
-                throw Realm.Error(.objectManagedByAnotherRealm, "Object is already managed by another Realm. Use create instead to copy it into this Realm.")
+                throw Realm.Error(
+                    .objectManagedByAnotherRealm,
+                    "Object is already managed by another Realm. Use create instead to copy it into this Realm.")
             }
         }
         return try addObject(o, update: update)
@@ -203,14 +230,18 @@ extension Realm {
     @discardableResult
     func addObject(_ o: ObjectBase, update: UpdatePolicy) throws -> Int64 {
         guard let txn = writeTxn else {
-            throw Realm.Error(.notInWriteTransaction, "Cannot modify managed objects outside of a write transaction. Call add inside realm.write { }.")
+            throw Realm.Error(
+                .notInWriteTransaction,
+                "Cannot modify managed objects outside of a write transaction. Call add inside realm.write { }.")
         }
         guard let binding = binding(for: type(of: o)) else {
             throw pendingError ?? Realm.Error(.fail, "\(type(of: o)) could not be bound to a table")
         }
         if let state = o._strataManaged {
             if state.realm.file === file { return state.key }
-            throw Realm.Error(.objectManagedByAnotherRealm, "Object is already managed by another Realm. Use create instead to copy it into this Realm.")
+            throw Realm.Error(
+                .objectManagedByAnotherRealm,
+                "Object is already managed by another Realm. Use create instead to copy it into this Realm.")
         }
         let props = binding.schema.properties
         // The realm's scratch array (left empty meanwhile, so an add nested in this one, for a
@@ -232,16 +263,25 @@ extension Realm {
             let v = binding.getters[i](o)
             guard step.mayDefer else {
                 switch v {
-                case .object, .list, .set, .map: values[step.column] = try coreValue(v, property: props[i], update: update)
+                case .object, .list, .set, .map:
+                    values[step.column] = try coreValue(v, property: props[i], update: update)
                 default: values[step.column] = coreScalar(v) ?? .null
                 }
                 continue
             }
             let p = props[i]
-            if case .object = v { deferred.append((i, v)); values[step.column] = binding.table.columns[step.column].defaultValue; continue }
-            if p.type == .object || p.type == .any, case .list = v { deferred.append((i, v)); values[step.column] = .list([]); continue }
-            if p.type == .object || p.type == .any, case .set = v { deferred.append((i, v)); values[step.column] = .list([]); continue }
-            if p.type == .object || p.type == .any, case .map = v { deferred.append((i, v)); values[step.column] = .map([:]); continue }
+            if case .object = v {
+                deferred.append((i, v)); values[step.column] = binding.table.columns[step.column].defaultValue; continue
+            }
+            if p.type == .object || p.type == .any, case .list = v {
+                deferred.append((i, v)); values[step.column] = .list([]); continue
+            }
+            if p.type == .object || p.type == .any, case .set = v {
+                deferred.append((i, v)); values[step.column] = .list([]); continue
+            }
+            if p.type == .object || p.type == .any, case .map = v {
+                deferred.append((i, v)); values[step.column] = .map([:]); continue
+            }
             values[step.column] = try coreValue(v, property: p, update: update)
         }
         // Columns the models do not know (kept by an additive schema change) keep their defaults.
@@ -251,7 +291,8 @@ extension Realm {
         defer { realmState.valueScratch = values }
         let key: Int64
         if update != .error, let pk = binding.primaryKeyIndex,
-           let existing = try txn.objectKey(binding.table, primaryKey: values[binding.columns[pk]]) {
+            let existing = try txn.objectKey(binding.table, primaryKey: values[binding.columns[pk]])
+        {
             key = existing
             for (i, p) in props.enumerated() where p.type != .linkingObjects && !p.isPrimaryKey {
                 if deferred.contains(where: { $0.0 == i }) { continue }
@@ -277,7 +318,9 @@ extension Realm {
         return key
     }
 
-    func translate(_ error: Swift.Error, className: String, object: ObjectBase? = nil, binding: TableBinding? = nil) -> Realm.Error {
+    func translate(
+        _ error: Swift.Error, className: String, object: ObjectBase? = nil, binding: TableBinding? = nil
+    ) -> Realm.Error {
         if let e = error as? Realm.Error { return e }
         // Damage met by a write: recorded for the file, so later writes are refused too.
         if Realm.isDamage(error) { return file.recordDamage(error) }
@@ -288,7 +331,10 @@ extension Realm {
             if let object, let binding, let pk = binding.primaryKeyIndex {
                 shown = binding.getters[pk](object).displayString
             }
-            return Realm.Error(.primaryKeyExists, "Attempting to create an object of type '\(table)' with an existing primary key value '\(shown)' (property '\(column)'). Use add(_:update: .modified) or create(_:value:update: .modified) to update the existing object, or give the new object another primary key.")
+            return Realm.Error(
+                .primaryKeyExists,
+                "Attempting to create an object of type '\(table)' with an existing primary key value '\(shown)' (property '\(column)'). Use add(_:update: .modified) or create(_:value:update: .modified) to update the existing object, or give the new object another primary key."
+            )
         case .nullNotAllowed(let table, let column):
             return Realm.Error(.missingValue, "Property '\(table).\(column)' cannot be nil; give it a value.")
         case .typeMismatch, .valueTooLongForIndex, .reservedPrimaryKey:
@@ -312,13 +358,19 @@ extension Realm {
     /// `write`/`commitWrite` cancels it and throws the error (nothing of it is written).
     public func add(_ object: Object, update: UpdatePolicy = .error) {
         guard checkThread() else { return }
-        guard !isFrozen else { return Realm.violation("Attempting to modify a frozen object - call thaw on the Object instance first.", fallback: ()) }
+        guard !isFrozen else {
+            return Realm.violation(
+                "Attempting to modify a frozen object - call thaw on the Object instance first.", fallback: ())
+        }
         guard pendingError == nil else { return }
         guard isInWriteTransaction else {
             return Realm.violation("Cannot modify managed objects outside of a write transaction.", fallback: ())
         }
         if let state = object._strataManaged, state.realm.file !== file {
-            fail(Realm.Error(.objectManagedByAnotherRealm, "Object is already managed by another Realm. Use create instead to copy it into this Realm."))
+            fail(
+                Realm.Error(
+                    .objectManagedByAnotherRealm,
+                    "Object is already managed by another Realm. Use create instead to copy it into this Realm."))
             return
         }
         do {
@@ -341,7 +393,10 @@ extension Realm {
     /// entries disappear), embedded objects it owns are deleted, and the object becomes invalid.
     public func delete(_ object: ObjectBase) {
         guard checkThread() else { return }
-        guard !isFrozen else { return Realm.violation("Attempting to modify a frozen object - call thaw on the Object instance first.", fallback: ()) }
+        guard !isFrozen else {
+            return Realm.violation(
+                "Attempting to modify a frozen object - call thaw on the Object instance first.", fallback: ())
+        }
         guard let txn = writeTxn else {
             return Realm.violation("Cannot modify managed objects outside of a write transaction.", fallback: ())
         }
@@ -367,7 +422,10 @@ extension Realm {
     /// Deletes every object of every class.
     public func deleteAll() {
         guard checkThread() else { return }
-        guard !isFrozen else { return Realm.violation("Attempting to modify a frozen object - call thaw on the Object instance first.", fallback: ()) }
+        guard !isFrozen else {
+            return Realm.violation(
+                "Attempting to modify a frozen object - call thaw on the Object instance first.", fallback: ())
+        }
         guard let txn = writeTxn else {
             return Realm.violation("Cannot modify managed objects outside of a write transaction.", fallback: ())
         }
@@ -397,7 +455,9 @@ extension Realm {
         guard checkThread() else { return nil }
         guard let binding = binding(for: type) else { return nil }
         guard binding.primaryKeyIndex != nil else {
-            return Realm.violation("'\(binding.className)' does not have a primary key; declare one with @Persisted(primaryKey: true) or query with where/filter.", fallback: nil)
+            return Realm.violation(
+                "'\(binding.className)' does not have a primary key; declare one with @Persisted(primaryKey: true) or query with where/filter.",
+                fallback: nil)
         }
         guard let realmState = coreScalar(pv) else { return nil }
         do {
@@ -440,7 +500,9 @@ extension Realm {
 
     /// The object of `type` whose primary key is `key`, or nil (the overload for typed keys:
     /// no `Any` boxing).
-    public func object<Element: Object, KeyType: _PropertyValueEncodable>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
+    public func object<Element: Object, KeyType: _PropertyValueEncodable>(
+        ofType type: Element.Type, forPrimaryKey key: KeyType
+    ) -> Element? {
         object(ofType: type, primaryKeyValue: key._strataPropertyValue)
     }
 
@@ -502,19 +564,23 @@ extension Realm {
         // The origin's link column by its stored name (propertiesMapping()).
         let stored = state.binding.table.columns[state.binding.columns[index]].originProperty
         guard let origin = property.objectClassName, let column = stored ?? property.linkOriginPropertyName,
-              let originBinding = binding(named: origin) ?? bindingForName(origin, from: state.binding) else { return [] }
+            let originBinding = binding(named: origin) ?? bindingForName(origin, from: state.binding)
+        else { return [] }
         do {
             let keys = try current().backlinks(to: state.binding.table, key: state.key, from: origin, column: column)
             return keys.map { object(originBinding, key: $0) }
         } catch {
-            return readFailed(error, "cannot read the links to '\(state.binding.className)' object \(state.key): \(error)", fallback: [])
+            return readFailed(
+                error, "cannot read the links to '\(state.binding.className)' object \(state.key): \(error)",
+                fallback: [])
         }
     }
 
     /// Binds the class named `name` from the module of `binding`'s class.
     func bindingForName(_ name: String, from binding: TableBinding) -> TableBinding? {
         guard let t = binding.type as? any ObjectSchemaProviding.Type,
-              let target = t.strataModuleSchema.objectTypes.first(where: { $0.strataObjectSchema.className == name }) else { return nil }
+            let target = t.strataModuleSchema.objectTypes.first(where: { $0.strataObjectSchema.className == name })
+        else { return nil }
         return self.binding(for: target)
     }
 }
@@ -523,7 +589,10 @@ extension Realm {
     /// Upserts need a primary key to find the existing object.
     static func requirePrimaryKey(_ binding: TableBinding) throws {
         if binding.primaryKeyIndex == nil {
-            throw Realm.Error(.invalidValue, "'\(binding.className)' does not have a primary key and can not be updated. Use add(_:)/create(_:value:) without update, or declare a primary key with @Persisted(primaryKey: true).")
+            throw Realm.Error(
+                .invalidValue,
+                "'\(binding.className)' does not have a primary key and can not be updated. Use add(_:)/create(_:value:) without update, or declare a primary key with @Persisted(primaryKey: true)."
+            )
         }
     }
 }

@@ -12,7 +12,9 @@ extension Realm {
     static let schemaVersionKey = Array("@schemaVersion".utf8)
 
     /// Every model class `types` reach through links, plus the classes of their modules.
-    static func closure(of types: [any ObjectSchemaProviding.Type], includeModules: Bool) -> [any ObjectSchemaProviding.Type] {
+    static func closure(
+        of types: [any ObjectSchemaProviding.Type], includeModules: Bool
+    ) -> [any ObjectSchemaProviding.Type] {
         var seen: Set<ObjectIdentifier> = []
         var result: [any ObjectSchemaProviding.Type] = []
         var byName: [String: any ObjectSchemaProviding.Type] = [:]
@@ -79,10 +81,16 @@ extension Realm {
         // history recorded (0 without one).
         let target = configuration.schemaVersion != 0 ? configuration.schemaVersion : recorded
         if configuration.schemaVersion != 0, configuration.schemaVersion < recorded {
-            throw Realm.Error(.schemaMismatch, "Realm.Configuration.schemaVersion is \(configuration.schemaVersion), but the schema history of the models (strata-schema.json) records version \(recorded). Set schemaVersion to \(recorded) (or leave it at 0, which means the recorded version).", path: file.path)
+            throw Realm.Error(
+                .schemaMismatch,
+                "Realm.Configuration.schemaVersion is \(configuration.schemaVersion), but the schema history of the models (strata-schema.json) records version \(recorded). Set schemaVersion to \(recorded) (or leave it at 0, which means the recorded version).",
+                path: file.path)
         }
         if let storedVersion, storedVersion > target, !types.isEmpty || configuration.schemaVersion != 0 {
-            throw Realm.Error(.schemaMismatch, "Provided schema version \(target) is less than last set version \(storedVersion) of '\(file.path)'. Set Realm.Configuration.schemaVersion to \(storedVersion) or higher; a file written by a newer version of the app cannot be opened by an older one.", path: file.path)
+            throw Realm.Error(
+                .schemaMismatch,
+                "Provided schema version \(target) is less than last set version \(storedVersion) of '\(file.path)'. Set Realm.Configuration.schemaVersion to \(storedVersion) or higher; a file written by a newer version of the app cannot be opened by an older one.",
+                path: file.path)
         }
         // A raised schema version runs the migration (and its block) once, when the classes are known.
         let versionBump = !types.isEmpty && storedVersion.map { target > $0 } ?? false
@@ -101,7 +109,11 @@ extension Realm {
             // defaults (RealmSwift's read-only mode allows extra tables and columns in the file).
             let problems = lossy + plan.renameReasons + plan.readOnlyProblems
             guard problems.isEmpty else {
-                throw Realm.Error(.schemaMismatch, "The schema of read-only realm '\(file.path)' differs from the models and cannot be changed:\n" + problems.map { "- " + $0 }.joined(separator: "\n") + "\nOpen it writable once (with the models' schemaVersion) to migrate it.", path: file.path)
+                throw Realm.Error(
+                    .schemaMismatch,
+                    "The schema of read-only realm '\(file.path)' differs from the models and cannot be changed:\n"
+                        + problems.map { "- " + $0 }.joined(separator: "\n")
+                        + "\nOpen it writable once (with the models' schemaVersion) to migrate it.", path: file.path)
             }
             for item in plan.items { install(item.type, table: item.readOnlyTable) }
             return
@@ -111,17 +123,21 @@ extension Realm {
                 try deleteAllForMigration(stored: stored)
                 return try prepareSchema(requested)
             }
-            var message = "Migration is required due to the following errors:\n" + lossy.map { "- " + $0 }.joined(separator: "\n")
+            var message =
+                "Migration is required due to the following errors:\n" + lossy.map { "- " + $0 }.joined(separator: "\n")
             let pending = modules.flatMap(\.pendingChanges)
             if let command = modules.compactMap(\.recordCommand).first, !pending.isEmpty {
-                message += "\nThe models changed since schema version \(recorded) was recorded in strata-schema.json (\(pending.joined(separator: "; "))). Run `\(command)` to record version \(recorded + 1), rebuild, and give a migrationBlock if the data needs converting."
+                message +=
+                    "\nThe models changed since schema version \(recorded) was recorded in strata-schema.json (\(pending.joined(separator: "; "))). Run `\(command)` to record version \(recorded + 1), rebuild, and give a migrationBlock if the data needs converting."
             } else {
-                message += "\nIncrease Realm.Configuration.schemaVersion (now \(target), the file's is \(storedVersion ?? 0)) and give a migrationBlock if the data needs converting, or set deleteRealmIfMigrationNeeded."
+                message +=
+                    "\nIncrease Realm.Configuration.schemaVersion (now \(target), the file's is \(storedVersion ?? 0)) and give a migrationBlock if the data needs converting, or set deleteRealmIfMigrationNeeded."
             }
             throw Realm.Error(.schemaMismatch, message, path: file.path)
         }
         let saved = file.bindingState()
-        Realm.logSchemaChange(plan, path: file.path, from: storedVersion, to: max(target, storedVersion ?? 0), isMigration: versionBump)
+        Realm.logSchemaChange(
+            plan, path: file.path, from: storedVersion, to: max(target, storedVersion ?? 0), isMigration: versionBump)
         do {
             try withSchemaTransaction { txn in
                 try runMigration(txn, plan: plan, oldVersion: storedVersion ?? 0, isMigration: versionBump)
@@ -157,8 +173,10 @@ extension Realm {
         var columns = schema.properties.map(coreColumn)
         for (i, p) in schema.properties.enumerated() where p.type == .linkingObjects {
             guard let origin = p.objectClassName, let name = p.linkOriginPropertyName,
-                  let originSchema = t.strataModuleSchema[origin] ?? (t.strataObjectSchema.className == origin ? schema : nil),
-                  let stored = originSchema[name]?.columnName else { continue }
+                let originSchema = t.strataModuleSchema[origin]
+                    ?? (t.strataObjectSchema.className == origin ? schema : nil),
+                let stored = originSchema[name]?.columnName
+            else { continue }
             columns[i].originProperty = stored
         }
         return StoreTable(name: schema.className, isEmbedded: schema.isEmbedded, columns: columns)
@@ -192,7 +210,10 @@ extension Realm {
     /// - Throws: `Realm.Error` (`.readOnly`) when the realm is read-only.
     func upgradeLegacyRows(_ tables: [StoreTable]) throws {
         guard !configuration.readOnly else {
-            throw Realm.Error(.readOnly, "'\(file.path)' was written by an earlier Strata that stored one row per object (\(tables.map(\.name).joined(separator: ", "))). Open it writable once to convert it to clusters.", path: file.path)
+            throw Realm.Error(
+                .readOnly,
+                "'\(file.path)' was written by an earlier Strata that stored one row per object (\(tables.map(\.name).joined(separator: ", "))). Open it writable once to convert it to clusters.",
+                path: file.path)
         }
         try withSchemaTransaction { txn in
             for t in tables { try txn.upgradeLegacyRows(t) }
@@ -254,19 +275,23 @@ extension Realm {
         if isFrozen {
             // Read from several threads: no cache writes, no schema changes.
             if let b = file.binding(for: type) { return b }
-            return Realm.violation("\(type) has no table in this frozen version of '\(file.path)'; open a live realm to use it.", fallback: nil)
+            return Realm.violation(
+                "\(type) has no table in this frozen version of '\(file.path)'; open a live realm to use it.",
+                fallback: nil)
         }
         if let b = file.binding(for: type) {
             bindingCache[id] = b
             return b
         }
         guard let t = type as? any ObjectSchemaProviding.Type else {
-            return Realm.violation("\(type) has no generated schema: add the StrataPlugin build plugin to the target that declares it (see README).", fallback: nil)
+            return Realm.violation(
+                "\(type) has no generated schema: add the StrataPlugin build plugin to the target that declares it (see README).",
+                fallback: nil)
         }
         do {
             try prepareSchema([t])
         } catch {
-            if isInWriteTransaction, let e = error as? Realm.Error { fail(e) ; return nil }
+            if isInWriteTransaction, let e = error as? Realm.Error { fail(e); return nil }
             return readFailed(error, "\(error)", fallback: nil)
         }
         return file.binding(for: type)
@@ -282,11 +307,15 @@ extension StoreTransaction {
     /// The stored schema version, nil for a new file.
     func schemaVersion() throws -> UInt64? {
         try Realm.schemaVersionKey.withUnsafeBytes { k in
-            try get(k, tree: StoreTransaction.counterTree).map { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
+            try get(k, tree: StoreTransaction.counterTree).map {
+                UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self))
+            }
         }
     }
 
     func setSchemaVersion(_ v: UInt64) throws {
-        try putRaw(Realm.schemaVersionKey, withUnsafeBytes(of: v.littleEndian) { Array($0) }, tree: StoreTransaction.counterTree)
+        try putRaw(
+            Realm.schemaVersionKey, withUnsafeBytes(of: v.littleEndian) { Array($0) },
+            tree: StoreTransaction.counterTree)
     }
 }

@@ -68,10 +68,12 @@ public struct Realm: Equatable {
         public var _strataModuleSchema: Schema?
 
         /// A configuration; every argument has RealmSwift's default.
-        public init(fileURL: URL? = nil, inMemoryIdentifier: String? = nil, readOnly: Bool = false,
-                    schemaVersion: UInt64 = 0, migrationBlock: MigrationBlock? = nil,
-                    deleteRealmIfMigrationNeeded: Bool = false, objectTypes: [ObjectBase.Type]? = nil,
-                    maximumNumberOfActiveVersions: UInt = 0) {
+        public init(
+            fileURL: URL? = nil, inMemoryIdentifier: String? = nil, readOnly: Bool = false,
+            schemaVersion: UInt64 = 0, migrationBlock: MigrationBlock? = nil,
+            deleteRealmIfMigrationNeeded: Bool = false, objectTypes: [ObjectBase.Type]? = nil,
+            maximumNumberOfActiveVersions: UInt = 0
+        ) {
             self.fileURL = inMemoryIdentifier == nil ? (fileURL ?? Self.defaultFileURL) : nil
             self.inMemoryIdentifier = inMemoryIdentifier
             self.readOnly = readOnly
@@ -86,12 +88,16 @@ public struct Realm: Equatable {
         /// initializer StrataPlugin generates in a module with models calls it, so that
         /// `Realm(configuration:)` checks every model of that module at open. When you change the
         /// parameters of `init(fileURL:...)`, change `SchemaEmitter.emitConfiguration` too.
-        public init(_strataModuleSchema schema: Schema, fileURL: URL?, inMemoryIdentifier: String?, readOnly: Bool,
-                    schemaVersion: UInt64, migrationBlock: MigrationBlock?, deleteRealmIfMigrationNeeded: Bool,
-                    objectTypes: [ObjectBase.Type]?, maximumNumberOfActiveVersions: UInt) {
-            self.init(fileURL: fileURL, inMemoryIdentifier: inMemoryIdentifier, readOnly: readOnly, schemaVersion: schemaVersion,
-                      migrationBlock: migrationBlock, deleteRealmIfMigrationNeeded: deleteRealmIfMigrationNeeded,
-                      objectTypes: objectTypes, maximumNumberOfActiveVersions: maximumNumberOfActiveVersions)
+        public init(
+            _strataModuleSchema schema: Schema, fileURL: URL?, inMemoryIdentifier: String?, readOnly: Bool,
+            schemaVersion: UInt64, migrationBlock: MigrationBlock?, deleteRealmIfMigrationNeeded: Bool,
+            objectTypes: [ObjectBase.Type]?, maximumNumberOfActiveVersions: UInt
+        ) {
+            self.init(
+                fileURL: fileURL, inMemoryIdentifier: inMemoryIdentifier, readOnly: readOnly,
+                schemaVersion: schemaVersion,
+                migrationBlock: migrationBlock, deleteRealmIfMigrationNeeded: deleteRealmIfMigrationNeeded,
+                objectTypes: objectTypes, maximumNumberOfActiveVersions: maximumNumberOfActiveVersions)
             _strataModuleSchema = schema.objectTypes.isEmpty ? nil : schema
         }
 
@@ -178,7 +184,8 @@ public struct Realm: Equatable {
     public init(configuration: Configuration) throws {
         // The main thread and the main queue are one context (the queue's blocks run on another
         // thread after dispatchMain()), so a realm opened there belongs to both.
-        try self.init(configuration: configuration, confinement: QueueIdentity.isMainContext ? .main : .thread(ThreadID.current))
+        try self.init(
+            configuration: configuration, confinement: QueueIdentity.isMainContext ? .main : .thread(ThreadID.current))
     }
 
     /// Opens a realm confined to the serial `queue`: use it (and its objects) only from blocks
@@ -189,8 +196,10 @@ public struct Realm: Equatable {
     }
 
     init(configuration: Configuration, confinement: Confinement) throws {
-        if let cached = RealmState.cached(path: configuration.path, confinement: confinement), cached.configuration.schemaVersion == configuration.schemaVersion,
-           cached.configuration.readOnly == configuration.readOnly {
+        if let cached = RealmState.cached(path: configuration.path, confinement: confinement),
+            cached.configuration.schemaVersion == configuration.schemaVersion,
+            cached.configuration.readOnly == configuration.readOnly
+        {
             self.realmState = cached
             try prepareSchemaAtOpen()
             return
@@ -201,25 +210,38 @@ public struct Realm: Equatable {
         let dir = (path as NSString).deletingLastPathComponent
         var isDirectory: ObjCBool = false
         if !dir.isEmpty, !FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory) {
-            throw Realm.Error(.fileNotFound, "Unable to open a realm at path '\(path)': the directory '\(dir)' does not exist. Create it first (FileManager.default.createDirectory), or check the path.", path: path)
+            throw Realm.Error(
+                .fileNotFound,
+                "Unable to open a realm at path '\(path)': the directory '\(dir)' does not exist. Create it first (FileManager.default.createDirectory), or check the path.",
+                path: path)
         } else if !dir.isEmpty, !isDirectory.boolValue {
-            throw Realm.Error(.fileAccess, "Unable to open a realm at path '\(path)': '\(dir)' is not a directory. Check the path.", path: path)
+            throw Realm.Error(
+                .fileAccess, "Unable to open a realm at path '\(path)': '\(dir)' is not a directory. Check the path.",
+                path: path)
         }
         try Realm.prepareFilesBeforeOpen(configuration)
         if configuration.readOnly && !FileManager.default.fileExists(atPath: path) {
-            throw Realm.Error(.fileNotFound, "Unable to open a realm at path '\(path)': the file does not exist, and a read-only realm cannot create it.", path: path)
+            throw Realm.Error(
+                .fileNotFound,
+                "Unable to open a realm at path '\(path)': the file does not exist, and a read-only realm cannot create it.",
+                path: path)
         }
         let wasOpen = RealmFile.isOpen(path)
         let file: RealmFile
         do {
-            file = try RealmFile.shared(path: path, readOnly: configuration.readOnly, isInMemory: configuration.inMemoryIdentifier != nil,
-                                        openLastIntactVersion: configuration.openLastIntactVersion)
+            file = try RealmFile.shared(
+                path: path, readOnly: configuration.readOnly, isInMemory: configuration.inMemoryIdentifier != nil,
+                openLastIntactVersion: configuration.openLastIntactVersion)
         } catch {
             throw Realm.Error(storage: error, path: path)
         }
         self.realmState = RealmState(configuration: configuration, file: file, confinement: confinement)
         RealmState.remember(realmState, path: path)
-        Logger.log(.detail, Category.sdk, wasOpen ? "Opened a realm of '\(path)' (the file was open in this process)" : "Opened '\(path)'\(configuration.readOnly ? " read-only" : "")")
+        Logger.log(
+            .detail, Category.sdk,
+            wasOpen
+                ? "Opened a realm of '\(path)' (the file was open in this process)"
+                : "Opened '\(path)'\(configuration.readOnly ? " read-only" : "")")
         do {
             if !wasOpen { try compactOnLaunchIfAsked() }
             try prepareSchemaAtOpen()
@@ -230,7 +252,6 @@ public struct Realm: Equatable {
             throw error
         }
     }
-
 
     // MARK: Transactions
 
@@ -246,7 +267,9 @@ public struct Realm: Equatable {
     /// - Throws: `Realm.Error` (`.alreadyInWriteTransaction`, a failed add/create, a storage
     ///   error), or what `block` throws.
     @discardableResult
-    public func write<Result>(withoutNotifying tokens: [NotificationToken] = [], _ block: () throws -> Result) throws -> Result {
+    public func write<Result>(
+        withoutNotifying tokens: [NotificationToken] = [], _ block: () throws -> Result
+    ) throws -> Result {
         try beginWrite()
         let result: Result
         do {
@@ -266,15 +289,24 @@ public struct Realm: Equatable {
     public func beginWrite() throws {
         try requireThread()
         guard !isFrozen else {
-            throw Realm.Error(.frozen, "Can't perform transactions on a frozen Realm ('\(file.path)'). Call thaw() to get the live realm, and write there.", path: file.path)
+            throw Realm.Error(
+                .frozen,
+                "Can't perform transactions on a frozen Realm ('\(file.path)'). Call thaw() to get the live realm, and write there.",
+                path: file.path)
         }
         guard writeTxn == nil else {
-            throw Realm.Error(.alreadyInWriteTransaction, "The Realm is already in a write transaction. Commit or cancel it before starting another, and do not call write inside a write block.")
+            throw Realm.Error(
+                .alreadyInWriteTransaction,
+                "The Realm is already in a write transaction. Commit or cancel it before starting another, and do not call write inside a write block."
+            )
         }
         try checkCanBeginWrite()
         let asyncWrites = realmState.asyncWrites
         if asyncWrites?.inCompletion == true {
-            throw Realm.Error(.alreadyInWriteTransaction, "Can't begin a write transaction from inside a commit completion callback. Queue it with writeAsync or beginAsyncWrite instead.")
+            throw Realm.Error(
+                .alreadyInWriteTransaction,
+                "Can't begin a write transaction from inside a commit completion callback. Queue it with writeAsync or beginAsyncWrite instead."
+            )
         }
         endRead()
         do {
@@ -292,7 +324,8 @@ public struct Realm: Equatable {
     public func commitWrite(withoutNotifying tokens: [NotificationToken] = []) throws {
         try requireThread()
         guard let txn = writeTxn else {
-            throw Realm.Error(.notInWriteTransaction, "Can't commit a non-existing write transaction. Call beginWrite() first.")
+            throw Realm.Error(
+                .notInWriteTransaction, "Can't commit a non-existing write transaction. Call beginWrite() first.")
         }
         if let error = pendingError {
             cancelWrite()

@@ -50,11 +50,20 @@ extension Realm {
                 case .notADatabase, .byteOrderMismatch:
                     self.init(.invalidDatabase, "Unable to open a realm at path '\(path)': \(e)", path: path)
                 case .corruptPage, .truncated:
-                    self.init(.invalidDatabase, "The realm file at '\(path)' is damaged: \(e) Nothing was changed; `strata verify` reports every damaged page.", path: path)
+                    self.init(
+                        .invalidDatabase,
+                        "The realm file at '\(path)' is damaged: \(e) Nothing was changed; `strata verify` reports every damaged page.",
+                        path: path)
                 case .damagedCommit:
-                    self.init(.invalidDatabase, "The realm file at '\(path)' is damaged: \(e) (For a realm: set Realm.Configuration.openLastIntactVersion.)", path: path)
+                    self.init(
+                        .invalidDatabase,
+                        "The realm file at '\(path)' is damaged: \(e) (For a realm: set Realm.Configuration.openLastIntactVersion.)",
+                        path: path)
                 case .system(let s) where s.errno == ENOSPC || s.errno == EDQUOT:
-                    self.init(.outOfDiskSpace, "The disk holding '\(path)' is full (\(e)). Free some space and try again; nothing committed was lost.", path: path)
+                    self.init(
+                        .outOfDiskSpace,
+                        "The disk holding '\(path)' is full (\(e)). Free some space and try again; nothing committed was lost.",
+                        path: path)
                 case .unsupportedFormatVersion:
                     self.init(.fileFormatUpgradeRequired, "Unable to open a realm at path '\(path)': \(e)", path: path)
                 case .readOnly:
@@ -66,7 +75,10 @@ extension Realm {
                 case .lockFileInvalid:
                     self.init(.incompatibleLockFile, "\(e)", path: path)
                 case .system(let s) where s.errno == EACCES || s.errno == EPERM:
-                    self.init(.filePermissionDenied, "Unable to open a realm at path '\(path)': permission denied. Check the file's and directory's permissions. (\(e))", path: path)
+                    self.init(
+                        .filePermissionDenied,
+                        "Unable to open a realm at path '\(path)': permission denied. Check the file's and directory's permissions. (\(e))",
+                        path: path)
                 case .system(let s) where s.errno == ENOENT:
                     self.init(.fileNotFound, "Unable to open a realm at path '\(path)': \(e)", path: path)
                 default:
@@ -74,7 +86,10 @@ extension Realm {
                 }
             } else if let e = error as? StoreError {
                 if Realm.isDamage(e) {
-                    self.init(.invalidDatabase, "The realm file at '\(path)' is damaged: \(e.description). Nothing was changed; `strata verify` reports every damaged page.", path: path)
+                    self.init(
+                        .invalidDatabase,
+                        "The realm file at '\(path)' is damaged: \(e.description). Nothing was changed; `strata verify` reports every damaged page.",
+                        path: path)
                 } else {
                     self.init(.fail, e.description, path: path)
                 }

@@ -54,7 +54,9 @@ final class RealmFile: @unchecked Sendable {
     }
 
     /// The shared file for `path`, opening it if no realm of this process has it open.
-    static func shared(path: String, readOnly: Bool, isInMemory: Bool, openLastIntactVersion: Bool = false) throws -> RealmFile {
+    static func shared(
+        path: String, readOnly: Bool, isInMemory: Bool, openLastIntactVersion: Bool = false
+    ) throws -> RealmFile {
         openLock.lock()
         defer { openLock.unlock() }
         if let f = open[path]?.file { return f }

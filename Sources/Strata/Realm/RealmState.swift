@@ -63,7 +63,8 @@ final class RealmState {
         case .thread(let t): return t == ThreadID.current
         case .main:
             // `Thread.isMainThread` costs more than the rest of a point read; the id compare does not.
-            return ThreadID.current == ThreadID.main.load(ordering: .relaxed) || QueueIdentity.current === QueueIdentity.main
+            return ThreadID.current == ThreadID.main.load(ordering: .relaxed)
+                || QueueIdentity.current === QueueIdentity.main
         case .queue(let q): return QueueIdentity.current === q
         case .actor(let a): return a.isCurrent
         case .frozen: return true
@@ -103,7 +104,8 @@ final class RealmState {
             actorLock.lock()
             defer { actorLock.unlock() }
             guard let realmState = actorRealms[cacheKey(path: path, confinement: confinement)]?.realmState,
-                  case .actor(let b) = realmState.confinement, b.actor != nil, b.actor === a.actor else { return nil }
+                case .actor(let b) = realmState.confinement, b.actor != nil, b.actor === a.actor
+            else { return nil }
             return realmState
         }
     }

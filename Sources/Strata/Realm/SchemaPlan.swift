@@ -67,7 +67,9 @@ struct SchemaPlan {
         !catalogChanged.isEmpty || items.contains { if case .same = $0.action { false } else { true } }
     }
 
-    init(stored: [String: StoreTable], desired: [(any ObjectSchemaProviding.Type, StoreTable)], renames: [MigrationStep]) {
+    init(
+        stored: [String: StoreTable], desired: [(any ObjectSchemaProviding.Type, StoreTable)], renames: [MigrationStep]
+    ) {
         // 1. Renames, in recorded order, on the stored schema: `origin` maps each current table
         // name to its stored name, `columnOrigin` each current column name to its stored one.
         var tables = stored
@@ -104,10 +106,13 @@ struct SchemaPlan {
                 columnOrigin[type, default: [:]][to] = storedName
                 renameNotes[type, default: []].append("Property '\(type).\(from)' is renamed to '\(to)'.")
                 // LinkingObjects that invert the renamed link column follow it.
-                for (name, table) in tables where table.columns.contains(where: { $0.targetTable == type && $0.originProperty == from }) {
+                for (name, table) in tables
+                where table.columns.contains(where: { $0.targetTable == type && $0.originProperty == from }) {
                     let columns = table.columns.map { c -> StoreColumn in
                         var c = c
-                        if c.type == .linkingObjects, c.targetTable == type, c.originProperty == from { c.originProperty = to }
+                        if c.type == .linkingObjects, c.targetTable == type, c.originProperty == from {
+                            c.originProperty = to
+                        }
                         return c
                     }
                     tables[name] = StoreTable(name: name, isEmbedded: table.isEmbedded, columns: columns)
@@ -136,7 +141,8 @@ struct SchemaPlan {
         for (type, desiredTable) in desired {
             let name = desiredTable.name
             guard let current = tables[name], let storedName = origin[name], let storedTable = stored[storedName] else {
-                items.append(Item(type: type, table: desiredTable, action: .create, lossy: [], renames: [], stored: nil))
+                items.append(
+                    Item(type: type, table: desiredTable, action: .create, lossy: [], renames: [], stored: nil))
                 continue
             }
             let renamed = storedName != name || current.columns.map(\.name) != storedTable.columns.map(\.name)
@@ -144,10 +150,16 @@ struct SchemaPlan {
             let notes = renameNotes[name] ?? []
             if !renamed, lossy.isEmpty, let (merged, newIndexes, dropped) = additive {
                 if merged.sameShape(as: storedTable) {
-                    items.append(Item(type: type, table: storedTable, action: .same, lossy: [], renames: [], stored: storedTable))
+                    items.append(
+                        Item(type: type, table: storedTable, action: .same, lossy: [], renames: [], stored: storedTable)
+                    )
                 } else {
-                    items.append(Item(type: type, table: merged, action: .additive(newIndexes: newIndexes, droppedIndexTrees: dropped.map { storedTable.indexTree($0) }),
-                                      lossy: [], renames: [], stored: storedTable))
+                    items.append(
+                        Item(
+                            type: type, table: merged,
+                            action: .additive(
+                                newIndexes: newIndexes, droppedIndexTrees: dropped.map { storedTable.indexTree($0) }),
+                            lossy: [], renames: [], stored: storedTable))
                 }
                 continue
             }
@@ -160,8 +172,10 @@ struct SchemaPlan {
                 return j
             }
             if storedName != name { renamedAway.append(storedName) }
-            items.append(Item(type: type, table: desiredTable, action: .rewrite(old: storedTable, sources: sources),
-                              lossy: lossy, renames: notes, stored: storedTable))
+            items.append(
+                Item(
+                    type: type, table: desiredTable, action: .rewrite(old: storedTable, sources: sources),
+                    lossy: lossy, renames: notes, stored: storedTable))
         }
     }
 
@@ -183,15 +197,22 @@ struct SchemaPlan {
                 continue
             }
             let new = desired.columns[j]
-            if new.type != old.type || new.collection != old.collection || (new.targetTable != old.targetTable && new.type != .linkingObjects) {
+            if new.type != old.type || new.collection != old.collection
+                || (new.targetTable != old.targetTable && new.type != .linkingObjects)
+            {
                 if old.isStored || new.isStored {
-                    reasons.append("Property '\(desired.name).\(old.name)' has been changed from '\(describe(old))' to '\(describe(new))'.")
+                    reasons.append(
+                        "Property '\(desired.name).\(old.name)' has been changed from '\(describe(old))' to '\(describe(new))'."
+                    )
                 }
                 additive = false
             } else if new.isNullable != old.isNullable {
-                reasons.append("Property '\(desired.name).\(old.name)' has been made \(new.isNullable ? "optional" : "required").")
+                reasons.append(
+                    "Property '\(desired.name).\(old.name)' has been made \(new.isNullable ? "optional" : "required").")
             } else if new.isPrimaryKey != old.isPrimaryKey {
-                reasons.append("Primary Key for class '\(desired.name)' has been \(new.isPrimaryKey ? "added" : "removed") ('\(old.name)').")
+                reasons.append(
+                    "Primary Key for class '\(desired.name)' has been \(new.isPrimaryKey ? "added" : "removed") ('\(old.name)')."
+                )
             }
             var c = old
             c.isIndexed = new.isIndexed
@@ -202,15 +223,21 @@ struct SchemaPlan {
             merged.append(c)
         }
         if stored.isEmbedded != desired.isEmbedded {
-            reasons.append("Class '\(desired.name)' has been changed \(desired.isEmbedded ? "to" : "from") an embedded object.")
+            reasons.append(
+                "Class '\(desired.name)' has been changed \(desired.isEmbedded ? "to" : "from") an embedded object.")
         }
         for c in desired.columns where stored.columnIndex[c.name] == nil {
-            if c.isPrimaryKey { reasons.append("Primary Key for class '\(desired.name)' has been added ('\(c.name)').") }
+            if c.isPrimaryKey {
+                reasons.append("Primary Key for class '\(desired.name)' has been added ('\(c.name)').")
+            }
             if c.hasIndexTree { newIndexes.append(merged.count) }
             merged.append(c)
         }
         guard reasons.isEmpty, additive else { return (reasons, nil) }
-        return (reasons, (StoreTable(name: desired.name, isEmbedded: desired.isEmbedded, columns: merged), newIndexes, dropped))
+        return (
+            reasons,
+            (StoreTable(name: desired.name, isEmbedded: desired.isEmbedded, columns: merged), newIndexes, dropped)
+        )
     }
 
     static func describe(_ c: StoreColumn) -> String {

@@ -28,7 +28,9 @@ final class TableBinding: @unchecked Sendable {
         make = accessors.erasedMake
         getters = accessors.properties.map { p in { object in p.get(object as! T.StrataRoot) } }
         setters = accessors.properties.map { p in
-            p.set.map { set in { (object: ObjectBase, value: PropertyValue) throws in try set(object as! T.StrataRoot, value) } }
+            p.set.map { set in
+                { (object: ObjectBase, value: PropertyValue) throws in try set(object as! T.StrataRoot, value) }
+            }
         }
         bind = accessors.erasedBind
         var byName: [String: Int] = [:]
@@ -37,13 +39,18 @@ final class TableBinding: @unchecked Sendable {
         primaryKeyIndex = schema.properties.firstIndex(where: \.isPrimaryKey)
         var steps: [AddStep] = []
         for (i, p) in schema.properties.enumerated() where p.type != .linkingObjects {
-            steps.append(AddStep(property: i, column: columns[i], mayDefer: p.type == .object || p.type == .any || p.collection != .none))
+            steps.append(
+                AddStep(
+                    property: i, column: columns[i],
+                    mayDefer: p.type == .object || p.type == .any || p.collection != .none))
         }
         addSteps = steps
         let mapped = Set(columns)
         unmappedColumns = table.columns.indices.filter { !mapped.contains($0) }
         let properties = schema.properties, propertyColumns = columns
-        linkingColumns = properties.indices.filter { properties[$0].type == .linkingObjects }.map { propertyColumns[$0] }
+        linkingColumns = properties.indices.filter { properties[$0].type == .linkingObjects }.map {
+            propertyColumns[$0]
+        }
     }
 
     /// One stored property as `add` reads it: its index, its column, and whether its value may be

@@ -33,8 +33,10 @@ public final class Migration {
     /// Stored tables no model declares, by name (deleteData may drop them).
     var others: [String: StoreTable]
 
-    init(realm: Realm, txn: StoreTransaction, old: StoreTransaction, oldTables: [String: StoreTable],
-         oldNames: [String: String], others: [String: StoreTable]) {
+    init(
+        realm: Realm, txn: StoreTransaction, old: StoreTransaction, oldTables: [String: StoreTable],
+        oldNames: [String: String], others: [String: StoreTable]
+    ) {
         self.realm = realm
         self.txn = txn
         self.old = old
@@ -47,12 +49,16 @@ public final class Migration {
     /// values in the old schema (read-only) and the migrated object (writable). Objects deleted
     /// during the migration are skipped, objects created during it are not enumerated (as in
     /// RealmSwift). A class the old file does not have enumerates nothing.
-    public func enumerateObjects(ofType typeName: String, _ block: (_ oldObject: MigrationObject?, _ newObject: MigrationObject?) -> Void) {
+    public func enumerateObjects(
+        ofType typeName: String, _ block: (_ oldObject: MigrationObject?, _ newObject: MigrationObject?) -> Void
+    ) {
         let oldName = oldNames[typeName] ?? typeName
         guard let oldTable = oldTables[oldName] else { return }
         var keys: [Int64] = []
         do {
-            try old.forEachRow(oldTable) { row in keys.append(row.key); return true }
+            try old.forEachRow(oldTable) { row in
+                keys.append(row.key); return true
+            }
         } catch {
             realm.fail(realm.translate(error, className: typeName))
             return
@@ -60,11 +66,13 @@ public final class Migration {
         let binding = realm.binding(named: typeName)
         let otherTable = binding == nil ? others[typeName] : nil
         for key in keys {
-            let oldObject = MigrationObject(migration: self, className: oldName, table: oldTable, binding: nil, key: key, isOld: true)
+            let oldObject = MigrationObject(
+                migration: self, className: oldName, table: oldTable, binding: nil, key: key, isOld: true)
             var newObject: MigrationObject?
             if let b = binding {
                 guard (try? txn.exists(b.table, key: key)) == true else { continue }
-                newObject = MigrationObject(migration: self, className: typeName, table: b.table, binding: b, key: key, isOld: false)
+                newObject = MigrationObject(
+                    migration: self, className: typeName, table: b.table, binding: b, key: key, isOld: false)
             } else if let t = otherTable {
                 guard (try? txn.exists(t, key: key)) == true else { continue }
             }
@@ -77,8 +85,11 @@ public final class Migration {
     @discardableResult
     public func create(_ typeName: String, value: Any = [:]) -> MigrationObject {
         guard let b = realm.binding(named: typeName) else {
-            realm.fail(Realm.Error(.schemaMismatch, "Migration.create: there is no class named '\(typeName)' in the new schema."))
-            return MigrationObject(migration: self, className: typeName, table: nil, binding: nil, key: -1, isOld: false)
+            realm.fail(
+                Realm.Error(
+                    .schemaMismatch, "Migration.create: there is no class named '\(typeName)' in the new schema."))
+            return MigrationObject(
+                migration: self, className: typeName, table: nil, binding: nil, key: -1, isOld: false)
         }
         let o = realm.createObject(b, value: migrationValue(value) ?? [:], update: .error)
         let key = o?._strataManaged?.key ?? -1
@@ -88,10 +99,15 @@ public final class Migration {
     /// Deletes a migrated object (links to it are removed, as `Realm.delete` does).
     public func delete(_ object: MigrationObject) {
         guard !object.isOld, let table = object.binding?.table ?? others[object.className] else {
-            realm.fail(Realm.Error(.invalidValue, "Migration.delete: only a new object can be deleted, not an old object of '\(object.className)'."))
+            realm.fail(
+                Realm.Error(
+                    .invalidValue,
+                    "Migration.delete: only a new object can be deleted, not an old object of '\(object.className)'."))
             return
         }
-        do { _ = try txn.delete(table, key: object.key) } catch { realm.fail(realm.translate(error, className: object.className)) }
+        do { _ = try txn.delete(table, key: object.key) } catch {
+            realm.fail(realm.translate(error, className: object.className))
+        }
     }
 
     /// Deletes every object of the class named `typeName` (removing the links to them) and, when
@@ -122,20 +138,34 @@ public final class Migration {
     /// name (its stored name is accepted too).
     public func renameProperty(onType typeName: String, from oldName: String, to newName: String) {
         guard let b = realm.binding(named: typeName),
-              let i = b.propertyIndexByName[newName] ?? b.schema.properties.firstIndex(where: { $0.columnName == newName }) else {
-            realm.fail(Realm.Error(.schemaMismatch, "Cannot rename '\(typeName).\(oldName)' to '\(newName)': the new schema has no property '\(newName)' on '\(typeName)'."))
+            let i = b.propertyIndexByName[newName]
+                ?? b.schema.properties.firstIndex(where: { $0.columnName == newName })
+        else {
+            realm.fail(
+                Realm.Error(
+                    .schemaMismatch,
+                    "Cannot rename '\(typeName).\(oldName)' to '\(newName)': the new schema has no property '\(newName)' on '\(typeName)'."
+                ))
             return
         }
-        guard let oldTable = oldTables[oldNames[typeName] ?? typeName], let oc = oldTable.columnIndex[oldName] else { return }
+        guard let oldTable = oldTables[oldNames[typeName] ?? typeName], let oc = oldTable.columnIndex[oldName] else {
+            return
+        }
         let c = b.columns[i]
         let (o, n) = (oldTable.columns[oc], b.table.columns[c])
         guard o.type == n.type, o.collection == n.collection, o.targetTable == n.targetTable || o.type != .link else {
-            realm.fail(Realm.Error(.schemaMismatch, "Cannot rename '\(typeName).\(oldName)' to '\(newName)': the old property is '\(SchemaPlan.describe(o))' and the new one '\(SchemaPlan.describe(n))'."))
+            realm.fail(
+                Realm.Error(
+                    .schemaMismatch,
+                    "Cannot rename '\(typeName).\(oldName)' to '\(newName)': the old property is '\(SchemaPlan.describe(o))' and the new one '\(SchemaPlan.describe(n))'."
+                ))
             return
         }
         do {
             var pairs: [(Int64, StoreValue)] = []
-            try old.forEachRow(oldTable) { row in pairs.append((row.key, row.value(oc))); return true }
+            try old.forEachRow(oldTable) { row in
+                pairs.append((row.key, row.value(oc))); return true
+            }
             for (key, v) in pairs where try txn.exists(b.table, key: key) {
                 var value = v
                 if value.isNull, !n.isNullable, n.collection == .none, n.type != .mixed { value = n.defaultValue }
@@ -194,7 +224,8 @@ extension Realm {
         var counters: [String: Int64] = [:]
         for (name, _) in oldTables {
             let k = Array(name.utf8)
-            if let v = try k.withUnsafeBytes({ try oldRead.get($0, tree: StoreTransaction.counterTree) }), v.count == 8 {
+            if let v = try k.withUnsafeBytes({ try oldRead.get($0, tree: StoreTransaction.counterTree) }), v.count == 8
+            {
                 counters[name] = Int64(bitPattern: UInt64(littleEndian: v.loadUnaligned(as: UInt64.self)))
             }
         }
@@ -209,7 +240,8 @@ extension Realm {
             guard let table = plan.others[name] else { continue }
             try txn.storeTable(table)
             if let origin = plan.otherOrigins[name], origin != name, let old = oldTables[origin] {
-                let maxKey = try copyRows(from: old, in: oldRead, to: table, sources: table.columns.indices.map { Optional($0) }, txn: txn)
+                let maxKey = try copyRows(
+                    from: old, in: oldRead, to: table, sources: table.columns.indices.map { Optional($0) }, txn: txn)
                 try setKeyCounter(txn, table: name, next: max(counters[origin] ?? 0, maxKey &+ 1))
             }
         }
@@ -258,11 +290,14 @@ extension Realm {
         }
 
         if isMigration, let block = configuration.migrationBlock {
-            let migration = Migration(realm: self, txn: txn, old: oldRead, oldTables: oldTables, oldNames: oldNames, others: plan.others)
+            let migration = Migration(
+                realm: self, txn: txn, old: oldRead, oldTables: oldTables, oldNames: oldNames, others: plan.others)
             block(migration, oldVersion)
             if let e = pendingError {
                 pendingError = nil
-                throw Realm.Error(.schemaMismatch, "The migration block failed, so '\(file.path)' was left unchanged: \(e.message)", path: file.path)
+                throw Realm.Error(
+                    .schemaMismatch, "The migration block failed, so '\(file.path)' was left unchanged: \(e.message)",
+                    path: file.path)
             }
             for name in plan.others.keys where migration.others[name] == nil { txn.tables[name] = nil }
         }
@@ -275,20 +310,31 @@ extension Realm {
             let final = item.table
             guard let pk = final.primaryKeyColumn else { continue }
             var rows: [(Int64, [StoreValue])] = []
-            try txn.forEachRow(s) { row in rows.append((row.key, row.values())); return true }
+            try txn.forEachRow(s) { row in
+                rows.append((row.key, row.values())); return true
+            }
             var seen: [[UInt8]: Int64] = [:]
             var map: [Int64: Int64] = [:]
             for (key, values) in rows {
                 let v = values[pk]
                 if seen.updateValue(key, forKey: IndexKey.encode(v)) != nil {
-                    throw Realm.Error(.primaryKeyExists, "After the migration, two objects of '\(final.name)' have the primary key \(MigrationObject.scalar(v).map { "\($0)" } ?? "nil") ('\(final.columns[pk].name)'). Give each object a unique primary key in the migration block (or delete the duplicates).", path: file.path)
+                    throw Realm.Error(
+                        .primaryKeyExists,
+                        "After the migration, two objects of '\(final.name)' have the primary key \(MigrationObject.scalar(v).map { "\($0)" } ?? "nil") ('\(final.columns[pk].name)'). Give each object a unique primary key in the migration block (or delete the duplicates).",
+                        path: file.path)
                 }
                 if final.primaryKeyIsObjectKey {
                     if case .int(let k) = v, k == final.layout.nullKey {
-                        throw Realm.Error(.invalidValue, "After the migration, an object of '\(final.name)' has the primary key \(k) ('\(final.columns[pk].name)'), which an optional Int primary key keeps for nil. Give it another key (or nil) in the migration block.", path: file.path)
+                        throw Realm.Error(
+                            .invalidValue,
+                            "After the migration, an object of '\(final.name)' has the primary key \(k) ('\(final.columns[pk].name)'), which an optional Int primary key keeps for nil. Give it another key (or nil) in the migration block.",
+                            path: file.path)
                     }
                     guard let newKey = StoreTransaction.objectKey(final, forKeyValue: v) else {
-                        throw Realm.Error(.invalidValue, "After the migration, an object of '\(final.name)' has no Int primary key ('\(final.columns[pk].name)').", path: file.path)
+                        throw Realm.Error(
+                            .invalidValue,
+                            "After the migration, an object of '\(final.name)' has no Int primary key ('\(final.columns[pk].name)').",
+                            path: file.path)
                     }
                     if newKey != key { map[key] = newKey }
                 }
@@ -304,7 +350,9 @@ extension Realm {
             try txn.storeTable(final)
             let map = keyMaps[final.name] ?? [:]
             for (key, values) in rows {
-                try txn.replaceRow(final, key: map[key] ?? key, values: keyMaps.isEmpty ? values : remap(values, columns: final.columns, keyMaps))
+                try txn.replaceRow(
+                    final, key: map[key] ?? key,
+                    values: keyMaps.isEmpty ? values : remap(values, columns: final.columns, keyMaps))
             }
             staging[final.name] = final
             install(item.type, table: final)
@@ -337,7 +385,10 @@ extension Realm {
             do {
                 try txn.rebuildIndexes(item.table, columns: item.table.indexedColumnsList, primaryKey: true)
             } catch let e as StoreError {
-                throw Realm.Error(.primaryKeyExists, "After the migration, \(e.description) Give each object a unique primary key in the migration block.", path: file.path)
+                throw Realm.Error(
+                    .primaryKeyExists,
+                    "After the migration, \(e.description) Give each object a unique primary key in the migration block.",
+                    path: file.path)
             }
         }
     }
@@ -347,7 +398,10 @@ extension Realm {
     /// required: the default).
     /// - Returns: the largest key copied (-1 for none).
     @discardableResult
-    func copyRows(from old: StoreTable, in snapshot: StoreTransaction, to table: StoreTable, sources: [Int?], txn: StoreTransaction) throws -> Int64 {
+    func copyRows(
+        from old: StoreTable, in snapshot: StoreTransaction, to table: StoreTable, sources: [Int?],
+        txn: StoreTransaction
+    ) throws -> Int64 {
         var maxKey: Int64 = -1
         var batch: [(Int64, [StoreValue])] = []
         func flush() throws {
@@ -360,7 +414,9 @@ extension Realm {
                 guard let j = sources[i] else { return c.defaultValue }
                 let v = row.value(j)
                 if v.isNull, !c.isNullable, c.collection == .none, c.type != .mixed { return c.defaultValue }
-                if c.collection != .none, !c.isNullable, case .list(let elements) = v, elements.contains(where: \.isNull), c.type != .mixed {
+                if c.collection != .none, !c.isNullable, case .list(let elements) = v,
+                    elements.contains(where: \.isNull), c.type != .mixed
+                {
                     return .list(elements.map { $0.isNull ? StoreColumn(name: "", type: c.type).defaultValue : $0 })
                 }
                 return v
@@ -376,14 +432,18 @@ extension Realm {
 
     /// Sets the next object key of `table` (FORMAT.md, the `k:` tree).
     func setKeyCounter(_ txn: StoreTransaction, table: String, next: Int64) throws {
-        try txn.putRaw(Array(table.utf8), withUnsafeBytes(of: UInt64(bitPattern: next).littleEndian) { Array($0) }, tree: StoreTransaction.counterTree)
+        try txn.putRaw(
+            Array(table.utf8), withUnsafeBytes(of: UInt64(bitPattern: next).littleEndian) { Array($0) },
+            tree: StoreTransaction.counterTree)
     }
 
     /// `values` with links to re-keyed objects following their objects.
     func remap(_ values: [StoreValue], columns: [StoreColumn], _ maps: [String: [Int64: Int64]]) -> [StoreValue] {
         values.indices.map { i in
             let c = columns[i]
-            if c.type == .link, let map = maps[c.targetTable ?? ""] { return Self.remap(values[i], map: map, typed: nil) }
+            if c.type == .link, let map = maps[c.targetTable ?? ""] {
+                return Self.remap(values[i], map: map, typed: nil)
+            }
             if c.type == .mixed { return Self.remap(values[i], map: [:], typed: maps) }
             return values[i]
         }
@@ -405,12 +465,17 @@ extension Realm {
         for table in txn.tables.values.sorted(by: { $0.name < $1.name }) where table.isEmbedded {
             var orphans: [Int64] = []
             var keys: [Int64] = []
-            try txn.forEachRow(table) { row in keys.append(row.key); return true }
+            try txn.forEachRow(table) { row in
+                keys.append(row.key); return true
+            }
             for key in keys {
                 let owners = try txn.allBacklinks(to: table, key: key).filter { txn.tables[$0.table] != nil }
                 if owners.isEmpty { orphans.append(key) }
                 if owners.count > 1 {
-                    throw Realm.Error(.schemaMismatch, "After the migration, an embedded object of '\(table.name)' has \(owners.count) owners (\(owners.map { "\($0.table).\($0.column)" }.joined(separator: ", "))); an embedded object belongs to exactly one. Copy it for each owner in the migration block.", path: file.path)
+                    throw Realm.Error(
+                        .schemaMismatch,
+                        "After the migration, an embedded object of '\(table.name)' has \(owners.count) owners (\(owners.map { "\($0.table).\($0.column)" }.joined(separator: ", "))); an embedded object belongs to exactly one. Copy it for each owner in the migration block.",
+                        path: file.path)
                 }
             }
             for key in orphans where try txn.exists(table, key: key) { try txn.delete(table, key: key) }

@@ -46,7 +46,11 @@ public final class MigrationObject {
         }
         set {
             guard !isOld, let binding, let i = binding.propertyIndexByName[name] else {
-                realm.fail(Realm.Error(.schemaMismatch, "'\(className)' has no property '\(name)' in the new schema; only the new object of enumerateObjects can be written."))
+                realm.fail(
+                    Realm.Error(
+                        .schemaMismatch,
+                        "'\(className)' has no property '\(name)' in the new schema; only the new object of enumerateObjects can be written."
+                    ))
                 return
             }
             do {
@@ -54,7 +58,9 @@ public final class MigrationObject {
                 let value = try realm.propertyValue(fromAny: migration.migrationValue(newValue), property: p)
                 var realmState = try realm.coreValue(value, property: p, update: .all)
                 let column = binding.table.columns[binding.columns[i]]
-                if realmState.isNull, !column.isNullable, column.collection == .none, column.type != .mixed { realmState = column.defaultValue }
+                if realmState.isNull, !column.isNullable, column.collection == .none, column.type != .mixed {
+                    realmState = column.defaultValue
+                }
                 try migration.txn.set(binding.table, key: key, column: binding.columns[i], to: realmState)
             } catch {
                 realm.fail(realm.translate(error, className: className))
@@ -87,7 +93,8 @@ public final class MigrationObject {
     func linked(_ target: String, key: Int64) -> MigrationObject? {
         if isOld {
             guard let t = migration.oldTables[target] else { return nil }
-            return MigrationObject(migration: migration, className: target, table: t, binding: nil, key: key, isOld: true)
+            return MigrationObject(
+                migration: migration, className: target, table: t, binding: nil, key: key, isOld: true)
         }
         let b = realm.binding(named: target)
         guard let t = b?.table ?? migration.others[target] else { return nil }

@@ -24,8 +24,10 @@ public struct ObjectAccessors<Root: ObjectBase>: @unchecked Sendable {
     let erasedBind: @Sendable (ObjectBase) -> Void
 
     /// Called by generated code only.
-    public init(make: @escaping @Sendable () -> Root, properties: [PropertyAccessor<Root>],
-                bindPropertyIndexes: @escaping @Sendable (Root) -> Void) {
+    public init(
+        make: @escaping @Sendable () -> Root, properties: [PropertyAccessor<Root>],
+        bindPropertyIndexes: @escaping @Sendable (Root) -> Void
+    ) {
         self.makeObject = make
         self.properties = properties
         self.bind = bindPropertyIndexes

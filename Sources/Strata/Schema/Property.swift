@@ -1,4 +1,3 @@
-
 /// One property of an `ObjectSchema`, as generated from a `@Persisted` declaration.
 ///
 /// ```swift
@@ -45,10 +44,12 @@ public struct Property: Sendable, Hashable, CustomStringConvertible {
 
     /// Called by generated code. `columnName` is given only when `propertiesMapping()` maps the
     /// property to another stored name.
-    public init(name: String, columnName: String? = nil, type: PropertyType, swiftType: String, isOptional: Bool = false,
-                collection: CollectionKind = .none, objectClassName: String? = nil,
-                linkOriginPropertyName: String? = nil, persistedEnumTypeName: String? = nil,
-                isPrimaryKey: Bool = false, isIndexed: Bool = false, defaultValueSource: String? = nil) {
+    public init(
+        name: String, columnName: String? = nil, type: PropertyType, swiftType: String, isOptional: Bool = false,
+        collection: CollectionKind = .none, objectClassName: String? = nil,
+        linkOriginPropertyName: String? = nil, persistedEnumTypeName: String? = nil,
+        isPrimaryKey: Bool = false, isIndexed: Bool = false, defaultValueSource: String? = nil
+    ) {
         self.name = name
         self.columnName = columnName ?? name
         self.type = type
@@ -72,7 +73,8 @@ public struct Property: Sendable, Hashable, CustomStringConvertible {
 
     /// `name: type` with its attributes, e.g. `dogs: list<object Dog>`, `_id: uuid (primary key)`.
     public var description: String {
-        var type = self.type == .object || self.type == .linkingObjects
+        var type =
+            self.type == .object || self.type == .linkingObjects
             ? "\(self.type.rawValue) \(objectClassName ?? "?")" : self.type.rawValue
         if let persistedEnumTypeName { type += " (\(persistedEnumTypeName))" }
         if isOptional { type += "?" }

@@ -15,8 +15,10 @@ public struct PropertyAccessor<Root: ObjectBase>: @unchecked Sendable {
     public let set: (@Sendable (Root, PropertyValue) throws(PropertyValueError) -> Void)?
 
     /// Called by generated code only.
-    public init(name: String, keyPath: AnyKeyPath, get: @escaping @Sendable (Root) -> PropertyValue,
-                set: (@Sendable (Root, PropertyValue) throws(PropertyValueError) -> Void)?) {
+    public init(
+        name: String, keyPath: AnyKeyPath, get: @escaping @Sendable (Root) -> PropertyValue,
+        set: (@Sendable (Root, PropertyValue) throws(PropertyValueError) -> Void)?
+    ) {
         self.name = name
         self.keyPath = keyPath
         self.get = get

@@ -25,8 +25,10 @@ public struct Schema: Sendable, CustomStringConvertible {
     public let recordCommand: String?
 
     /// Called by generated code.
-    public init(schemaVersion: UInt64, objectTypes: [any ObjectSchemaProviding.Type], migrations: [SchemaMigration],
-                pendingChanges: [String] = [], recordCommand: String? = nil) {
+    public init(
+        schemaVersion: UInt64, objectTypes: [any ObjectSchemaProviding.Type], migrations: [SchemaMigration],
+        pendingChanges: [String] = [], recordCommand: String? = nil
+    ) {
         self.schemaVersion = schemaVersion
         self.objectTypes = objectTypes
         self.migrations = migrations

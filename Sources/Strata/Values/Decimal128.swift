@@ -181,7 +181,8 @@ extension Decimal128: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral {
     /// error and stops the program with the literal in the message.
     public init(stringLiteral value: String) {
         guard let parsed = Decimal128(string: value) else {
-            preconditionFailure("'\(value)' is not a Decimal128 literal; write digits with an optional '.', sign and exponent")
+            preconditionFailure(
+                "'\(value)' is not a Decimal128 literal; write digits with an optional '.', sign and exponent")
         }
         self = parsed
     }

@@ -70,7 +70,10 @@ final class ClusterEditor {
             let d = reader.descriptor(c)
             var start = d.offset
             if d.nulls {
-                for i in 0..<m { nulls[c].append(base.load(fromByteOffset: d.offset + i >> 3, as: UInt8.self) & (1 << UInt8(i & 7)) != 0) }
+                for i in 0..<m {
+                    nulls[c].append(
+                        base.load(fromByteOffset: d.offset + i >> 3, as: UInt8.self) & (1 << UInt8(i & 7)) != 0)
+                }
                 start += (m + 7) >> 3
             } else {
                 nulls[c].append(contentsOf: repeatElement(false, count: m))
@@ -119,7 +122,9 @@ final class ClusterEditor {
             if !isNull {
                 switch (type, value) {
                 case (.int, .int(let i)), (.link, .link(let i)): v = i
-                default: throw .typeMismatch(table: table.name, column: table.columns[c].name, expected: "\(type)", found: value.kindName)
+                default:
+                    throw .typeMismatch(
+                        table: table.name, column: table.columns[c].name, expected: "\(type)", found: value.kindName)
                 }
             }
             if inserting { ints[c].insert(v, at: i) } else { ints[c][i] = v }
@@ -127,7 +132,8 @@ final class ClusterEditor {
             let size = layout.slotSizes[c]
             var slot: (UInt64, UInt64) = (0, 0)
             if !isNull, !withUnsafeMutableBytes(of: &slot, { storeFixedSlot(type, value, at: $0.baseAddress!) }) {
-                throw .typeMismatch(table: table.name, column: table.columns[c].name, expected: "\(type)", found: value.kindName)
+                throw .typeMismatch(
+                    table: table.name, column: table.columns[c].name, expected: "\(type)", found: value.kindName)
             }
             withUnsafeBytes(of: &slot) { s in
                 let bytes = UnsafeRawBufferPointer(rebasing: s[0..<size])
@@ -153,7 +159,9 @@ final class ClusterEditor {
                 case (.map, _, .map(let entries)):
                     if check { for e in entries.values { try RowEncoder.checkElement(e, column, table) } }
                     ValueCodec.write(value, &encoded)
-                default: throw .typeMismatch(table: table.name, column: column.name, expected: "\(column.type)", found: value.kindName)
+                default:
+                    throw .typeMismatch(
+                        table: table.name, column: column.name, expected: "\(column.type)", found: value.kindName)
                 }
             }
             let start = i == 0 ? 0 : varEnds[c][i - 1]
@@ -277,15 +285,21 @@ final class ClusterEditor {
                 }
             case .fixed:
                 width = layout.slotSizes[c]
-                raw[c].withUnsafeBytes { out.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[lo * width..<hi * width])) }
+                raw[c].withUnsafeBytes {
+                    out.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[lo * width..<hi * width]))
+                }
             case .variable:
                 let startByte = lo == 0 ? 0 : varEnds[c][lo - 1]
                 let total = varEnds[c][hi - 1] - startByte
                 width = total <= 0xFFFF ? 2 : 4
                 for i in range { appendWidth(UInt64(varEnds[c][i] - startByte), width, &out) }
-                varBytes[c].withUnsafeBytes { out.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[startByte..<startByte + total])) }
+                varBytes[c].withUnsafeBytes {
+                    out.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[startByte..<startByte + total]))
+                }
             }
-            out.withUnsafeMutableBytes { ClusterFormat.setDescriptor($0.baseAddress!, c, offset: offset, width: width, nulls: hasNulls) }
+            out.withUnsafeMutableBytes {
+                ClusterFormat.setDescriptor($0.baseAddress!, c, offset: offset, width: width, nulls: hasNulls)
+            }
         }
     }
 

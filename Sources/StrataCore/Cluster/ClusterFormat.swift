@@ -9,9 +9,11 @@ enum ClusterFormat {
     @inline(__always)
     static func descriptor(_ base: UnsafeRawPointer, _ c: Int) -> (offset: Int, width: Int, nulls: Bool) {
         let d = base + headerSize + c * descriptorSize
-        return (Int(UInt32(littleEndian: d.loadUnaligned(as: UInt32.self))),
-                Int(d.load(fromByteOffset: 4, as: UInt8.self)),
-                d.load(fromByteOffset: 5, as: UInt8.self) & hasNulls != 0)
+        return (
+            Int(UInt32(littleEndian: d.loadUnaligned(as: UInt32.self))),
+            Int(d.load(fromByteOffset: 4, as: UInt8.self)),
+            d.load(fromByteOffset: 5, as: UInt8.self) & hasNulls != 0
+        )
     }
 
     /// Writes column `c`'s descriptor into the cluster at `base` (all zeros for a column

@@ -11,8 +11,10 @@ enum ClusterSplice {
     /// Writes cluster `view` with object `key` (`values`, one per column) inserted at position
     /// `p` into `out`, and returns its length; nil when the encoding cannot hold the object as
     /// it is, or the result would not fit `out`. `view` must be fully validated.
-    static func insert(_ view: ClusterView, at p: Int, key: Int64, values: [StoreValue], table: StoreTable,
-                       into out: UnsafeMutableRawBufferPointer) -> Int? {
+    static func insert(
+        _ view: ClusterView, at p: Int, key: Int64, values: [StoreValue], table: StoreTable,
+        into out: UnsafeMutableRawBufferPointer
+    ) -> Int? {
         let layout = table.layout
         let m = view.count
         let n = view.columnCount
@@ -45,7 +47,9 @@ enum ClusterSplice {
                 kd.copyMemory(from: ks, byteCount: p * kw)
                 (kd + (p + 1) * kw).copyMemory(from: ks + p * kw, byteCount: (m - p) * kw)
             } else {
-                for j in 0..<m { storeWidth(UInt64(bitPattern: view.key(at: j) &- view.firstKey), kw, kd + (j < p ? j : j + 1) * kw) }
+                for j in 0..<m {
+                    storeWidth(UInt64(bitPattern: view.key(at: j) &- view.firstKey), kw, kd + (j < p ? j : j + 1) * kw)
+                }
             }
             storeWidth(delta, kw, kd + p * kw)
         }
@@ -87,7 +91,8 @@ enum ClusterSplice {
                     guard o + 8 + (m + 1) * width <= cap else { return nil }
                     (dst + o).copyMemory(from: src + s, byteCount: 8 + p * width)
                     storeWidth(dv, width, dst + o + 8 + p * width)
-                    (dst + o + 8 + (p + 1) * width).copyMemory(from: src + s + 8 + p * width, byteCount: (m - p) * width)
+                    (dst + o + 8 + (p + 1) * width).copyMemory(
+                        from: src + s + 8 + p * width, byteCount: (m - p) * width)
                     o += 8 + (m + 1) * width
                 } else {
                     // A new minimum becomes the base (every delta grows by the difference), or
@@ -103,7 +108,11 @@ enum ClusterSplice {
                     for j in 0..<m {
                         var dj = clusterLoad(src, s + 8 + j * width, width)
                         // A null's delta stays as it was (it reads as null, whatever its bytes).
-                        if !d.nulls || src.load(fromByteOffset: d.offset + j >> 3, as: UInt8.self) & (1 << UInt8(j & 7)) == 0 { dj += shift }
+                        if !d.nulls
+                            || src.load(fromByteOffset: d.offset + j >> 3, as: UInt8.self) & (1 << UInt8(j & 7)) == 0
+                        {
+                            dj += shift
+                        }
                         storeWidth(dj, newWidth, dst + o + 8 + (j < p ? j : j + 1) * newWidth)
                     }
                     storeWidth(UInt64(bitPattern: v &- newBase), newWidth, dst + o + 8 + p * newWidth)
@@ -143,9 +152,14 @@ enum ClusterSplice {
                 }
                 let ok: Bool
                 if var text {
-                    ok = text.withUTF8 { placeVariable(UnsafeRawBufferPointer($0), src, oldEnds, oldData, m, p, width, split, total, dst, &o, cap) }
+                    ok = text.withUTF8 {
+                        placeVariable(
+                            UnsafeRawBufferPointer($0), src, oldEnds, oldData, m, p, width, split, total, dst, &o, cap)
+                    }
                 } else {
-                    ok = encoded.withUnsafeBytes { placeVariable($0, src, oldEnds, oldData, m, p, width, split, total, dst, &o, cap) }
+                    ok = encoded.withUnsafeBytes {
+                        placeVariable($0, src, oldEnds, oldData, m, p, width, split, total, dst, &o, cap)
+                    }
                 }
                 guard ok else { return nil }
             }
@@ -157,9 +171,11 @@ enum ClusterSplice {
     /// Writes a variable-width column with `bytes` inserted as object `p` at `dst + o`; false
     /// when the offsets' width cannot hold the new total or the result would pass `cap`.
     @inline(__always)
-    static func placeVariable(_ bytes: UnsafeRawBufferPointer, _ src: UnsafeRawPointer, _ oldEnds: Int, _ oldData: Int,
-                              _ m: Int, _ p: Int, _ width: Int, _ split: Int, _ total: Int,
-                              _ dst: UnsafeMutableRawPointer, _ o: inout Int, _ cap: Int) -> Bool {
+    static func placeVariable(
+        _ bytes: UnsafeRawBufferPointer, _ src: UnsafeRawPointer, _ oldEnds: Int, _ oldData: Int,
+        _ m: Int, _ p: Int, _ width: Int, _ split: Int, _ total: Int,
+        _ dst: UnsafeMutableRawPointer, _ o: inout Int, _ cap: Int
+    ) -> Bool {
         let len = bytes.count
         if width == 2, total + len > 0xFFFF { return false }
         guard o + (m + 1) * width + total + len <= cap else { return false }
@@ -169,7 +185,8 @@ enum ClusterSplice {
         if width == 2 {
             for j in p..<m {
                 let e = UInt16(littleEndian: src.loadUnaligned(fromByteOffset: oldEnds + 2 * j, as: UInt16.self))
-                (ends + 2 * (j + 1)).storeBytes(of: (e &+ UInt16(truncatingIfNeeded: len)).littleEndian, as: UInt16.self)
+                (ends + 2 * (j + 1)).storeBytes(
+                    of: (e &+ UInt16(truncatingIfNeeded: len)).littleEndian, as: UInt16.self)
             }
         } else {
             for j in p..<m {
@@ -223,7 +240,9 @@ extension ClusterSplice {
     /// its length, or nil when it does not fit. Integer columns keep their base and width, and
     /// variable-width columns their offset width (valid, if not always the narrowest); keys that
     /// turn out dense drop their key bytes, and a null bitmap without nulls is dropped.
-    static func slice(_ view: ClusterView, _ range: Range<Int>, table: StoreTable, into out: UnsafeMutableRawBufferPointer) -> Int? {
+    static func slice(
+        _ view: ClusterView, _ range: Range<Int>, table: StoreTable, into out: UnsafeMutableRawBufferPointer
+    ) -> Int? {
         let layout = table.layout
         let m = view.count
         let n = view.columnCount
@@ -245,7 +264,9 @@ extension ClusterSplice {
         dst.storeBytes(of: UInt32(kw).littleEndian, toByteOffset: 4, as: UInt32.self)
         dst.storeBytes(of: first.littleEndian, toByteOffset: 8, as: Int64.self)
         if kw > 0 {
-            for i in 0..<count { storeWidth(UInt64(bitPattern: view.key(at: lo + i) &- first), kw, dst + keysStart + i * kw) }
+            for i in 0..<count {
+                storeWidth(UInt64(bitPattern: view.key(at: lo + i) &- first), kw, dst + keysStart + i * kw)
+            }
         }
         for c in 0..<n where layout.clusterKinds[c] == .none {
             ClusterFormat.setDescriptor(dst, c, offset: 0, width: 0, nulls: false)
@@ -257,12 +278,16 @@ extension ClusterSplice {
             var keepsNulls = false
             if nulls {
                 var any = false
-                for j in lo..<hi where src.load(fromByteOffset: offset + j >> 3, as: UInt8.self) & (1 << UInt8(j & 7)) != 0 { any = true; break }
+                for j in lo..<hi
+                where src.load(fromByteOffset: offset + j >> 3, as: UInt8.self) & (1 << UInt8(j & 7)) != 0 {
+                    any = true; break
+                }
                 if any {
                     let bytes = (count + 7) >> 3
                     guard o + bytes <= cap else { return nil }
                     (dst + o).initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
-                    for j in lo..<hi where src.load(fromByteOffset: offset + j >> 3, as: UInt8.self) & (1 << UInt8(j & 7)) != 0 {
+                    for j in lo..<hi
+                    where src.load(fromByteOffset: offset + j >> 3, as: UInt8.self) & (1 << UInt8(j & 7)) != 0 {
                         let i = j - lo
                         let b = (dst + o).load(fromByteOffset: i >> 3, as: UInt8.self)
                         (dst + o).storeBytes(of: b | (1 << UInt8(i & 7)), toByteOffset: i >> 3, as: UInt8.self)
@@ -291,7 +316,9 @@ extension ClusterSplice {
                 guard from <= to, to <= clusterLoad(src, s + (m - 1) * width, width) else { return nil }
                 let bytes = Int(to - from)
                 guard o + count * width + bytes <= cap else { return nil }
-                for i in 0..<count { storeWidth(clusterLoad(src, s + (lo + i) * width, width) &- from, width, dst + o + i * width) }
+                for i in 0..<count {
+                    storeWidth(clusterLoad(src, s + (lo + i) * width, width) &- from, width, dst + o + i * width)
+                }
                 (dst + o + count * width).copyMemory(from: src + s + m * width + Int(from), byteCount: bytes)
                 o += count * width + bytes
             }
@@ -335,14 +362,17 @@ extension ClusterSplice {
     /// - Parameters:
     ///   - scratch: room for the new object's bytes (they must fit it).
     ///   - pieces: reused storage for the pieces.
-    static func insertInPlace(_ bytes: UnsafeMutableRawBufferPointer, _ view: ClusterView, at p: Int, key: Int64,
-                              values: [StoreValue], table: StoreTable, maxObjects: Int,
-                              scratch: UnsafeMutableRawBufferPointer, pieces: inout [Piece]) -> Bool {
+    static func insertInPlace(
+        _ bytes: UnsafeMutableRawBufferPointer, _ view: ClusterView, at p: Int, key: Int64,
+        values: [StoreValue], table: StoreTable, maxObjects: Int,
+        scratch: UnsafeMutableRawBufferPointer, pieces: inout [Piece]
+    ) -> Bool {
         let layout = table.layout
         let m = view.count
         let n = view.columnCount
         guard n == layout.columnCount, m < maxObjects, m < Int(UInt16.max), p >= 1, p <= m, values.count == n,
-              view.bytes.baseAddress == UnsafeRawPointer(bytes.baseAddress), view.bytes.count == bytes.count else { return false }
+            view.bytes.baseAddress == UnsafeRawPointer(bytes.baseAddress), view.bytes.count == bytes.count
+        else { return false }
         let base = bytes.baseAddress!
         let room = scratch.baseAddress!
         let kw = view.keyWidth
@@ -367,7 +397,10 @@ extension ClusterSplice {
         if kw > 0 {
             storeWidth(delta, kw, room)
             used = kw
-            add(Piece(start: o, end: o + m * kw, head: p * kw, tail: p * kw, from: 0, count: kw, column: -1, adjustWidth: 0, adjustBy: 0))
+            add(
+                Piece(
+                    start: o, end: o + m * kw, head: p * kw, tail: p * kw, from: 0, count: kw, column: -1,
+                    adjustWidth: 0, adjustBy: 0))
             o += m * kw
         }
         let oldBitmap = (m + 7) >> 3, newBitmap = (m + 1 + 7) >> 3
@@ -382,7 +415,10 @@ extension ClusterSplice {
             if d.nulls {
                 guard used + newBitmap <= scratch.count, s + oldBitmap <= bytes.count else { return false }
                 insertBit(base + s, m, p, isNull, room + used)
-                add(Piece(start: s, end: s + oldBitmap, head: 0, tail: oldBitmap, from: used, count: newBitmap, column: c, adjustWidth: 0, adjustBy: 0))
+                add(
+                    Piece(
+                        start: s, end: s + oldBitmap, head: 0, tail: oldBitmap, from: used, count: newBitmap, column: c,
+                        adjustWidth: 0, adjustBy: 0))
                 used += newBitmap
                 s += oldBitmap
             }
@@ -406,8 +442,11 @@ extension ClusterSplice {
                 }
                 guard used + width <= scratch.count else { return false }
                 storeWidth(dv, width, room + used)
-                add(Piece(start: s, end: s + 8 + m * width, head: 8 + p * width, tail: 8 + p * width, from: used, count: width,
-                          column: first ? c : -1, adjustWidth: 0, adjustBy: 0))
+                add(
+                    Piece(
+                        start: s, end: s + 8 + m * width, head: 8 + p * width, tail: 8 + p * width, from: used,
+                        count: width,
+                        column: first ? c : -1, adjustWidth: 0, adjustBy: 0))
                 used += width
                 s += 8 + m * width
             case .fixed:
@@ -417,8 +456,10 @@ extension ClusterSplice {
                 } else if !storeFixedSlot(layout.types[c], value, at: room + used) {
                     return false
                 }
-                add(Piece(start: s, end: s + m * width, head: p * width, tail: p * width, from: used, count: width,
-                          column: first ? c : -1, adjustWidth: 0, adjustBy: 0))
+                add(
+                    Piece(
+                        start: s, end: s + m * width, head: p * width, tail: p * width, from: used, count: width,
+                        column: first ? c : -1, adjustWidth: 0, adjustBy: 0))
                 used += width
                 s += m * width
             case .variable:
@@ -442,7 +483,9 @@ extension ClusterSplice {
                         guard ok else { return false }
                     case (.none, .data, .data(let data)):
                         guard used + data.count <= scratch.count else { return false }
-                        data.withUnsafeBytes { if let b = $0.baseAddress { (room + used).copyMemory(from: b, byteCount: data.count) } }
+                        data.withUnsafeBytes {
+                            if let b = $0.baseAddress { (room + used).copyMemory(from: b, byteCount: data.count) }
+                        }
                         len = data.count
                     default:
                         return false  // AnyRealmValue and collections take the copying splice
@@ -450,11 +493,15 @@ extension ClusterSplice {
                 }
                 guard width == 4 || total + len <= 0xFFFF, endAt + width <= scratch.count else { return false }
                 storeWidth(UInt64(split + len), width, room + endAt)
-                add(Piece(start: s, end: s + m * width, head: p * width, tail: p * width, from: endAt, count: width,
-                          column: first ? c : -1, adjustWidth: width, adjustBy: UInt64(len)))
+                add(
+                    Piece(
+                        start: s, end: s + m * width, head: p * width, tail: p * width, from: endAt, count: width,
+                        column: first ? c : -1, adjustWidth: width, adjustBy: UInt64(len)))
                 let data = s + m * width
-                add(Piece(start: data, end: data + total, head: split, tail: split, from: used, count: len,
-                          column: -1, adjustWidth: 0, adjustBy: 0))
+                add(
+                    Piece(
+                        start: data, end: data + total, head: split, tail: split, from: used, count: len,
+                        column: -1, adjustWidth: 0, adjustBy: 0))
                 used += len
                 s = data + total
             }
@@ -477,12 +524,16 @@ extension ClusterSplice {
             if piece.adjustWidth == 2 {
                 for j in 0..<tailLength / 2 {
                     let e = UInt16(littleEndian: tailTo.loadUnaligned(fromByteOffset: 2 * j, as: UInt16.self))
-                    tailTo.storeBytes(of: (e &+ UInt16(truncatingIfNeeded: piece.adjustBy)).littleEndian, toByteOffset: 2 * j, as: UInt16.self)
+                    tailTo.storeBytes(
+                        of: (e &+ UInt16(truncatingIfNeeded: piece.adjustBy)).littleEndian, toByteOffset: 2 * j,
+                        as: UInt16.self)
                 }
             } else if piece.adjustWidth == 4 {
                 for j in 0..<tailLength / 4 {
                     let e = UInt32(littleEndian: tailTo.loadUnaligned(fromByteOffset: 4 * j, as: UInt32.self))
-                    tailTo.storeBytes(of: (e &+ UInt32(truncatingIfNeeded: piece.adjustBy)).littleEndian, toByteOffset: 4 * j, as: UInt32.self)
+                    tailTo.storeBytes(
+                        of: (e &+ UInt32(truncatingIfNeeded: piece.adjustBy)).littleEndian, toByteOffset: 4 * j,
+                        as: UInt32.self)
                 }
             }
             if piece.column >= 0 {

@@ -18,7 +18,9 @@ struct ClusterView {
         let m = Int(UInt16(littleEndian: base.loadUnaligned(as: UInt16.self)))
         let n = Int(UInt16(littleEndian: base.loadUnaligned(fromByteOffset: 2, as: UInt16.self)))
         let kw = Int(base.load(fromByteOffset: 4, as: UInt8.self))
-        guard m >= 1, n <= table.layout.columnCount, kw == 0 || kw == 1 || kw == 2 || kw == 4 || kw == 8 else { return nil }
+        guard m >= 1, n <= table.layout.columnCount, kw == 0 || kw == 1 || kw == 2 || kw == 4 || kw == 8 else {
+            return nil
+        }
         let keysEnd = ClusterFormat.headerSize + n * ClusterFormat.descriptorSize + m * kw
         guard keysEnd <= bytes.count else { return nil }
         self.bytes = bytes
@@ -30,20 +32,27 @@ struct ClusterView {
         // reads outside its bytes. `Database.verify()`-level checks are the place for that.
         if kw == 0, firstKey > Int64.max - Int64(m - 1) { return nil }
         if checkColumns {
-            for c in 0..<n where !Self.columnFits(base, bytes.count, m, c, table.layout.clusterKinds[c], table.layout.slotSizes[c], rising: rising) { return nil }
+            for c in 0..<n
+            where !Self.columnFits(
+                base, bytes.count, m, c, table.layout.clusterKinds[c], table.layout.slotSizes[c], rising: rising)
+            { return nil }
         }
     }
 
     /// Whether column `c` of `table` can be read from this cluster (validated without
     /// `checkColumns`): its area lies inside (a column the cluster predates has none).
     func fits(column c: Int, table: StoreTable) -> Bool {
-        c >= columnCount || Self.columnFits(bytes.baseAddress!, bytes.count, count, c, table.layout.clusterKinds[c], table.layout.slotSizes[c])
+        c >= columnCount
+            || Self.columnFits(
+                bytes.baseAddress!, bytes.count, count, c, table.layout.clusterKinds[c], table.layout.slotSizes[c])
     }
 
     /// Whether column `c`'s area lies inside the cluster (and, for variable-width columns, its
     /// end offsets rise).
-    static func columnFits(_ base: UnsafeRawPointer, _ size: Int, _ m: Int, _ c: Int, _ kind: ClusterColumnKind, _ slotSize: Int,
-                           rising: Bool = true) -> Bool {
+    static func columnFits(
+        _ base: UnsafeRawPointer, _ size: Int, _ m: Int, _ c: Int, _ kind: ClusterColumnKind, _ slotSize: Int,
+        rising: Bool = true
+    ) -> Bool {
         if kind == .none { return true }
         let (offset, width, nulls) = ClusterFormat.descriptor(base, c)
         var start = offset + (nulls ? (m + 7) / 8 : 0)
@@ -62,13 +71,15 @@ struct ClusterView {
                 previous = Int(clusterLoad(base, start + (m - 1) * width, width))
             } else if width == 2 {
                 for i in 0..<m {
-                    let e = Int(UInt16(littleEndian: base.loadUnaligned(fromByteOffset: start + 2 * i, as: UInt16.self)))
+                    let e = Int(
+                        UInt16(littleEndian: base.loadUnaligned(fromByteOffset: start + 2 * i, as: UInt16.self)))
                     if e < previous { return false }
                     previous = e
                 }
             } else {
                 for i in 0..<m {
-                    let e = Int(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: start + 4 * i, as: UInt32.self)))
+                    let e = Int(
+                        UInt32(littleEndian: base.loadUnaligned(fromByteOffset: start + 4 * i, as: UInt32.self)))
                     if e < previous { return false }
                     previous = e
                 }

@@ -48,7 +48,9 @@ enum RowEncoder {
                 case (.map, _, .map(let entries)):
                     for e in entries.values { try checkElement(e, column, table) }
                     ValueCodec.write(value, &out)
-                default: throw .typeMismatch(table: table.name, column: column.name, expected: "\(column.type)", found: value.kindName)
+                default:
+                    throw .typeMismatch(
+                        table: table.name, column: column.name, expected: "\(column.type)", found: value.kindName)
                 }
                 store(UInt32(start), at: s, &out)
                 store(UInt32(out.count - start), at: s + 4, &out)
@@ -66,7 +68,8 @@ enum RowEncoder {
             case (.uuid, .uuid(let b)) where b.count == 16: out.replaceSubrange(s..<s + 16, with: b)
             case (.decimal128, .decimal128(let b)) where b.count == 16: out.replaceSubrange(s..<s + 16, with: b)
             default:
-                throw .typeMismatch(table: table.name, column: table.columns[c].name, expected: "\(type)", found: value.kindName)
+                throw .typeMismatch(
+                    table: table.name, column: table.columns[c].name, expected: "\(type)", found: value.kindName)
             }
         }
     }
@@ -94,12 +97,14 @@ enum RowEncoder {
             if column.isNullable || (column.type == .link && column.collection == .map) { return }
             throw .nullNotAllowed(table: table.name, column: column.name)
         case (.int, .int), (.bool, .bool), (.float, .float), (.double, .double), (.string, .string),
-             (.data, .data), (.timestamp, .timestamp), (.link, .link): return
+            (.data, .data), (.timestamp, .timestamp), (.link, .link):
+            return
         case (.objectId, .objectId(let b)) where b.count == 12: return
         case (.uuid, .uuid(let b)) where b.count == 16: return
         case (.decimal128, .decimal128(let b)) where b.count == 16: return
         default:
-            throw .typeMismatch(table: table.name, column: column.name, expected: "\(column.type)", found: element.kindName)
+            throw .typeMismatch(
+                table: table.name, column: column.name, expected: "\(column.type)", found: element.kindName)
         }
     }
 
@@ -112,7 +117,9 @@ enum RowEncoder {
 
     /// Writes a fixed-width, non-null `value` of column `c` into the row `bytes` in place, when the
     /// row already has the column. Returns false when the row must be rebuilt instead.
-    static func patchFixed(_ bytes: UnsafeMutableRawBufferPointer, table: StoreTable, column c: Int, _ value: StoreValue) -> Bool {
+    static func patchFixed(
+        _ bytes: UnsafeMutableRawBufferPointer, table: StoreTable, column c: Int, _ value: StoreValue
+    ) -> Bool {
         let layout = table.layout
         guard bytes.count >= 2, !layout.variable[c], layout.slotSizes[c] > 0 else { return false }
         let n = Int(UInt16(littleEndian: bytes.loadUnaligned(as: UInt16.self)))
@@ -127,7 +134,8 @@ enum RowEncoder {
             return true
         }
         switch (layout.types[c], value) {
-        case (.int, .int(let i)), (.link, .link(let i)): bytes.storeBytes(of: UInt64(bitPattern: i).littleEndian, toByteOffset: s, as: UInt64.self)
+        case (.int, .int(let i)), (.link, .link(let i)):
+            bytes.storeBytes(of: UInt64(bitPattern: i).littleEndian, toByteOffset: s, as: UInt64.self)
         default: guard storeFixedSlot(layout.types[c], value, at: bytes.baseAddress! + s) else { return false }
         }
         bytes[2 + c >> 3] &= ~bit

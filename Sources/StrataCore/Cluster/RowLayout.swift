@@ -64,7 +64,9 @@ package struct RowLayout: Sendable {
             return c.type == .int || c.type == .link ? .int : .fixed
         }
         let kinds = clusterKinds
-        areaOrder = kinds.indices.filter { kinds[$0] == .int || kinds[$0] == .fixed } + kinds.indices.filter { kinds[$0] == .variable }
+        areaOrder =
+            kinds.indices.filter { kinds[$0] == .int || kinds[$0] == .fixed }
+            + kinds.indices.filter { kinds[$0] == .variable }
     }
 
     /// Bytes before the first slot in a row of `n` columns.

@@ -87,7 +87,8 @@ package struct RowReader {
     package func double(_ c: Int) -> Double? {
         guard c < n else { return table.columns[c].isNullable ? nil : 0 }
         if isNull(c) { return nil }
-        return Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: fixedOffset(c), as: UInt64.self)))
+        return Double(
+            bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: fixedOffset(c), as: UInt64.self)))
     }
 
     /// The bytes of a `String`, `Data`, `AnyRealmValue` or collection column, nil when null.
@@ -150,7 +151,8 @@ package struct RowReader {
     func queryFloat(_ c: Int) -> Float? {
         guard c < n else { return table.columns[c].isNullable ? nil : 0 }
         if isNull(c) { return nil }
-        return Float(bitPattern: UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: fixedOffset(c), as: UInt32.self)))
+        return Float(
+            bitPattern: UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: fixedOffset(c), as: UInt32.self)))
     }
 
     /// A date column's value, nil when null.
@@ -159,8 +161,9 @@ package struct RowReader {
         guard c < n else { return table.columns[c].isNullable ? nil : QueryTimestamp(seconds: 0, nanoseconds: 0) }
         if isNull(c) { return nil }
         let s = fixedOffset(c)
-        return QueryTimestamp(seconds: Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: s, as: Int64.self)),
-                              nanoseconds: Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: s + 8, as: Int32.self)))
+        return QueryTimestamp(
+            seconds: Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: s, as: Int64.self)),
+            nanoseconds: Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: s + 8, as: Int32.self)))
     }
 
     /// A link column's target key, nil when null (also for clusters written before the column existed).

@@ -5,11 +5,15 @@ import Foundation
 func fixedSlotValue(_ type: ColumnType, _ bytes: UnsafeRawBufferPointer, at s: Int) -> StoreValue {
     switch type {
     case .bool: return .bool(bytes[s] != 0)
-    case .float: return .float(Float(bitPattern: UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: s, as: UInt32.self))))
-    case .double: return .double(Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: s, as: UInt64.self))))
+    case .float:
+        return .float(Float(bitPattern: UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: s, as: UInt32.self))))
+    case .double:
+        return .double(
+            Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: s, as: UInt64.self))))
     case .timestamp:
-        return .timestamp(seconds: Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: s, as: Int64.self)),
-                          nanoseconds: Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: s + 8, as: Int32.self)))
+        return .timestamp(
+            seconds: Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: s, as: Int64.self)),
+            nanoseconds: Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: s + 8, as: Int32.self)))
     case .objectId: return .objectId(Array(bytes[s..<s + 12]))
     case .uuid: return .uuid(Array(bytes[s..<s + 16]))
     case .decimal128: return .decimal128(Array(bytes[s..<s + 16]))
@@ -27,9 +31,12 @@ func storeFixedSlot(_ type: ColumnType, _ value: StoreValue, at: UnsafeMutableRa
     case (.timestamp, .timestamp(let sec, let ns)):
         at.storeBytes(of: UInt64(bitPattern: sec).littleEndian, as: UInt64.self)
         at.storeBytes(of: UInt32(bitPattern: ns).littleEndian, toByteOffset: 8, as: UInt32.self)
-    case (.objectId, .objectId(let b)) where b.count == 12: b.withUnsafeBytes { at.copyMemory(from: $0.baseAddress!, byteCount: 12) }
-    case (.uuid, .uuid(let b)) where b.count == 16: b.withUnsafeBytes { at.copyMemory(from: $0.baseAddress!, byteCount: 16) }
-    case (.decimal128, .decimal128(let b)) where b.count == 16: b.withUnsafeBytes { at.copyMemory(from: $0.baseAddress!, byteCount: 16) }
+    case (.objectId, .objectId(let b)) where b.count == 12:
+        b.withUnsafeBytes { at.copyMemory(from: $0.baseAddress!, byteCount: 12) }
+    case (.uuid, .uuid(let b)) where b.count == 16:
+        b.withUnsafeBytes { at.copyMemory(from: $0.baseAddress!, byteCount: 16) }
+    case (.decimal128, .decimal128(let b)) where b.count == 16:
+        b.withUnsafeBytes { at.copyMemory(from: $0.baseAddress!, byteCount: 16) }
     default: return false
     }
     return true

@@ -12,7 +12,8 @@ enum ValueCodec {
         case .double(let d): out.append(4); appendU64(d.bitPattern, &out)
         case .string(let s): out.append(5); appendString(s, &out)
         case .data(let d): out.append(6); appendU32(UInt32(d.count), &out); out.append(contentsOf: d)
-        case .timestamp(let s, let ns): out.append(7); appendU64(UInt64(bitPattern: s), &out); appendU32(UInt32(bitPattern: ns), &out)
+        case .timestamp(let s, let ns):
+            out.append(7); appendU64(UInt64(bitPattern: s), &out); appendU32(UInt32(bitPattern: ns), &out)
         case .objectId(let b): out.append(8); out.append(contentsOf: b)
         case .uuid(let b): out.append(9); out.append(contentsOf: b)
         case .decimal128(let b): out.append(10); out.append(contentsOf: b)
@@ -42,13 +43,16 @@ enum ValueCodec {
         case 4: return r.u64().map { .double(Double(bitPattern: $0)) }
         case 5: return r.string().map { .string($0) }
         case 6: guard let n = r.u32(), let b = r.raw(Int(n)) else { return nil }; return .data(Array(b))
-        case 7: guard let s = r.u64(), let ns = r.u32() else { return nil }
+        case 7:
+            guard let s = r.u64(), let ns = r.u32() else { return nil }
             return .timestamp(seconds: Int64(bitPattern: s), nanoseconds: Int32(bitPattern: ns))
         case 8: return r.raw(12).map { .objectId(Array($0)) }
         case 9: return r.raw(16).map { .uuid(Array($0)) }
         case 10: return r.raw(16).map { .decimal128(Array($0)) }
         case 11: return r.u64().map { .link(Int64(bitPattern: $0)) }
-        case 12: guard let t = r.string(), let k = r.u64() else { return nil }; return .typedLink(table: t, key: Int64(bitPattern: k))
+        case 12:
+            guard let t = r.string(), let k = r.u64() else { return nil };
+            return .typedLink(table: t, key: Int64(bitPattern: k))
         case 13:
             guard let n = r.u32() else { return nil }
             var values: [StoreValue] = []

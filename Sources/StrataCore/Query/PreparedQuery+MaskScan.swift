@@ -21,7 +21,9 @@ extension QueryCompiler {
             let fast = fastComparisons, general = generalComparisons
             simple = nil
             _ = try compile(predicate)
-            guard fastComparisons == fast + 1, generalComparisons == general, let s = simple, isSimpleColumn(table, s.column) else { return nil }
+            guard fastComparisons == fast + 1, generalComparisons == general, let s = simple,
+                isSimpleColumn(table, s.column)
+            else { return nil }
             return .comparison(s)
         case .and(let children), .or(let children):
             var out: [SimplePredicate] = []
@@ -40,7 +42,9 @@ extension QueryCompiler {
 
 extension PreparedQuery {
     /// Runs the scan of a compound `SimplePredicate` into `sink` (see `simpleScan`).
-    func maskScan<S: SimpleScanSink>(_ predicate: SimplePredicate, _ test: QueryRowTest, into sink: UnsafeMutablePointer<S>) throws {
+    func maskScan<S: SimpleScanSink>(
+        _ predicate: SimplePredicate, _ test: QueryRowTest, into sink: UnsafeMutablePointer<S>
+    ) throws {
         var masks = MatchMasks(levels: predicate.depth)
         defer { masks.release() }
         var reader = RowReader(table: table)
@@ -57,7 +61,9 @@ extension PreparedQuery {
 
     /// Writes 1 or 0 per object of the cluster into mask `level` for `predicate`; false when the
     /// cluster predates one of its columns (the caller then tests each object).
-    private func fill(_ predicate: SimplePredicate, _ view: ClusterView, _ m: Int, _ masks: MatchMasks, _ level: Int) -> Bool {
+    private func fill(
+        _ predicate: SimplePredicate, _ view: ClusterView, _ m: Int, _ masks: MatchMasks, _ level: Int
+    ) -> Bool {
         let out = masks.level(level)
         switch predicate {
         case .comparison(let s):

@@ -15,7 +15,8 @@ import StrataQuery
 @inline(__always)
 func prefetchColumn(_ v: UnsafeRawBufferPointer, _ c: Int) {
     guard let base = v.baseAddress, ClusterFormat.headerSize + (c + 1) * ClusterFormat.descriptorSize <= v.count,
-          c < Int(UInt16(littleEndian: base.loadUnaligned(fromByteOffset: 2, as: UInt16.self))) else { return }
+        c < Int(UInt16(littleEndian: base.loadUnaligned(fromByteOffset: 2, as: UInt16.self)))
+    else { return }
     let m = Int(UInt16(littleEndian: base.loadUnaligned(as: UInt16.self)))
     let (offset, width, nulls) = ClusterFormat.descriptor(base, c)
     guard offset < v.count else { return }
@@ -29,12 +30,15 @@ func prefetchColumn(_ v: UnsafeRawBufferPointer, _ c: Int) {
 func isSimpleColumn(_ table: StoreTable, _ c: Int) -> Bool {
     let col = table.columns[c]
     guard c != table.layout.keyColumn, col.collection == .none else { return false }
-    return (col.type == .int && table.layout.clusterKinds[c] == .int) || (col.type == .double && table.layout.clusterKinds[c] == .fixed)
+    return (col.type == .int && table.layout.clusterKinds[c] == .int)
+        || (col.type == .double && table.layout.clusterKinds[c] == .fixed)
 }
 
 extension QueryCompiler {
     /// The simple form of `path op constant` when it has one (see `SimpleComparison`).
-    func simpleComparison(_ path: QueryPath, _ op: QueryOperator, _ options: QueryStringOptions, _ constant: StoreValue) -> SimpleComparison? {
+    func simpleComparison(
+        _ path: QueryPath, _ op: QueryOperator, _ options: QueryStringOptions, _ constant: StoreValue
+    ) -> SimpleComparison? {
         guard let c = path.directColumn, options.isEmpty, isSimpleColumn(table, c) else { return nil }
         switch op {
         case .equal, .notEqual, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual: break
@@ -64,8 +68,10 @@ extension Double: SimpleColumnValue {
 /// `Op.unordered` for a null. The single-comparison scan hands the test to its sink, the compound
 /// scan writes it into match bytes.
 @inline(__always)
-func withMatches<V: SimpleColumnValue, Op: QueryComparisonOperator, C: MatchConsumer>(_ column: ColumnArray, _ k: V, _: Op.Type,
-                                                                                     _ consumer: inout C) {
+func withMatches<V: SimpleColumnValue, Op: QueryComparisonOperator, C: MatchConsumer>(
+    _ column: ColumnArray, _ k: V, _: Op.Type,
+    _ consumer: inout C
+) {
     if V.isInt, column.nulls < 0, column.width <= 4, let intConstant = k as? Int64 {
         let (t, overflow) = intConstant.subtractingReportingOverflow(column.intBase)
         if !overflow {
@@ -122,8 +128,10 @@ func withMatches<C: MatchConsumer>(_ s: SimpleComparison, _ view: ClusterView, _
 
 /// `withMatches` on column `c` of `view`; false when the cluster predates the column.
 @inline(__always)
-func withMatches<V: SimpleColumnValue, Op: QueryComparisonOperator, C: MatchConsumer>(_ view: ClusterView, column c: Int, _ k: V, _: Op.Type,
-                                                                                     _ consumer: inout C) -> Bool {
+func withMatches<V: SimpleColumnValue, Op: QueryComparisonOperator, C: MatchConsumer>(
+    _ view: ClusterView, column c: Int, _ k: V, _: Op.Type,
+    _ consumer: inout C
+) -> Bool {
     guard let column = ColumnArray(view, column: c, isInt: V.isInt) else { return false }
     withMatches(column, k, Op.self, &consumer)
     return true
@@ -172,7 +180,8 @@ extension PreparedQuery {
     @inline(__always)
     private func scanView(_ v: UnsafeRawBufferPointer, _ columns: [Int]) throws -> ClusterView {
         guard let view = ClusterView(v, table: table, checkColumns: false),
-              columns.allSatisfy({ view.fits(column: $0, table: table) }) else {
+            columns.allSatisfy({ view.fits(column: $0, table: table) })
+        else {
             return try txn.clusterView(v, table)  // throws the corruption error
         }
         return view
@@ -180,8 +189,10 @@ extension PreparedQuery {
 
     /// Offers each object of cluster `v` to `sink` through the compiled test: the way for a
     /// cluster written before one of the compared columns existed.
-    func takeByTest<S: SimpleScanSink>(_ v: UnsafeRawBufferPointer, _ test: QueryRowTest, _ reader: inout RowReader,
-                                       _ sink: UnsafeMutablePointer<S>) throws {
+    func takeByTest<S: SimpleScanSink>(
+        _ v: UnsafeRawBufferPointer, _ test: QueryRowTest, _ reader: inout RowReader,
+        _ sink: UnsafeMutablePointer<S>
+    ) throws {
         let full = try txn.clusterView(v, table)
         for p in 0..<full.count {
             reader.move(to: full, position: p, key: full.key(at: p))
@@ -202,7 +213,9 @@ extension PreparedQuery {
     }
 
     /// Runs `body` with `initial` behind a pointer (see `simpleScan`).
-    private func withSink<S: SimpleScanSink, R>(_ initial: S, _ body: (UnsafeMutablePointer<S>) throws -> R) rethrows -> R {
+    private func withSink<S: SimpleScanSink, R>(
+        _ initial: S, _ body: (UnsafeMutablePointer<S>) throws -> R
+    ) rethrows -> R {
         let sink = UnsafeMutablePointer<S>.allocate(capacity: 1)
         sink.initialize(to: initial)
         defer {

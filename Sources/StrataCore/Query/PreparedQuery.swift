@@ -44,23 +44,29 @@ struct PreparedQuery {
                 if try test?(row) ?? true { try accept(row) }
             }
         } else if ordering {
-            try txn.forEachRowInPlace(table, { (row: inout RowReader) in
-                if try test?(row) ?? true { try accept(row) }
-                return true
-            })
+            try txn.forEachRowInPlace(
+                table,
+                { (row: inout RowReader) in
+                    if try test?(row) ?? true { try accept(row) }
+                    return true
+                })
         } else if let test, let keys = try simpleKeys(test) {
             return keys
         } else if let test {
             // The hot loop: one call of the compiled test per row, the key appended on a match.
-            try txn.forEachRowInPlace(table, { (row: inout RowReader) in
-                if try test(row) { keys.append(row.key) }
-                return true
-            })
+            try txn.forEachRowInPlace(
+                table,
+                { (row: inout RowReader) in
+                    if try test(row) { keys.append(row.key) }
+                    return true
+                })
         } else {
-            try txn.forEachRowInPlace(table, { (row: inout RowReader) in
-                keys.append(row.key)
-                return true
-            })
+            try txn.forEachRowInPlace(
+                table,
+                { (row: inout RowReader) in
+                    keys.append(row.key)
+                    return true
+                })
         }
         guard ordering else { return keys }
 
@@ -96,15 +102,19 @@ struct PreparedQuery {
                 if try test?(row) ?? true { try body(row) }
             }
         } else if let test {
-            try txn.forEachRowInPlace(table, { (row: inout RowReader) in
-                if try test(row) { try body(row) }
-                return true
-            })
+            try txn.forEachRowInPlace(
+                table,
+                { (row: inout RowReader) in
+                    if try test(row) { try body(row) }
+                    return true
+                })
         } else {
-            try txn.forEachRowInPlace(table, { (row: inout RowReader) in
-                try body(row)
-                return true
-            })
+            try txn.forEachRowInPlace(
+                table,
+                { (row: inout RowReader) in
+                    try body(row)
+                    return true
+                })
         }
     }
 

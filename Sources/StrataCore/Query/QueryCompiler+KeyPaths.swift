@@ -33,7 +33,8 @@ extension QueryCompiler {
             switch column.type {
             case .link:
                 let target = try linkedTable(column.targetTable, keyPath: text)
-                hops.append(column.collection == .none ? .toOne(column: c, target: target) : .toMany(column: c, target: target))
+                hops.append(
+                    column.collection == .none ? .toOne(column: c, target: target) : .toMany(column: c, target: target))
                 current = target
             case .linkingObjects:
                 let origin = try linkedTable(column.targetTable, keyPath: text)
@@ -56,55 +57,74 @@ extension QueryCompiler {
         let isCollection = column.collection != .none || column.type == .linkingObjects
         let elementTarget = column.targetTable
 
-        func path(_ type: ColumnType, target: String?, nullable: Bool, multi: Bool,
-                  aggregateTable: StoreTable? = nil, aggregateColumn: Int? = nil) -> QueryPath {
-            QueryPath(text: text, hops: hops, terminalTable: current, terminalColumn: c, aggregate: aggregate,
-                      aggregateTable: aggregateTable, aggregateColumn: aggregateColumn, valueType: type,
-                      linkTarget: target, nullable: nullable || (throughOne && !multi), isMulti: multi)
+        func path(
+            _ type: ColumnType, target: String?, nullable: Bool, multi: Bool,
+            aggregateTable: StoreTable? = nil, aggregateColumn: Int? = nil
+        ) -> QueryPath {
+            QueryPath(
+                text: text, hops: hops, terminalTable: current, terminalColumn: c, aggregate: aggregate,
+                aggregateTable: aggregateTable, aggregateColumn: aggregateColumn, valueType: type,
+                linkTarget: target, nullable: nullable || (throughOne && !multi), isMulti: multi)
         }
 
         guard let aggregate else {
             if column.type == .linkingObjects {
                 return path(.link, target: elementTarget, nullable: false, multi: true)
             }
-            let nullable = column.isNullable || column.type == .mixed || (column.type == .link && column.collection == .none)
+            let nullable =
+                column.isNullable || column.type == .mixed || (column.type == .link && column.collection == .none)
             return path(column.type, target: elementTarget, nullable: nullable, multi: throughMany || isCollection)
         }
 
         switch aggregate {
         case .count, .size:
-            guard isCollection || (column.collection == .none && (column.type == .string || column.type == .data)) else {
-                throw .invalidAggregate(keyPath: text, aggregate: aggregate.name,
-                                        reason: "'\(current.name).\(last)' is a single \(QueryPath.typeName(column.type, target: elementTarget)) value; \(aggregate.name) counts the elements of a list, set, map or LinkingObjects property, or the length of a string or data value")
+            guard isCollection || (column.collection == .none && (column.type == .string || column.type == .data))
+            else {
+                throw .invalidAggregate(
+                    keyPath: text, aggregate: aggregate.name,
+                    reason:
+                        "'\(current.name).\(last)' is a single \(QueryPath.typeName(column.type, target: elementTarget)) value; \(aggregate.name) counts the elements of a list, set, map or LinkingObjects property, or the length of a string or data value"
+                )
             }
             return path(.int, target: nil, nullable: column.isNullable && !isCollection, multi: throughMany)
         case .min(let property), .max(let property), .sum(let property), .avg(let property):
             guard isCollection else {
-                throw .invalidAggregate(keyPath: text, aggregate: aggregate.name,
-                                        reason: "'\(current.name).\(last)' is not a collection; \(aggregate.name) applies to a list, set, map or LinkingObjects property")
+                throw .invalidAggregate(
+                    keyPath: text, aggregate: aggregate.name,
+                    reason:
+                        "'\(current.name).\(last)' is not a collection; \(aggregate.name) applies to a list, set, map or LinkingObjects property"
+                )
             }
             var elementType = column.type
             var elementTable: StoreTable? = nil
             var elementColumn: Int? = nil
             if let property {
                 guard column.type == .link || column.type == .linkingObjects else {
-                    throw .invalidAggregate(keyPath: text, aggregate: aggregate.name,
-                                            reason: "'\(current.name).\(last)' holds \(QueryPath.typeName(column.type, target: nil)) values, not objects; write \(last).\(aggregate.name) without a property")
+                    throw .invalidAggregate(
+                        keyPath: text, aggregate: aggregate.name,
+                        reason:
+                            "'\(current.name).\(last)' holds \(QueryPath.typeName(column.type, target: nil)) values, not objects; write \(last).\(aggregate.name) without a property"
+                    )
                 }
                 let target = try linkedTable(elementTarget, keyPath: text)
                 guard let ac = self.column(named: property, in: target) else {
                     throw .unknownProperty(table: target.name, property: property, keyPath: text)
                 }
                 guard target.columns[ac].collection == .none, target.columns[ac].isStored else {
-                    throw .invalidAggregate(keyPath: text, aggregate: aggregate.name,
-                                            reason: "'\(target.name).\(property)' is a collection; aggregate a single numeric property of each object")
+                    throw .invalidAggregate(
+                        keyPath: text, aggregate: aggregate.name,
+                        reason:
+                            "'\(target.name).\(property)' is a collection; aggregate a single numeric property of each object"
+                    )
                 }
                 elementType = target.columns[ac].type
                 elementTable = target
                 elementColumn = ac
             } else if column.type == .link || column.type == .linkingObjects {
-                throw .invalidAggregate(keyPath: text, aggregate: aggregate.name,
-                                        reason: "the elements are objects; name the property to aggregate, e.g. \(last).\(aggregate.name).age")
+                throw .invalidAggregate(
+                    keyPath: text, aggregate: aggregate.name,
+                    reason:
+                        "the elements are objects; name the property to aggregate, e.g. \(last).\(aggregate.name).age")
             }
             let numeric = elementType == .int || elementType == .float || elementType == .double
             let type: ColumnType
@@ -112,13 +132,19 @@ extension QueryCompiler {
             case .sum:
                 guard numeric else { throw notNumeric(aggregate, elementType, text) }
                 type = elementType == .int ? .int : .double
-                return path(type, target: nil, nullable: false, multi: throughMany, aggregateTable: elementTable, aggregateColumn: elementColumn)
+                return path(
+                    type, target: nil, nullable: false, multi: throughMany, aggregateTable: elementTable,
+                    aggregateColumn: elementColumn)
             case .avg:
                 guard numeric else { throw notNumeric(aggregate, elementType, text) }
-                return path(.double, target: nil, nullable: true, multi: throughMany, aggregateTable: elementTable, aggregateColumn: elementColumn)
+                return path(
+                    .double, target: nil, nullable: true, multi: throughMany, aggregateTable: elementTable,
+                    aggregateColumn: elementColumn)
             default:
                 guard numeric || elementType == .timestamp else { throw notNumeric(aggregate, elementType, text) }
-                return path(elementType, target: nil, nullable: true, multi: throughMany, aggregateTable: elementTable, aggregateColumn: elementColumn)
+                return path(
+                    elementType, target: nil, nullable: true, multi: throughMany, aggregateTable: elementTable,
+                    aggregateColumn: elementColumn)
             }
         }
     }
@@ -129,8 +155,9 @@ extension QueryCompiler {
         case .sum, .avg: what = "int, float or double"
         case .count, .size, .min, .max: what = "int, float, double or date"
         }
-        return .invalidAggregate(keyPath: text, aggregate: aggregate.name,
-                                 reason: "the values are \(QueryPath.typeName(type, target: nil)); \(aggregate.name) needs \(what) values")
+        return .invalidAggregate(
+            keyPath: text, aggregate: aggregate.name,
+            reason: "the values are \(QueryPath.typeName(type, target: nil)); \(aggregate.name) needs \(what) values")
     }
 
     private func linkedTable(_ name: String?, keyPath: String) throws(StoreQueryError) -> StoreTable {
@@ -147,7 +174,8 @@ extension QueryCompiler {
         guard case .string(let text) = value else {
             throw .invalidArgument(index: index, expected: expected, found: value.kindName)
         }
-        let notAKeyPath = StoreQueryError.invalidArgument(index: index, expected: expected, found: "string that is not a key path")
+        let notAKeyPath = StoreQueryError.invalidArgument(
+            index: index, expected: expected, found: "string that is not a key path")
         let parts = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard let at = parts.firstIndex(where: { $0.hasPrefix("@") }) else {
             guard !parts.contains(where: \.isEmpty) else { throw notAKeyPath }
@@ -182,7 +210,8 @@ extension QueryCompiler {
             var current = row
             for hop in hops {
                 guard case .toOne(let c, let target) = hop, case .link(let key) = current.value(c),
-                      let next = try txn.row(target, key: key) else { return .null }
+                    let next = try txn.row(target, key: key)
+                else { return .null }
                 current = next
             }
             return try terminal(current)
@@ -223,8 +252,10 @@ extension QueryCompiler {
     }
 
     /// Calls `body` with each row `hop` leads to from `row` (of `table`).
-    static func follow(_ hop: QueryHop, from row: RowReader, in table: StoreTable, txn: StoreTransaction,
-                       _ body: (RowReader) throws -> Void) throws {
+    static func follow(
+        _ hop: QueryHop, from row: RowReader, in table: StoreTable, txn: StoreTransaction,
+        _ body: (RowReader) throws -> Void
+    ) throws {
         switch hop {
         case .toOne(let c, let target):
             if case .link(let key) = row.value(c), let next = try txn.row(target, key: key) { try body(next) }
@@ -243,7 +274,8 @@ extension QueryCompiler {
     static func collectionElements(_ value: StoreValue) -> [StoreValue] {
         switch value {
         case .list(let elements): return elements
-        case .map(let entries): return entries.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { entries[$0]! }
+        case .map(let entries):
+            return entries.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { entries[$0]! }
         default: return []
         }
     }
@@ -253,7 +285,8 @@ extension QueryCompiler {
         let c = path.terminalColumn
         let table = path.terminalTable
         let column = table.columns[c]
-        if column.type == .linkingObjects, let originName = column.targetTable, let originColumn = column.originProperty {
+        if column.type == .linkingObjects, let originName = column.targetTable, let originColumn = column.originProperty
+        {
             let txn = self.txn
             return { row in
                 try txn.backlinks(to: table, key: row.key, from: originName, column: originColumn).map(StoreValue.link)
@@ -289,7 +322,9 @@ extension QueryCompiler {
                 values = { row in
                     var result: [StoreValue] = []
                     for element in try elements(row) {
-                        if case .link(let key) = element, let r = try txn.row(target, key: key) { result.append(r.value(ac)) }
+                        if case .link(let key) = element, let r = try txn.row(target, key: key) {
+                            result.append(r.value(ac))
+                        }
                     }
                     return result
                 }

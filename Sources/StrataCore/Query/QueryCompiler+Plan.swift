@@ -37,8 +37,9 @@ extension QueryCompiler {
 
     private func indexProbe(_ comparison: QueryComparison) -> IndexProbe? {
         guard comparison.quantifier == nil, comparison.options.isEmpty,
-              comparison.op == .equal || comparison.op == .in,
-              case .path(let path)? = try? bind(comparison.left), let c = path.directColumn else { return nil }
+            comparison.op == .equal || comparison.op == .in,
+            case .path(let path)? = try? bind(comparison.left), let c = path.directColumn
+        else { return nil }
         let column = table.columns[c]
         guard column.collection == .none, column.isPrimaryKey || column.hasIndexTree else { return nil }
         switch column.type {
@@ -87,7 +88,9 @@ extension QueryCompiler {
         case (.int, .float(let f)):
             return lookupValue(.double(Double(f)), column: column)
         case (.int, .double(let d)):
-            guard !d.isNaN, d >= -9_223_372_036_854_775_808.0, d < 9_223_372_036_854_775_808.0, d.rounded(.towardZero) == d else { return .matchesNothing }
+            guard !d.isNaN, d >= -9_223_372_036_854_775_808.0, d < 9_223_372_036_854_775_808.0,
+                d.rounded(.towardZero) == d
+            else { return .matchesNothing }
             return .value(.int(Int64(d)))
         case (.double, .double(let d)), (.float, .double(let d)):
             return d.isNaN ? .matchesNothing : .value(.double(d))
@@ -97,7 +100,7 @@ extension QueryCompiler {
             let d = Double(k)
             return QueryValues.compare(k, d) == 0 ? .value(.double(d)) : .matchesNothing
         case (.bool, .bool), (.string, .string), (.data, .data), (.timestamp, .timestamp), (.objectId, .objectId),
-             (.uuid, .uuid), (.decimal128, .decimal128):
+            (.uuid, .uuid), (.decimal128, .decimal128):
             return .value(constant)
         default:
             return .unusable
@@ -113,14 +116,22 @@ extension QueryCompiler {
     func sortValue(_ keyPath: String) throws(StoreQueryError) -> (RowReader) throws -> StoreValue {
         let components = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         if components.contains(where: { $0.hasPrefix("@") }) {
-            throw .invalidSortKeyPath(keyPath: keyPath, reason: "collection operators such as @count cannot be sorted or de-duplicated by; sort by a property")
+            throw .invalidSortKeyPath(
+                keyPath: keyPath,
+                reason: "collection operators such as @count cannot be sorted or de-duplicated by; sort by a property")
         }
         if components.contains(where: \.isEmpty) {
-            throw .invalidSortKeyPath(keyPath: keyPath, reason: "it is not a key path; write property names separated by dots, such as owner.name")
+            throw .invalidSortKeyPath(
+                keyPath: keyPath,
+                reason: "it is not a key path; write property names separated by dots, such as owner.name")
         }
         let path = try resolvePath(components, aggregate: nil)
         guard !path.isMulti else {
-            throw .invalidSortKeyPath(keyPath: keyPath, reason: "it goes through a list, set, map or LinkingObjects property; only single values reached through to-one links can be sorted or de-duplicated by")
+            throw .invalidSortKeyPath(
+                keyPath: keyPath,
+                reason:
+                    "it goes through a list, set, map or LinkingObjects property; only single values reached through to-one links can be sorted or de-duplicated by"
+            )
         }
         return singleValue(path)
     }

@@ -31,7 +31,9 @@ final class QueryCompiler {
 
     func compile(_ predicate: QueryPredicate, depth: Int = 0) throws(StoreQueryError) -> CompiledPredicate {
         guard depth <= StoreQuery.maximumDepth else {
-            throw .unsupported("The predicate nests more than \(StoreQuery.maximumDepth) levels of AND, OR and NOT; flatten it (a AND (b AND c) is a AND b AND c).")
+            throw .unsupported(
+                "The predicate nests more than \(StoreQuery.maximumDepth) levels of AND, OR and NOT; flatten it (a AND (b AND c) is a AND b AND c)."
+            )
         }
         switch predicate {
         case .truePredicate:
@@ -54,7 +56,9 @@ final class QueryCompiler {
 
     /// AND (`isAnd`) or OR of `children`. Every child is compiled, so errors surface even next to
     /// a FALSEPREDICATE; constant children are then folded away.
-    private func combine(_ children: [QueryPredicate], depth: Int, isAnd: Bool) throws(StoreQueryError) -> CompiledPredicate {
+    private func combine(
+        _ children: [QueryPredicate], depth: Int, isAnd: Bool
+    ) throws(StoreQueryError) -> CompiledPredicate {
         var tests: [QueryRowTest] = []
         var decided = false
         for child in children {
@@ -118,7 +122,9 @@ final class QueryCompiler {
                 case .literal(let literal): values.append((literal.coreValue, "the constant \(literal)"))
                 case .argument(let index): values.append((try argument(index), "argument \(index)"))
                 case .keyPath, .keyPathArgument, .list:
-                    throw .unsupported("A list in braces may hold only constants and %@ arguments, not \(element); compare with each property separately and join the comparisons with OR.")
+                    throw .unsupported(
+                        "A list in braces may hold only constants and %@ arguments, not \(element); compare with each property separately and join the comparisons with OR."
+                    )
                 }
             }
             return .list(values)
@@ -140,7 +146,9 @@ final class QueryCompiler {
         case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual, .between:
             if !cls.isOrdered { throw .invalidOperator(keyPath: path.text, type: path.typeName, operator: op.rawValue) }
         case .beginsWith, .endsWith, .contains:
-            if cls != .string && cls != .data { throw .invalidOperator(keyPath: path.text, type: path.typeName, operator: op.rawValue) }
+            if cls != .string && cls != .data {
+                throw .invalidOperator(keyPath: path.text, type: path.typeName, operator: op.rawValue)
+            }
         case .like:
             if cls != .string { throw .invalidOperator(keyPath: path.text, type: path.typeName, operator: op.rawValue) }
         }
@@ -148,8 +156,10 @@ final class QueryCompiler {
 
     /// Checks that `value` can be compared with `path` by `op` and returns it normalised (a typed
     /// link into the path's target table becomes a plain link).
-    func checkConstant(_ path: QueryPath, _ op: QueryOperator, _ options: QueryStringOptions,
-                       _ value: StoreValue, source: String) throws(StoreQueryError) -> StoreValue {
+    func checkConstant(
+        _ path: QueryPath, _ op: QueryOperator, _ options: QueryStringOptions,
+        _ value: StoreValue, source: String
+    ) throws(StoreQueryError) -> StoreValue {
         guard let valueClass = QueryValueClass(value) else {
             guard op == .equal || op == .notEqual || op == .in else {
                 throw .typeMismatch(keyPath: path.text, type: path.typeName, found: "null", source: source)
@@ -175,7 +185,8 @@ final class QueryCompiler {
             switch value {
             case .typedLink(let target, let key):
                 guard target == path.linkTarget else {
-                    throw .typeMismatch(keyPath: path.text, type: path.typeName, found: "'\(target)' object", source: source)
+                    throw .typeMismatch(
+                        keyPath: path.text, type: path.typeName, found: "'\(target)' object", source: source)
                 }
                 return .link(key)
             default:
@@ -186,7 +197,9 @@ final class QueryCompiler {
     }
 
     /// Checks that two paths can be compared by `op`.
-    private func checkPaths(_ a: QueryPath, _ b: QueryPath, _ op: QueryOperator, _ options: QueryStringOptions) throws(StoreQueryError) {
+    private func checkPaths(
+        _ a: QueryPath, _ b: QueryPath, _ op: QueryOperator, _ options: QueryStringOptions
+    ) throws(StoreQueryError) {
         try checkOperator(a, op, options)
         try checkOperator(b, op, options)
         if let ca = a.valueClass, let cb = b.valueClass {
@@ -195,8 +208,11 @@ final class QueryCompiler {
             }
         }
         if a.isMulti && b.isMulti {
-            throw .invalidQuantifier(keyPath: b.text, quantifier: "list comparison",
-                                     reason: "'\(a.text)' and '\(b.text)' both hold many values, and comparing two collections is not supported; compare one of them with a constant, or with @min, @max or @count")
+            throw .invalidQuantifier(
+                keyPath: b.text, quantifier: "list comparison",
+                reason:
+                    "'\(a.text)' and '\(b.text)' both hold many values, and comparing two collections is not supported; compare one of them with a constant, or with @min, @max or @count"
+            )
         }
     }
 
@@ -217,8 +233,11 @@ final class QueryCompiler {
             case .list: single = "{...}"
             }
             if let single {
-                throw .invalidQuantifier(keyPath: single, quantifier: quantifier.rawValue,
-                                         reason: "the key path after \(quantifier.rawValue) must go through a list, set, map or LinkingObjects property; remove \(quantifier.rawValue) to compare a single value")
+                throw .invalidQuantifier(
+                    keyPath: single, quantifier: quantifier.rawValue,
+                    reason:
+                        "the key path after \(quantifier.rawValue) must go through a list, set, map or LinkingObjects property; remove \(quantifier.rawValue) to compare a single value"
+                )
             }
         }
         switch op {
@@ -232,8 +251,10 @@ final class QueryCompiler {
     }
 
     /// `==`, `!=`, `<`, `<=`, `>`, `>=` and the string operators.
-    private func compileBinary(_ left: BoundOperand, _ op: QueryOperator, _ options: QueryStringOptions,
-                               _ right: BoundOperand, quantifier: QueryQuantifier) throws(StoreQueryError) -> CompiledPredicate {
+    private func compileBinary(
+        _ left: BoundOperand, _ op: QueryOperator, _ options: QueryStringOptions,
+        _ right: BoundOperand, quantifier: QueryQuantifier
+    ) throws(StoreQueryError) -> CompiledPredicate {
         switch (left, right) {
         case (.path(let path), .constant(let value, let source, _)):
             try checkOperator(path, op, options)
@@ -290,7 +311,9 @@ final class QueryCompiler {
 
     /// `IN`: the left value is one of the right side's values (a list, a list argument, or a
     /// collection property).
-    private func compileIn(_ left: BoundOperand, _ right: BoundOperand, quantifier: QueryQuantifier) throws(StoreQueryError) -> CompiledPredicate {
+    private func compileIn(
+        _ left: BoundOperand, _ right: BoundOperand, quantifier: QueryQuantifier
+    ) throws(StoreQueryError) -> CompiledPredicate {
         var candidates: [(value: StoreValue, source: String)]
         switch right {
         case .list(let values):
@@ -302,7 +325,9 @@ final class QueryCompiler {
             candidates = elements.enumerated().map { ($1, "element \($0) of \(source)") }
         case .path(let collection):
             guard collection.isMulti else {
-                throw .invalidOperator(keyPath: collection.text, type: collection.typeName, operator: "IN (with a single value on the right)")
+                throw .invalidOperator(
+                    keyPath: collection.text, type: collection.typeName,
+                    operator: "IN (with a single value on the right)")
             }
             switch left {
             case .constant(let value, let source, _):
@@ -328,7 +353,8 @@ final class QueryCompiler {
         case .path(let path):
             try checkOperator(path, .in, [])
             for i in candidates.indices {
-                candidates[i].value = try checkConstant(path, .in, [], candidates[i].value, source: candidates[i].source)
+                candidates[i].value = try checkConstant(
+                    path, .in, [], candidates[i].value, source: candidates[i].source)
             }
             let values = candidates.map(\.value)
             if values.isEmpty { return .constant(quantifier == .any ? false : true) }
@@ -346,7 +372,9 @@ final class QueryCompiler {
     }
 
     /// `BETWEEN {low, high}`: `low <= value && value <= high`.
-    private func compileBetween(_ left: BoundOperand, _ right: BoundOperand, quantifier: QueryQuantifier) throws(StoreQueryError) -> CompiledPredicate {
+    private func compileBetween(
+        _ left: BoundOperand, _ right: BoundOperand, quantifier: QueryQuantifier
+    ) throws(StoreQueryError) -> CompiledPredicate {
         var bounds: [(value: StoreValue, source: String)]
         switch right {
         case .list(let values):
@@ -354,14 +382,17 @@ final class QueryCompiler {
         case .constant(let value, let source, let index):
             guard case .list(let elements) = value, elements.count == 2 else {
                 let found = { if case .list(let e) = value { "list of \(e.count) values" } else { value.kindName } }()
-                throw .invalidArgument(index: index ?? 0, expected: "a list of two values (low, high) for BETWEEN", found: found)
+                throw .invalidArgument(
+                    index: index ?? 0, expected: "a list of two values (low, high) for BETWEEN", found: found)
             }
             bounds = [(elements[0], "the low end of \(source)"), (elements[1], "the high end of \(source)")]
         case .path(let p):
-            throw .invalidOperator(keyPath: p.text, type: p.typeName, operator: "BETWEEN (with a property on the right)")
+            throw .invalidOperator(
+                keyPath: p.text, type: p.typeName, operator: "BETWEEN (with a property on the right)")
         }
         guard bounds.count == 2 else {
-            throw .unsupported("BETWEEN needs exactly two values, low and high, e.g. age BETWEEN {1, 5}; found \(bounds.count).")
+            throw .unsupported(
+                "BETWEEN needs exactly two values, low and high, e.g. age BETWEEN {1, 5}; found \(bounds.count).")
         }
         switch left {
         case .path(let path):
@@ -369,7 +400,8 @@ final class QueryCompiler {
             let low = try checkConstant(path, .greaterThanOrEqual, [], bounds[0].value, source: bounds[0].source)
             let high = try checkConstant(path, .lessThanOrEqual, [], bounds[1].value, source: bounds[1].source)
             if !path.isMulti, let lowTest = fastTest(path, .greaterThanOrEqual, [], low),
-               let highTest = fastTest(path, .lessThanOrEqual, [], high) {
+                let highTest = fastTest(path, .lessThanOrEqual, [], high)
+            {
                 fastComparisons += 1
                 return .test { try lowTest($0) && highTest($0) }
             }
@@ -390,7 +422,9 @@ final class QueryCompiler {
     // MARK: Quantifiers
 
     /// A row test applying `test` to the value of `path`, or to its values with `quantifier`.
-    func quantified(_ path: QueryPath, _ quantifier: QueryQuantifier, _ test: @escaping (StoreValue) -> Bool) -> QueryRowTest {
+    func quantified(
+        _ path: QueryPath, _ quantifier: QueryQuantifier, _ test: @escaping (StoreValue) -> Bool
+    ) -> QueryRowTest {
         if path.isMulti {
             let values = multiValues(path)
             return { row in QueryCompiler.quantify(try values(row), quantifier, test) }

@@ -88,7 +88,9 @@ private struct DoubleColumnInt: QueryFastBuilder {
         let c = column, k = constant
         if isFloat {
             return { row in
-                guard let v = row.queryFloat(c), let order = QueryValues.compare(k, Double(v)) else { return Op.unordered }
+                guard let v = row.queryFloat(c), let order = QueryValues.compare(k, Double(v)) else {
+                    return Op.unordered
+                }
                 return Op.test(order: -order)
             }
         }
@@ -135,7 +137,9 @@ private struct BytesColumn: QueryFastBuilder {
 extension QueryCompiler {
     /// A fixed-width test of `path op constant`, or nil when the comparison needs the general path.
     /// `path` must be single-valued and the constant already checked against it.
-    func fastTest(_ path: QueryPath, _ op: QueryOperator, _ options: QueryStringOptions, _ constant: StoreValue) -> QueryRowTest? {
+    func fastTest(
+        _ path: QueryPath, _ op: QueryOperator, _ options: QueryStringOptions, _ constant: StoreValue
+    ) -> QueryRowTest? {
         guard let c = path.directColumn, options.isEmpty else { return nil }
         let column = table.columns[c]
         guard column.isStored, column.collection == .none else { return nil }
@@ -201,7 +205,9 @@ extension QueryCompiler {
     func fastIn(_ path: QueryPath, _ values: [StoreValue]) -> QueryRowTest? {
         guard let c = path.directColumn else { return nil }
         let column = table.columns[c]
-        guard column.isStored, column.collection == .none, column.type == .int || column.type == .link else { return nil }
+        guard column.isStored, column.collection == .none, column.type == .int || column.type == .link else {
+            return nil
+        }
         var keys = Set<Int64>()
         var matchesNull = false
         for value in values {

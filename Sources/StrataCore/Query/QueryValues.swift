@@ -29,7 +29,7 @@ enum QueryValues {
         case (.link(let x), .link(let y)): return x == y
         case (.typedLink(let t, let x), .typedLink(let u, let y)): return x == y && t == u
         case (.data(let x), .data(let y)), (.objectId(let x), .objectId(let y)),
-             (.uuid(let x), .uuid(let y)), (.decimal128(let x), .decimal128(let y)):
+            (.uuid(let x), .uuid(let y)), (.decimal128(let x), .decimal128(let y)):
             return x == y
         case (.timestamp(let s1, let n1), .timestamp(let s2, let n2)): return s1 == s2 && n1 == n2
         case (.list, _), (.map, _), (_, .list), (_, .map): return false
@@ -85,7 +85,8 @@ enum QueryValues {
     }
 
     @inline(__always)
-    static func compareBytes<A: Sequence, B: Sequence>(_ a: A, _ b: B) -> Int where A.Element == UInt8, B.Element == UInt8 {
+    static func compareBytes<A: Sequence, B: Sequence>(_ a: A, _ b: B) -> Int
+    where A.Element == UInt8, B.Element == UInt8 {
         var i = a.makeIterator(), j = b.makeIterator()
         while true {
             switch (i.next(), j.next()) {
@@ -120,7 +121,8 @@ enum QueryValues {
 
     @inline(__always)
     static func rawEndsWith(_ a: UnsafeRawBufferPointer, _ p: UnsafeRawBufferPointer) -> Bool {
-        a.count >= p.count && (p.count == 0 || memcmp(a.baseAddress! + (a.count - p.count), p.baseAddress!, p.count) == 0)
+        a.count >= p.count
+            && (p.count == 0 || memcmp(a.baseAddress! + (a.count - p.count), p.baseAddress!, p.count) == 0)
     }
 
     static func rawContains(_ a: UnsafeRawBufferPointer, _ p: UnsafeRawBufferPointer) -> Bool {
@@ -260,7 +262,9 @@ enum QueryValues {
 
     /// A test of `value op[options] constant`, with the constant prepared once (folded for
     /// `[c]`/`[d]`, split into scalars for `LIKE`).
-    static func constantTest(_ op: QueryOperator, _ options: QueryStringOptions, _ constant: StoreValue) -> (StoreValue) -> Bool {
+    static func constantTest(
+        _ op: QueryOperator, _ options: QueryStringOptions, _ constant: StoreValue
+    ) -> (StoreValue) -> Bool {
         let folds: Bool
         switch op {
         case .beginsWith, .endsWith, .contains, .like: folds = true

@@ -44,7 +44,8 @@ struct SimpleSumSink: SimpleScanSink {
     @inline(__always)
     mutating func take(_ i: Int, _ view: ClusterView) {
         if plainDoubles {
-            doubles += Double(bitPattern: UInt64(littleEndian: doubleBase.loadUnaligned(fromByteOffset: 8 * i, as: UInt64.self)))
+            doubles += Double(
+                bitPattern: UInt64(littleEndian: doubleBase.loadUnaligned(fromByteOffset: 8 * i, as: UInt64.self)))
             sawValue = true
             return
         }

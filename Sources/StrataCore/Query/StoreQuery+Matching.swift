@@ -9,7 +9,8 @@ extension StoreQuery {
     /// order given. Reads only those objects' rows (and what their key paths link to), so the
     /// cost follows the number of keys, not the size of the table.
     /// - Throws: as ``evaluate(in:table:)``.
-    package func matchingKeys<S: Sequence>(_ keys: S, in txn: StoreTransaction, table: StoreTable) throws -> [Int64] where S.Element == Int64 {
+    package func matchingKeys<S: Sequence>(_ keys: S, in txn: StoreTransaction, table: StoreTable) throws -> [Int64]
+    where S.Element == Int64 {
         let prepared = try prepare(txn, table)
         var out: [Int64] = []
         switch prepared.predicate {

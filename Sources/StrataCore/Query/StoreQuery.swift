@@ -220,7 +220,9 @@ package struct StoreQuery: Sendable {
     /// distinct are ignored. `sawValue` tells whether any non-null value was added. Integers add
     /// with wrapping, doubles in key order, exactly as the general path does.
     /// - Throws: as ``evaluate(in:table:)``.
-    package func fastSum(in txn: StoreTransaction, table: StoreTable, column: Int) throws -> (ints: Int64, doubles: Double, sawValue: Bool)? {
+    package func fastSum(
+        in txn: StoreTransaction, table: StoreTable, column: Int
+    ) throws -> (ints: Int64, doubles: Double, sawValue: Bool)? {
         try prepare(txn, table).simpleSum(column: column)
     }
 
@@ -278,22 +280,31 @@ package struct StoreQuery: Sendable {
         let access: StoreQueryPlan.Access
         switch (compiled, probes) {
         case (.constant(false), _): access = .none
-        case (_, let probes?): access = .index(columns: probes.map { table.columns[$0.column].name }, lookups: probes.reduce(0) { $0 + $1.values.count })
+        case (_, let probes?):
+            access = .index(
+                columns: probes.map { table.columns[$0.column].name },
+                lookups: probes.reduce(0) { $0 + $1.values.count })
         default: access = .scan
         }
-        let plan = StoreQueryPlan(table: table.name, access: access, fastComparisons: compiler.fastComparisons,
-                                 generalComparisons: compiler.generalComparisons,
-                                 sortKeys: sortKeys.count, distinctKeys: distinctKeys.count)
-        var prepared = PreparedQuery(txn: txn, table: table, predicate: compiled, probes: probes, sortKeys: sortKeys,
-                                     distinctKeys: distinctKeys, plan: plan)
+        let plan = StoreQueryPlan(
+            table: table.name, access: access, fastComparisons: compiler.fastComparisons,
+            generalComparisons: compiler.generalComparisons,
+            sortKeys: sortKeys.count, distinctKeys: distinctKeys.count)
+        var prepared = PreparedQuery(
+            txn: txn, table: table, predicate: compiled, probes: probes, sortKeys: sortKeys,
+            distinctKeys: distinctKeys, plan: plan)
         // The whole query is one fixed-width comparison: scans read it from the rows' bytes.
-        if case .comparison? = predicate, compiler.fastComparisons == 1, compiler.generalComparisons == 0, probes == nil {
+        if case .comparison? = predicate, compiler.fastComparisons == 1, compiler.generalComparisons == 0, probes == nil
+        {
             prepared.simple = compiler.simple
         }
         // AND, OR and NOT over such comparisons: scans combine per-object match bytes.
-        if let predicate, prepared.simple == nil, case .test = compiled, probes == nil, compiler.generalComparisons == 0,
-           compiler.fastComparisons >= 1 {
-            prepared.compound = try QueryCompiler(txn: txn, table: table, arguments: arguments).simplePredicate(predicate)
+        if let predicate, prepared.simple == nil, case .test = compiled, probes == nil,
+            compiler.generalComparisons == 0,
+            compiler.fastComparisons >= 1
+        {
+            prepared.compound = try QueryCompiler(txn: txn, table: table, arguments: arguments).simplePredicate(
+                predicate)
         }
         return prepared
     }

@@ -73,23 +73,31 @@ package enum StoreQueryError: Error, Sendable, Equatable, CustomStringConvertibl
             return error.description
         case .wrongArgumentCount(let expected, let given):
             let noun = expected == 1 ? "argument" : "arguments"
-            return "The query expects \(expected) \(noun), got \(given); pass one argument for each %@ or $n placeholder."
+            return
+                "The query expects \(expected) \(noun), got \(given); pass one argument for each %@ or $n placeholder."
         case .unknownProperty(let table, let property, let keyPath):
             let path = keyPath == property ? "" : " in key path '\(keyPath)'"
-            return "Property '\(property)' not found in object of type '\(table)'\(path); check the spelling, or add the property to the model."
+            return
+                "Property '\(property)' not found in object of type '\(table)'\(path); check the spelling, or add the property to the model."
         case .notALink(let table, let property, let keyPath):
-            return "Property '\(table).\(property)' in key path '\(keyPath)' is not a link, so nothing can follow it; end the key path at '\(property)'."
+            return
+                "Property '\(table).\(property)' in key path '\(keyPath)' is not a link, so nothing can follow it; end the key path at '\(property)'."
         case .unknownTable(let table, let keyPath):
-            return "Key path '\(keyPath)' links to type '\(table)', which this transaction does not know; add the '\(table)' table to StoreTransaction.tables (and the type to the configuration's objectTypes)."
+            return
+                "Key path '\(keyPath)' links to type '\(table)', which this transaction does not know; add the '\(table)' table to StoreTransaction.tables (and the type to the configuration's objectTypes)."
         case .invalidOperator(let keyPath, let type, let op):
-            return "Operator '\(op)' cannot be used with '\(keyPath)', which holds \(type) values; \(Self.advice(operator: op, type: type))"
+            return
+                "Operator '\(op)' cannot be used with '\(keyPath)', which holds \(type) values; \(Self.advice(operator: op, type: type))"
         case .typeMismatch(let keyPath, let type, let found, let source):
             if found == "null" {
-                return "Cannot compare '\(keyPath)' (\(type)) with nil (\(source)) by an ordering or string operator; only == and != compare with nil."
+                return
+                    "Cannot compare '\(keyPath)' (\(type)) with nil (\(source)) by an ordering or string operator; only == and != compare with nil."
             }
-            return "Cannot compare '\(keyPath)' (\(type)) with \(source) of type \(found); pass a value of the property's type."
+            return
+                "Cannot compare '\(keyPath)' (\(type)) with \(source) of type \(found); pass a value of the property's type."
         case .nullNotAllowed(let keyPath, let type):
-            return "'\(keyPath)' is a non-optional \(type) property and is never nil; remove the nil comparison, or declare the property optional."
+            return
+                "'\(keyPath)' is a non-optional \(type) property and is never nil; remove the nil comparison, or declare the property optional."
         case .invalidArgument(let index, let expected, let found):
             return "Argument \(index) is \(Self.withArticle(found)), but the query needs \(expected) there."
         case .invalidQuantifier(let keyPath, let quantifier, let reason):

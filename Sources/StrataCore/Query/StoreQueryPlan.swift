@@ -57,7 +57,8 @@ package struct StoreQueryPlan: Sendable, Equatable, CustomStringConvertible {
             perRow = "per candidate"
         }
         if fastComparisons + generalComparisons > 0 {
-            text += ", then \(fastComparisons) fast and \(generalComparisons) general comparison\(fastComparisons + generalComparisons == 1 ? "" : "s") \(perRow)"
+            text +=
+                ", then \(fastComparisons) fast and \(generalComparisons) general comparison\(fastComparisons + generalComparisons == 1 ? "" : "s") \(perRow)"
         }
         if sortKeys > 0 { text += "; sorted by \(sortKeys) key\(sortKeys == 1 ? "" : "s")" }
         if distinctKeys > 0 { text += "; distinct on \(distinctKeys) key path\(distinctKeys == 1 ? "" : "s")" }

@@ -1,5 +1,3 @@
-
-
 func appendU16(_ v: UInt16, _ out: inout [UInt8]) {
     out.append(UInt8(v & 0xFF))
     out.append(UInt8(v >> 8))

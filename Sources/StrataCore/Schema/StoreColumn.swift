@@ -14,9 +14,11 @@ package struct StoreColumn: Sendable, Hashable {
     /// For `.linkingObjects`: the link column of `targetTable` this column inverts.
     package var originProperty: String?
 
-    package init(name: String, type: ColumnType, collection: CollectionKind = .none, isNullable: Bool = false,
-                isPrimaryKey: Bool = false, isIndexed: Bool = false, targetTable: String? = nil,
-                originProperty: String? = nil) {
+    package init(
+        name: String, type: ColumnType, collection: CollectionKind = .none, isNullable: Bool = false,
+        isPrimaryKey: Bool = false, isIndexed: Bool = false, targetTable: String? = nil,
+        originProperty: String? = nil
+    ) {
         self.name = name
         self.type = type
         self.collection = collection

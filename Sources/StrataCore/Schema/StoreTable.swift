@@ -47,7 +47,8 @@ package final class StoreTable: Sendable {
         self.columns = columns
         let pk = columns.firstIndex(where: \.isPrimaryKey)
         self.primaryKeyColumn = pk
-        self.layout = RowLayout(columns: columns, primaryKeyIsObjectKey: pk.map { columns[$0].type == .int } ?? false ? pk : nil)
+        self.layout = RowLayout(
+            columns: columns, primaryKeyIsObjectKey: pk.map { columns[$0].type == .int } ?? false ? pk : nil)
         var index: [String: Int] = [:]
         for (i, c) in columns.enumerated() { index[c.name] = i }
         self.columnIndex = index
@@ -57,9 +58,13 @@ package final class StoreTable: Sendable {
         self.backlinkTree = "b:" + name
         let pkIsObjectKey = layout.keyColumn != nil
         indexedColumns = columns.indices.filter { columns[$0].hasIndexTree }
-        indexKeyColumns = columns.indices.filter { columns[$0].hasIndexTree || (columns[$0].isPrimaryKey && !pkIsObjectKey) }
+        indexKeyColumns = columns.indices.filter {
+            columns[$0].hasIndexTree || (columns[$0].isPrimaryKey && !pkIsObjectKey)
+        }
         linkColumns = columns.indices.filter { columns[$0].type == .link }
-        plainFixed = columns.map { c in !c.isVariable && c.isStored && !c.hasIndexTree && c.type != .link && !c.isPrimaryKey }
+        plainFixed = columns.map { c in
+            !c.isVariable && c.isStored && !c.hasIndexTree && c.type != .link && !c.isPrimaryKey
+        }
         nullable = columns.map(\.isNullable)
     }
 
@@ -95,12 +100,15 @@ package final class StoreTable: Sendable {
         var columns: [StoreColumn] = []
         for _ in 0..<count {
             guard let cname = r.string(), let t = r.u8(), let type = ColumnType(rawValue: t),
-                  let k = r.u8(), let coll = CollectionKind(rawValue: k), let flags = r.u8(),
-                  let target = r.string(), let origin = r.string() else { return nil }
-            columns.append(StoreColumn(name: cname, type: type, collection: coll, isNullable: flags & 1 != 0,
-                                      isPrimaryKey: flags & 2 != 0, isIndexed: flags & 4 != 0,
-                                      targetTable: target.isEmpty ? nil : target,
-                                      originProperty: origin.isEmpty ? nil : origin))
+                let k = r.u8(), let coll = CollectionKind(rawValue: k), let flags = r.u8(),
+                let target = r.string(), let origin = r.string()
+            else { return nil }
+            columns.append(
+                StoreColumn(
+                    name: cname, type: type, collection: coll, isNullable: flags & 1 != 0,
+                    isPrimaryKey: flags & 2 != 0, isIndexed: flags & 4 != 0,
+                    targetTable: target.isEmpty ? nil : target,
+                    originProperty: origin.isEmpty ? nil : origin))
         }
         return StoreTable(name: name, isEmbedded: embedded == 1, columns: columns)
     }

@@ -1,5 +1,3 @@
-
-
 /// The record of what one write transaction changed, object by object, filled in by
 /// `StoreTransaction` while a recorder is attached (`StoreTransaction.changeRecorder`).
 ///

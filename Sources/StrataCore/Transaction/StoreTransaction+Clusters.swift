@@ -6,7 +6,9 @@ import StrataStorage
 
 extension StoreTransaction {
     /// The entry of tree `name` with the greatest key <= `key`.
-    func floorEntry(_ key: UnsafeRawBufferPointer, tree name: String) throws -> (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)? {
+    func floorEntry(
+        _ key: UnsafeRawBufferPointer, tree name: String
+    ) throws -> (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)? {
         if let w = write {
             guard let h = try writeTree(name, create: false) else { return nil }
             return try w.floor(key, in: h)
@@ -20,7 +22,8 @@ extension StoreTransaction {
     @inline(__always)
     func clusterView(_ bytes: UnsafeRawBufferPointer, _ table: StoreTable) throws -> ClusterView {
         guard let view = ClusterView(bytes, table: table) else {
-            throw StoreError.corrupt("a cluster of '\(table.name)' is corrupt; run Database.verify(), or restore the file from a backup")
+            throw StoreError.corrupt(
+                "a cluster of '\(table.name)' is corrupt; run Database.verify(), or restore the file from a backup")
         }
         return view
     }
@@ -54,7 +57,9 @@ extension StoreTransaction {
         spliceDuplicate = false
         spliceSecond = 0
         var spliced = try withUnsafeBytes(of: &kb) { k in
-            try w.modifyFloor(k, in: h) { _, old, inPlace, buffer in self.splice(table, key, values, old, inPlace, buffer) }
+            try w.modifyFloor(k, in: h) { _, old, inPlace, buffer in
+                self.splice(table, key, values, old, inPlace, buffer)
+            }
         }
         if !spliced.found, !spliceDuplicate {
             // The floor is the last cluster of the leaf to the left (the key sorts between a
@@ -64,7 +69,8 @@ extension StoreTransaction {
                 var ck = floor.key.loadUnaligned(as: UInt64.self)
                 let length = try withUnsafeBytes(of: &ck) { k in
                     try w.modify(k, in: h) { old, buffer in
-                        guard let old, case .replaced(let length) = self.splice(table, key, values, old, nil, buffer) else { return nil }
+                        guard let old, case .replaced(let length) = self.splice(table, key, values, old, nil, buffer)
+                        else { return nil }
                         return length
                     }
                 }
@@ -113,8 +119,10 @@ extension StoreTransaction {
     /// `buffer` with a new reserve. Sets `spliceDuplicate` when the key is taken, and
     /// `spliceSecond`/`spliceSecondKey` when the cluster split (the second part is in
     /// `splitScratch`). `.unchanged` when the editor must do it.
-    private func splice(_ table: StoreTable, _ key: Int64, _ values: [StoreValue], _ old: UnsafeRawBufferPointer,
-                        _ inPlace: UnsafeMutableRawBufferPointer?, _ buffer: UnsafeMutableRawBufferPointer) -> FloorEdit {
+    private func splice(
+        _ table: StoreTable, _ key: Int64, _ values: [StoreValue], _ old: UnsafeRawBufferPointer,
+        _ inPlace: UnsafeMutableRawBufferPointer?, _ buffer: UnsafeMutableRawBufferPointer
+    ) -> FloorEdit {
         // Load one byte of each cache line of the cluster first: the loads are independent, so
         // their misses overlap, where the splice's own reads (a descriptor, then the area it
         // points to, then the offset there) would take them one after another. In the `strata-bench w1` random
@@ -126,25 +134,32 @@ extension StoreTransaction {
         guard let view = ClusterView(old, table: table, rising: false) else { return .unchanged }
         let (p, found) = view.position(of: key)
         if found { spliceDuplicate = true; return .unchanged }
-        if let inPlace, ClusterSplice.insertInPlace(inPlace, view, at: p, key: key, values: values, table: table,
-                                                    maxObjects: Self.maxObjectsPerCluster, scratch: inPlaceScratch!, pieces: &splicePieces) {
+        if let inPlace,
+            ClusterSplice.insertInPlace(
+                inPlace, view, at: p, key: key, values: values, table: table,
+                maxObjects: Self.maxObjectsPerCluster, scratch: inPlaceScratch!, pieces: &splicePieces)
+        {
             insertsInPlace += 1
             return .editedInPlace
         }
         insertsRewritten += 1
         let limit = buffer
         if view.count < Self.maxObjectsPerCluster,
-           let length = ClusterSplice.insert(view, at: p, key: key, values: values, table: table, into: limit) {
+            let length = ClusterSplice.insert(view, at: p, key: key, values: values, table: table, into: limit)
+        {
             return .replaced(Self.reserve(limit, length, objects: view.count + 1))
         }
         let overfull = overfullScratch!
         guard let all = ClusterSplice.insert(view, at: p, key: key, values: values, table: table, into: overfull),
-              let whole = ClusterView(UnsafeRawBufferPointer(rebasing: overfull[0..<all]), table: table, checkColumns: false) else { return .unchanged }
+            let whole = ClusterView(
+                UnsafeRawBufferPointer(rebasing: overfull[0..<all]), table: table, checkColumns: false)
+        else { return .unchanged }
         // Appending: the full cluster stays as it was and the new object starts the next.
         let appending = p == view.count
         let cut = appending ? view.count : whole.count / 2
         guard let left = ClusterSplice.slice(whole, 0..<cut, table: table, into: limit),
-              let right = ClusterSplice.slice(whole, cut..<whole.count, table: table, into: splitScratch!) else { return .unchanged }
+            let right = ClusterSplice.slice(whole, cut..<whole.count, table: table, into: splitScratch!)
+        else { return .unchanged }
         spliceSecond = Self.reserve(splitScratch!, right, objects: whole.count - cut)
         spliceSecondKey = whole.key(at: cut)
         return .replaced(appending ? left : Self.reserve(limit, left, objects: cut))
@@ -191,13 +206,16 @@ extension StoreTransaction {
     private func duplicateKey(_ table: StoreTable, _ key: Int64) -> StoreError {
         // Only possible for a primary key that is the object key (new keys are unused ones).
         let pk = table.primaryKeyColumn ?? 0
-        return StoreError.duplicatePrimaryKey(table: table.name, column: table.columns[pk].name, value: key == table.layout.nullKey ? "null" : String(key))
+        return StoreError.duplicatePrimaryKey(
+            table: table.name, column: table.columns[pk].name, value: key == table.layout.nullKey ? "null" : String(key)
+        )
     }
 
     /// Loads the cluster holding object `key`, lets `edit` change the object at its position,
     /// and writes the cluster back.
     /// - Throws: `StoreError.objectMissing` when there is no such object; what `edit` throws.
-    func rewriteObject(_ table: StoreTable, key: Int64, _ edit: (ClusterEditor, Int) throws(StoreError) -> Void) throws {
+    func rewriteObject(_ table: StoreTable, key: Int64, _ edit: (ClusterEditor, Int) throws(StoreError) -> Void) throws
+    {
         let w = requireWrite()
         let h = try writeTree(table.objectTree, create: true)!
         var kb = objectKeyBytes(key)
@@ -239,7 +257,9 @@ extension StoreTransaction {
     ///   - oldKey: the tree key of the cluster the editor was loaded from, if any.
     ///   - appended: the change added an object after the cluster's last: a split then leaves the
     ///     full cluster as it was and starts a new one, so that appends fill clusters.
-    func storeClusters(_ e: ClusterEditor, replacing oldKey: Int64?, appended: Bool, _ w: WriteTransaction, _ h: TreeHandle) throws {
+    func storeClusters(
+        _ e: ClusterEditor, replacing oldKey: Int64?, appended: Bool, _ w: WriteTransaction, _ h: TreeHandle
+    ) throws {
         if let oldKey, e.count == 0 || e.keys[0] != oldKey {
             var ck = objectKeyBytes(oldKey)
             _ = try withUnsafeBytes(of: &ck) { try w.delete($0, in: h) }
@@ -255,7 +275,8 @@ extension StoreTransaction {
                 try withUnsafeBytes(of: &ck) { k in try rowBuffer.withUnsafeBytes { _ = try w.put(k, $0, in: h) } }
                 return
             }
-            let cut = appended && range.upperBound == e.count ? range.upperBound - 1 : range.lowerBound + range.count / 2
+            let cut =
+                appended && range.upperBound == e.count ? range.upperBound - 1 : range.lowerBound + range.count / 2
             try emit(range.lowerBound..<cut)
             try emit(cut..<range.upperBound)
         }
@@ -265,7 +286,9 @@ extension StoreTransaction {
     /// Writes fixed-width `value` into column `column` of object `key` in place when the
     /// cluster's encoding of the column holds it (an integer inside the column's range, a null
     /// where the column has a null bitmap).
-    func patchObject(_ table: StoreTable, key: Int64, column c: Int, _ value: StoreValue, keepSignOfZero: Bool) throws -> PatchResult {
+    func patchObject(
+        _ table: StoreTable, key: Int64, column c: Int, _ value: StoreValue, keepSignOfZero: Bool
+    ) throws -> PatchResult {
         let w = requireWrite()
         let h = try writeTree(table.objectTree, create: true)!
         var kb = objectKeyBytes(key)
@@ -273,28 +296,36 @@ extension StoreTransaction {
         // right after the object was read in a leaf this transaction already wrote. The closures
         // capture nothing mutable: a captured `var` was boxed on the heap, twice per update.
         var outcome = try withUnsafeBytes(of: &kb) { k in
-            try w.mutateFloorInPlace(k, in: h) { Self.patchCluster($0, table, key: key, column: c, value, keepSignOfZero: keepSignOfZero) }
+            try w.mutateFloorInPlace(k, in: h) {
+                Self.patchCluster($0, table, key: key, column: c, value, keepSignOfZero: keepSignOfZero)
+            }
         }
         if outcome == nil {
             guard let floor = try withUnsafeBytes(of: &kb, { try w.floor($0, in: h) }) else { return .missing }
             var ck = floor.key.loadUnaligned(as: UInt64.self)
             outcome = try withUnsafeBytes(of: &ck) { k in
-                try w.mutateInPlace(k, in: h, checkPresence: false) { Self.patchCluster($0, table, key: key, column: c, value, keepSignOfZero: keepSignOfZero) }
+                try w.mutateInPlace(k, in: h, checkPresence: false) {
+                    Self.patchCluster($0, table, key: key, column: c, value, keepSignOfZero: keepSignOfZero)
+                }
             }
         }
         guard let outcome else { return .missing }
         guard let result = outcome else {
-            throw StoreError.corrupt("a cluster of '\(table.name)' is corrupt; run Database.verify(), or restore the file from a backup")
+            throw StoreError.corrupt(
+                "a cluster of '\(table.name)' is corrupt; run Database.verify(), or restore the file from a backup")
         }
         return result
     }
 
     /// `patchObject`'s edit of the cluster `bytes`: nil when they are not a cluster of `table`.
     @inline(__always)
-    private static func patchCluster(_ bytes: UnsafeMutableRawBufferPointer, _ table: StoreTable, key: Int64, column c: Int,
-                                     _ value: StoreValue, keepSignOfZero: Bool) -> PatchResult? {
+    private static func patchCluster(
+        _ bytes: UnsafeMutableRawBufferPointer, _ table: StoreTable, key: Int64, column c: Int,
+        _ value: StoreValue, keepSignOfZero: Bool
+    ) -> PatchResult? {
         guard let view = ClusterView(UnsafeRawBufferPointer(bytes), table: table, checkColumns: false),
-              view.fits(column: c, table: table) else { return nil }
+            view.fits(column: c, table: table)
+        else { return nil }
         let (p, found) = view.position(of: key)
         guard found else { return .missing }
         let reader = RowReader(cluster: view, position: p, table: table)
@@ -305,7 +336,9 @@ extension StoreTransaction {
 
     /// Stores `value` over column `c` of `reader`'s object in the cluster `bytes`; false when the
     /// encoding cannot hold it there.
-    private static func patch(_ bytes: UnsafeMutableRawBufferPointer, _ reader: RowReader, column c: Int, _ value: StoreValue) -> Bool {
+    private static func patch(
+        _ bytes: UnsafeMutableRawBufferPointer, _ reader: RowReader, column c: Int, _ value: StoreValue
+    ) -> Bool {
         let table = reader.table
         guard c < reader.n else { return false }
         let d = reader.descriptor(c)

@@ -14,7 +14,9 @@ extension StoreTransaction {
     /// Calls `body` with each row of `table` stored in a leaf whose identity is not in `skip`,
     /// in key order. Comparing two snapshots, rows in leaves both reach are equal, so only the
     /// other leaves' rows need comparing.
-    package func forEachRow(_ table: StoreTable, skippingLeaves skip: Set<LeafIdentity>, _ body: (RowReader) throws -> Void) throws {
+    package func forEachRow(
+        _ table: StoreTable, skippingLeaves skip: Set<LeafIdentity>, _ body: (RowReader) throws -> Void
+    ) throws {
         var reader = RowReader(table: table)
         try forEachLeaf(tree: table.objectTree) { leaf in
             if skip.contains(leaf.identity) { return true }

@@ -38,7 +38,8 @@ extension StoreTransaction {
         var pks: [([UInt8], Int64)] = []
         try forEachRow(table) { row in
             for c in columns where table.columns[c].hasIndexTree {
-                entries.append((c, IndexKey.entry(row.value(c), objectKey: UInt64(bitPattern: row.key) ^ 0x8000_0000_0000_0000)))
+                entries.append(
+                    (c, IndexKey.entry(row.value(c), objectKey: UInt64(bitPattern: row.key) ^ 0x8000_0000_0000_0000)))
             }
             if primaryKey, let pk = table.primaryKeyColumn, !table.primaryKeyIsObjectKey {
                 pks.append((IndexKey.encode(row.value(pk)), row.key))
@@ -49,9 +50,11 @@ extension StoreTransaction {
         var seen: Set<[UInt8]> = []
         for (k, key) in pks {
             guard seen.insert(k).inserted else {
-                throw StoreError.duplicatePrimaryKey(table: table.name, column: table.columns[table.primaryKeyColumn!].name, value: "\(row: k)")
+                throw StoreError.duplicatePrimaryKey(
+                    table: table.name, column: table.columns[table.primaryKeyColumn!].name, value: "\(row: k)")
             }
-            try putRaw(k, withUnsafeBytes(of: UInt64(bitPattern: key).littleEndian) { Array($0) }, tree: table.primaryKeyTree)
+            try putRaw(
+                k, withUnsafeBytes(of: UInt64(bitPattern: key).littleEndian) { Array($0) }, tree: table.primaryKeyTree)
         }
     }
 
@@ -98,17 +101,22 @@ extension StoreTransaction {
             var next: [UInt8]? = nil
             try w.forEach(in: old, from: start) { k, v in
                 if batch.count == 4096 { next = Array(k); return false }
-                guard k.count == 8 else { throw StoreError.corrupt("a row key of '\(table.name)' is corrupt; run Database.verify()") }
+                guard k.count == 8 else {
+                    throw StoreError.corrupt("a row key of '\(table.name)' is corrupt; run Database.verify()")
+                }
                 let key = decodeObjectKey(k)
                 let n = v.count >= 2 ? Int(UInt16(littleEndian: v.loadUnaligned(as: UInt16.self))) : -1
                 guard n >= 0, n <= table.columns.count,
-                      RowLayout.header(n) + table.layout.slotSizes[0..<n].reduce(0, +) <= v.count else {
+                    RowLayout.header(n) + table.layout.slotSizes[0..<n].reduce(0, +) <= v.count
+                else {
                     throw StoreError.corrupt("row \(key) of '\(table.name)' is corrupt; run Database.verify()")
                 }
                 // Variable-width slots must point inside the row (the reader traps otherwise).
                 let header = RowLayout.header(n)
-                for c in 0..<n where table.layout.variable[c] && table.layout.slotSizes[c] > 0
-                    && v[2 + c >> 3] & (1 << UInt8(c & 7)) == 0 {
+                for c in 0..<n
+                where table.layout.variable[c] && table.layout.slotSizes[c] > 0
+                    && v[2 + c >> 3] & (1 << UInt8(c & 7)) == 0
+                {
                     let s = header + table.layout.slotOffsets[c]
                     let off = Int(UInt32(littleEndian: v.loadUnaligned(fromByteOffset: s, as: UInt32.self)))
                     let len = Int(UInt32(littleEndian: v.loadUnaligned(fromByteOffset: s + 4, as: UInt32.self)))

@@ -171,8 +171,10 @@ package final class StoreTransaction {
     }
 
     /// Calls `body` for entries of tree `name` with key >= `start` in order, until it returns false.
-    package func forEach(tree name: String, from start: [UInt8]? = nil,
-                        _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
+    package func forEach(
+        tree name: String, from start: [UInt8]? = nil,
+        _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool
+    ) throws {
         if let w = write {
             guard let h = try writeTree(name, create: false) else { return }
             try w.forEach(in: h, from: start, body)
@@ -256,10 +258,14 @@ package final class StoreTransaction {
     @inline(__always)
     package func row(_ table: StoreTable, key: Int64) throws -> RowReader? {
         var k = objectKeyBytes(key)
-        guard let entry = try withUnsafeBytes(of: &k, { try floorEntry($0, tree: table.objectTree) }) else { return nil }
+        guard let entry = try withUnsafeBytes(of: &k, { try floorEntry($0, tree: table.objectTree) }) else {
+            return nil
+        }
         // The cluster's extents, then only this object's ranges: a point read need not check
         // every object's offsets.
-        guard let view = ClusterView(entry.value, table: table, rising: false) else { _ = try clusterView(entry.value, table); return nil }
+        guard let view = ClusterView(entry.value, table: table, rising: false) else {
+            _ = try clusterView(entry.value, table); return nil
+        }
         let (p, found) = view.position(of: key)
         guard found else { return nil }
         guard view.rangesRise(at: p, table: table) else { _ = try clusterView(entry.value, table); return nil }
@@ -291,7 +297,9 @@ package final class StoreTransaction {
         }
         let key = IndexKey.encode(value)
         return try key.withUnsafeBytes { kb in
-            try get(kb, tree: table.primaryKeyTree).map { Int64(bitPattern: UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self))) }
+            try get(kb, tree: table.primaryKeyTree).map {
+                Int64(bitPattern: UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)))
+            }
         }
     }
 
@@ -348,7 +356,7 @@ package final class StoreTransaction {
         var keys: [Int64] = []
         try forEach(tree: table.indexTree(column), from: prefix) { k, _ in
             guard k.count == prefix.count + 8, k.starts(with: prefix) else { return false }
-            keys.append(decodeObjectKey( UnsafeRawBufferPointer(rebasing: k[prefix.count...])))
+            keys.append(decodeObjectKey(UnsafeRawBufferPointer(rebasing: k[prefix.count...])))
             return true
         }
         return keys
@@ -356,30 +364,34 @@ package final class StoreTransaction {
 
     /// The objects of `originTable` whose column `originColumn` links to object `key` of `table`,
     /// one entry per object, in key order.
-    package func backlinks(to table: StoreTable, key: Int64, from originTable: String, column originColumn: String) throws -> [Int64] {
+    package func backlinks(
+        to table: StoreTable, key: Int64, from originTable: String, column originColumn: String
+    ) throws -> [Int64] {
         let prefix = backlinkPrefix(key) + Array(originTable.utf8) + [0] + Array(originColumn.utf8) + [0]
         var keys: [Int64] = []
         try forEach(tree: table.backlinkTree, from: prefix) { k, _ in
             guard k.count == prefix.count + 8, k.starts(with: prefix) else { return false }
-            keys.append(decodeObjectKey( UnsafeRawBufferPointer(rebasing: k[prefix.count...])))
+            keys.append(decodeObjectKey(UnsafeRawBufferPointer(rebasing: k[prefix.count...])))
             return true
         }
         return keys
     }
 
     /// Every link pointing at object `key` of `table`: (origin table, origin column, origin key).
-    package func allBacklinks(to table: StoreTable, key: Int64) throws -> [(table: String, column: String, key: Int64)] {
+    package func allBacklinks(to table: StoreTable, key: Int64) throws -> [(table: String, column: String, key: Int64)]
+    {
         let prefix = backlinkPrefix(key)
         var result: [(String, String, Int64)] = []
         try forEach(tree: table.backlinkTree, from: prefix) { k, _ in
             guard k.starts(with: prefix) else { return false }
             let rest = Array(k[8...])
-            guard let z1 = rest.firstIndex(of: 0), let z2 = rest[(z1 + 1)...].firstIndex(of: 0), rest.count == z2 + 9 else {
+            guard let z1 = rest.firstIndex(of: 0), let z2 = rest[(z1 + 1)...].firstIndex(of: 0), rest.count == z2 + 9
+            else {
                 throw StoreError.corrupt("a backlink entry of '\(table.name)' is corrupt; run Database.verify()")
             }
             let t = String(decoding: rest[..<z1], as: UTF8.self)
             let c = String(decoding: rest[(z1 + 1)..<z2], as: UTF8.self)
-            let ok = rest[(z2 + 1)...].withUnsafeBytes { decodeObjectKey( $0) }
+            let ok = rest[(z2 + 1)...].withUnsafeBytes { decodeObjectKey($0) }
             result.append((t, c, ok))
             return true
         }
@@ -440,17 +452,23 @@ package final class StoreTransaction {
                 // One match on the value: this is every insert's path (`strata-bench w1` bulk_insert).
                 switch pkValue {
                 case .int(let k):
-                    if k == table.layout.nullKey { throw StoreError.reservedPrimaryKey(table: table.name, column: table.columns[pk].name) }
+                    if k == table.layout.nullKey {
+                        throw StoreError.reservedPrimaryKey(table: table.name, column: table.columns[pk].name)
+                    }
                     key = k
                 case .null:
-                    guard let nullKey = table.layout.nullKey else { throw StoreError.nullNotAllowed(table: table.name, column: table.columns[pk].name) }
+                    guard let nullKey = table.layout.nullKey else {
+                        throw StoreError.nullNotAllowed(table: table.name, column: table.columns[pk].name)
+                    }
                     key = nullKey
                 default:
-                    throw StoreError.typeMismatch(table: table.name, column: table.columns[pk].name, expected: "int", found: pkValue.kindName)
+                    throw StoreError.typeMismatch(
+                        table: table.name, column: table.columns[pk].name, expected: "int", found: pkValue.kindName)
                 }
             } else {
                 if try objectKey(table, primaryKey: pkValue) != nil {
-                    throw StoreError.duplicatePrimaryKey(table: table.name, column: table.columns[pk].name, value: describe(pkValue))
+                    throw StoreError.duplicatePrimaryKey(
+                        table: table.name, column: table.columns[pk].name, value: describe(pkValue))
                 }
                 key = try newKey(table)
             }
@@ -460,7 +478,9 @@ package final class StoreTransaction {
         try insertObject(table, key: key, values: values)
         if let pk = table.primaryKeyColumn, !table.primaryKeyIsObjectKey {
             let ph = try writeTree(table.primaryKeyTree, create: true)!
-            _ = try w.put(IndexKey.encode(values[pk]), withUnsafeBytes(of: UInt64(bitPattern: key).littleEndian) { Array($0) }, in: ph)
+            _ = try w.put(
+                IndexKey.encode(values[pk]), withUnsafeBytes(of: UInt64(bitPattern: key).littleEndian) { Array($0) },
+                in: ph)
         }
         for c in table.indexedColumns {
             try addIndexEntry(table, column: c, value: values[c], key: key)
@@ -480,7 +500,12 @@ package final class StoreTransaction {
     @discardableResult
     package func set(_ table: StoreTable, key: Int64, column: Int, to value: StoreValue) throws -> StoreValue {
         // -0.0 == 0.0, but the sign of a zero is part of the value: write it.
-        let zero = switch value { case .double(let d): d == 0; case .float(let f): f == 0; default: false }
+        let zero =
+            switch value {
+            case .double(let d): d == 0;
+            case .float(let f): f == 0;
+            default: false
+            }
         // A fixed-width column without an index, links or key role (`age += 1`): read the old
         // value and patch the new one in place in a single descent (this took three).
         if table.plainFixed[column], !value.isNull || table.nullable[column] {
@@ -541,7 +566,9 @@ package final class StoreTransaction {
             }
             if updated != current { try set(origin, key: link.key, column: c, to: updated) }
         }
-        if let pk = table.primaryKeyColumn, !table.primaryKeyIsObjectKey, let ph = try writeTree(table.primaryKeyTree, create: false) {
+        if let pk = table.primaryKeyColumn, !table.primaryKeyIsObjectKey,
+            let ph = try writeTree(table.primaryKeyTree, create: false)
+        {
             _ = try w.delete(IndexKey.encode(values[pk]), in: ph)
         }
         for c in table.indexedColumns {
@@ -562,7 +589,9 @@ package final class StoreTransaction {
     /// Deletes every object of `table` (with the same link cleanup as `delete`).
     package func deleteAll(_ table: StoreTable) throws {
         var keys: [Int64] = []
-        try forEachRow(table) { r in keys.append(r.key); return true }
+        try forEachRow(table) { r in
+            keys.append(r.key); return true
+        }
         for k in keys { try delete(table, key: k) }
     }
 
@@ -571,7 +600,8 @@ package final class StoreTransaction {
         guard let w = write, !nextKeys.isEmpty else { return }
         let h = try writeTree(Self.counterTree, create: true)!
         for (name, next) in nextKeys {
-            _ = try w.put(Array(name.utf8), withUnsafeBytes(of: UInt64(bitPattern: next).littleEndian) { Array($0) }, in: h)
+            _ = try w.put(
+                Array(name.utf8), withUnsafeBytes(of: UInt64(bitPattern: next).littleEndian) { Array($0) }, in: h)
         }
     }
 
@@ -598,7 +628,8 @@ package final class StoreTransaction {
             let size = IndexKey.encode(value).count + 8
             let limit = requireWrite().maxKeySize
             if size > limit {
-                throw StoreError.valueTooLongForIndex(table: table.name, column: table.columns[column].name, size: size - 8, limit: limit - 8)
+                throw StoreError.valueTooLongForIndex(
+                    table: table.name, column: table.columns[column].name, size: size - 8, limit: limit - 8)
             }
         default:
             return
@@ -635,17 +666,23 @@ package final class StoreTransaction {
 
     func addLinks(_ table: StoreTable, column: Int, key: Int64, value: StoreValue) throws {
         // No links, no tree: a column may target a table a migration dropped (deleteData).
-        guard let target = table.columns[column].targetTable, case let targets = linkTargets(value), !targets.isEmpty else { return }
+        guard let target = table.columns[column].targetTable, case let targets = linkTargets(value), !targets.isEmpty
+        else { return }
         let h = try writeTree("b:" + target, create: true)!
         for t in targets {
             let bk = backlinkKey(target: t, originTable: table.name, column: table.columns[column].name, origin: key)
-            let count = try write!.get(bk, in: h).map { UInt32(littleEndian: $0.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }) } ?? 0
+            let count =
+                try write!.get(bk, in: h).map {
+                    UInt32(littleEndian: $0.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) })
+                } ?? 0
             _ = try write!.put(bk, withUnsafeBytes(of: (count + 1).littleEndian) { Array($0) }, in: h)
         }
     }
 
     func removeLinks(_ table: StoreTable, column: Int, key: Int64, value: StoreValue) throws {
-        guard let target = table.columns[column].targetTable, let h = try writeTree("b:" + target, create: false) else { return }
+        guard let target = table.columns[column].targetTable, let h = try writeTree("b:" + target, create: false) else {
+            return
+        }
         for t in linkTargets(value) {
             let bk = backlinkKey(target: t, originTable: table.name, column: table.columns[column].name, origin: key)
             guard let v = try write!.get(bk, in: h) else { continue }
@@ -669,10 +706,14 @@ package final class StoreTransaction {
         for t in linkTargets(new) { delta[t, default: 0] += 1 }
         let changed = delta.filter { $0.value != 0 }.sorted { $0.key < $1.key }
         guard !changed.isEmpty,
-              let h = try writeTree("b:" + target, create: changed.contains { $0.value > 0 }) else { return }
+            let h = try writeTree("b:" + target, create: changed.contains { $0.value > 0 })
+        else { return }
         for (t, d) in changed {
             let bk = backlinkKey(target: t, originTable: table.name, column: table.columns[column].name, origin: key)
-            let stored = try write!.get(bk, in: h).map { Int(UInt32(littleEndian: $0.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) })) } ?? 0
+            let stored =
+                try write!.get(bk, in: h).map {
+                    Int(UInt32(littleEndian: $0.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }))
+                } ?? 0
             let count = stored + d
             if count <= 0 {
                 if stored > 0 { _ = try write!.delete(bk, in: h) }

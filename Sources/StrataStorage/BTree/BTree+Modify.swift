@@ -5,7 +5,9 @@ extension PageAccess {
     /// The entry with the greatest key <= `key` in the tree rooted at `root`, or nil if every key
     /// is greater. Keys and values point into the map.
     @inline(__always)
-    func floor(root: UInt32, _ key: UnsafeRawBufferPointer) throws -> (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)? {
+    func floor(
+        root: UInt32, _ key: UnsafeRawBufferPointer
+    ) throws -> (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)? {
         guard let (p, i) = try floorCell(root: root, key) else { return nil }
         return (try Node.leafKey(p, i, self), try value(p, i))
     }
@@ -38,7 +40,8 @@ extension PageAccess {
             let j = found ? i : i - 1
             // The separator of the subtree the descent took: every key of this leaf is >= it.
             if let left {
-                guard compareKeys(try Node.leafKey(p, j, self), try Node.branchKey(left, leftIndex + 1, self)) >= 0 else {
+                guard compareKeys(try Node.leafKey(p, j, self), try Node.branchKey(left, leftIndex + 1, self)) >= 0
+                else {
                     throw outOfBounds(p, "key \(j) lies below separator \(leftIndex + 1) of page \(Self.number(left))")
                 }
             }
@@ -88,7 +91,9 @@ extension PageAccess {
 
 extension ReadTransaction {
     /// The entry with the greatest key <= `key`, or nil. Keys and values point into the map.
-    public func floor(_ key: UnsafeRawBufferPointer, in tree: Tree) throws -> (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)? {
+    public func floor(
+        _ key: UnsafeRawBufferPointer, in tree: Tree
+    ) throws -> (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)? {
         try access.floor(root: tree.root, key)
     }
 }
@@ -106,8 +111,10 @@ extension WriteTransaction {
     /// bytes that a `modify` body wrote at `cellBuf + leafHeader + key.count`: over the old bytes
     /// when the length is the same, else as a new cell where the old one stands
     /// (`replaceCellInPlace`), or removed and inserted (compacting or splitting the page).
-    func rewriteLeafValue(_ path: inout [PathEntry], _ n: UInt32, _ p: UnsafeMutableRawPointer, _ i: Int,
-                          _ key: UnsafeRawBufferPointer, length: Int, rightmost: Bool, _ t: inout TreeState) throws {
+    func rewriteLeafValue(
+        _ path: inout [PathEntry], _ n: UInt32, _ p: UnsafeMutableRawPointer, _ i: Int,
+        _ key: UnsafeRawBufferPointer, length: Int, rightmost: Bool, _ t: inout TreeState
+    ) throws {
         let valueAt = CellLayout.leafHeader + key.count
         let stored = try Node.leafValue(p, i, access)
         if case .inline(let ov) = stored, ov.count == length {
@@ -120,14 +127,17 @@ extension WriteTransaction {
         setLeafCellHeader(key, length: length)
         if replaceCellInPlace(p, i, cellBuf, valueAt + length, leaf: true) { return }
         removeCell(p, i, leaf: true)
-        try insertCell(&path, n, p, i, cellBuf, valueAt + length, leaf: true, append: rightmost && i == Node.count(p), &t)
+        try insertCell(
+            &path, n, p, i, cellBuf, valueAt + length, leaf: true, append: rightmost && i == Node.count(p), &t)
     }
 
     /// The entry with the greatest key <= `key` in the transaction's current state, or nil.
     /// Valid until the tree is next changed.
     /// Remembers where the entry is (`FloorHint`), so that a `mutateFloorInPlace` of the same key
     /// right after it need not descend again.
-    public func floor(_ key: UnsafeRawBufferPointer, in tree: TreeHandle) throws -> (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)? {
+    public func floor(
+        _ key: UnsafeRawBufferPointer, in tree: TreeHandle
+    ) throws -> (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)? {
         try checkOpen()
         let root = trees[tree.index].root
         guard let (p, i) = try access.floorCell(root: root, key) else { return nil }
@@ -151,8 +161,10 @@ extension WriteTransaction {
     /// the entry is replaced.
     /// - Returns: what `body` returned.
     @discardableResult
-    package func modify(_ key: UnsafeRawBufferPointer, in tree: TreeHandle,
-                       _ body: (UnsafeRawBufferPointer?, UnsafeMutableRawBufferPointer) throws -> Int?) throws -> Int? {
+    package func modify(
+        _ key: UnsafeRawBufferPointer, in tree: TreeHandle,
+        _ body: (UnsafeRawBufferPointer?, UnsafeMutableRawBufferPointer) throws -> Int?
+    ) throws -> Int? {
         try beginChange()
         // A `floor` inside `body` must not leave a hint for the cells this change then moves.
         defer { changeStamp &+= 1 }
@@ -171,7 +183,8 @@ extension WriteTransaction {
         // Peek first so that a body that changes nothing copies no pages.
         let existing = try access.get(root: t.root, key)
         guard let length = try body(existing, buffer) else { return nil }
-        precondition(length >= 0 && length <= capacity, "modify: the new value's length \(length) is outside the buffer")
+        precondition(
+            length >= 0 && length <= capacity, "modify: the new value's length \(length) is outside the buffer")
         t.dirty = true
         try withPath { path in
             let (n, p, rightmost) = try descendWritable(key, &t, &path)
@@ -180,8 +193,9 @@ extension WriteTransaction {
                 try rewriteLeafValue(&path, n, p, i, key, length: length, rightmost: rightmost, &t)
             } else {
                 setLeafCellHeader(key, length: length)
-                try insertCell(&path, n, p, i, cellBuf, CellLayout.leafHeader + key.count + length, leaf: true,
-                               append: rightmost && i == Node.count(p), &t)
+                try insertCell(
+                    &path, n, p, i, cellBuf, CellLayout.leafHeader + key.count + length, leaf: true,
+                    append: rightmost && i == Node.count(p), &t)
                 t.count += 1
             }
         }
@@ -202,9 +216,13 @@ extension WriteTransaction {
     ///   or it is the last entry of a leaf to the left): `body` was not called, use `floor` and
     ///   `modify`. Otherwise the value's length after the body (nil when it was unchanged).
     @discardableResult
-    package func modifyFloor(_ key: UnsafeRawBufferPointer, in tree: TreeHandle,
-                            _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeMutableRawBufferPointer?,
-                                     UnsafeMutableRawBufferPointer) throws -> FloorEdit) throws -> (found: Bool, length: Int?) {
+    package func modifyFloor(
+        _ key: UnsafeRawBufferPointer, in tree: TreeHandle,
+        _ body: (
+            UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeMutableRawBufferPointer?,
+            UnsafeMutableRawBufferPointer
+        ) throws -> FloorEdit
+    ) throws -> (found: Bool, length: Int?) {
         try beginChange()
         defer { changeStamp &+= 1 }
         var t = trees[tree.index]
@@ -224,7 +242,8 @@ extension WriteTransaction {
                 let capacity = inlineValueCapacity(keyLength: k.count)
                 // The body writes the value where it sits in a new leaf cell, so a cell that
                 // changes size is not copied once more to be built (a cluster is up to 2 KiB).
-                let buffer = UnsafeMutableRawBufferPointer(start: cellBuf + CellLayout.leafHeader + k.count, count: capacity)
+                let buffer = UnsafeMutableRawBufferPointer(
+                    start: cellBuf + CellLayout.leafHeader + k.count, count: capacity)
                 let stored = try Node.leafValue(p, i, access)
                 let old: UnsafeRawBufferPointer
                 var inPlace: UnsafeMutableRawBufferPointer? = nil
@@ -242,7 +261,9 @@ extension WriteTransaction {
                     precondition(inPlace != nil, "modifyFloor: an overflow value cannot be edited in place")
                     return (true, old.count)
                 case .replaced(let length):
-                    precondition(length >= 0 && length <= capacity, "modifyFloor: the new value's length \(length) is outside the buffer")
+                    precondition(
+                        length >= 0 && length <= capacity,
+                        "modifyFloor: the new value's length \(length) is outside the buffer")
                     try rewriteLeafValue(&path, n, p, i, k, length: length, rightmost: rightmost, &t)
                     return (true, length)
                 }
@@ -266,12 +287,15 @@ extension WriteTransaction {
     /// - Returns: what `body` returned, or nil when it was not called: no such entry in that
     ///   leaf, or an overflow value; use `floor` and `mutateInPlace` then.
     @discardableResult
-    package func mutateFloorInPlace<R>(_ key: UnsafeRawBufferPointer, in tree: TreeHandle,
-                                      _ body: (UnsafeMutableRawBufferPointer) throws -> R) throws -> R? {
+    package func mutateFloorInPlace<R>(
+        _ key: UnsafeRawBufferPointer, in tree: TreeHandle,
+        _ body: (UnsafeMutableRawBufferPointer) throws -> R
+    ) throws -> R? {
         // Right after `floor` found this key's entry in a leaf this transaction already copied
         // (so its whole path is writable), with no change to the tree since: write it there.
         if !ended, let h = floorHint, h.stamp == changeStamp, h.tree == tree.index, h.matches(key),
-           trees[tree.index].root == h.root, h.leaf.u64(PageHeader.version) == v {
+            trees[tree.index].root == h.root, h.leaf.u64(PageHeader.version) == v
+        {
             if case .inline(let value) = try Node.leafValue(h.leaf, h.index, access) {
                 return try body(UnsafeMutableRawBufferPointer(mutating: value))
             }
@@ -304,8 +328,11 @@ extension WriteTransaction {
         let e = path[k]
         guard compareKeys(try Node.leafKey(p, i, access), try Node.branchKey(e.ptr, e.index, access)) >= 0 else {
             // Named by the page the descent copied it from (the copy is this transaction's).
-            throw StorageError.corruptPage(path: access.path, page: descentSource,
-                                           reason: "the leaf's key \(i) lies below the separator that leads to it: a page from elsewhere in the tree or from another tree, or damaged keys")
+            throw StorageError.corruptPage(
+                path: access.path, page: descentSource,
+                reason:
+                    "the leaf's key \(i) lies below the separator that leads to it: a page from elsewhere in the tree or from another tree, or damaged keys"
+            )
         }
     }
 
@@ -317,8 +344,10 @@ extension WriteTransaction {
     ///   absent key the path is then copied for nothing).
     /// - Returns: what `body` returned, or nil if the key is absent (then `body` is not called).
     @discardableResult
-    package func mutateInPlace<R>(_ key: UnsafeRawBufferPointer, in tree: TreeHandle, checkPresence: Bool = true,
-                                 _ body: (UnsafeMutableRawBufferPointer) throws -> R) throws -> R? {
+    package func mutateInPlace<R>(
+        _ key: UnsafeRawBufferPointer, in tree: TreeHandle, checkPresence: Bool = true,
+        _ body: (UnsafeMutableRawBufferPointer) throws -> R
+    ) throws -> R? {
         try beginChange()
         var t = trees[tree.index]
         defer { trees[tree.index] = t }
@@ -353,7 +382,9 @@ extension WriteTransaction {
 
     /// Descends to the leaf for `key`, making every node on the way writable (copy-on-write) and
     /// recording the path. Returns the leaf and whether the path ran along the right edge.
-    func descendWritable(_ key: UnsafeRawBufferPointer, _ t: inout TreeState, _ path: inout [PathEntry]) throws -> (UInt32, UnsafeMutableRawPointer, Bool) {
+    func descendWritable(
+        _ key: UnsafeRawBufferPointer, _ t: inout TreeState, _ path: inout [PathEntry]
+    ) throws -> (UInt32, UnsafeMutableRawPointer, Bool) {
         descentSource = t.root
         var (n, p) = try writable(t.root)
         t.root = n

@@ -30,9 +30,13 @@ extension WriteTransaction {
 
     /// Stores `value` under `key`. With `ifAbsent`, an existing key keeps its value and the call
     /// returns false. Returns whether the key was new.
-    func put(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, _ t: inout TreeState, ifAbsent: Bool = false) throws -> Bool {
+    func put(
+        _ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, _ t: inout TreeState, ifAbsent: Bool = false
+    ) throws -> Bool {
         guard key.count <= db.maxKeySize else { throw StorageError.keyTooLarge(size: key.count, limit: db.maxKeySize) }
-        guard value.count <= Self.maxValueSize else { throw StorageError.valueTooLarge(size: value.count, limit: Self.maxValueSize) }
+        guard value.count <= Self.maxValueSize else {
+            throw StorageError.valueTooLarge(size: value.count, limit: Self.maxValueSize)
+        }
         if t.root == 0 {
             let (n, p) = try allocPage(.leaf)
             let size = try buildLeafCell(key, value)
@@ -48,9 +52,12 @@ extension WriteTransaction {
             if found {
                 let old = try Node.leafValue(p, i, access)
                 if case .inline(let ov) = old, ov.count == value.count,
-                   CellLayout.leafHeader + key.count + value.count <= db.maxInlineCell {
+                    CellLayout.leafHeader + key.count + value.count <= db.maxInlineCell
+                {
                     // Same size, stays inline: overwrite the bytes in place.
-                    if let vb = value.baseAddress, value.count > 0 { moveBytes(UnsafeMutableRawPointer(mutating: ov.baseAddress!), vb, value.count) }
+                    if let vb = value.baseAddress, value.count > 0 {
+                        moveBytes(UnsafeMutableRawPointer(mutating: ov.baseAddress!), vb, value.count)
+                    }
                     return false
                 }
                 if case .overflow(let first, _) = old {
@@ -80,8 +87,10 @@ extension WriteTransaction {
     }
 
     /// Inserts a cell into node `p` at index `i`, compacting or splitting as needed.
-    func insertCell(_ path: inout [PathEntry], _ n: UInt32, _ p: UnsafeMutableRawPointer, _ i: Int,
-                    _ cell: UnsafeRawPointer, _ size: Int, leaf: Bool, append: Bool, _ t: inout TreeState) throws {
+    func insertCell(
+        _ path: inout [PathEntry], _ n: UInt32, _ p: UnsafeMutableRawPointer, _ i: Int,
+        _ cell: UnsafeRawPointer, _ size: Int, leaf: Bool, append: Bool, _ t: inout TreeState
+    ) throws {
         if !leaf { try checkBranchBeforeEdit(n, p) }
         if Node.freeBytes(p) >= size + 2 {
             checkedInsert(p, i, cell, size, leaf: leaf)
@@ -120,7 +129,9 @@ extension WriteTransaction {
     /// compacting the page: a smaller cell leaves the bytes it frees as garbage; a larger one
     /// shifts the cells stored below it down by the growth, when the free gap holds that.
     /// - Returns: false when it does not (the caller removes the cell and inserts the new one).
-    func replaceCellInPlace(_ p: UnsafeMutableRawPointer, _ i: Int, _ cell: UnsafeRawPointer, _ newSize: Int, leaf: Bool) -> Bool {
+    func replaceCellInPlace(
+        _ p: UnsafeMutableRawPointer, _ i: Int, _ cell: UnsafeRawPointer, _ newSize: Int, leaf: Bool
+    ) -> Bool {
         let off = Node.slot(p, i)
         let oldSize = Node.cellSize(p, i, leaf: leaf)
         let growth = newSize - oldSize
@@ -188,8 +199,10 @@ extension WriteTransaction {
     }
 
     /// Splits node `p` while inserting a cell, and inserts the separator into the parent (or a new root).
-    func split(_ path: inout [PathEntry], _ n: UInt32, _ p: UnsafeMutableRawPointer, _ i: Int,
-               _ cell: UnsafeRawPointer, _ size: Int, leaf: Bool, append: Bool, _ t: inout TreeState) throws {
+    func split(
+        _ path: inout [PathEntry], _ n: UInt32, _ p: UnsafeMutableRawPointer, _ i: Int,
+        _ cell: UnsafeRawPointer, _ size: Int, leaf: Bool, append: Bool, _ t: inout TreeState
+    ) throws {
         moveBytes(scratch, p, pageSize)
         let oldCount = Node.count(scratch)
         var cells: [(UnsafeRawPointer, Int)] = []
@@ -220,7 +233,8 @@ extension WriteTransaction {
             for j in s..<cells.count { rawInsert(rp, j - s, cells[j].0, cells[j].1) }
             assertNodeInvariant(p, leaf: true, "split left")
             assertNodeInvariant(rp, leaf: true, "split right")
-            separator = shortestSeparator(after: try Node.leafKey(p, s - 1, access), upTo: try Node.leafKey(rp, 0, access))
+            separator = shortestSeparator(
+                after: try Node.leafKey(p, s - 1, access), upTo: try Node.leafKey(rp, 0, access))
         } else {
             let first = cells[s].0
             let klen = Int(first.u16(4))
@@ -243,10 +257,15 @@ extension WriteTransaction {
         // Build the parent's new cell (right child, separator).
         sepBuf.setU32(0, rn)
         sepBuf.setU16(4, UInt16(separator.count))
-        separator.withUnsafeBytes { if let b = $0.baseAddress, !separator.isEmpty { moveBytes(sepBuf + CellLayout.branchHeader, b, separator.count) } }
+        separator.withUnsafeBytes {
+            if let b = $0.baseAddress, !separator.isEmpty {
+                moveBytes(sepBuf + CellLayout.branchHeader, b, separator.count)
+            }
+        }
         let sepSize = CellLayout.branchHeader + separator.count
         if let parent = path.popLast() {
-            try insertCell(&path, parent.page, parent.ptr, parent.index + 1, sepBuf, sepSize, leaf: false, append: append, &t)
+            try insertCell(
+                &path, parent.page, parent.ptr, parent.index + 1, sepBuf, sepSize, leaf: false, append: append, &t)
         } else {
             let (root, rootP) = try allocPage(.branch)
             // Cell 0: the left node with an empty key. The separator cell is copied first since
@@ -293,7 +312,9 @@ extension WriteTransaction {
 
     /// After a removal from node `p`: drop it if empty, merge it with a sibling if both fit in one
     /// page and it is less than a quarter full, and collapse a root with a single child.
-    func rebalance(_ path: inout [PathEntry], _ n0: UInt32, _ p0: UnsafeMutableRawPointer, leaf leaf0: Bool, _ t: inout TreeState) throws {
+    func rebalance(
+        _ path: inout [PathEntry], _ n0: UInt32, _ p0: UnsafeMutableRawPointer, leaf leaf0: Bool, _ t: inout TreeState
+    ) throws {
         var n = n0, p = p0, leaf = leaf0
         let capacity = pageSize - PageHeader.size
         while true {
@@ -329,8 +350,11 @@ extension WriteTransaction {
             let lOld = try Node.child(parent.ptr, li, access)
             let rOld = try Node.child(parent.ptr, ri, access)
             let lpRead = try access.node(lOld), rpRead = try access.node(rOld)
-            guard Node.isLeaf(lpRead) == leaf, Node.isLeaf(rpRead) == leaf else { throw access.corrupt(parent.page, "children of different kinds") }
-            let sepKey = leaf ? UnsafeRawBufferPointer(start: nil, count: 0) : try Node.branchKey(parent.ptr, ri, access)
+            guard Node.isLeaf(lpRead) == leaf, Node.isLeaf(rpRead) == leaf else {
+                throw access.corrupt(parent.page, "children of different kinds")
+            }
+            let sepKey =
+                leaf ? UnsafeRawBufferPointer(start: nil, count: 0) : try Node.branchKey(parent.ptr, ri, access)
             let rightUsed = Node.usedBytes(rpRead, pageSize: pageSize) + (leaf ? 0 : sepKey.count)
             if Node.usedBytes(lpRead, pageSize: pageSize) + rightUsed > capacity { return }
             let separator = Array(sepKey)
@@ -347,7 +371,9 @@ extension WriteTransaction {
                 if !leaf && j == 0 {
                     cellBuf.setU32(0, try Node.child(rp, 0, access))
                     cellBuf.setU16(4, UInt16(separator.count))
-                    separator.withUnsafeBytes { if let b = $0.baseAddress { moveBytes(cellBuf + CellLayout.branchHeader, b, separator.count) } }
+                    separator.withUnsafeBytes {
+                        if let b = $0.baseAddress { moveBytes(cellBuf + CellLayout.branchHeader, b, separator.count) }
+                    }
                     rawInsert(lp, at, cellBuf, CellLayout.branchHeader + separator.count)
                 } else {
                     rawInsert(lp, at, rp + Node.slot(rp, j), Node.cellSize(rp, j, leaf: leaf))
@@ -371,10 +397,12 @@ extension WriteTransaction {
     @inline(__always)
     func assertNodeInvariant(_ p: UnsafeRawPointer, leaf: Bool, _ op: StaticString) {
         #if DEBUG
-        var used = 0
-        for i in 0..<Node.count(p) { used += Node.cellSize(p, i, leaf: leaf) }
-        assert(used + Node.garbage(p) == pageSize - Node.cellStart(p),
-               "\(op): cells \(used) + garbage \(Node.garbage(p)) != cell area \(pageSize - Node.cellStart(p)) on page \(p.u32(PageHeader.pageNumber))")
+            var used = 0
+            for i in 0..<Node.count(p) { used += Node.cellSize(p, i, leaf: leaf) }
+            assert(
+                used + Node.garbage(p) == pageSize - Node.cellStart(p),
+                "\(op): cells \(used) + garbage \(Node.garbage(p)) != cell area \(pageSize - Node.cellStart(p)) on page \(p.u32(PageHeader.pageNumber))"
+            )
         #endif
     }
 }

@@ -18,6 +18,8 @@
 /// Compares two keys in `memcmp` order (shorter first on a common prefix).
 @inline(__always)
 func compareKeys(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
-    guard let x = a.baseAddress, let y = b.baseAddress else { return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1) }
+    guard let x = a.baseAddress, let y = b.baseAddress else {
+        return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
+    }
     return compareBytes(x, a.count, y, b.count)
 }

@@ -108,7 +108,10 @@ public struct Cursor {
 extension PageAccess {
     /// Calls `body` for each entry with key >= `start`, in key order, until it returns false.
     /// A tight loop over leaves: the fast path for scans.
-    func forEach(root: UInt32, from start: UnsafeRawBufferPointer?, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
+    func forEach(
+        root: UInt32, from start: UnsafeRawBufferPointer?,
+        _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool
+    ) throws {
         try forEachLeaf(root: root, from: start) { leaf, first in
             for i in first..<leaf.count {
                 // Inline values (the common case) take LeafView's one bounds check; the checked

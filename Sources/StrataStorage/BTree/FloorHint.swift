@@ -15,7 +15,9 @@ struct FloorHint {
     let low: UInt64
     let high: UInt64
 
-    init(_ key: UnsafeRawBufferPointer, tree: Int, root: UInt32, stamp: UInt64, leaf: UnsafeMutableRawPointer, index: Int) {
+    init(
+        _ key: UnsafeRawBufferPointer, tree: Int, root: UInt32, stamp: UInt64, leaf: UnsafeMutableRawPointer, index: Int
+    ) {
         self.tree = tree
         self.root = root
         self.stamp = stamp

@@ -1,4 +1,3 @@
-
 extension LeafView {
     /// This leaf's identity (its header's page number and version).
     package var identity: LeafIdentity {

@@ -53,8 +53,10 @@ package struct LeafView {
         // The value is inline (bit 31 clear keeps `word` below 2^31, so the sum cannot wrap) and
         // ends inside the page.
         guard word & 0x8000_0000 == 0, valueEnd <= pageSize else { return nil }
-        return (UnsafeRawBufferPointer(start: page + keyStart, count: klen),
-                UnsafeRawBufferPointer(start: page + keyStart + klen, count: Int(word)))
+        return (
+            UnsafeRawBufferPointer(start: page + keyStart, count: klen),
+            UnsafeRawBufferPointer(start: page + keyStart + klen, count: Int(word))
+        )
     }
 
     /// Starts loading the first two cache lines of every cell of the leaf (a cell's header, its
@@ -87,7 +89,9 @@ extension PageAccess {
     /// and below the separator of the leaf after it; every leaf at the depth of the first; the
     /// first leaf within the separators that lead to it. The leaves after the first are not
     /// checksummed (that would cost a scan of a cold file about 40% more: Docs/Performance.md).
-    func forEachLeaf(root: UInt32, from start: UnsafeRawBufferPointer? = nil, _ body: (LeafView, Int) throws -> Bool) throws {
+    func forEachLeaf(
+        root: UInt32, from start: UnsafeRawBufferPointer? = nil, _ body: (LeafView, Int) throws -> Bool
+    ) throws {
         guard root != 0 else { return }
         var stack: [(UnsafeMutableRawPointer, Int)] = []
         stack.reserveCapacity(8)
@@ -150,8 +154,10 @@ extension PageAccess {
     /// (the keys of a leaf from further right would otherwise be read before the order check of
     /// the next leaf finds them).
     @inline(__always)
-    func checkBelowNextSeparator(_ p: UnsafeRawPointer, last: UnsafeRawBufferPointer?,
-                                 path: [(UnsafeMutableRawPointer, Int)], levels: Int) throws {
+    func checkBelowNextSeparator(
+        _ p: UnsafeRawPointer, last: UnsafeRawBufferPointer?,
+        path: [(UnsafeMutableRawPointer, Int)], levels: Int
+    ) throws {
         guard let last else { return }
         var k = levels - 1
         while k >= 0 {
@@ -168,7 +174,10 @@ extension PageAccess {
 
     @inline(never)
     func wrongDepth(_ p: UnsafeRawPointer, _ depth: Int, _ leafDepth: Int) -> StorageError {
-        corrupt(Self.number(p), "a leaf at depth \(depth) of a tree whose leaves are at depth \(leafDepth) (a branch's children are all leaves or all branches)")
+        corrupt(
+            Self.number(p),
+            "a leaf at depth \(depth) of a tree whose leaves are at depth \(leafDepth) (a branch's children are all leaves or all branches)"
+        )
     }
 }
 

@@ -1,6 +1,8 @@
 /// Cell accessors. `p` is a node that passed `PageAccess.node`.
 enum Node {
-    @inline(__always) static func isLeaf(_ p: UnsafeRawPointer) -> Bool { p.u8(PageHeader.type) == PageType.leaf.rawValue }
+    @inline(__always) static func isLeaf(_ p: UnsafeRawPointer) -> Bool {
+        p.u8(PageHeader.type) == PageType.leaf.rawValue
+    }
     @inline(__always) static func count(_ p: UnsafeRawPointer) -> Int { Int(p.u16(PageHeader.cellCount)) }
     @inline(__always) static func cellStart(_ p: UnsafeRawPointer) -> Int { Int(p.u16(PageHeader.cellStart)) }
     @inline(__always) static func garbage(_ p: UnsafeRawPointer) -> Int { Int(p.u16(PageHeader.garbage)) }
@@ -36,7 +38,9 @@ enum Node {
     static func leafKey(_ p: UnsafeRawPointer, _ i: Int, _ acc: PageAccess) throws -> UnsafeRawBufferPointer {
         let off = try cell(p, i, acc)
         let klen = Int(p.u16(off))
-        guard off + 6 + klen <= acc.pageSize else { throw acc.corrupt(p.u32(PageHeader.pageNumber), "key of cell \(i) runs past the page") }
+        guard off + 6 + klen <= acc.pageSize else {
+            throw acc.corrupt(p.u32(PageHeader.pageNumber), "key of cell \(i) runs past the page")
+        }
         return UnsafeRawBufferPointer(start: p + off + 6, count: klen)
     }
 
@@ -45,7 +49,9 @@ enum Node {
     static func branchKey(_ p: UnsafeRawPointer, _ i: Int, _ acc: PageAccess) throws -> UnsafeRawBufferPointer {
         let off = try cell(p, i, acc)
         let klen = Int(p.u16(off + 4))
-        guard off + 6 + klen <= acc.pageSize else { throw acc.corrupt(p.u32(PageHeader.pageNumber), "key of cell \(i) runs past the page") }
+        guard off + 6 + klen <= acc.pageSize else {
+            throw acc.corrupt(p.u32(PageHeader.pageNumber), "key of cell \(i) runs past the page")
+        }
         return UnsafeRawBufferPointer(start: p + off + 6, count: klen)
     }
 
@@ -68,10 +74,14 @@ enum Node {
         let vlen = Int(word & ~CellLayout.overflowFlag)
         let body = off + 6 + klen
         if word & CellLayout.overflowFlag != 0 {
-            guard body + 4 <= acc.pageSize else { throw acc.corrupt(p.u32(PageHeader.pageNumber), "overflow reference of cell \(i) runs past the page") }
+            guard body + 4 <= acc.pageSize else {
+                throw acc.corrupt(p.u32(PageHeader.pageNumber), "overflow reference of cell \(i) runs past the page")
+            }
             return .overflow(page: p.u32(body), length: vlen)
         }
-        guard body + vlen <= acc.pageSize else { throw acc.corrupt(p.u32(PageHeader.pageNumber), "value of cell \(i) runs past the page") }
+        guard body + vlen <= acc.pageSize else {
+            throw acc.corrupt(p.u32(PageHeader.pageNumber), "value of cell \(i) runs past the page")
+        }
         return .inline(UnsafeRawBufferPointer(start: p + body, count: vlen))
     }
 

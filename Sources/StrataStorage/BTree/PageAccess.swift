@@ -26,10 +26,14 @@ struct PageAccess {
     var shadow: UnsafeMutablePointer<ShadowTable>? = nil
     var shadowGeneration: UInt64 = 0
 
-    init(base: UnsafeMutableRawPointer, pageSize: Int, pageCount: UInt32, path: PathName, maxVersion: UInt64 = .max,
-         checked: CheckedPages? = nil, ownVersion: UInt64 = .max,
-         shadow: UnsafeMutablePointer<ShadowTable>? = nil, shadowGeneration: UInt64 = 0) {
-        precondition(checked.map { $0.count >= Int(pageCount) } ?? true, "the checked-pages table must cover the version's pages")
+    init(
+        base: UnsafeMutableRawPointer, pageSize: Int, pageCount: UInt32, path: PathName, maxVersion: UInt64 = .max,
+        checked: CheckedPages? = nil, ownVersion: UInt64 = .max,
+        shadow: UnsafeMutablePointer<ShadowTable>? = nil, shadowGeneration: UInt64 = 0
+    ) {
+        precondition(
+            checked.map { $0.count >= Int(pageCount) } ?? true, "the checked-pages table must cover the version's pages"
+        )
         self.base = base
         self.pageSize = pageSize
         self.pageCount = pageCount
@@ -41,11 +45,14 @@ struct PageAccess {
         self.shadowGeneration = shadowGeneration
     }
 
-    init(base: UnsafeMutableRawPointer, pageSize: Int, pageCount: UInt32, path: String, maxVersion: UInt64 = .max,
-         checked: CheckedPages? = nil, ownVersion: UInt64 = .max,
-         shadow: UnsafeMutablePointer<ShadowTable>? = nil, shadowGeneration: UInt64 = 0) {
-        self.init(base: base, pageSize: pageSize, pageCount: pageCount, path: PathName(path), maxVersion: maxVersion,
-                  checked: checked, ownVersion: ownVersion, shadow: shadow, shadowGeneration: shadowGeneration)
+    init(
+        base: UnsafeMutableRawPointer, pageSize: Int, pageCount: UInt32, path: String, maxVersion: UInt64 = .max,
+        checked: CheckedPages? = nil, ownVersion: UInt64 = .max,
+        shadow: UnsafeMutablePointer<ShadowTable>? = nil, shadowGeneration: UInt64 = 0
+    ) {
+        self.init(
+            base: base, pageSize: pageSize, pageCount: pageCount, path: PathName(path), maxVersion: maxVersion,
+            checked: checked, ownVersion: ownVersion, shadow: shadow, shadowGeneration: shadowGeneration)
     }
 
     /// The file's path.
@@ -55,7 +62,9 @@ struct PageAccess {
     /// page written to the wrong place, or copied over another (two pages swapped), fails here.
     @inline(__always)
     func page(_ n: UInt32) throws -> UnsafeMutableRawPointer {
-        guard n >= 2 && n < pageCount else { throw corrupt(n, "reference to page \(n) outside the file's \(pageCount) pages") }
+        guard n >= 2 && n < pageCount else {
+            throw corrupt(n, "reference to page \(n) outside the file's \(pageCount) pages")
+        }
         let p = pointer(n)
         guard p.u32(PageHeader.pageNumber) == n else { throw misplaced(n, p) }
         return p
@@ -63,7 +72,10 @@ struct PageAccess {
 
     @inline(never)
     func misplaced(_ n: UInt32, _ p: UnsafeRawPointer) -> StorageError {
-        corrupt(n, "the page's header names page \(p.u32(PageHeader.pageNumber)) (a page written to the wrong place, or damaged)")
+        corrupt(
+            n,
+            "the page's header names page \(p.u32(PageHeader.pageNumber)) (a page written to the wrong place, or damaged)"
+        )
     }
 
     /// Where page `n` is: in the write transaction's private memory if it wrote the page there,
@@ -101,10 +113,10 @@ struct PageAccess {
         let t = p.u8(PageHeader.type)
         let count = Int(p.u16(PageHeader.cellCount))
         let start = Int(p.u16(PageHeader.cellStart))
-        guard (t == PageType.leaf.rawValue || t == PageType.branch.rawValue),
-              PageHeader.size + 2 * count <= start, start <= pageSize,
-              t == PageType.leaf.rawValue || count >= 1,
-              p.u64(PageHeader.version) <= maxVersion
+        guard t == PageType.leaf.rawValue || t == PageType.branch.rawValue,
+            PageHeader.size + 2 * count <= start, start <= pageSize,
+            t == PageType.leaf.rawValue || count >= 1,
+            p.u64(PageHeader.version) <= maxVersion
         else { throw badNode(n, p) }
         return p
     }
@@ -127,9 +139,15 @@ struct PageAccess {
         let t = p.u8(PageHeader.type)
         let version = p.u64(PageHeader.version)
         if t == PageType.leaf.rawValue || t == PageType.branch.rawValue, version > maxVersion {
-            return corrupt(n, "written by version \(version), newer than this snapshot's version \(maxVersion) (a page reused while still in use, or damaged)")
+            return corrupt(
+                n,
+                "written by version \(version), newer than this snapshot's version \(maxVersion) (a page reused while still in use, or damaged)"
+            )
         }
-        return corrupt(n, "not a valid B-tree node (type \(t), \(p.u16(PageHeader.cellCount)) cells, cells from \(p.u16(PageHeader.cellStart)))")
+        return corrupt(
+            n,
+            "not a valid B-tree node (type \(t), \(p.u16(PageHeader.cellCount)) cells, cells from \(p.u16(PageHeader.cellStart)))"
+        )
     }
 
     @inline(never)
@@ -154,7 +172,8 @@ extension PageAccess {
         while lo < hi {
             let mid = (lo &+ hi) >> 1
             let k = try Node.leafKey(p, mid, self)
-            let c = compareBytes(k.baseAddress ?? UnsafeRawPointer(p), k.count, key.baseAddress ?? UnsafeRawPointer(p), key.count)
+            let c = compareBytes(
+                k.baseAddress ?? UnsafeRawPointer(p), k.count, key.baseAddress ?? UnsafeRawPointer(p), key.count)
             if c < 0 { lo = mid + 1 } else if c > 0 { hi = mid } else { return (mid, true) }
         }
         return (lo, false)
@@ -169,7 +188,8 @@ extension PageAccess {
         while lo < hi {
             let mid = (lo &+ hi) >> 1
             let k = try Node.branchKey(p, mid, self)
-            let c = compareBytes(k.baseAddress ?? UnsafeRawPointer(p), k.count, key.baseAddress ?? UnsafeRawPointer(p), key.count)
+            let c = compareBytes(
+                k.baseAddress ?? UnsafeRawPointer(p), k.count, key.baseAddress ?? UnsafeRawPointer(p), key.count)
             if c <= 0 { lo = mid + 1 } else { hi = mid }
         }
         return lo - 1
@@ -181,7 +201,9 @@ extension PageAccess {
     func overflowRun(first: UInt32) throws -> Int {
         let p = try page(first)
         let run = Int(p.u32(PageHeader.runPages))
-        guard p.u8(PageHeader.type) == PageType.overflow.rawValue, run >= 1, UInt64(first) + UInt64(run) <= UInt64(pageCount) else {
+        guard p.u8(PageHeader.type) == PageType.overflow.rawValue, run >= 1,
+            UInt64(first) + UInt64(run) <= UInt64(pageCount)
+        else {
             throw corrupt(first, "not an overflow run inside the file (type \(p.u8(PageHeader.type)), \(run) pages)")
         }
         return run
@@ -196,14 +218,21 @@ extension PageAccess {
             throw corrupt(first, "expected an overflow page, found page type \(p.u8(PageHeader.type))")
         }
         let run = Int(p.u32(PageHeader.runPages))
-        guard run == (PageHeader.size + length + pageSize - 1) / pageSize, UInt64(first) + UInt64(run) <= UInt64(pageCount),
-              Int(p.u32(PageHeader.valueLength)) == length
+        guard run == (PageHeader.size + length + pageSize - 1) / pageSize,
+            UInt64(first) + UInt64(run) <= UInt64(pageCount),
+            Int(p.u32(PageHeader.valueLength)) == length
         else {
-            throw corrupt(first, "overflow run header (\(run) pages, value of \(p.u32(PageHeader.valueLength)) bytes) does not match its reference (a value of \(length) bytes)")
+            throw corrupt(
+                first,
+                "overflow run header (\(run) pages, value of \(p.u32(PageHeader.valueLength)) bytes) does not match its reference (a value of \(length) bytes)"
+            )
         }
         let version = p.u64(PageHeader.version)
         guard version <= maxVersion else {
-            throw corrupt(first, "written by version \(version), newer than this snapshot's version \(maxVersion) (a page reused while still in use, or damaged)")
+            throw corrupt(
+                first,
+                "written by version \(version), newer than this snapshot's version \(maxVersion) (a page reused while still in use, or damaged)"
+            )
         }
         // The run's checksum (over all its pages) the first time it is read: about what reading
         // the value costs, and only its first page has a header to check otherwise.
@@ -264,8 +293,10 @@ extension PageAccess {
     /// no bound on that side). Only the first and last keys are compared, so keys out of order
     /// inside the leaf are left to the scans' check. An empty leaf is damage unless it is the root.
     @inline(never)
-    func checkLeafBounds(_ p: UnsafeRawPointer, isRoot: Bool, low: UnsafeRawPointer?, _ lowCell: Int,
-                         high: UnsafeRawPointer?, _ highCell: Int) throws {
+    func checkLeafBounds(
+        _ p: UnsafeRawPointer, isRoot: Bool, low: UnsafeRawPointer?, _ lowCell: Int,
+        high: UnsafeRawPointer?, _ highCell: Int
+    ) throws {
         let count = Node.count(p)
         guard count > 0 else {
             if isRoot { return }
@@ -287,7 +318,10 @@ extension PageAccess {
 
     @inline(never)
     func outOfBounds(_ p: UnsafeRawPointer, _ what: String) -> StorageError {
-        corrupt(Self.number(p), "the leaf's \(what), which leads to it: a page from elsewhere in the tree or from another tree, or damaged keys")
+        corrupt(
+            Self.number(p),
+            "the leaf's \(what), which leads to it: a page from elsewhere in the tree or from another tree, or damaged keys"
+        )
     }
 
     /// Checks the cells of node `p`: each lies in the cell area, and with the garbage they fill it
@@ -327,7 +361,10 @@ extension PageAccess {
             i &+= 1
         }
         guard used &+ Node.garbage(p) == pageSize &- start else {
-            throw corrupt(Self.number(p), "its \(count) cells (\(used) bytes) and garbage (\(Node.garbage(p)) bytes) do not fill the cell area from offset \(start): a damaged cell count or slot")
+            throw corrupt(
+                Self.number(p),
+                "its \(count) cells (\(used) bytes) and garbage (\(Node.garbage(p)) bytes) do not fill the cell area from offset \(start): a damaged cell count or slot"
+            )
         }
     }
 
@@ -336,7 +373,9 @@ extension PageAccess {
     /// root); and that its first key lies above `previous`, the last key of the leaf before it.
     /// Returns its last key.
     @inline(__always)
-    func checkScannedLeaf(_ p: UnsafeRawPointer, after previous: UnsafeRawBufferPointer?, isRoot: Bool) throws -> UnsafeRawBufferPointer? {
+    func checkScannedLeaf(
+        _ p: UnsafeRawPointer, after previous: UnsafeRawBufferPointer?, isRoot: Bool
+    ) throws -> UnsafeRawBufferPointer? {
         let version = p.u64(PageHeader.version)
         if version != ownVersion {
             if let checked {
@@ -360,7 +399,8 @@ extension PageAccess {
         // The cells were checked (or are this transaction's own): their keys lie in the page.
         let first = Node.slot(p, 0), lastCell = Node.slot(p, count &- 1)
         if let previous, let b = previous.baseAddress,
-           compareBytes(b, previous.count, p + (first &+ CellLayout.leafHeader), Int(p.u16(first))) >= 0 {
+            compareBytes(b, previous.count, p + (first &+ CellLayout.leafHeader), Int(p.u16(first))) >= 0
+        {
             throw scanProblem(p, 0, "has a key not above the last key of the leaf before it")
         }
         return UnsafeRawBufferPointer(start: p + (lastCell &+ CellLayout.leafHeader), count: Int(p.u16(lastCell)))

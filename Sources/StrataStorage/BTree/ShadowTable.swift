@@ -39,9 +39,11 @@ struct ShadowTable {
         let pages = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
         pages.initialize(repeating: 0, count: capacity)
         let table = UnsafeMutablePointer<ShadowTable>.allocate(capacity: 1)
-        table.initialize(to: ShadowTable(capacity: capacity, pageSize: pageSize, pages: pages,
-                                         buffers: UnsafeMutableRawPointer.allocate(byteCount: capacity * pageSize, alignment: 4096),
-                                         slots: slots))
+        table.initialize(
+            to: ShadowTable(
+                capacity: capacity, pageSize: pageSize, pages: pages,
+                buffers: UnsafeMutableRawPointer.allocate(byteCount: capacity * pageSize, alignment: 4096),
+                slots: slots))
         return table
     }
 

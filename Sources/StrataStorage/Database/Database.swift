@@ -2,11 +2,11 @@ import Atomics
 import StrataPOSIX
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A Strata data file: a copy-on-write B+tree store with MVCC snapshots.
@@ -134,7 +134,9 @@ public final class Database: @unchecked Sendable {
         self.pathName = PathName(path)
         self.options = options
         self.isReadOnly = options.readOnly
-        guard options.pageSize >= minimumPageSize, options.pageSize <= maximumPageSize, options.pageSize & (options.pageSize - 1) == 0 else {
+        guard options.pageSize >= minimumPageSize, options.pageSize <= maximumPageSize,
+            options.pageSize & (options.pageSize - 1) == 0
+        else {
             throw StorageError.invalidPageSize(options.pageSize)
         }
         if !System.fileExists(path) {
@@ -165,7 +167,8 @@ public final class Database: @unchecked Sendable {
             self.lockFile = lf
             self.fileCapacity = size
             let mapLength = Database.mapLength(forFileSize: size, reserve: options.mapReserve)
-            self.mapping = Mapping(region: try StorageError.wrap { try System.mmap(fd, length: mapLength, writable: !options.readOnly) })
+            self.mapping = Mapping(
+                region: try StorageError.wrap { try System.mmap(fd, length: mapLength, writable: !options.readOnly) })
         } catch {
             openedLockFile?.close()
             System.close(fd)
@@ -205,7 +208,9 @@ public final class Database: @unchecked Sendable {
     /// format 1 is that of 2; the object store converts its own layouts when a realm opens.
     func upgradeFormatIfNeeded() throws {
         // Most files are current: look at the two fields before decoding anything.
-        let fields = stateLock.withLock { (mapping.base.u32(MetaLayout.formatVersion), (mapping.base + pageSize).u32(MetaLayout.formatVersion)) }
+        let fields = stateLock.withLock {
+            (mapping.base.u32(MetaLayout.formatVersion), (mapping.base + pageSize).u32(MetaLayout.formatVersion))
+        }
         guard fields.0 < strataFormatVersion || fields.1 < strataFormatVersion else { return }
         // Only valid records count: a torn or erased slot is rewritten by the next commit anyway.
         func oldestSlotFormat() -> UInt32 {
@@ -260,7 +265,8 @@ public final class Database: @unchecked Sendable {
     /// created in place with `O_EXCL` instead; an opener racing with that creation may see a file
     /// shorter than two pages and is told it is not a database (nothing is lost).
     static func createFile(path: String, pageSize: Int) throws {
-        let tmp = path + ".creating-\(System.processID)-\(creationCounter.loadThenWrappingIncrement(ordering: .relaxed))"
+        let tmp =
+            path + ".creating-\(System.processID)-\(creationCounter.loadThenWrappingIncrement(ordering: .relaxed))"
         creationsLock.withLock { _ = creationsInProgress.insert(tmp) }
         defer { creationsLock.withLock { _ = creationsInProgress.remove(tmp) } }
         do {
@@ -325,8 +331,9 @@ public final class Database: @unchecked Sendable {
         defer { System.close(fd) }
         let buf = UnsafeMutableRawPointer.allocate(byteCount: pageSize * 2, alignment: 4096)
         defer { buf.deallocate() }
-        let meta = MetaRecord(version: 1, catalogRoot: 0, freeListHead: 0, pageCount: 2, flags: MetaLayout.flagClean,
-                              durableBase: 1, freeListPages: 0, listHead: 0, listPagesOwn: 0, inlineList: [])
+        let meta = MetaRecord(
+            version: 1, catalogRoot: 0, freeListHead: 0, pageCount: 2, flags: MetaLayout.flagClean,
+            durableBase: 1, freeListPages: 0, listHead: 0, listPagesOwn: 0, inlineList: [])
         meta.encode(into: buf, pageSize: pageSize, slot: 0)
         meta.encode(into: buf + pageSize, pageSize: pageSize, slot: 1)
         try StorageError.wrap {
@@ -379,7 +386,8 @@ public final class Database: @unchecked Sendable {
         }
         guard let slot0Problem else { return head.withUnsafeBytes { Int($0.baseAddress!.u32(MetaLayout.pageSize)) } }
         switch slot0Problem {
-        case .notADatabase(_, let reason) where reason.hasPrefix("it is a SQLite") || head.count < MetaLayout.inlineList:
+        case .notADatabase(_, let reason)
+        where reason.hasPrefix("it is a SQLite") || head.count < MetaLayout.inlineList:
             throw slot0Problem
         case .truncated:
             throw slot0Problem
@@ -394,10 +402,12 @@ public final class Database: @unchecked Sendable {
                     let verdict: Int? = try slot1.withUnsafeBytes { raw -> Int? in
                         let p = raw.baseAddress!
                         guard p.u64(MetaLayout.magic) == fileMagic, Int(p.u32(MetaLayout.pageSize)) == ps,
-                              p.u32(PageHeader.pageNumber) == 1, p.u8(PageHeader.type) == PageType.meta.rawValue else { return nil }
+                            p.u32(PageHeader.pageNumber) == 1, p.u8(PageHeader.type) == PageType.meta.rawValue
+                        else { return nil }
                         let format = p.u32(MetaLayout.formatVersion)
                         guard isReadableFormat(format) else {
-                            throw StorageError.unsupportedFormatVersion(path: path, found: format, supported: strataFormatVersion)
+                            throw StorageError.unsupportedFormatVersion(
+                                path: path, found: format, supported: strataFormatVersion)
                         }
                         return ps
                     }
@@ -430,14 +440,20 @@ public final class Database: @unchecked Sendable {
             return a.isClean && !b.isClean
         }
         guard let newestSlot = order.first else {
-            throw StorageError.corruptPage(path: path, page: 0, reason: "neither meta page is valid (\(String(describing: problems[0]!)), \(String(describing: problems[1]!)))")
+            throw StorageError.corruptPage(
+                path: path, page: 0,
+                reason:
+                    "neither meta page is valid (\(String(describing: problems[0]!)), \(String(describing: problems[1]!)))"
+            )
         }
         var chosenSlot = newestSlot
         var chosen = metas[newestSlot]!
         let fileBytes = fileSize
         func checkLength(_ m: MetaRecord) throws {
             let needed = Int64(m.pageCount) * Int64(pageSize)
-            if fileBytes < needed { throw StorageError.truncated(path: path, expectedBytes: needed, actualBytes: fileBytes) }
+            if fileBytes < needed {
+                throw StorageError.truncated(path: path, expectedBytes: needed, actualBytes: fileBytes)
+            }
         }
         try checkLength(chosen)
         var problem: (error: StorageError, acknowledged: Bool)?
@@ -462,13 +478,19 @@ public final class Database: @unchecked Sendable {
             let fallback = metas[fallbackSlot]!
             let page: UInt32
             let reason: String
-            if case .corruptPage(_, let p, let r) = failure { (page, reason) = (p, r) } else { (page, reason) = (0, failure.description) }
-            if acknowledged && !options.openLastIntactVersion {
-                throw StorageError.damagedCommit(path: path, version: chosen.version, page: page, reason: reason,
-                                                 intactVersion: fallback.version)
+            if case .corruptPage(_, let p, let r) = failure {
+                (page, reason) = (p, r)
+            } else {
+                (page, reason) = (0, failure.description)
             }
-            recovery = RecoveryReport(discardedVersion: VersionID(chosen.version), openedVersion: VersionID(fallback.version),
-                                      page: page, reason: reason, wasAcknowledged: acknowledged)
+            if acknowledged && !options.openLastIntactVersion {
+                throw StorageError.damagedCommit(
+                    path: path, version: chosen.version, page: page, reason: reason,
+                    intactVersion: fallback.version)
+            }
+            recovery = RecoveryReport(
+                discardedVersion: VersionID(chosen.version), openedVersion: VersionID(fallback.version),
+                page: page, reason: reason, wasAcknowledged: acknowledged)
             chosenSlot = fallbackSlot
             chosen = fallback
             try checkLength(chosen)
@@ -491,8 +513,9 @@ public final class Database: @unchecked Sendable {
                 if !isReadOnly { throw error }
             }
         }
-        return PublishedState(version: chosen.version, catalogRoot: chosen.catalogRoot, pageCount: chosen.pageCount,
-                              latestSlot: UInt32(chosenSlot), durableVersion: chosen.version, durableSlot: UInt32(chosenSlot))
+        return PublishedState(
+            version: chosen.version, catalogRoot: chosen.catalogRoot, pageCount: chosen.pageCount,
+            latestSlot: UInt32(chosenSlot), durableVersion: chosen.version, durableSlot: UInt32(chosenSlot))
     }
 
     /// Whether the processes that used the file before this open acknowledged `m` as durable:
@@ -520,7 +543,10 @@ public final class Database: @unchecked Sendable {
         do {
             let report = try verifier.run()
             if report.leakedPages.isEmpty { return nil }
-            return acc.corrupt(0, "the meta record of version \(m.version) has an empty catalog, but \(report.leakedPages.count) of its \(m.pageCount) pages are in use")
+            return acc.corrupt(
+                0,
+                "the meta record of version \(m.version) has an empty catalog, but \(report.leakedPages.count) of its \(m.pageCount) pages are in use"
+            )
         } catch let e as StorageError {
             return e
         } catch {
@@ -538,13 +564,21 @@ public final class Database: @unchecked Sendable {
             var length = pageSize
             if p.u8(PageHeader.type) == PageType.overflow.rawValue {
                 let run = Int(p.u32(PageHeader.runPages))
-                guard run >= 1, Int(n) + run <= Int(m.pageCount) else { return acc.corrupt(n, "overflow run of \(run) pages") }
+                guard run >= 1, Int(n) + run <= Int(m.pageCount) else {
+                    return acc.corrupt(n, "overflow run of \(run) pages")
+                }
                 length = run * pageSize
             }
-            guard p.u32(PageHeader.pageNumber) == n else { return acc.corrupt(n, "page header names page \(p.u32(PageHeader.pageNumber))") }
+            guard p.u32(PageHeader.pageNumber) == n else {
+                return acc.corrupt(n, "page header names page \(p.u32(PageHeader.pageNumber))")
+            }
             let v = p.u64(PageHeader.version)
-            guard v > m.durableBase, v <= m.version else { return acc.corrupt(n, "written by version \(v), expected \(m.durableBase + 1)...\(m.version)") }
-            guard p.u64(PageHeader.checksum) == Checksum.ofPage(p, length: length) else { return acc.corrupt(n, "checksum mismatch") }
+            guard v > m.durableBase, v <= m.version else {
+                return acc.corrupt(n, "written by version \(v), expected \(m.durableBase + 1)...\(m.version)")
+            }
+            guard p.u64(PageHeader.checksum) == Checksum.ofPage(p, length: length) else {
+                return acc.corrupt(n, "checksum mismatch")
+            }
             return nil
         }
         for n in m.inlineList { if let e = check(n) { return e } }
@@ -554,7 +588,9 @@ public final class Database: @unchecked Sendable {
             if let e = check(next, expect: .commitList) { return e }
             let p = acc.base + Int(next) * pageSize
             let count = Int(p.u32(PageHeader.entryCount))
-            guard count <= CommitListLayout.capacity(pageSize: pageSize) else { return acc.corrupt(next, "commit list of \(count) entries") }
+            guard count <= CommitListLayout.capacity(pageSize: pageSize) else {
+                return acc.corrupt(next, "commit list of \(count) entries")
+            }
             for i in 0..<count { if let e = check(p.u32(PageHeader.size + 4 * i)) { return e } }
             next = p.u32(PageHeader.nextPage)
             hops += 1
@@ -582,14 +618,17 @@ public final class Database: @unchecked Sendable {
         // ~70k instructions. A torn or foreign value only leads to the full check below.
         guard (current.base + slot * pageSize).u64(MetaLayout.version) == st.version + 1 else { return }
         guard case .success(let m) = MetaRecord.decode(current.base + slot * pageSize, pageSize: pageSize, slot: slot),
-              m.version == st.version + 1, m.durableBase == st.durableVersion else { return }
+            m.version == st.version + 1, m.durableBase == st.durableVersion
+        else { return }
         let size = try StorageError.wrap { try System.fileSize(fd) }
         guard size >= Int64(m.pageCount) * Int64(pageSize) else { return }
         let mapping = try stateLock.withLock { try ensureMapping(pages: m.pageCount) }
         let acc = PageAccess(base: mapping.base, pageSize: pageSize, pageCount: m.pageCount, path: path)
         guard verifyCommit(m, acc) == nil else { return }
-        lockFile.publish(PublishedState(version: m.version, catalogRoot: m.catalogRoot, pageCount: m.pageCount, latestSlot: st.latestSlot,
-                                        durableVersion: st.durableVersion, durableSlot: st.durableSlot))
+        lockFile.publish(
+            PublishedState(
+                version: m.version, catalogRoot: m.catalogRoot, pageCount: m.pageCount, latestSlot: st.latestSlot,
+                durableVersion: st.durableVersion, durableSlot: st.durableSlot))
     }
 
     // MARK: Snapshots
@@ -814,7 +853,9 @@ public final class Database: @unchecked Sendable {
         let st = lockFile.readState()
         guard st.durableVersion == st.version else { return }
         let latest = mapping.base + Int(st.latestSlot) * pageSize
-        guard case .success(var meta) = MetaRecord.decode(latest, pageSize: pageSize, slot: Int(st.latestSlot)) else { return }
+        guard case .success(var meta) = MetaRecord.decode(latest, pageSize: pageSize, slot: Int(st.latestSlot)) else {
+            return
+        }
         if meta.isClean { return }
         meta.flags |= MetaLayout.flagClean
         let other = 1 - Int(st.latestSlot)

@@ -22,9 +22,11 @@ enum DatabaseCopier {
     ///   - forEach: calls its body with each entry of a tree, in key order.
     ///   - progress: called now and then with (entries copied, entries in all), and once at the end.
     /// - Throws: ``StorageError/fileExists(path:)`` when `path` exists; errors of the writes.
-    static func copy(pageSize: Int, to path: String, names: [String], count: (String) throws -> UInt64,
-                     forEach: (String, (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws -> Void,
-                     progress: ((UInt64, UInt64) -> Void)?) throws -> CopyReport {
+    static func copy(
+        pageSize: Int, to path: String, names: [String], count: (String) throws -> UInt64,
+        forEach: (String, (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws -> Void,
+        progress: ((UInt64, UInt64) -> Void)?
+    ) throws -> CopyReport {
         if System.fileExists(path) { throw StorageError.fileExists(path: path) }
         var total: UInt64 = 0
         for name in names { total += try count(name) }
@@ -112,12 +114,13 @@ extension ReadTransaction {
     @discardableResult
     public func writeCopy(toPath path: String, progress: ((UInt64, UInt64) -> Void)? = nil) throws -> CopyReport {
         let names = try treeNames()
-        return try DatabaseCopier.copy(pageSize: database.pageSize, to: path, names: names,
-                                       count: { try tree(named: $0)?.count ?? 0 },
-                                       forEach: { name, body in
-                                           guard let t = try tree(named: name) else { return }
-                                           try forEach(in: t, body)
-                                       }, progress: progress)
+        return try DatabaseCopier.copy(
+            pageSize: database.pageSize, to: path, names: names,
+            count: { try tree(named: $0)?.count ?? 0 },
+            forEach: { name, body in
+                guard let t = try tree(named: name) else { return }
+                try forEach(in: t, body)
+            }, progress: progress)
     }
 }
 
@@ -130,9 +133,10 @@ extension WriteTransaction {
     @discardableResult
     public func writeCopy(toPath path: String, progress: ((UInt64, UInt64) -> Void)? = nil) throws -> CopyReport {
         let names = try treeNames()
-        return try DatabaseCopier.copy(pageSize: db.pageSize, to: path, names: names,
-                                       count: { try count(openTree($0)) },
-                                       forEach: { name, body in try forEach(in: try openTree(name), body) },
-                                       progress: progress)
+        return try DatabaseCopier.copy(
+            pageSize: db.pageSize, to: path, names: names,
+            count: { try count(openTree($0)) },
+            forEach: { name, body in try forEach(in: try openTree(name), body) },
+            progress: progress)
     }
 }

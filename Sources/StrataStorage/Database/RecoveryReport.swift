@@ -1,11 +1,11 @@
 import Atomics
 import StrataPOSIX
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// What recovery did when a database was opened: the newest commit it found did not verify, so
@@ -28,7 +28,10 @@ public struct RecoveryReport: Sendable, Equatable, CustomStringConvertible {
     public var wasAcknowledged: Bool
 
     public var description: String {
-        let why = wasAcknowledged ? "it was damaged after it was made durable" : "a crash interrupted it before it was durable"
-        return "rolled back version \(discardedVersion.rawValue) (\(why): page \(page), \(reason)); opened version \(openedVersion.rawValue)"
+        let why =
+            wasAcknowledged
+            ? "it was damaged after it was made durable" : "a crash interrupted it before it was durable"
+        return
+            "rolled back version \(discardedVersion.rawValue) (\(why): page \(page), \(reason)); opened version \(openedVersion.rawValue)"
     }
 }

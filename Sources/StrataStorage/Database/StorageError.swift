@@ -57,22 +57,32 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .system(let e):
             return e.description
         case .notADatabase(let path, let reason):
-            return "\(path) is not a Strata database: \(reason). Check the path, or delete the file if it should be created anew."
+            return
+                "\(path) is not a Strata database: \(reason). Check the path, or delete the file if it should be created anew."
         case .byteOrderMismatch(let path):
-            return "\(path) was written on a machine of the other byte order; Strata files are little-endian. Open it on a little-endian machine or export its data there."
+            return
+                "\(path) was written on a machine of the other byte order; Strata files are little-endian. Open it on a little-endian machine or export its data there."
         case .unsupportedFormatVersion(let path, let found, let supported):
-            let reads = oldestReadableFormatVersion == supported ? "format version \(supported)" : "format versions \(oldestReadableFormatVersion) to \(supported)"
-            return "\(path) has format version \(found), but this build of Strata reads \(reads). Open it with a Strata release that supports version \(found)."
+            let reads =
+                oldestReadableFormatVersion == supported
+                ? "format version \(supported)" : "format versions \(oldestReadableFormatVersion) to \(supported)"
+            return
+                "\(path) has format version \(found), but this build of Strata reads \(reads). Open it with a Strata release that supports version \(found)."
         case .corruptPage(let path, let page, let reason):
-            return "\(path) is corrupt at page \(page): \(reason). Restore the file from a backup; Database.verify() lists the first damaged page of the newest version."
+            return
+                "\(path) is corrupt at page \(page): \(reason). Restore the file from a backup; Database.verify() lists the first damaged page of the newest version."
         case .damagedCommit(let path, let version, let page, let reason, let intact):
-            return "\(path) is damaged: the newest commit (version \(version)) was made durable, but its page \(page) no longer verifies (\(reason)). Nothing was changed. Restore the file from a backup, or open it with openLastIntactVersion to open version \(intact) and lose that commit."
+            return
+                "\(path) is damaged: the newest commit (version \(version)) was made durable, but its page \(page) no longer verifies (\(reason)). Nothing was changed. Restore the file from a backup, or open it with openLastIntactVersion to open version \(intact) and lose that commit."
         case .truncated(let path, let expected, let actual):
-            return "\(path) is truncated: its meta record needs \(expected) bytes but the file has \(actual). The file was cut short (a partial copy?); restore it from a backup."
+            return
+                "\(path) is truncated: its meta record needs \(expected) bytes but the file has \(actual). The file was cut short (a partial copy?); restore it from a backup."
         case .invalidPageSize(let size):
-            return "Page size \(size) is not supported: use a power of two from \(minimumPageSize) to \(maximumPageSize)."
+            return
+                "Page size \(size) is not supported: use a power of two from \(minimumPageSize) to \(maximumPageSize)."
         case .keyTooLarge(let size, let limit):
-            return "A key of \(size) bytes exceeds the limit of \(limit) bytes for this page size; use a shorter key or a larger page size."
+            return
+                "A key of \(size) bytes exceeds the limit of \(limit) bytes for this page size; use a shorter key or a larger page size."
         case .valueTooLarge(let size, let limit):
             return "A value of \(size) bytes exceeds the limit of \(limit) bytes; split it into several values."
         case .readOnly(let path):
@@ -82,17 +92,21 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .treeNotFound(let name):
             return "No tree named '\(name)' exists in this version; create it in a write transaction first."
         case .readersFull(let path, let slots):
-            return "All \(slots) reader slots of \(path).lock are in use by live processes; close some database handles or open with a larger maxReaders."
+            return
+                "All \(slots) reader slots of \(path).lock are in use by live processes; close some database handles or open with a larger maxReaders."
         case .needsReopen(let path, let cause):
-            return "A commit to \(path) failed while making it durable (\(cause)); this handle refuses further writes. Close and reopen the database: it will open at the last durable version."
+            return
+                "A commit to \(path) failed while making it durable (\(cause)); this handle refuses further writes. Close and reopen the database: it will open at the last durable version."
         case .databaseClosed(let path):
             return "The database handle for \(path) was closed; open it again to read or write."
         case .fileExists(let path):
-            return "\(path) already exists; a copy never replaces a file. Choose another path, or delete the file first."
+            return
+                "\(path) already exists; a copy never replaces a file. Choose another path, or delete the file first."
         case .inUse(let path):
             return "\(path) is open (in this process or another); close every handle to it before deleting its files."
         case .lockFileInvalid(let path, let reason):
-            return "\(path) is not a valid Strata lock file (\(reason)). Make sure no process has the database open, then delete the lock file; it is recreated on open."
+            return
+                "\(path) is not a valid Strata lock file (\(reason)). Make sure no process has the database open, then delete the lock file; it is recreated on open."
         }
     }
 }

@@ -3,7 +3,7 @@
 struct Verifier {
     let access: PageAccess
     let meta: MetaRecord
-    var owner: [UInt8]   // 0 = unseen, 1 = tree, 2 = free, 3 = bookkeeping
+    var owner: [UInt8]  // 0 = unseen, 1 = tree, 2 = free, 3 = bookkeeping
 
     init(access: PageAccess, meta: MetaRecord) {
         self.access = access
@@ -14,19 +14,29 @@ struct Verifier {
     }
 
     mutating func claim(_ n: UInt32, _ kind: UInt8, run: Int = 1) throws {
-        guard n >= 2, Int(n) + run <= owner.count else { throw access.corrupt(n, "page outside the file's \(owner.count) pages") }
+        guard n >= 2, Int(n) + run <= owner.count else {
+            throw access.corrupt(n, "page outside the file's \(owner.count) pages")
+        }
         for k in 0..<run {
             let i = Int(n) + k
-            guard owner[i] == 0 else { throw access.corrupt(UInt32(i), "page is used twice (kinds \(owner[i]) and \(kind))") }
+            guard owner[i] == 0 else {
+                throw access.corrupt(UInt32(i), "page is used twice (kinds \(owner[i]) and \(kind))")
+            }
             owner[i] = kind
         }
     }
 
     func checkChecksum(_ n: UInt32, length: Int) throws {
         let p = access.base + Int(n) * access.pageSize
-        guard p.u32(PageHeader.pageNumber) == n else { throw access.corrupt(n, "header names page \(p.u32(PageHeader.pageNumber))") }
-        guard p.u64(PageHeader.version) <= meta.version else { throw access.corrupt(n, "written by a future version \(p.u64(PageHeader.version))") }
-        guard p.u64(PageHeader.checksum) == Checksum.ofPage(p, length: length) else { throw access.corrupt(n, "checksum mismatch") }
+        guard p.u32(PageHeader.pageNumber) == n else {
+            throw access.corrupt(n, "header names page \(p.u32(PageHeader.pageNumber))")
+        }
+        guard p.u64(PageHeader.version) <= meta.version else {
+            throw access.corrupt(n, "written by a future version \(p.u64(PageHeader.version))")
+        }
+        guard p.u64(PageHeader.checksum) == Checksum.ofPage(p, length: length) else {
+            throw access.corrupt(n, "checksum mismatch")
+        }
     }
 
     /// Checks the subtree at `n`: keys in [lower, upper); returns (entries, depth).
@@ -41,7 +51,9 @@ struct Verifier {
         for i in 0..<count {
             let off = try Node.cell(p, i, access)
             let size = Node.cellSize(p, i, leaf: Node.isLeaf(p))
-            guard off >= Node.cellStart(p), off + size <= access.pageSize else { throw access.corrupt(n, "cell \(i) outside the cell area") }
+            guard off >= Node.cellStart(p), off + size <= access.pageSize else {
+                throw access.corrupt(n, "cell \(i) outside the cell area")
+            }
             spans.append((off, size))
         }
         spans.sort { $0.0 < $1.0 }
@@ -64,7 +76,11 @@ struct Verifier {
             for i in 0..<count {
                 let k = try Node.leafKey(p, i, access)
                 guard inBounds(k) else { throw access.corrupt(n, "key \(i) outside the bounds its parent sets") }
-                if let previous { guard previous.lexicographicallyPrecedes(Array(k)) else { throw access.corrupt(n, "keys out of order at \(i)") } }
+                if let previous {
+                    guard previous.lexicographicallyPrecedes(Array(k)) else {
+                        throw access.corrupt(n, "keys out of order at \(i)")
+                    }
+                }
                 previous = Array(k)
                 if case .overflow(let first, let length) = try Node.leafValue(p, i, access) {
                     _ = try access.overflowValue(first: first, length: length)
@@ -81,11 +97,19 @@ struct Verifier {
             let lo: [UInt8]? = i == 0 ? lower : Array(try Node.branchKey(p, i, access))
             let hi: [UInt8]? = i + 1 < count ? Array(try Node.branchKey(p, i + 1, access)) : upper
             if i > 0 {
-                guard inBounds(try Node.branchKey(p, i, access)) else { throw access.corrupt(n, "separator \(i) outside its bounds") }
-                if let hi, let lo, !lo.lexicographicallyPrecedes(hi) { throw access.corrupt(n, "separators out of order at \(i)") }
+                guard inBounds(try Node.branchKey(p, i, access)) else {
+                    throw access.corrupt(n, "separator \(i) outside its bounds")
+                }
+                if let hi, let lo, !lo.lexicographicallyPrecedes(hi) {
+                    throw access.corrupt(n, "separators out of order at \(i)")
+                }
             }
             let (c, d) = try walk(try Node.child(p, i, access), lower: lo, upper: hi, depth: depth + 1)
-            if leafDepth == -1 { leafDepth = d } else if leafDepth != d { throw access.corrupt(n, "leaves at different depths") }
+            if leafDepth == -1 {
+                leafDepth = d
+            } else if leafDepth != d {
+                throw access.corrupt(n, "leaves at different depths")
+            }
             total += c
         }
         return (total, leafDepth + 1)
@@ -104,12 +128,16 @@ struct Verifier {
             }
             for (name, t) in entries {
                 if t.root == 0 {
-                    guard t.count == 0 else { throw access.corrupt(meta.catalogRoot, "empty tree '\(name)' records \(t.count) entries") }
+                    guard t.count == 0 else {
+                        throw access.corrupt(meta.catalogRoot, "empty tree '\(name)' records \(t.count) entries")
+                    }
                     trees[name] = 0
                     continue
                 }
                 let (c, d) = try walk(t.root, lower: nil, upper: nil, depth: 0)
-                guard c == t.count else { throw access.corrupt(t.root, "tree '\(name)' holds \(c) entries, the catalog says \(t.count)") }
+                guard c == t.count else {
+                    throw access.corrupt(t.root, "tree '\(name)' holds \(c) entries, the catalog says \(t.count)")
+                }
                 trees[name] = c
                 depths[name] = d
             }
@@ -122,7 +150,9 @@ struct Verifier {
             try claim(next, 3)
             try checkChecksum(next, length: access.pageSize)
             let p = try access.page(next)
-            guard p.u8(PageHeader.type) == PageType.freeList.rawValue else { throw access.corrupt(next, "expected a free-list page") }
+            guard p.u8(PageHeader.type) == PageType.freeList.rawValue else {
+                throw access.corrupt(next, "expected a free-list page")
+            }
             for i in 0..<Int(p.u32(PageHeader.entryCount)) {
                 let e = PageHeader.size + FreeListLayout.entrySize * i
                 let first = p.u32(e + 8), len = Int(p.u32(e + 12))
@@ -146,7 +176,8 @@ struct Verifier {
         }
         var leaked: [UInt32] = []
         for (i, o) in owner.enumerated() where o == 0 { leaked.append(UInt32(i)) }
-        return VerifyReport(version: VersionID(meta.version), pageCount: owner.count, treePages: treePages, freePages: freePages,
-                            bookkeepingPages: owner.filter { $0 == 3 }.count, leakedPages: leaked, trees: trees, depths: depths)
+        return VerifyReport(
+            version: VersionID(meta.version), pageCount: owner.count, treePages: treePages, freePages: freePages,
+            bookkeepingPages: owner.filter { $0 == 3 }.count, leakedPages: leaked, trees: trees, depths: depths)
     }
 }

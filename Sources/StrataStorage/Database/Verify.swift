@@ -1,5 +1,3 @@
-
-
 extension Database {
     /// Checks the newest version page by page: every checksum, the B+tree structure and key order
     /// of every tree, and that every page is either in use exactly once or free. Holds the writer
@@ -15,8 +13,10 @@ extension Database {
         let st = lockFile.readState()
         let mapping = try stateLock.withLock { try ensureMapping(pages: st.pageCount) }
         let acc = PageAccess(base: mapping.base, pageSize: pageSize, pageCount: st.pageCount, path: path)
-        guard case .success(let meta) = MetaRecord.decode(mapping.base + Int(st.latestSlot) * pageSize, pageSize: pageSize, slot: Int(st.latestSlot)),
-              meta.version == st.version
+        guard
+            case .success(let meta) = MetaRecord.decode(
+                mapping.base + Int(st.latestSlot) * pageSize, pageSize: pageSize, slot: Int(st.latestSlot)),
+            meta.version == st.version
         else { throw acc.corrupt(st.latestSlot, "meta page does not match the published version") }
         var verifier = Verifier(access: acc, meta: meta)
         return try withExtendedLifetime(mapping) { try verifier.run() }

@@ -34,7 +34,9 @@ enum Checksum {
             v4 = round(v4, UInt64(littleEndian: words[i + 3]))
             i += 4
         }
-        var h = ((v1 << 1) | (v1 >> 63)) &+ ((v2 << 7) | (v2 >> 57)) &+ ((v3 << 12) | (v3 >> 52)) &+ ((v4 << 18) | (v4 >> 46))
+        var h =
+            ((v1 << 1) | (v1 >> 63)) &+ ((v2 << 7) | (v2 >> 57)) &+ ((v3 << 12) | (v3 >> 52))
+            &+ ((v4 << 18) | (v4 >> 46))
         while i < n {
             h ^= round(0, UInt64(littleEndian: words[i]))
             h = ((h << 27) | (h >> 37)) &* p1 &+ p4

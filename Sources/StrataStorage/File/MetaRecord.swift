@@ -36,7 +36,11 @@ struct MetaRecord: Equatable {
         precondition(inlineList.count <= MetaLayout.inlineCapacity(pageSize: pageSize))
         page.setU32(MetaLayout.inlineCount, UInt32(inlineList.count))
         for (i, p) in inlineList.enumerated() { page.setU32(MetaLayout.inlineList + 4 * i, p) }
-        precondition(inlineFree.isEmpty || (freeListHead == 0 && MetaLayout.fitsInline(pages: inlineList.count, extents: inlineFree.count, pageSize: pageSize)))
+        precondition(
+            inlineFree.isEmpty
+                || (freeListHead == 0
+                    && MetaLayout.fitsInline(pages: inlineList.count, extents: inlineFree.count, pageSize: pageSize))
+        )
         page.setU32(MetaLayout.inlineFreeCount, UInt32(inlineFree.count))
         let base = MetaLayout.inlineFreeOffset(inlineCount: inlineList.count)
         for (i, e) in inlineFree.enumerated() {
@@ -61,7 +65,8 @@ struct MetaRecord: Equatable {
 
     /// Why a meta page was rejected.
     enum Problem: Error, Equatable {
-        case badChecksum, wrongType, wrongSlot, badMagic, byteSwapped, formatVersion(UInt32), pageSize(UInt32), inconsistent(String)
+        case badChecksum, wrongType, wrongSlot, badMagic, byteSwapped, formatVersion(UInt32), pageSize(UInt32),
+            inconsistent(String)
     }
 
     /// Decodes and validates the meta record in `page` for `slot`.
@@ -73,11 +78,15 @@ struct MetaRecord: Equatable {
         guard isReadableFormat(format) else { return .failure(.formatVersion(format)) }
         let ps = page.u32(MetaLayout.pageSize)
         guard Int(ps) == pageSize else { return .failure(.pageSize(ps)) }
-        guard page.u64(PageHeader.checksum) == Checksum.ofPage(page, length: pageSize) else { return .failure(.badChecksum) }
+        guard page.u64(PageHeader.checksum) == Checksum.ofPage(page, length: pageSize) else {
+            return .failure(.badChecksum)
+        }
         guard page.u8(PageHeader.type) == PageType.meta.rawValue else { return .failure(.wrongType) }
         guard page.u32(PageHeader.pageNumber) == UInt32(slot) else { return .failure(.wrongSlot) }
         let count = Int(page.u32(MetaLayout.inlineCount))
-        guard count <= MetaLayout.inlineCapacity(pageSize: pageSize) else { return .failure(.inconsistent("inline list of \(count) entries")) }
+        guard count <= MetaLayout.inlineCapacity(pageSize: pageSize) else {
+            return .failure(.inconsistent("inline list of \(count) entries"))
+        }
         var list = [UInt32]()
         list.reserveCapacity(count)
         for i in 0..<count { list.append(page.u32(MetaLayout.inlineList + 4 * i)) }
@@ -105,7 +114,9 @@ struct MetaRecord: Equatable {
             inlineList: list
         )
         m.inlineFree = free
-        guard free.isEmpty || m.freeListHead == 0 else { return .failure(.inconsistent("both an inline free list and a free-list chain")) }
+        guard free.isEmpty || m.freeListHead == 0 else {
+            return .failure(.inconsistent("both an inline free list and a free-list chain"))
+        }
         for e in free where e.first < 2 || UInt64(e.first) + UInt64(e.count) > UInt64(m.pageCount) {
             return .failure(.inconsistent("inline free extent outside the file"))
         }

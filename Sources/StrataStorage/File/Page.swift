@@ -3,9 +3,15 @@
 
 extension UnsafeRawPointer {
     @inline(__always) func u8(_ offset: Int) -> UInt8 { load(fromByteOffset: offset, as: UInt8.self) }
-    @inline(__always) func u16(_ offset: Int) -> UInt16 { UInt16(littleEndian: loadUnaligned(fromByteOffset: offset, as: UInt16.self)) }
-    @inline(__always) func u32(_ offset: Int) -> UInt32 { UInt32(littleEndian: loadUnaligned(fromByteOffset: offset, as: UInt32.self)) }
-    @inline(__always) func u64(_ offset: Int) -> UInt64 { UInt64(littleEndian: loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
+    @inline(__always) func u16(_ offset: Int) -> UInt16 {
+        UInt16(littleEndian: loadUnaligned(fromByteOffset: offset, as: UInt16.self))
+    }
+    @inline(__always) func u32(_ offset: Int) -> UInt32 {
+        UInt32(littleEndian: loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+    }
+    @inline(__always) func u64(_ offset: Int) -> UInt64 {
+        UInt64(littleEndian: loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    }
 }
 
 extension UnsafeMutableRawPointer {
@@ -14,9 +20,15 @@ extension UnsafeMutableRawPointer {
     @inline(__always) func u32(_ offset: Int) -> UInt32 { UnsafeRawPointer(self).u32(offset) }
     @inline(__always) func u64(_ offset: Int) -> UInt64 { UnsafeRawPointer(self).u64(offset) }
     @inline(__always) func setU8(_ offset: Int, _ v: UInt8) { storeBytes(of: v, toByteOffset: offset, as: UInt8.self) }
-    @inline(__always) func setU16(_ offset: Int, _ v: UInt16) { storeBytes(of: v.littleEndian, toByteOffset: offset, as: UInt16.self) }
-    @inline(__always) func setU32(_ offset: Int, _ v: UInt32) { storeBytes(of: v.littleEndian, toByteOffset: offset, as: UInt32.self) }
-    @inline(__always) func setU64(_ offset: Int, _ v: UInt64) { storeBytes(of: v.littleEndian, toByteOffset: offset, as: UInt64.self) }
+    @inline(__always) func setU16(_ offset: Int, _ v: UInt16) {
+        storeBytes(of: v.littleEndian, toByteOffset: offset, as: UInt16.self)
+    }
+    @inline(__always) func setU32(_ offset: Int, _ v: UInt32) {
+        storeBytes(of: v.littleEndian, toByteOffset: offset, as: UInt32.self)
+    }
+    @inline(__always) func setU64(_ offset: Int, _ v: UInt64) {
+        storeBytes(of: v.littleEndian, toByteOffset: offset, as: UInt64.self)
+    }
 }
 
 /// Compares two byte strings in lexicographic (memcmp) order.
@@ -43,15 +55,19 @@ func compareBytes(_ a: UnsafeRawPointer, _ aCount: Int, _ b: UnsafeRawPointer, _
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 // memcmp and memmove are libc memory routines, not system calls; they live here rather than in
 // StrataPOSIX because they touch no operating-system state.
-@inline(__always) func memcmpBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ n: Int) -> Int { Int(memcmp(a, b, n)) }
-@inline(__always) func moveBytes(_ dst: UnsafeMutableRawPointer, _ src: UnsafeRawPointer, _ n: Int) { memmove(dst, src, n) }
+@inline(__always) func memcmpBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ n: Int) -> Int {
+    Int(memcmp(a, b, n))
+}
+@inline(__always) func moveBytes(_ dst: UnsafeMutableRawPointer, _ src: UnsafeRawPointer, _ n: Int) {
+    memmove(dst, src, n)
+}
 @inline(__always) func zeroBytes(_ dst: UnsafeMutableRawPointer, _ n: Int) { memset(dst, 0, n) }

@@ -37,7 +37,8 @@ public enum _PageChecksum {
         (PageHeader.typeSpecific + 2, 2), (PageHeader.typeSpecific + 4, 4),
         (MetaLayout.magic, 8), (MetaLayout.formatVersion, 4), (MetaLayout.pageSize, 4), (MetaLayout.version, 8),
         (MetaLayout.catalogRoot, 4), (MetaLayout.freeListHead, 4), (MetaLayout.pageCount, 4), (MetaLayout.flags, 4),
-        (MetaLayout.durableBase, 8), (MetaLayout.freeListPages, 4), (MetaLayout.listHead, 4), (MetaLayout.listPagesOwn, 4),
+        (MetaLayout.durableBase, 8), (MetaLayout.freeListPages, 4), (MetaLayout.listHead, 4),
+        (MetaLayout.listPagesOwn, 4),
         (MetaLayout.inlineCount, 4), (MetaLayout.inlineFreeCount, 4), (MetaLayout.inlineList, 4),
     ]
 

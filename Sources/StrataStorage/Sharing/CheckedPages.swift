@@ -1,11 +1,11 @@
 import Atomics
 import StrataPOSIX
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Which pages have been checked since their last write, and how: their cells (they lie in the
@@ -68,6 +68,7 @@ struct CheckedPages: @unchecked Sendable {
     @inline(__always)
     func insert(_ n: UInt32, version: UInt64, inFull: Bool) {
         guard Int(n) < count else { return }
-        UnsafeAtomic<UInt64>(at: words + Int(n)).store(version | Self.cells | (inFull ? Self.checksum : 0), ordering: .relaxed)
+        UnsafeAtomic<UInt64>(at: words + Int(n)).store(
+            version | Self.cells | (inFull ? Self.checksum : 0), ordering: .relaxed)
     }
 }

@@ -1,11 +1,11 @@
 import Atomics
 import StrataPOSIX
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A mutex for short critical sections (a pthread mutex on the heap, so it never moves).

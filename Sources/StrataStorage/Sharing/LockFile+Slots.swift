@@ -14,7 +14,8 @@ extension LockFile {
                 if !alive { continue }
             }
             let version = base.load(fromByteOffset: 8, as: UInt64.self)
-            out.append(ReaderSlot(processID: pid, pinnedVersion: version == 0 ? nil : version, isThisHandle: i == mySlot))
+            out.append(
+                ReaderSlot(processID: pid, pinnedVersion: version == 0 ? nil : version, isThisHandle: i == mySlot))
         }
         return out
     }

@@ -23,23 +23,23 @@ final class LockFile: @unchecked Sendable {
     static let slotLockBase: Int64 = 1 << 20
 
     enum Offset {
-        static let magic = 0            // u64
-        static let formatVersion = 8    // u32
-        static let slotCount = 12       // u32
+        static let magic = 0  // u64
+        static let formatVersion = 8  // u32
+        static let slotCount = 12  // u32
         /// u64: which of the two copies below holds the published state (0 or 1).
         static let active = 64
         /// Copy `i` of the published state starts at `copies + copySize * i`.
         static let copies = 128
         static let copySize = 64
         // Fields inside a copy.
-        static let seq = 0              // u64: odd while the writer fills this copy
-        static let version = 8          // u64
-        static let catalogRoot = 16     // u32
-        static let pageCount = 20       // u32
-        static let latestSlot = 24      // u32
+        static let seq = 0  // u64: odd while the writer fills this copy
+        static let version = 8  // u64
+        static let catalogRoot = 16  // u32
+        static let pageCount = 20  // u32
+        static let latestSlot = 24  // u32
         static let durableVersion = 32  // u64
-        static let durableSlot = 40     // u32
-        static let slots = 4096         // slot i at slots + 64 * i: pid u32, pad u32, version u64
+        static let durableSlot = 40  // u32
+        static let slots = 4096  // slot i at slots + 64 * i: pid u32, pad u32, version u64
         static let slotSize = 64
     }
 
@@ -68,16 +68,23 @@ final class LockFile: @unchecked Sendable {
     /// file is too short, of another format, or was left mid-update (odd sequence number).
     private static func readPublishedState(_ fd: FileDescriptor) -> PublishedState? {
         var head = [UInt8](repeating: 0, count: Offset.copies + 2 * Offset.copySize)
-        guard let n = try? head.withUnsafeMutableBytes({ try System.pread(fd, into: $0.baseAddress!, count: $0.count, offset: 0) }),
-              n == head.count else { return nil }
+        guard
+            let n = try? head.withUnsafeMutableBytes({
+                try System.pread(fd, into: $0.baseAddress!, count: $0.count, offset: 0)
+            }),
+            n == head.count
+        else { return nil }
         return head.withUnsafeBytes { raw -> PublishedState? in
             let p = raw.baseAddress!
-            guard p.u64(Offset.magic) == lockFileMagic, p.u32(Offset.formatVersion) == lockFileFormatVersion else { return nil }
+            guard p.u64(Offset.magic) == lockFileMagic, p.u32(Offset.formatVersion) == lockFileFormatVersion else {
+                return nil
+            }
             let c = p + Offset.copies + Offset.copySize * Int(p.u64(Offset.active) & 1)
             guard c.u64(Offset.seq) & 1 == 0, c.u64(Offset.version) != 0 else { return nil }
-            return PublishedState(version: c.u64(Offset.version), catalogRoot: c.u32(Offset.catalogRoot),
-                                  pageCount: c.u32(Offset.pageCount), latestSlot: c.u32(Offset.latestSlot),
-                                  durableVersion: c.u64(Offset.durableVersion), durableSlot: c.u32(Offset.durableSlot))
+            return PublishedState(
+                version: c.u64(Offset.version), catalogRoot: c.u32(Offset.catalogRoot),
+                pageCount: c.u32(Offset.pageCount), latestSlot: c.u32(Offset.latestSlot),
+                durableVersion: c.u64(Offset.durableVersion), durableSlot: c.u32(Offset.durableSlot))
         }
     }
 
@@ -128,7 +135,9 @@ final class LockFile: @unchecked Sendable {
             }
             guard base.u32(Offset.formatVersion) == lockFileFormatVersion else {
                 System.munmap(region)
-                throw StorageError.lockFileInvalid(path: path, reason: "lock file format \(base.u32(Offset.formatVersion)), expected \(lockFileFormatVersion)")
+                throw StorageError.lockFileInvalid(
+                    path: path,
+                    reason: "lock file format \(base.u32(Offset.formatVersion)), expected \(lockFileFormatVersion)")
             }
             let slots = Int(base.u32(Offset.slotCount))
             guard slots > 0, fileSize(slots: slots) <= Int(size) else {

@@ -2,11 +2,11 @@ import Atomics
 import StrataPOSIX
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One memory mapping of the data file, shared by the snapshots that started while it was current.

@@ -1,11 +1,11 @@
 import Atomics
 import StrataPOSIX
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A binary semaphore: the in-process half of the writer lock. Unlike a mutex it may be released

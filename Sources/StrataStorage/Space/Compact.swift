@@ -70,9 +70,10 @@ extension WriteTransaction {
             trimmed = true
         }
         if trimmed {
-            access = PageAccess(base: access.base, pageSize: pageSize, pageCount: pageCount, path: db.pathName,
-                                maxVersion: v, checked: access.checked, ownVersion: v,
-                                shadow: shadow, shadowGeneration: access.shadowGeneration)
+            access = PageAccess(
+                base: access.base, pageSize: pageSize, pageCount: pageCount, path: db.pathName,
+                maxVersion: v, checked: access.checked, ownVersion: v,
+                shadow: shadow, shadowGeneration: access.shadowGeneration)
         }
     }
 }

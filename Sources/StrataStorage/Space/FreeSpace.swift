@@ -141,7 +141,8 @@ struct FreeSpace {
         var current: [FreeExtent] = []
         current.reserveCapacity(pool.count)
         for r in pool.reversed() { current.append(FreeExtent(version: 0, first: r.first, count: r.count)) }
-        let merged = Self.mergeSorted(current, ascending.map { FreeExtent(version: 0, first: $0.first, count: $0.count) })
+        let merged = Self.mergeSorted(
+            current, ascending.map { FreeExtent(version: 0, first: $0.first, count: $0.count) })
         var runs: [Run] = []
         runs.reserveCapacity(merged.count)
         var pages = 0
@@ -383,8 +384,11 @@ extension Database {
     /// Loads the writer state of the newest version from its meta page and free-list chain.
     func loadWriterState(_ st: PublishedState, _ acc: PageAccess, fileBytes: Int64) throws -> WriterState {
         let metaPage = acc.base + Int(st.latestSlot) * pageSize
-        guard case .success(let meta) = MetaRecord.decode(metaPage, pageSize: pageSize, slot: Int(st.latestSlot)), meta.version == st.version else {
-            throw acc.corrupt(st.latestSlot, "the meta page of the newest version does not match the lock file's record")
+        guard case .success(let meta) = MetaRecord.decode(metaPage, pageSize: pageSize, slot: Int(st.latestSlot)),
+            meta.version == st.version
+        else {
+            throw acc.corrupt(
+                st.latestSlot, "the meta page of the newest version does not match the lock file's record")
         }
         var free = FreeSpace()
         var loaded: [FreeExtent] = meta.inlineFree
@@ -392,11 +396,15 @@ extension Database {
         var next = meta.freeListHead
         while next != 0 {
             let p = try acc.page(next)
-            guard p.u8(PageHeader.type) == PageType.freeList.rawValue else { throw acc.corrupt(next, "expected a free-list page") }
+            guard p.u8(PageHeader.type) == PageType.freeList.rawValue else {
+                throw acc.corrupt(next, "expected a free-list page")
+            }
             chain.append(next)
             if chain.count > Int(meta.pageCount) { throw acc.corrupt(meta.freeListHead, "free-list chain loops") }
             let count = Int(p.u32(PageHeader.entryCount))
-            guard count <= FreeListLayout.capacity(pageSize: pageSize) else { throw acc.corrupt(next, "free-list page with \(count) entries") }
+            guard count <= FreeListLayout.capacity(pageSize: pageSize) else {
+                throw acc.corrupt(next, "free-list page with \(count) entries")
+            }
             for i in 0..<count {
                 let e = PageHeader.size + FreeListLayout.entrySize * i
                 let extent = FreeExtent(version: p.u64(e), first: p.u32(e + 8), count: p.u32(e + 12))
@@ -414,6 +422,8 @@ extension Database {
             own.append(next)
             next = try acc.page(next).u32(PageHeader.nextPage)
         }
-        return WriterState(version: meta.version, free: free, freeListChain: chain, ownListPages: own, meta: meta, fileBytes: fileBytes)
+        return WriterState(
+            version: meta.version, free: free, freeListChain: chain, ownListPages: own, meta: meta, fileBytes: fileBytes
+        )
     }
 }

@@ -30,7 +30,8 @@ extension ReadTransaction {
         var out: [TreeStatistics] = []
         for (i, name) in names.enumerated() {
             guard let tree = try tree(named: name) else { continue }
-            var s = TreeStatistics(name: name, entries: tree.count, depth: 0, branchPages: 0, leafPages: 0, overflowPages: 0)
+            var s = TreeStatistics(
+                name: name, entries: tree.count, depth: 0, branchPages: 0, leafPages: 0, overflowPages: 0)
             if tree.root != 0 { s.depth = try count(tree.root, level: 1, &s) }
             out.append(s)
             progress?(i + 1, names.count)

@@ -1,11 +1,11 @@
 import Atomics
 import StrataPOSIX
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// How a commit is made durable.

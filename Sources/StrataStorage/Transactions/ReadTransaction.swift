@@ -1,4 +1,3 @@
-
 /// A read-only snapshot of one committed version.
 ///
 /// Everything it returns (tree handles, keys and values) describes that version no matter what
@@ -30,8 +29,9 @@ public final class ReadTransaction: @unchecked Sendable {
         self.mapping = mapping
         self.version = VersionID(state.version)
         self.catalogRoot = state.catalogRoot
-        self.access = PageAccess(base: mapping.base, pageSize: database.pageSize, pageCount: state.pageCount, path: database.pathName,
-                                 maxVersion: state.version, checked: mapping.checked)
+        self.access = PageAccess(
+            base: mapping.base, pageSize: database.pageSize, pageCount: state.pageCount, path: database.pathName,
+            maxVersion: state.version, checked: mapping.checked)
     }
 
     deinit { end() }
@@ -69,7 +69,10 @@ public final class ReadTransaction: @unchecked Sendable {
 
     /// Calls `body` for each entry with key >= `start` (all entries if nil) in key order, until
     /// `body` returns false.
-    public func forEach(in tree: Tree, from start: [UInt8]? = nil, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
+    public func forEach(
+        in tree: Tree, from start: [UInt8]? = nil,
+        _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool
+    ) throws {
         if let start {
             try start.withUnsafeBytes { try access.forEach(root: tree.root, from: $0, body) }
         } else {

@@ -33,23 +33,24 @@ extension WriteTransaction {
 
     /// The commit steps; the caller ends the transaction.
     func commitChanges(durability: Durability) throws -> VersionID {
-        try repackDirtyLeaves()                                        // 0
-        try recordChangedTreesInCatalog()                              // 1
-        var lists = try planLists()                                    // 2
-        writeFreeList(&lists)                                          // 3
-        writeCommitList(&lists)                                        // 4
-        orderDirtyLeaves()                                             // 5
-        checksumWrittenPages()                                         // 6
+        try repackDirtyLeaves()  // 0
+        try recordChangedTreesInCatalog()  // 1
+        var lists = try planLists()  // 2
+        writeFreeList(&lists)  // 3
+        writeCommitList(&lists)  // 4
+        orderDirtyLeaves()  // 5
+        checksumWrittenPages()  // 6
         commitWritesStarted = true
-        try writeShadowPages()                                         // 7
-        let (meta, slot) = try writeMetaRecord(lists)                  // 8
-        let durable = try syncIfDurable(durability, slot: slot)        // 9
-        publish(meta, slot: slot, durable: durable, lists: lists)      // 10
-        if durability == .full && lists.previousIsDurable {            // 11
+        try writeShadowPages()  // 7
+        let (meta, slot) = try writeMetaRecord(lists)  // 8
+        let durable = try syncIfDurable(durability, slot: slot)  // 9
+        publish(meta, slot: slot, durable: durable, lists: lists)  // 10
+        if durability == .full && lists.previousIsDurable {  // 11
             if shortensFileToPageCount { shortenToPageCount() } else { giveBackSpace() }
         }
-        db.writerCache = WriterState(version: v, free: free, freeListChain: lists.freeListPages, ownListPages: lists.commitListPages,
-                                     meta: meta, fileBytes: fileCapacity)
+        db.writerCache = WriterState(
+            version: v, free: free, freeListChain: lists.freeListPages, ownListPages: lists.commitListPages,
+            meta: meta, fileBytes: fileCapacity)
         free = FreeSpace()
         return version
     }
@@ -64,7 +65,9 @@ extension WriteTransaction {
                 _ = try key.withUnsafeMutableBytes { try delete(UnsafeRawBufferPointer($0), &catalog) }
             } else {
                 let value = Catalog.encode(Tree(name: t.name, root: t.root, count: t.count))
-                _ = try key.withUnsafeMutableBytes { k in try value.withUnsafeBytes { try put(UnsafeRawBufferPointer(k), $0, &catalog) } }
+                _ = try key.withUnsafeMutableBytes { k in
+                    try value.withUnsafeBytes { try put(UnsafeRawBufferPointer(k), $0, &catalog) }
+                }
             }
         }
         trimTail()
@@ -88,10 +91,13 @@ extension WriteTransaction {
         // commit was deferred, its inline list is carried into this record (its meta slot is the
         // one this commit overwrites), and its commit-list chain, if any, is chained to.
         let carried: [UInt32] = previousIsDurable ? [] : baseMeta.inlineList
-        let allInline = MetaLayout.fitsInline(pages: carried.count + dirty.count, extents: extents.count, pageSize: pageSize)
+        let allInline = MetaLayout.fitsInline(
+            pages: carried.count + dirty.count, extents: extents.count, pageSize: pageSize)
         let freeInline = allInline || MetaLayout.fitsInline(pages: 0, extents: extents.count, pageSize: pageSize)
         let flNeeded = freeInline ? 0 : (extents.count + flCap - 1) / flCap
-        let pagesInline = allInline || (!freeInline && carried.count + dirty.count + flNeeded <= MetaLayout.inlineCapacity(pageSize: pageSize))
+        let pagesInline =
+            allInline
+            || (!freeInline && carried.count + dirty.count + flNeeded <= MetaLayout.inlineCapacity(pageSize: pageSize))
         var clNeeded = 0
         if !pagesInline {
             while true {
@@ -107,11 +113,17 @@ extension WriteTransaction {
         for _ in 0..<flNeeded { flPages.append(try allocPage(.freeList, young: false).0) }
         // Allocations from the pool changed the free list (pages from the end of the file did not).
         let finalExtents = free.availablePages != poolBefore ? free.extents(extra: (v, freedAll)) : extents
-        precondition(freeInline ? MetaLayout.fitsInline(pages: pagesInline ? carried.count + dirty.count : 0, extents: finalExtents.count, pageSize: pageSize)
-                                : finalExtents.count <= flPages.count * flCap, "free list outgrew its pages")
-        return CommitLists(previousIsDurable: previousIsDurable, chainTo: previousIsDurable ? 0 : baseMeta.listHead, freedAll: freedAll,
-                           extents: finalExtents, carried: carried, freeInline: freeInline, pagesInline: pagesInline,
-                           commitListPages: clPages, freeListPages: flPages)
+        precondition(
+            freeInline
+                ? MetaLayout.fitsInline(
+                    pages: pagesInline ? carried.count + dirty.count : 0, extents: finalExtents.count,
+                    pageSize: pageSize)
+                : finalExtents.count <= flPages.count * flCap, "free list outgrew its pages")
+        return CommitLists(
+            previousIsDurable: previousIsDurable, chainTo: previousIsDurable ? 0 : baseMeta.listHead,
+            freedAll: freedAll,
+            extents: finalExtents, carried: carried, freeInline: freeInline, pagesInline: pagesInline,
+            commitListPages: clPages, freeListPages: flPages)
     }
 
     /// Step 3: writes the free list (reusable pages, pending pages by version, and what this
@@ -193,15 +205,18 @@ extension WriteTransaction {
     /// crash at any point leaves that version intact.
     /// - Returns: the record and its slot.
     private func writeMetaRecord(_ lists: CommitLists) throws -> (MetaRecord, Int) {
-        let meta = MetaRecord(version: v, catalogRoot: catalog.root, freeListHead: lists.freeListPages.first ?? 0, pageCount: pageCount,
-                              flags: 0, durableBase: base.durableVersion, freeListPages: UInt32(lists.freeListPages.count),
-                              listHead: lists.listHead, listPagesOwn: UInt32(lists.commitListPages.count), inlineList: lists.inline,
-                              inlineFree: lists.freeInline ? lists.extents : [])
+        let meta = MetaRecord(
+            version: v, catalogRoot: catalog.root, freeListHead: lists.freeListPages.first ?? 0, pageCount: pageCount,
+            flags: 0, durableBase: base.durableVersion, freeListPages: UInt32(lists.freeListPages.count),
+            listHead: lists.listHead, listPagesOwn: UInt32(lists.commitListPages.count), inlineList: lists.inline,
+            inlineFree: lists.freeInline ? lists.extents : [])
         let slot = 1 - Int(base.durableSlot)
         meta.encode(into: scratch, pageSize: pageSize, slot: slot)
         let metaBytes = metaWriteLength(slot: slot)
         do {
-            try StorageError.wrap { try System.pwrite(db.fd, from: scratch, count: metaBytes, offset: Int64(slot * pageSize)) }
+            try StorageError.wrap {
+                try System.pwrite(db.fd, from: scratch, count: metaBytes, offset: Int64(slot * pageSize))
+            }
         } catch {
             // The slot may now hold a torn record. If it held the newest (deferred, not yet
             // durable) version, that version can no longer be made durable: refuse further writes.
@@ -232,8 +247,10 @@ extension WriteTransaction {
     /// Step 10: publishes the version to readers in every process, and keeps the free list for
     /// the next commit.
     private func publish(_ meta: MetaRecord, slot: Int, durable: (version: UInt64, slot: UInt32), lists: CommitLists) {
-        db.lockFile.publish(PublishedState(version: v, catalogRoot: catalog.root, pageCount: pageCount, latestSlot: UInt32(slot),
-                                           durableVersion: durable.version, durableSlot: durable.slot))
+        db.lockFile.publish(
+            PublishedState(
+                version: v, catalogRoot: catalog.root, pageCount: pageCount, latestSlot: UInt32(slot),
+                durableVersion: durable.version, durableSlot: durable.slot))
         committed = true
         // The pages this commit wrote are known good: this process's readers need not checksum them.
         let checked = mappings.last!.checked

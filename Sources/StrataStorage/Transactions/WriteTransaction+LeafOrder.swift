@@ -50,11 +50,12 @@ extension WriteTransaction {
         for n in moved { access.pointer(n).setU32(PageHeader.pageNumber, n) }
         for (i, leaf) in leaves.enumerated() where leaf.page != numbers[i] { leaf.parent.setU32(leaf.cell, numbers[i]) }
         #if DEBUG
-        // Every leaf now sits at its key-order number, and each parent refers to it there.
-        for (i, leaf) in leaves.enumerated() {
-            assert(leaf.parent.u32(leaf.cell) == numbers[i], "leaf order: parent reference not rewritten")
-            assert(access.pointer(numbers[i]).u8(PageHeader.type) == PageType.leaf.rawValue, "leaf order: not a leaf")
-        }
+            // Every leaf now sits at its key-order number, and each parent refers to it there.
+            for (i, leaf) in leaves.enumerated() {
+                assert(leaf.parent.u32(leaf.cell) == numbers[i], "leaf order: parent reference not rewritten")
+                assert(
+                    access.pointer(numbers[i]).u8(PageHeader.type) == PageType.leaf.rawValue, "leaf order: not a leaf")
+            }
         #endif
     }
 

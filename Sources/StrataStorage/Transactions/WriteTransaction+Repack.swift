@@ -119,7 +119,8 @@ extension WriteTransaction {
             let m = max(1, (used + target - 1) / target)
             guard pages.count >= 2, m < pages.count else {
                 for (k, page) in pages.enumerated() {
-                    entries.append(BranchEntry(child: page, key: k == 0 ? key : Array(try Node.branchKey(branch, i + k, access))))
+                    entries.append(
+                        BranchEntry(child: page, key: k == 0 ? key : Array(try Node.branchKey(branch, i + k, access))))
                 }
                 i = j
                 continue
@@ -157,7 +158,8 @@ extension WriteTransaction {
             guard starts.count < pages.count, leafBytes.allSatisfy({ $0 <= capacity }) else {
                 cellBytes.removeLast(cellBytes.count - (cells.first?.0 ?? cellBytes.count))
                 for (k, page) in pages.enumerated() {
-                    entries.append(BranchEntry(child: page, key: k == 0 ? key : Array(try Node.branchKey(branch, i + k, access))))
+                    entries.append(
+                        BranchEntry(child: page, key: k == 0 ? key : Array(try Node.branchKey(branch, i + k, access))))
                 }
                 i = j
                 continue
@@ -167,7 +169,9 @@ extension WriteTransaction {
             entries.append(BranchEntry(child: pages[0], key: key))
             for q in 1..<starts.count {
                 let separator = cellBytes.withUnsafeBytes { raw in
-                    shortestSeparator(after: Self.leafCellKey(raw, cells[starts[q] - 1]), upTo: Self.leafCellKey(raw, cells[starts[q]]))
+                    shortestSeparator(
+                        after: Self.leafCellKey(raw, cells[starts[q] - 1]),
+                        upTo: Self.leafCellKey(raw, cells[starts[q]]))
                 }
                 entries.append(BranchEntry(child: pages[q], key: separator))
             }
@@ -203,7 +207,11 @@ extension WriteTransaction {
         for (k, e) in entries.enumerated() {
             cellBuf.setU32(0, e.child)
             cellBuf.setU16(4, UInt16(e.key.count))
-            e.key.withUnsafeBytes { if let b = $0.baseAddress, !e.key.isEmpty { moveBytes(cellBuf + CellLayout.branchHeader, b, e.key.count) } }
+            e.key.withUnsafeBytes {
+                if let b = $0.baseAddress, !e.key.isEmpty {
+                    moveBytes(cellBuf + CellLayout.branchHeader, b, e.key.count)
+                }
+            }
             rawInsert(branch, k, cellBuf, CellLayout.branchHeader + e.key.count)
         }
         assertNodeInvariant(branch, leaf: false, "repack branch")

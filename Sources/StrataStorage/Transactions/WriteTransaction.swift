@@ -100,9 +100,10 @@ public final class WriteTransaction: @unchecked Sendable {
         db.shadowGeneration += 1
         shadow.pointee.reset(generation: db.shadowGeneration)
         self.shadow = shadow
-        self.access = PageAccess(base: mapping.base, pageSize: db.pageSize, pageCount: st.pageCount, path: db.pathName,
-                                 maxVersion: st.version + 1, checked: mapping.checked, ownVersion: st.version + 1,
-                                 shadow: shadow, shadowGeneration: db.shadowGeneration)
+        self.access = PageAccess(
+            base: mapping.base, pageSize: db.pageSize, pageCount: st.pageCount, path: db.pathName,
+            maxVersion: st.version + 1, checked: mapping.checked, ownVersion: st.version + 1,
+            shadow: shadow, shadowGeneration: db.shadowGeneration)
         // The file's length: from the caller, or from this handle's last commit when no commit
         // came after it (every change of length happens in a commit, with the writer lock held:
         // growth, give-back, and compact's truncation in its last commit), else `fstat`. Not an
@@ -167,7 +168,10 @@ public final class WriteTransaction: @unchecked Sendable {
         // was written by w - 1 or earlier, so it is unlisted once w <= durableBase + 1. With full
         // commits the durable record is the newest, and its base is the version before it.
         let pinned = db.oldestPinnedVersion() ?? st.version
-        free.release(upTo: min(pinned, st.durableVersion, Self.durableRecordBase(st, newest: state.meta, mapping.base, db.pageSize) + 1))
+        free.release(
+            upTo: min(
+                pinned, st.durableVersion, Self.durableRecordBase(st, newest: state.meta, mapping.base, db.pageSize) + 1
+            ))
         // Pages that versions after the durable one wrote and then freed need not wait for the
         // sync: see `FreeSpace.youngPending`.
         free.releaseYoung(durable: st.durableVersion, pinned: pinned, latest: st.version)
@@ -189,7 +193,9 @@ public final class WriteTransaction: @unchecked Sendable {
     /// The durable base recorded in the durable version's meta record: the newest record's when
     /// that one is durable, else read from the durable slot (the writer never writes that slot,
     /// so it holds the durable version's record). 0 if it does not, which only delays reuse.
-    static func durableRecordBase(_ st: PublishedState, newest: MetaRecord, _ base: UnsafeMutableRawPointer, _ pageSize: Int) -> UInt64 {
+    static func durableRecordBase(
+        _ st: PublishedState, newest: MetaRecord, _ base: UnsafeMutableRawPointer, _ pageSize: Int
+    ) -> UInt64 {
         if newest.version == st.durableVersion { return newest.durableBase }
         let page = base + Int(st.durableSlot) * pageSize
         guard page.u64(MetaLayout.version) == st.durableVersion else { return 0 }
@@ -211,8 +217,11 @@ public final class WriteTransaction: @unchecked Sendable {
         }
         let existing = try Catalog.lookup(name, root: catalog.root, access)
         guard existing != nil || create else { throw StorageError.treeNotFound(name: name) }
-        guard name.utf8.count <= db.maxKeySize, !name.isEmpty else { throw StorageError.keyTooLarge(size: name.utf8.count, limit: db.maxKeySize) }
-        let state = TreeState(name: name, root: existing?.root ?? 0, count: existing?.count ?? 0, dirty: existing == nil)
+        guard name.utf8.count <= db.maxKeySize, !name.isEmpty else {
+            throw StorageError.keyTooLarge(size: name.utf8.count, limit: db.maxKeySize)
+        }
+        let state = TreeState(
+            name: name, root: existing?.root ?? 0, count: existing?.count ?? 0, dirty: existing == nil)
         trees.append(state)
         treeIndex[name] = trees.count - 1
         return TreeHandle(index: trees.count - 1)
@@ -268,7 +277,10 @@ public final class WriteTransaction: @unchecked Sendable {
 
     /// Calls `body` for each entry with key >= `start`, in key order, until it returns false.
     /// `body` must not change the tree.
-    public func forEach(in tree: TreeHandle, from start: [UInt8]? = nil, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
+    public func forEach(
+        in tree: TreeHandle, from start: [UInt8]? = nil,
+        _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool
+    ) throws {
         try checkOpen()
         let root = trees[tree.index].root
         if let start {
@@ -288,7 +300,8 @@ public final class WriteTransaction: @unchecked Sendable {
     /// Stores `value` under `key`, replacing any previous value.
     /// - Returns: true if the key was new.
     @discardableResult
-    public func put(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, in tree: TreeHandle) throws -> Bool {
+    public func put(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, in tree: TreeHandle) throws -> Bool
+    {
         try beginChange()
         let inserted = try put(key, value, &trees[tree.index])
         trees[tree.index].dirty = true
@@ -297,7 +310,9 @@ public final class WriteTransaction: @unchecked Sendable {
 
     /// Stores `value` under `key` if the key is not there yet, in one descent (a lookup and a put
     /// would take two). Returns false, leaving the stored value as it was, if the key exists.
-    public func insert(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, in tree: TreeHandle) throws -> Bool {
+    public func insert(
+        _ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, in tree: TreeHandle
+    ) throws -> Bool {
         try beginChange()
         let inserted = try put(key, value, &trees[tree.index], ifAbsent: true)
         // The descent copied the path's pages either way: the tree's root may have moved.
@@ -365,8 +380,10 @@ public final class WriteTransaction: @unchecked Sendable {
             // the file grows by an eighth (at least 4 MiB, at most 1 GiB, in 1 MiB units), so a
             // growing file calls posix_fallocate rarely. FORMAT.md, "Pages".
             let small: Int64 = 4 << 20
-            var newCap = fileCapacity < small ? max(needed, 2 * fileCapacity, 64 << 10)
-                                              : max(needed, fileCapacity + min(max(fileCapacity / 8, small), 1 << 30))
+            var newCap =
+                fileCapacity < small
+                ? max(needed, 2 * fileCapacity, 64 << 10)
+                : max(needed, fileCapacity + min(max(fileCapacity / 8, small), 1 << 30))
             let unit: Int64 = newCap < small ? 64 << 10 : 1 << 20
             newCap = (newCap + unit - 1) / unit * unit
             // Reserve real blocks, so writing through the map cannot hit a full disk (SIGBUS).
@@ -378,9 +395,10 @@ public final class WriteTransaction: @unchecked Sendable {
             mappings.append(m)
         }
         if access.base != mappings.last!.base || access.pageCount != pages {
-            access = PageAccess(base: mappings.last!.base, pageSize: pageSize, pageCount: pages, path: db.pathName,
-                                maxVersion: v, checked: mappings.last!.checked, ownVersion: v,
-                                shadow: shadow, shadowGeneration: access.shadowGeneration)
+            access = PageAccess(
+                base: mappings.last!.base, pageSize: pageSize, pageCount: pages, path: db.pathName,
+                maxVersion: v, checked: mappings.last!.checked, ownVersion: v,
+                shadow: shadow, shadowGeneration: access.shadowGeneration)
         }
     }
 
@@ -496,7 +514,10 @@ public final class WriteTransaction: @unchecked Sendable {
     /// garbage count, and a damaged node must be an error, not edits outside the page.
     func checkCells(_ n: UInt32, _ p: UnsafeRawPointer, leaf: Bool) throws {
         guard Node.cellsFillCellArea(p, leaf: leaf, pageSize: pageSize) else {
-            throw access.corrupt(n, "its cells do not fill its cell area (\(Node.count(p)) cells from offset \(Node.cellStart(p)), \(Node.garbage(p)) bytes of garbage)")
+            throw access.corrupt(
+                n,
+                "its cells do not fill its cell area (\(Node.count(p)) cells from offset \(Node.cellStart(p)), \(Node.garbage(p)) bytes of garbage)"
+            )
         }
     }
 
@@ -577,7 +598,8 @@ public final class WriteTransaction: @unchecked Sendable {
     func metaWriteLength(slot: Int) -> Int {
         let block = 4096
         guard pageSize > block, isZero(scratch + block, pageSize - block),
-              isZero(mappings.last!.base + slot * pageSize + block, pageSize - block) else { return pageSize }
+            isZero(mappings.last!.base + slot * pageSize + block, pageSize - block)
+        else { return pageSize }
         return block
     }
 
@@ -634,7 +656,9 @@ public final class WriteTransaction: @unchecked Sendable {
                 buffers.append(UnsafeRawPointer(table.buffers + entries[j].index * pageSize))
                 j += 1
             }
-            try StorageError.wrap { try System.pwritev(db.fd, buffers: buffers, size: pageSize, offset: Int64(first) * Int64(pageSize)) }
+            try StorageError.wrap {
+                try System.pwritev(db.fd, buffers: buffers, size: pageSize, offset: Int64(first) * Int64(pageSize))
+            }
             k = j
         }
     }
