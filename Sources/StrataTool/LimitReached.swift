@@ -1,0 +1,2 @@
+/// Ends a query's matches once `--limit` objects were printed.
+struct LimitReached: Error {}
