@@ -277,8 +277,7 @@ extension ConcurrencyTests {
 
     /// Seed 002's `performAnExplicitWrite`: a frozen `Company` (as a SwiftUI property wrapper
     /// hands it over) is thawed with its realm, and a dog appended to an employee's list. Run on
-    /// a thread other than the one that froze it. (`List` has no `where`, so the employee and dog
-    /// are found with `first(where:)`.)
+    /// a thread other than the one that froze it. The example's code is verbatim.
     func testSeed002PerformAnExplicitWrite() throws {
         let realm = try open()
         try realm.write {
@@ -303,8 +302,8 @@ extension ConcurrencyTests {
             // Thawing the `Company` object that you passed in also thaws the objects in its List properties.
             // This lets you append the `Dog` to the `Employee` without individually thawing both of them.
             let thawedCompany = company.thaw()!
-            let thisEmployee = thawedCompany.employees.first { $0.name == employeeName }!
-            let thisDog = thawedCompany.dogs.first { $0.name == dogName }!
+            let thisEmployee = thawedCompany.employees.where { $0.name == employeeName }.first!
+            let thisDog = thawedCompany.dogs.where { $0.name == dogName }.first!
             try! realm.write {
                 thisEmployee.dogs.append(thisDog)
             }

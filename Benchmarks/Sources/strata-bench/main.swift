@@ -11,6 +11,7 @@ let usage = """
            strata-bench concurrency [--n N] [--dir DIR]  (issue #5: freeze, frozen reads on 2 threads, confinement check cost)
            strata-bench async [--n N] [--rounds R] [--dir DIR] [--steps a,b]  (issue #6: async commits vs small_txn and the disk, N = 10,000 by default)
            strata-bench notify [--n N] [--dir DIR] [--steps a,b]  (change notifications: latency, notifier cost on N objects (1M), commit rate with observers)
+           strata-bench collections [--n N] [--rounds R] [--dir DIR] [--steps a,b]  (queries of an N-element List next to Results, N = 100,000 by default)
            strata-bench open-probe --path P --key K     (internal: time an open in a fresh process)
            strata-bench w1 ...                          (the standard workload W1: see below)
     """
@@ -273,6 +274,7 @@ do {
             try runAsyncBlocking(n: n, rounds: args.rounds, dir: args.dir, steps: args.steps)
         case "open-probe": try openProbe(args)
         case "notify": try runNotify(args)
+        case "collections": try runCollectionQueries(args)
         case "notify-child": try runNotifyChild(args)
         default: print(usage); print(w1Usage); exit(2)
         }

@@ -22,7 +22,7 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
     let query: StoreQuery
     private let cache: ResultsCache
 
-    init(realm: Realm, query: StoreQuery) {
+    init(realm: Realm?, query: StoreQuery) {
         self.realm = realm
         self.query = query
         self.cache = ResultsCache()
@@ -69,7 +69,7 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
     /// The number of matching objects.
     public var count: Int {
         guard realm?.checkThread() ?? true else { return 0 }
-        if query.predicate == nil, query.distinctKeyPaths.isEmpty, let realm, let binding {
+        if query.predicate == nil, query.distinctKeyPaths.isEmpty, query.source == .table, let realm, let binding {
             do {
                 return try realm.current().count(binding.table)
             } catch {

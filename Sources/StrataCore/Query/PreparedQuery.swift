@@ -6,8 +6,8 @@ struct PreparedQuery {
     let table: StoreTable
     let predicate: CompiledPredicate
     let probes: [IndexProbe]?
-    let sortKeys: [(value: (RowReader) throws -> StoreValue, ascending: Bool)]
-    let distinctKeys: [(RowReader) throws -> StoreValue]
+    var sortKeys: [(value: (RowReader) throws -> StoreValue, ascending: Bool)]
+    var distinctKeys: [(RowReader) throws -> StoreValue]
     let plan: StoreQueryPlan
     /// The query as one fixed-width comparison, when it is one (QuerySimpleScan.swift).
     var simple: SimpleComparison? = nil
@@ -69,7 +69,12 @@ struct PreparedQuery {
                 })
         }
         guard ordering else { return keys }
+        return ordered(keys, sortValues: sortValues, distinctValues: distinctValues)
+    }
 
+    /// `keys` sorted by their encoded sort values (stable) and then de-duplicated by their encoded
+    /// distinct values, keeping the first of each.
+    func ordered(_ keys: [Int64], sortValues: [[[UInt8]]], distinctValues: [[UInt8]]) -> [Int64] {
         var order = Array(keys.indices)
         if !sortKeys.isEmpty {
             let directions = sortKeys.map(\.ascending)

@@ -3,10 +3,10 @@ import StrataQuery
 extension StoreQuery {
     /// Whether results come out in object-key order: no sort descriptors and no distinct key
     /// paths. Such results can be updated object by object when a few objects change.
-    package var isInKeyOrder: Bool { sortDescriptors.isEmpty && distinctKeyPaths.isEmpty }
+    package var isInKeyOrder: Bool { source == .table && sortDescriptors.isEmpty && distinctKeyPaths.isEmpty }
 
     /// Of `keys` (objects of `table`), those that exist in `txn` and match the predicate, in the
-    /// order given. Reads only those objects' rows (and what their key paths link to), so the
+    /// order given (the query's source is not consulted). Reads only those objects' rows (and what their key paths link to), so the
     /// cost follows the number of keys, not the size of the table.
     /// - Throws: as ``evaluate(in:table:)``.
     package func matchingKeys<S: Sequence>(_ keys: S, in txn: StoreTransaction, table: StoreTable) throws -> [Int64]
@@ -28,8 +28,10 @@ extension StoreQuery {
 
     /// Whether the query reads nothing but its own table's columns: every key path of the
     /// predicate, the sort descriptors and the distinct key paths is one property, with no
-    /// collection operator and no `%K`. Changes to other tables then cannot change its results.
+    /// collection operator and no `%K`, and its candidates are the whole table. Changes to other
+    /// tables then cannot change its results.
     package var readsOnlyItsTable: Bool {
+        guard source == .table else { return false }
         let paths = sortDescriptors.map(\.keyPath) + distinctKeyPaths
         if paths.contains(where: { $0.contains(".") }) { return false }
         guard let predicate else { return true }

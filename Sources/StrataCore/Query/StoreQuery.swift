@@ -47,6 +47,9 @@ package struct StoreQuery: Sendable {
     /// A mismatch between a piece of the filter and the arguments passed with it, reported when
     /// the query is evaluated (combining methods do not throw).
     private var argumentProblem: StoreQueryError?
+    /// Where the candidate objects come from: the whole table (the default) or one object's
+    /// collection property (``restricted(to:)``).
+    package private(set) var source: StoreQuerySource = .table
 
     /// Predicates nested deeper than this (AND, OR and NOT levels) are rejected rather than risk
     /// exhausting the stack; the parser's limit (``ParsedQuery/maximumNestingDepth``) is lower.
@@ -179,6 +182,18 @@ package struct StoreQuery: Sendable {
         return result
     }
 
+    /// This query over the objects of `source` only. Results of a collection source keep the
+    /// collection's order (and repeated elements) until sorted.
+    ///
+    /// ```swift
+    /// let q = StoreQuery("age > 3").restricted(to: .collection(ownerTable: "Person", ownerKey: 7, column: "dogs"))
+    /// ```
+    package func restricted(to source: StoreQuerySource) -> StoreQuery {
+        var result = self
+        result.source = source
+        return result
+    }
+
     // MARK: Evaluating
 
     /// The keys of the objects of `table` that match, in result order.
@@ -203,7 +218,9 @@ package struct StoreQuery: Sendable {
     /// - Throws: ``StoreQueryError`` when the query does not fit the schema or its arguments (see
     ///   its table of cases); storage errors from reading the transaction.
     package func evaluate(in txn: StoreTransaction, table: StoreTable) throws -> [Int64] {
-        try prepare(txn, table).run()
+        let prepared = try prepare(txn, table)
+        guard let candidates = try source.keys(in: txn) else { return try prepared.run() }
+        return try prepared.run(restrictedTo: candidates)
     }
 
     /// Calls `body` with the row of each matching object, in key order, without collecting keys:
@@ -211,7 +228,9 @@ package struct StoreQuery: Sendable {
     /// are ignored; use ``evaluate(in:table:)`` when they matter.
     /// - Throws: as ``evaluate(in:table:)``, and what `body` throws.
     package func forEachMatch(in txn: StoreTransaction, table: StoreTable, _ body: (RowReader) throws -> Void) throws {
-        try prepare(txn, table).forEachMatch(body)
+        let prepared = try prepare(txn, table)
+        guard let candidates = try source.keys(in: txn) else { return try prepared.forEachMatch(body) }
+        try prepared.forEachMatch(restrictedTo: candidates, body)
     }
 
     /// The sum of column `column` (an `Int` or `Double` column) over the matching objects,
@@ -223,7 +242,8 @@ package struct StoreQuery: Sendable {
     package func fastSum(
         in txn: StoreTransaction, table: StoreTable, column: Int
     ) throws -> (ints: Int64, doubles: Double, sawValue: Bool)? {
-        try prepare(txn, table).simpleSum(column: column)
+        guard source == .table else { return nil }
+        return try prepare(txn, table).simpleSum(column: column)
     }
 
     /// The number of matching objects, counted from the rows' bytes without collecting keys,
@@ -231,6 +251,7 @@ package struct StoreQuery: Sendable {
     /// (``evaluate(in:table:)``). Distinct key paths are ignored: callers with any count the keys.
     /// - Throws: as ``evaluate(in:table:)``.
     package func fastCount(in txn: StoreTransaction, table: StoreTable) throws -> Int? {
+        guard source == .table else { return nil }
         // Only a single comparison can be simple: anything else is not prepared here (the
         // caller's general path prepares it once).
         switch predicate {

@@ -1,0 +1,74 @@
+import Foundation
+import Strata
+
+// strata-bench collections: queries of a 100k-element List next to the same queries of Results,
+// as JSON lines (one per step; `seconds` is the median of --rounds runs, default 5).
+//   list_where_count        team.members.where { $0.age > 50 }.count (the store scans the
+//                           list's objects)
+//   results_where_count     realm.objects(W1Person.self).where { $0.age > 50 }.count (counted
+//                           from the rows' bytes, no keys collected)
+//   list_where_last         team.members.where { $0.age > 50 }.last (the matching keys collected)
+//   results_where_last      the same over Results
+//   list_where_sum          team.members.where { $0.age > 50 }.sum(ofProperty: "score")
+//   results_where_sum       the same over Results
+//   list_where_first        team.members.where { $0.id == k }.first (k near the end of the list)
+//   list_swift_filter_count team.members.filter { $0.age > 50 }.count: Swift's filter over the
+//                           list's objects, the way to do it without a store query
+// The file holds N persons (--n, default 100,000), all of them in one team's list in a shuffled
+// order.
+
+/// A team of W1 persons: the list the collection steps query.
+final class BenchTeam: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var members: List<W1Person>
+}
+
+func runCollectionQueries(_ args: Args) throws {
+    let n = CommandLine.arguments.contains("--n") ? args.n : 100_000
+    let rounds = CommandLine.arguments.contains("--rounds") ? args.rounds : 5
+    let dir = notifyDir(args.dir)
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let path = dir + "/collections.realm"
+    var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path))
+    configuration.objectTypes = [W1Person.self, BenchTeam.self]
+    let realm = try Realm(configuration: configuration)
+    try fillPersons(realm, n)
+    var order = Array(0..<Int64(n))
+    var rng = SystemRandomNumberGenerator()
+    order.shuffle(using: &rng)
+    try realm.write {
+        let team = BenchTeam()
+        team.id = 1
+        realm.add(team)
+        // One append of all of them: a list is stored in its owner's row, so each append writes
+        // the whole list again.
+        team.members.append(objectsIn: order.map { realm.object(ofType: W1Person.self, forPrimaryKey: $0)! })
+    }
+    guard let team = realm.object(ofType: BenchTeam.self, forPrimaryKey: 1) else { return }
+    let people = realm.objects(W1Person.self)
+    let expected = (0..<n).filter { $0 % 100 > 50 }.count
+
+    func step(_ name: String, _ body: () -> Int) {
+        guard args.wants(name) else { return }
+        var times: [Double] = []
+        var result = 0
+        for _ in 0..<rounds {
+            let t0 = now()
+            result = body()
+            times.append(now() - t0)
+        }
+        emit(
+            name, n: n, seconds: percentile(times, 0.5), fileBytes: fileBytes(path),
+            extra: ["rounds": rounds, "result": result, "list_count": team.members.count])
+    }
+    step("list_where_count") { team.members.where { $0.age > 50 }.count }
+    step("results_where_count") { people.where { $0.age > 50 }.count }
+    step("list_where_last") { Int(team.members.where { $0.age > 50 }.last?.id ?? -1) }
+    step("results_where_last") { Int(people.where { $0.age > 50 }.last?.id ?? -1) }
+    step("list_where_sum") { Int(team.members.where { $0.age > 50 }.sum(ofProperty: "score") as Double) }
+    step("results_where_sum") { Int(people.where { $0.age > 50 }.sum(ofProperty: "score") as Double) }
+    let last = order[order.count - 1]
+    step("list_where_first") { Int(team.members.where { $0.id == last }.first?.id ?? -1) }
+    step("list_swift_filter_count") { team.members.filter { $0.age > 50 }.count }
+    precondition(team.members.where { $0.age > 50 }.count == expected, "the list query found the wrong objects")
+}

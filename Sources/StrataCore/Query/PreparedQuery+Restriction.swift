@@ -1,0 +1,109 @@
+import StrataQuery
+
+/// Queries whose candidates are given (the objects of a collection, in its order) rather than
+/// every object of the table.
+///
+/// Two ways to find the matches. Few candidates in a large table are read one by one (a point
+/// read each). Otherwise the query runs over the table as an unrestricted query does (an index
+/// lookup when the filter allows one, else a scan with the fixed-width fast paths), giving its
+/// matches in key order, and each candidate is kept when it is among them (a table lookup, or a
+/// binary search for sparse keys: ``KeyPositions``): a query of a 100,000-element list then
+/// costs a query of the table plus 100,000 lookups.
+extension PreparedQuery {
+    /// Candidate counts at or below this are read one by one unless an index answers the query.
+    static let pointReadLimit = 2_048
+
+    /// The matching keys among `candidates`, in result order: the candidates' order (repeated
+    /// keys repeat), then sorted and de-duplicated as the query says. Keys of deleted objects are
+    /// skipped.
+    func run(restrictedTo candidates: [Int64]) throws -> [Int64] {
+        if case .constant(false) = predicate { return [] }
+        var keys: [Int64]
+        if try intersects(candidates.count) {
+            let matched = KeyPositions(try unordered.run())
+            keys = candidates.filter { matched.position(of: $0) != nil }
+        } else {
+            keys = []
+            keys.reserveCapacity(candidates.count)
+            for key in candidates {
+                guard let row = try txn.row(table, key: key) else { continue }
+                if try matches(row) { keys.append(key) }
+            }
+        }
+        guard !sortKeys.isEmpty || !distinctKeys.isEmpty else { return keys }
+        var sortValues: [[[UInt8]]] = Array(repeating: [], count: sortKeys.count)
+        var distinctValues: [[UInt8]] = []
+        var present: [Int64] = []
+        present.reserveCapacity(keys.count)
+        for key in keys {
+            guard let row = try txn.row(table, key: key) else { continue }
+            present.append(key)
+            for (i, sortKey) in sortKeys.enumerated() { sortValues[i].append(IndexKey.encode(try sortKey.value(row))) }
+            if !distinctKeys.isEmpty {
+                var combined: [UInt8] = []
+                for distinctKey in distinctKeys { IndexKey.encode(try distinctKey(row), into: &combined) }
+                distinctValues.append(combined)
+            }
+        }
+        return ordered(present, sortValues: sortValues, distinctValues: distinctValues)
+    }
+
+    /// Calls `body` with the row of each matching candidate, once per time it appears among the
+    /// candidates: in key order when matched against the table's matches, else in the
+    /// candidates' order.
+    func forEachMatch(restrictedTo candidates: [Int64], _ body: (RowReader) throws -> Void) throws {
+        if case .constant(false) = predicate { return }
+        guard try intersects(candidates.count) else {
+            for key in candidates {
+                guard let row = try txn.row(table, key: key) else { continue }
+                if try matches(row) { try body(row) }
+            }
+            return
+        }
+        let query = unordered
+        let positions = KeyPositions(try query.run())
+        let matched = positions.keys
+        var times = [Int32](repeating: 0, count: matched.count)
+        var any = false
+        for key in candidates {
+            if let i = positions.position(of: key) {
+                times[i] &+= 1
+                any = true
+            }
+        }
+        guard any else { return }
+        var next = 0
+        try query.forEachMatch { row in
+            let key = row.key
+            while next < matched.count && matched[next] < key { next += 1 }
+            guard next < matched.count, matched[next] == key else { return }
+            for _ in 0..<times[next] { try body(row) }
+        }
+    }
+
+    /// This query without sorting and distinct: its run gives the matches in key order.
+    private var unordered: PreparedQuery {
+        var query = self
+        query.sortKeys = []
+        query.distinctKeys = []
+        return query
+    }
+
+    /// Whether the predicate holds for `row`.
+    @inline(__always)
+    private func matches(_ row: RowReader) throws -> Bool {
+        switch predicate {
+        case .constant(let value): return value
+        case .test(let test): return try test(row)
+        }
+    }
+
+    /// Whether `count` candidates are better matched against the table's matches than read one by
+    /// one: when an index answers the query, or when they are more than ``pointReadLimit`` and at
+    /// least an eighth of the table's objects.
+    private func intersects(_ count: Int) throws -> Bool {
+        if probes != nil { return true }
+        guard count > Self.pointReadLimit else { return false }
+        return count &* 8 >= (try txn.count(table))
+    }
+}

@@ -1,0 +1,51 @@
+/// Where a query finds its candidate objects: every object of its table, or the objects one
+/// collection property of one object links to.
+///
+/// A query restricted to a collection (`person.dogs.where { $0.age > 3 }`) is evaluated by the
+/// store like any other: the collection's links are read from the owner's row in the transaction
+/// being read (so results stay live as the list changes), and the predicate, sort and distinct run
+/// over those objects only. Results keep the collection's order (and its repeated elements) until
+/// sorted.
+///
+/// ## Concurrency
+/// A value type; `Sendable`.
+package enum StoreQuerySource: Sendable, Hashable {
+    /// Every object of the queried table, in key order.
+    case table
+    /// The objects linked from list or set property `column` of object `ownerKey` of table
+    /// `ownerTable`, in the collection's order.
+    case collection(ownerTable: String, ownerKey: Int64, column: String)
+
+    /// The object keys this source holds in `txn`, in its order; nil for `.table`. A deleted owner
+    /// holds none.
+    /// - Throws: ``StoreQueryError/unknownTable(table:keyPath:)`` or
+    ///   ``StoreQueryError/unknownProperty(table:property:keyPath:)`` when the owner's table or
+    ///   property is not in `txn.tables`; ``StoreQueryError/notALink(table:property:keyPath:)``
+    ///   when the property is not a collection of links; storage errors from reading the row.
+    func keys(in txn: StoreTransaction) throws -> [Int64]? {
+        switch self {
+        case .table:
+            return nil
+        case .collection(let ownerTable, let ownerKey, let column):
+            guard let table = txn.tables[ownerTable] else {
+                throw StoreQueryError.unknownTable(table: ownerTable, keyPath: column)
+            }
+            guard let c = table.columnIndex[column] else {
+                throw StoreQueryError.unknownProperty(table: ownerTable, property: column, keyPath: column)
+            }
+            let described = table.columns[c]
+            guard described.type == .link, described.collection == .list || described.collection == .set else {
+                throw StoreQueryError.notALink(table: ownerTable, property: column, keyPath: column)
+            }
+            guard let row = try txn.row(table, key: ownerKey) else { return [] }
+            if let keys = row.linkListKeys(c) { return keys }
+            guard case .list(let elements) = row.value(c) else { return [] }
+            var keys: [Int64] = []
+            keys.reserveCapacity(elements.count)
+            for element in elements {
+                if case .link(let k) = element { keys.append(k) }
+            }
+            return keys
+        }
+    }
+}
