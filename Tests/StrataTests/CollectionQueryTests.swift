@@ -9,7 +9,7 @@ class QueryTeam: Object {
     @Persisted var members: List<Item>
 }
 
-/// Queries, sorting and aggregates of `List` and `MutableSet` properties, run by the store over the
+/// Queries, sorting and aggregates of `List`, `MutableSet` and `LinkingObjects` properties, run by the store over the
 /// collection's objects: results keep the collection's order (and repeated elements), follow the
 /// collection as it changes, and agree with a plain Swift evaluation of the same predicate both
 /// when the store reads the elements one by one (a short list) and when it scans the table beside
@@ -85,6 +85,32 @@ final class CollectionQueryTests: SeedTestCase {
         XCTAssertEqual(team.members.filter("status IN {'done', 'blocked'}").map(\.priority), [4, 7])
         XCTAssertEqual(team.members.where { $0.status == "open" }.sum(ofProperty: "priority") as Int, 21)
         XCTAssertEqual(realm.objects(Item.self).where { $0.status == "open" }.count, 100)
+    }
+
+    func testLinkingObjectsQueriesFindTheLinkingObjects() throws {
+        let realm = try open()
+        let rex = Dog(value: ["name": "Rex", "age": 5])
+        try realm.write {
+            realm.add(rex)
+            for (id, name) in [(1, "Ann"), (2, "Bob"), (3, "Cid"), (4, "Abe")] {
+                let person = Person()
+                person.id = id
+                person.name = name
+                if id != 3 { person.dogs.append(rex) }
+                if id == 4 { person.dogs.append(rex) }
+                realm.add(person)
+            }
+        }
+        XCTAssertEqual(rex.owners.where { $0.name.starts(with: "A") }.map(\.id), [1, 4])
+        XCTAssertEqual(rex.owners.filter("id > %@", 1).map(\.name), ["Bob", "Abe"])
+        XCTAssertEqual(rex.owners.sorted(byKeyPath: "name").map(\.name), ["Abe", "Ann", "Bob"])
+        XCTAssertEqual(rex.owners.sum(ofProperty: "id") as Int, 7)
+        XCTAssertEqual(rex.owners.max(ofProperty: "name") as String?, "Bob")
+        let starting = rex.owners.where { $0.name.starts(with: "C") }
+        XCTAssertEqual(starting.count, 0)
+        try realm.write { realm.object(ofType: Person.self, forPrimaryKey: 3)!.dogs.append(rex) }
+        XCTAssertEqual(starting.map(\.name), ["Cid"], "the results follow the links")
+        XCTAssertEqual(Dog().owners.where { $0.id > 0 }.count, 0, "an unmanaged object has no linking objects")
     }
 
     func testListQueryResultsAreLiveAndEmptyOnceTheOwnerIsDeleted() throws {

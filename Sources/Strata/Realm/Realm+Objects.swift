@@ -560,14 +560,9 @@ extension Realm {
     /// The objects whose link property (the `LinkingObjects` property `index`'s origin) links to
     /// the object, in key order.
     @usableFromInline func linkingObjects(_ state: ManagedObjectState, _ index: Int) -> [ObjectBase] {
-        let property = state.binding.schema.properties[index]
-        // The origin's link column by its stored name (propertiesMapping()).
-        let stored = state.binding.table.columns[state.binding.columns[index]].originProperty
-        guard let origin = property.objectClassName, let column = stored ?? property.linkOriginPropertyName,
-            let originBinding = binding(named: origin) ?? bindingForName(origin, from: state.binding)
-        else { return [] }
+        guard let (originBinding, source) = linkingObjectsSource(state, index) else { return [] }
         do {
-            let keys = try current().backlinks(to: state.binding.table, key: state.key, from: origin, column: column)
+            let keys = try source.keys(in: current()) ?? []
             return keys.map { object(originBinding, key: $0) }
         } catch {
             return readFailed(

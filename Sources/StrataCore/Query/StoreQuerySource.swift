@@ -1,5 +1,5 @@
-/// Where a query finds its candidate objects: every object of its table, or the objects one
-/// collection property of one object links to.
+/// Where a query finds its candidate objects: every object of its table, the objects one
+/// collection property of one object links to, or the objects linking to one object.
 ///
 /// A query restricted to a collection (`person.dogs.where { $0.age > 3 }`) is evaluated by the
 /// store like any other: the collection's links are read from the owner's row in the transaction
@@ -15,6 +15,9 @@ package enum StoreQuerySource: Sendable, Hashable {
     /// The objects linked from list or set property `column` of object `ownerKey` of table
     /// `ownerTable`, in the collection's order.
     case collection(ownerTable: String, ownerKey: Int64, column: String)
+    /// The objects of `originTable` whose link (or list or set of links) `column` points at
+    /// object `key` of `table`, in key order: a `LinkingObjects` property.
+    case backlinks(table: String, key: Int64, originTable: String, column: String)
 
     /// The object keys this source holds in `txn`, in its order; nil for `.table`. A deleted owner
     /// holds none.
@@ -22,7 +25,7 @@ package enum StoreQuerySource: Sendable, Hashable {
     ///   ``StoreQueryError/unknownProperty(table:property:keyPath:)`` when the owner's table or
     ///   property is not in `txn.tables`; ``StoreQueryError/notALink(table:property:keyPath:)``
     ///   when the property is not a collection of links; storage errors from reading the row.
-    func keys(in txn: StoreTransaction) throws -> [Int64]? {
+    package func keys(in txn: StoreTransaction) throws -> [Int64]? {
         switch self {
         case .table:
             return nil
@@ -46,6 +49,11 @@ package enum StoreQuerySource: Sendable, Hashable {
                 if case .link(let k) = element { keys.append(k) }
             }
             return keys
+        case .backlinks(let tableName, let key, let originTable, let column):
+            guard let table = txn.tables[tableName] else {
+                throw StoreQueryError.unknownTable(table: tableName, keyPath: column)
+            }
+            return try txn.backlinks(to: table, key: key, from: originTable, column: column)
         }
     }
 }
