@@ -131,10 +131,10 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
 
     /// Applies `change` to the elements: in memory when unmanaged; when managed, to the realm's
     /// current value, written back inside a write transaction. `valid` checks indexes against the
-    /// current count before anything changes.
-    private func mutate(_ valid: (Int) -> Bool = { _ in true }, _ change: (inout [Element]) -> Void) {
+    /// current count before anything changes (reporting the violation when they do not fit).
+    func mutate(_ valid: (Int) -> Bool = { _ in true }, _ change: (inout [Element]) -> Void) {
         guard let owner else {
-            change(&elements)
+            if valid(elements.count) { change(&elements) }
             return
         }
         guard owner.checkWritable("List") else { return }
