@@ -65,4 +65,44 @@ extension LinkingObjects where Element: Object {
     public func average<T: BinaryFloatingPoint>(ofProperty property: String) -> T? {
         storeResults.average(ofProperty: property)
     }
+
+    /// The objects sorted by the property `keyPath` names.
+    public func sorted<T: Comparable>(by keyPath: KeyPath<Element, T>, ascending: Bool = true) -> Results<Element> {
+        storeResults.sorted(by: keyPath, ascending: ascending)
+    }
+
+    /// The objects keeping only the first of each distinct combination of the values of `keyPaths`.
+    public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Element == PartialKeyPath<Element> {
+        storeResults.distinct(by: keyPaths)
+    }
+
+    /// The smallest value of the property `keyPath` names, nil when there are no objects.
+    public func min<T: _PropertyValueConvertible & Comparable>(of keyPath: KeyPath<Element, T>) -> T? {
+        storeResults.min(of: keyPath)
+    }
+
+    /// The largest value of the property `keyPath` names, nil when there are no objects.
+    public func max<T: _PropertyValueConvertible & Comparable>(of keyPath: KeyPath<Element, T>) -> T? {
+        storeResults.max(of: keyPath)
+    }
+
+    /// The sum of the property `keyPath` names over the objects.
+    public func sum<T: _PropertyValueConvertible & AdditiveArithmetic>(of keyPath: KeyPath<Element, T>) -> T {
+        storeResults.sum(of: keyPath)
+    }
+
+    /// The average of the property `keyPath` names, in its own type, nil when there are no objects.
+    public func average<T: _PropertyValueConvertible & AdditiveArithmetic>(of keyPath: KeyPath<Element, T>) -> T? {
+        storeResults.average(of: keyPath)
+    }
+
+    /// The position of the first object matching `predicateFormat`, or nil.
+    public func index(matching predicateFormat: String, _ args: Any...) -> Int? {
+        storeResults.index(matching: predicateFormat, arguments: args)
+    }
+
+    /// The position of the first object for which `isIncluded` holds, or nil.
+    public func index(matching isIncluded: (Query<Element>) -> Query<Bool>) -> Int? {
+        storeResults.index(matching: isIncluded)
+    }
 }
