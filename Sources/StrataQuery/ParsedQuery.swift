@@ -42,6 +42,9 @@ public struct ParsedQuery: Sendable, Equatable, CustomStringConvertible {
     public var argumentCount: Int
     /// Every placeholder in reading order (the printed form keeps this order).
     public var placeholders: [Placeholder]
+    /// The `SORT`, `DISTINCT` and `LIMIT` clauses after the filter, in the order written (sorting,
+    /// then distinct, then the limit; the parser refuses other orders).
+    public var ordering: [QueryOrderingClause] = []
 
     /// Parentheses and `NOT` nest at most this deep; deeper input is rejected with
     /// `QueryParseError.Kind.nestingTooDeep` instead of exhausting the stack of a background thread.
@@ -60,9 +63,11 @@ public struct ParsedQuery: Sendable, Equatable, CustomStringConvertible {
     public static func parse(_ text: String) throws(QueryParseError) -> ParsedQuery {
         let parser = QueryParser(text)
         let predicate = try parser.parseQuery()
-        return ParsedQuery(
+        var parsed = ParsedQuery(
             text: text, predicate: predicate, argumentCount: parser.argumentCount,
             placeholders: parser.placeholders)
+        parsed.ordering = parser.ordering
+        return parsed
     }
 
     /// Checks that the caller passed as many arguments as the query has placeholders.

@@ -24,6 +24,8 @@ final class QueryParser {
 
     // Placeholders, in reading order.
     private(set) var placeholders: [ParsedQuery.Placeholder] = []
+    /// The `SORT`, `DISTINCT` and `LIMIT` clauses after the filter, in the order written.
+    private(set) var ordering: [QueryOrderingClause] = []
     private var positionalCount = 0
     private var firstPositional: QueryToken?
     private var firstIndexed: QueryToken?
@@ -58,20 +60,85 @@ final class QueryParser {
 
     private func parseWholeQuery() throws(ParseFailure) -> QueryPredicate {
         let predicate = try parseOr(after: nil)
-        let token = try peek()
-        switch token.kind {
-        case .end:
-            return predicate
-        case .symbol where token.text == ")":
-            throw error(token, "expected the end of the query; this ')' has no matching '('")
-        case .word where ["SORT", "DISTINCT", "LIMIT"].contains(Self.upper(token.text)):
-            throw error(
-                token,
-                "\(Self.upper(token.text)) is not supported in a filter; sort with sorted(byKeyPath:) and limit with prefix(_:) on the results",
-                kind: .unsupported)
-        default:
-            throw error(token, "expected AND, OR or the end of the query; join comparisons with AND or OR")
+        while true {
+            let token = try peek()
+            switch token.kind {
+            case .end:
+                return predicate
+            case .symbol where token.text == ")":
+                throw error(token, "expected the end of the query; this ')' has no matching '('")
+            case .word where ["SORT", "DISTINCT", "LIMIT"].contains(Self.upper(token.text)):
+                try parseOrderingClause()
+            default:
+                let expected =
+                    ordering.isEmpty
+                    ? "expected AND, OR or the end of the query; join comparisons with AND or OR"
+                    : "expected SORT, DISTINCT, LIMIT or the end of the query; the filter comes before them"
+                throw error(token, expected)
+            }
         }
+    }
+
+    /// `SORT(keyPath ASC|DESC, ...)`, `DISTINCT(keyPath, ...)` or `LIMIT(n)`. The engine applies
+    /// sorting, then distinct, then the limit: clauses written in another order are refused.
+    private func parseOrderingClause() throws(ParseFailure) {
+        let name = try advance()
+        let clause = Self.upper(name.text)
+        let open = try peek()
+        guard isSymbol(open, "(") else { throw error(open, "expected '(' after \(clause)") }
+        try advance()
+        let rank = ["SORT": 0, "DISTINCT": 1, "LIMIT": 2]
+        if let last = ordering.last {
+            let lastRank: Int
+            switch last {
+            case .sort: lastRank = 0
+            case .distinct: lastRank = 1
+            case .limit: lastRank = 2
+            }
+            if lastRank > rank[clause]! || (lastRank == rank[clause]! && clause != "SORT") {
+                throw error(
+                    name, "expected SORT, then DISTINCT, then LIMIT, each once (SORT may repeat); reorder the clauses",
+                    kind: .unsupported)
+            }
+        }
+        switch clause {
+        case "LIMIT":
+            let count = try advance()
+            guard case .integer(let n) = count.kind, n <= UInt64(Int.max) else {
+                throw error(count, "expected a whole number of results in LIMIT(...), e.g. LIMIT(10)")
+            }
+            ordering.append(.limit(Int(n)))
+        default:
+            var keys: [QuerySortKey] = []
+            var paths: [String] = []
+            repeat {
+                if !paths.isEmpty { try advance() }
+                let first = try peek()
+                guard first.kind == .word else {
+                    throw error(
+                        first,
+                        "expected a property name in \(clause)(...), e.g. \(clause)(name\(clause == "SORT" ? " ASC" : ""))"
+                    )
+                }
+                guard case .keyPath(let components, nil) = try parseKeyPath() else {
+                    throw error(first, "expected a property name, not an aggregate, in \(clause)(...)")
+                }
+                let path = components.joined(separator: ".")
+                paths.append(path)
+                if clause == "SORT" {
+                    let direction = try advance()
+                    switch Self.upper(direction.text) {
+                    case "ASC", "ASCENDING": keys.append(QuerySortKey(keyPath: path, ascending: true))
+                    case "DESC", "DESCENDING": keys.append(QuerySortKey(keyPath: path, ascending: false))
+                    default: throw error(direction, "expected ASC or DESC after '\(path)' in SORT(...)")
+                    }
+                }
+            } while isSymbol(try peek(), ",")
+            ordering.append(clause == "SORT" ? .sort(keys) : .distinct(paths))
+        }
+        let close = try peek()
+        guard isSymbol(close, ")") else { throw error(close, "expected ')' to close \(clause)(...)") }
+        try advance()
     }
 
     // MARK: Tokens
@@ -658,7 +725,7 @@ final class QueryParser {
             case "SORT", "DISTINCT", "LIMIT":
                 throw error(
                     paren,
-                    "\(name)(...) is not supported in a filter; sort with sorted(byKeyPath:) and limit with prefix(_:) on the results",
+                    "\(name)(...) goes after the filter (TRUEPREDICATE \(name)(...) to order every object)",
                     kind: .unsupported, found: name)
             default:
                 throw error(paren, "expected an operator after '\(name)'; function calls are not supported")

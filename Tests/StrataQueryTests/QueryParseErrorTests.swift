@@ -231,8 +231,8 @@ final class QueryParseErrorTests: XCTestCase {
             "Unsupported '@median' at column 6 in \"dogs.@median > 1\": expected one of the collection operators @count, @size, @min, @max, @sum or @avg; @median is not supported"
         )
         assertError(
-            "age > 1 SORT(age ASC)", .unsupported, found: "SORT", column: 9,
-            "Unsupported 'SORT' at column 9 in \"age > 1 SORT(age ASC)\": SORT is not supported in a filter; sort with sorted(byKeyPath:) and limit with prefix(_:) on the results"
+            "age > 1 LIMIT(2) SORT(age ASC)", .unsupported, found: "SORT", column: 18,
+            "Unsupported 'SORT' at column 18 in \"age > 1 LIMIT(2) SORT(age ASC)\": expected SORT, then DISTINCT, then LIMIT, each once (SORT may repeat); reorder the clauses"
         )
     }
 

@@ -121,7 +121,8 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
     public var last: Element? { let n = keys().count; return n == 0 ? nil : self[n - 1] }
 
     /// The results with `predicate` added (ANDed with the current one), in Realm's query
-    /// language: `filter("age > %@ AND name BEGINSWITH %@", 3, "R")`.
+    /// language: `filter("age > %@ AND name BEGINSWITH %@", 3, "R")`. `SORT(...)`,
+    /// `DISTINCT(...)` and `LIMIT(n)` after the filter order and limit the results.
     public func filter(_ predicateFormat: String, _ args: Any...) -> Results<Element> {
         filter(predicateFormat, arguments: args)
     }
@@ -133,7 +134,9 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
             let parsed = try ParsedQuery.parse(predicateFormat)
             try parsed.validateArgumentCount(args.count)
             let coreArgs = try args.map { try realm.queryArgument($0) }
-            return Results(realm: realm, query: query.filtered(by: parsed.predicate, arguments: coreArgs))
+            return Results(
+                realm: realm,
+                query: query.filtered(by: parsed.predicate, arguments: coreArgs).ordered(by: parsed.ordering))
         } catch {
             return Realm.violation(
                 "Invalid predicate '\(predicateFormat)': \(error)",

@@ -3,7 +3,9 @@ import StrataQuery
 extension StoreQuery {
     /// Whether results come out in object-key order: no sort descriptors and no distinct key
     /// paths. Such results can be updated object by object when a few objects change.
-    package var isInKeyOrder: Bool { source == .table && sortDescriptors.isEmpty && distinctKeyPaths.isEmpty }
+    package var isInKeyOrder: Bool {
+        source == .table && sortDescriptors.isEmpty && distinctKeyPaths.isEmpty && limit == nil
+    }
 
     /// Of `keys` (objects of `table`), those that exist in `txn` and match the predicate, in the
     /// order given (the query's source is not consulted). Reads only those objects' rows (and what their key paths link to), so the

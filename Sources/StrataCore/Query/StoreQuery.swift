@@ -44,6 +44,9 @@ package struct StoreQuery: Sendable {
     /// Key paths (through to-one links only) whose combined values must be unique among the
     /// results; the first object of each combination in result order (after sorting) is kept.
     package var distinctKeyPaths: [String] = []
+    /// At most this many results, the first in result order (after sorting and distinct); nil
+    /// for no limit.
+    package var limit: Int? = nil
     /// A mismatch between a piece of the filter and the arguments passed with it, reported when
     /// the query is evaluated (combining methods do not throw).
     private var argumentProblem: StoreQueryError?
@@ -145,7 +148,7 @@ package struct StoreQuery: Sendable {
         do {
             let parsed = try ParsedQuery.parse(filter)
             try parsed.validateArgumentCount(arguments.count)
-            return filtered(by: parsed.predicate, arguments: arguments)
+            return filtered(by: parsed.predicate, arguments: arguments).ordered(by: parsed.ordering)
         } catch {
             throw .syntax(error)
         }
@@ -167,7 +170,17 @@ package struct StoreQuery: Sendable {
     package func sorted(by descriptors: [SortDescriptor]) -> StoreQuery {
         var result = self
         result.sortDescriptors = descriptors + sortDescriptors
+        result.refuseOrderingAfterLimit("sorting")
         return result
+    }
+
+    /// Records, for evaluation, that sorting or distinct was added after a limit: the engine
+    /// applies the limit last, so it would pick other objects than the ones the limit kept.
+    private mutating func refuseOrderingAfterLimit(_ what: String) {
+        guard limit != nil, argumentProblem == nil else { return }
+        argumentProblem = .unsupported(
+            "\(what) after LIMIT: the limit applies last; write SORT and DISTINCT before LIMIT in the query, or sort the limited objects in Swift"
+        )
     }
 
     /// This query keeping only the first object (in result order) of each combination of values
@@ -179,6 +192,7 @@ package struct StoreQuery: Sendable {
     package func distinct(by keyPaths: [String]) -> StoreQuery {
         var result = self
         result.distinctKeyPaths = keyPaths
+        result.refuseOrderingAfterLimit("distinct")
         return result
     }
 
@@ -219,8 +233,14 @@ package struct StoreQuery: Sendable {
     ///   its table of cases); storage errors from reading the transaction.
     package func evaluate(in txn: StoreTransaction, table: StoreTable) throws -> [Int64] {
         let prepared = try prepare(txn, table)
-        guard let candidates = try source.keys(in: txn) else { return try prepared.run() }
-        return try prepared.run(restrictedTo: candidates)
+        var keys: [Int64]
+        if let candidates = try source.keys(in: txn) {
+            keys = try prepared.run(restrictedTo: candidates)
+        } else {
+            keys = try prepared.run()
+        }
+        if let limit, keys.count > limit { keys.removeLast(keys.count - limit) }
+        return keys
     }
 
     /// Calls `body` with the row of each matching object, in key order, without collecting keys:
@@ -228,6 +248,13 @@ package struct StoreQuery: Sendable {
     /// are ignored; use ``evaluate(in:table:)`` when they matter.
     /// - Throws: as ``evaluate(in:table:)``, and what `body` throws.
     package func forEachMatch(in txn: StoreTransaction, table: StoreTable, _ body: (RowReader) throws -> Void) throws {
+        if limit != nil {
+            // Which objects are within the limit depends on the result order: take the keys.
+            for key in try evaluate(in: txn, table: table) {
+                if let row = try txn.row(table, key: key) { try body(row) }
+            }
+            return
+        }
         let prepared = try prepare(txn, table)
         guard let candidates = try source.keys(in: txn) else { return try prepared.forEachMatch(body) }
         try prepared.forEachMatch(restrictedTo: candidates, body)
@@ -242,7 +269,7 @@ package struct StoreQuery: Sendable {
     package func fastSum(
         in txn: StoreTransaction, table: StoreTable, column: Int
     ) throws -> (ints: Int64, doubles: Double, sawValue: Bool)? {
-        guard source == .table else { return nil }
+        guard source == .table, limit == nil else { return nil }
         return try prepare(txn, table).simpleSum(column: column)
     }
 
@@ -251,7 +278,7 @@ package struct StoreQuery: Sendable {
     /// (``evaluate(in:table:)``). Distinct key paths are ignored: callers with any count the keys.
     /// - Throws: as ``evaluate(in:table:)``.
     package func fastCount(in txn: StoreTransaction, table: StoreTable) throws -> Int? {
-        guard source == .table else { return nil }
+        guard source == .table, limit == nil else { return nil }
         // Only a single comparison can be simple: anything else is not prepared here (the
         // caller's general path prepares it once).
         switch predicate {
