@@ -53,3 +53,22 @@ extension CollectionKeyPathQueryTests {
         XCTAssertEqual(descriptor.reversed().ascending, false)
     }
 }
+
+extension CollectionKeyPathQueryTests {
+    func testObjectsAtIndexes() throws {
+        let realm = try open()
+        try realm.write {
+            let person = Person()
+            person.id = 1
+            person.dogs.append(objectsIn: ["a", "b", "c", "d"].map { Dog(value: ["name": $0]) })
+            realm.add(person)
+        }
+        let person = try XCTUnwrap(realm.object(ofType: Person.self, forPrimaryKey: 1))
+        XCTAssertEqual(person.dogs.objects(at: IndexSet([0, 2])).map(\.name), ["a", "c"])
+        XCTAssertEqual(realm.objects(Dog.self).objects(at: IndexSet([3, 1])).map(\.name), ["b", "d"])
+        XCTAssertEqual(realm.objects(Dog.self).objects(at: IndexSet()).count, 0)
+        XCTAssertEqual(person.dogs.objects(at: IndexSet([1, 4])).count, 0)
+        XCTAssertEqual(realm.objects(Dog.self).objects(at: IndexSet([9])).count, 0)
+        XCTAssertEqual(takeViolations().count, 2)
+    }
+}

@@ -106,7 +106,7 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence {
 
     /// Applies `change` to the entries: in memory when unmanaged; when managed, to the realm's
     /// current value, written back inside a write transaction.
-    private func mutate(_ change: (inout [Key: Value]) -> Void) {
+    func mutate(_ change: (inout [Key: Value]) -> Void) {
         guard let owner else {
             change(&entries)
             return
