@@ -58,6 +58,7 @@ extension UUID {
 
 /// The store's form of a scalar `PropertyValue`; nil for objects and collections, which need a
 /// realm to convert (see `Realm.coreValue(_:for:)`).
+@inline(__always)
 func coreScalar(_ value: PropertyValue) -> StoreValue? {
     switch value {
     case .null: .null
