@@ -18,6 +18,13 @@ public enum QueryAggregate: Sendable, Equatable, Hashable {
     case sum(String?)
     /// `@avg`: the mean of the values (`nil` for an empty list).
     case avg(String?)
+    /// `@keys`: the keys of a map, compared as strings (`labels.@keys == 'color'`: any key).
+    case keys
+    /// `@values`: the values of a map (`labels.@values == 'blue'`: any value).
+    case values
+    /// `['key']`: the value a map holds for one key, null when it holds none
+    /// (`labels['color'] == 'blue'`).
+    case element(String)
 
     /// The operator as written, with its `@`: `"@count"`.
     public var name: String {
@@ -28,13 +35,16 @@ public enum QueryAggregate: Sendable, Equatable, Hashable {
         case .max: return "@max"
         case .sum: return "@sum"
         case .avg: return "@avg"
+        case .keys: return "@keys"
+        case .values: return "@values"
+        case .element(let key): return "[\(QueryLiteral.string(key))]"
         }
     }
 
     /// The element property aggregated by `@min`, `@max`, `@sum`, `@avg`; `nil` otherwise.
     public var property: String? {
         switch self {
-        case .count, .size: return nil
+        case .count, .size, .keys, .values, .element: return nil
         case .min(let p), .max(let p), .sum(let p), .avg(let p): return p
         }
     }

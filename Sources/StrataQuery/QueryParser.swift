@@ -697,7 +697,7 @@ final class QueryParser {
     private func unknownAggregate(_ token: QueryToken) -> ParseFailure {
         error(
             token,
-            "expected one of the collection operators @count, @size, @min, @max, @sum or @avg; \(token.text) is not supported",
+            "expected one of the collection operators @count, @size, @min, @max, @sum, @avg, @keys or @values; \(token.text) is not supported",
             kind: .unsupported)
     }
 
@@ -718,6 +718,9 @@ final class QueryParser {
                 throw error(token, "expected a property name after '\(components.joined(separator: ".")).'")
             }
         }
+        if isSymbol(try peek(), "[") {
+            return .keyPath(components, aggregate: try parseMapSubscript(after: components.joined(separator: ".")))
+        }
         if isSymbol(try peek(), "(") {
             let paren = try peek()
             let name = components.joined(separator: ".")
@@ -734,6 +737,37 @@ final class QueryParser {
         return .keyPath(components, aggregate: nil)
     }
 
+    /// `['key']` after a map property: the value for one key. Positional access (`dogs[0]`) is
+    /// refused at the bracket.
+    private func parseMapSubscript(after path: String) throws(ParseFailure) -> QueryAggregate {
+        let open = try advance()
+        let key = try peek()
+        if key.kind == .word, ["C", "D", "CD", "DC"].contains(Self.upper(key.text)) {
+            throw error(
+                open,
+                "expected an operator after '\(path)'; modifiers such as [c] go right after the operator (\(path) ==[c] 'rex'), and subscripts such as dogs[0] are not supported"
+            )
+        }
+        guard case .string(let text) = key.kind else {
+            throw error(
+                open,
+                "subscripts take a map key in quotes, e.g. \(path)['color']; positional access such as dogs[0], [FIRST] or [LAST] is not supported",
+                kind: .unsupported, found: "[")
+        }
+        try advance()
+        let close = try peek()
+        guard isSymbol(close, "]") else { throw error(close, "expected ']' after the key in \(path)['\(text)']") }
+        try advance()
+        let next = try peek()
+        if isSymbol(next, ".") || isSymbol(next, "[") {
+            throw error(
+                next,
+                "expected an operator after '\(path)['\(text)']'; compare the value directly, e.g. \(path)['\(text)'] == 'x'"
+            )
+        }
+        return .element(text)
+    }
+
     private func parseAggregate(_ token: QueryToken, after path: String) throws(ParseFailure) -> QueryAggregate {
         let name = Self.upper(token.text)
         let make: (String?) -> QueryAggregate
@@ -747,6 +781,15 @@ final class QueryParser {
                 )
             }
             return name == "@COUNT" ? .count : .size
+        case "@KEYS", "@VALUES":
+            let next = try peek()
+            if isSymbol(next, ".") {
+                throw error(
+                    next,
+                    "expected an operator after '\(path).\(token.text)'; nothing can follow \(token.text), e.g. \(path).\(token.text) == 'x'"
+                )
+            }
+            return name == "@KEYS" ? .keys : .values
         case "@MIN": make = QueryAggregate.min
         case "@MAX": make = QueryAggregate.max
         case "@SUM": make = QueryAggregate.sum

@@ -83,7 +83,9 @@ struct QueryPrinter {
         switch operand {
         case .keyPath(let components, let aggregate):
             output += components.joined(separator: ".")
-            if let aggregate {
+            if case .element = aggregate {
+                output += aggregate!.name
+            } else if let aggregate {
                 output += "." + aggregate.name
                 if let property = aggregate.property { output += "." + property }
             }

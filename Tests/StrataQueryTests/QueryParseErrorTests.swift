@@ -228,7 +228,7 @@ final class QueryParseErrorTests: XCTestCase {
         )
         assertError(
             "dogs.@median > 1", .unsupported, found: "@median", column: 6,
-            "Unsupported '@median' at column 6 in \"dogs.@median > 1\": expected one of the collection operators @count, @size, @min, @max, @sum or @avg; @median is not supported"
+            "Unsupported '@median' at column 6 in \"dogs.@median > 1\": expected one of the collection operators @count, @size, @min, @max, @sum, @avg, @keys or @values; @median is not supported"
         )
         assertError(
             "age > 1 LIMIT(2) SORT(age ASC)", .unsupported, found: "SORT", column: 18,

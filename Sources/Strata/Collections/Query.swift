@@ -218,7 +218,8 @@ extension Results {
             return Realm.violation("Invalid where query on \(Element.self): \(error)", fallback: self)
         }
         var predicate = q.predicate
-        // Key paths of `count` are written `dogs.@count`; the parser form is an aggregate.
+        // Key paths of `count`, map keys, values and subscripts are written `dogs.@count`,
+        // `labels.@keys`, ...; the parser's form is an aggregate.
         predicate = predicate.rewritingCounts()
         do {
             let args = try context.arguments.map { try realm.queryArgument($0 as Any) }
@@ -236,9 +237,18 @@ extension QueryPredicate {
         case .or(let ps): return .or(ps.map { $0.rewritingCounts() })
         case .not(let p): return .not(p.rewritingCounts())
         case .comparison(var c):
-            if case .keyPath(let path, nil) = c.left, path.last == "@count" {
-                c.left = .keyPath(Array(path.dropLast()), aggregate: .count)
-                c.quantifier = nil
+            if case .keyPath(let path, nil) = c.left, let last = path.last {
+                let base = Array(path.dropLast())
+                if last == "@count" {
+                    c.left = .keyPath(base, aggregate: .count)
+                    c.quantifier = nil
+                } else if last == "@keys" {
+                    c.left = .keyPath(base, aggregate: .keys)
+                } else if last == "@values" {
+                    c.left = .keyPath(base, aggregate: .values)
+                } else if last.hasPrefix(Query<Int>.mapKeyMarker) {
+                    c.left = .keyPath(base, aggregate: .element(String(last.dropFirst())))
+                }
             }
             return .comparison(c)
         default: return self

@@ -16,7 +16,9 @@ extension QueryCompiler {
     /// Binds `components` (and a trailing collection operator) to the schema.
     func resolvePath(_ components: [String], aggregate: QueryAggregate?) throws(StoreQueryError) -> QueryPath {
         var text = components.joined(separator: ".")
-        if let aggregate {
+        if case .element = aggregate {
+            text += aggregate!.name
+        } else if let aggregate {
             text += (text.isEmpty ? "" : ".") + aggregate.name
             if let p = aggregate.property { text += "." + p }
         }
@@ -77,6 +79,19 @@ extension QueryCompiler {
         }
 
         switch aggregate {
+        case .keys, .values, .element:
+            guard column.collection == .map else {
+                throw .invalidAggregate(
+                    keyPath: text, aggregate: aggregate.name,
+                    reason:
+                        "'\(current.name).\(last)' is not a map; \(aggregate.name) applies to a Map property"
+                )
+            }
+            switch aggregate {
+            case .keys: return path(.string, target: nil, nullable: false, multi: true)
+            case .values: return path(column.type, target: elementTarget, nullable: true, multi: true)
+            default: return path(column.type, target: elementTarget, nullable: true, multi: throughMany)
+            }
         case .count, .size:
             guard isCollection || (column.collection == .none && (column.type == .string || column.type == .data))
             else {
@@ -153,7 +168,7 @@ extension QueryCompiler {
         let what: String
         switch aggregate {
         case .sum, .avg: what = "int, float or double"
-        case .count, .size, .min, .max: what = "int, float, double or date"
+        case .count, .size, .min, .max, .keys, .values, .element: what = "int, float, double or date"
         }
         return .invalidAggregate(
             keyPath: text, aggregate: aggregate.name,
@@ -189,6 +204,8 @@ extension QueryCompiler {
         switch parts[at].lowercased() {
         case "@count" where property == nil: aggregate = .count
         case "@size" where property == nil: aggregate = .size
+        case "@keys" where property == nil: aggregate = .keys
+        case "@values" where property == nil: aggregate = .values
         case "@min": aggregate = .min(property)
         case "@max": aggregate = .max(property)
         case "@sum": aggregate = .sum(property)
@@ -224,9 +241,10 @@ extension QueryCompiler {
         let txn = self.txn
         let root = self.table
         let collection: (RowReader) throws -> [StoreValue]
-        if path.aggregate == nil {
+        switch path.aggregate {
+        case nil, .keys?, .values?:
             collection = elements(path)
-        } else {
+        default:
             let terminal = terminalValue(path)
             collection = { [try terminal($0)] }
         }
@@ -295,6 +313,12 @@ extension QueryCompiler {
         if column.collection == .none {
             return { [$0.value(c)] }
         }
+        if case .keys? = path.aggregate {
+            return { row in
+                guard case .map(let entries) = row.value(c) else { return [] }
+                return entries.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map(StoreValue.string)
+            }
+        }
         return { QueryCompiler.collectionElements($0.value(c)) }
     }
 
@@ -307,6 +331,14 @@ extension QueryCompiler {
         let elements = self.elements(path)
         let column = path.terminalTable.columns[c]
         switch aggregate {
+        case .element(let key):
+            return { row in
+                guard case .map(let entries) = row.value(c) else { return .null }
+                return entries[key] ?? .null
+            }
+        case .keys, .values:
+            // Multi-valued: read through `multiValues`, never as one value.
+            return { .list(try elements($0)) }
         case .count, .size:
             if column.collection == .none && column.type == .string {
                 return { row in row.string(c).map { .int(Int64($0.count)) } ?? .null }
