@@ -46,3 +46,9 @@ final class DefaultKeyed: Object {
     @Persisted(primaryKey: true) var code = "none"
     @Persisted var count = 0
 }
+
+/// A model whose `String` primary key has no declared default.
+final class RequiredKeyed: Object {
+    @Persisted(primaryKey: true) var code: String
+    @Persisted var count = 0
+}
