@@ -307,6 +307,7 @@ extension Realm {
             }
         }
         binding.bind(o)
+        Self.releaseUnmanagedLinks(of: o, binding: binding, deferred)
         o._strataManaged = ManagedObjectState(realm: self, binding: binding, key: key)
         stamp &+= 1
         for (i, v) in deferred {
