@@ -154,7 +154,8 @@ package enum SchemaResolver {
             resolvedByName[model.name] = ResolvedModel(
                 name: model.name, qualifiedName: model.qualifiedName, kind: model.kind,
                 superclass: model.superclassName.flatMap { modelsByName[$0]?.name },
-                accessLevel: model.accessLevel, properties: properties, location: model.location)
+                accessLevel: model.accessLevel, properties: properties, location: model.location,
+                emitsEncode: model.needsGeneratedEncode)
         }
         diagnostics += mappingDiagnostics(modelsByName)
         let resolved = ordered.compactMap { resolvedByName[$0.name] }
