@@ -5,6 +5,8 @@ package struct CollectedDeclarations: Sendable {
     /// models when that class is a model of the target (the resolver decides).
     package var otherClasses: [ModelDeclaration] = []
     package var enums: [EnumDeclaration] = []
+    /// Types conforming to `CustomPersistable` or `FailableCustomPersistable`.
+    package var customPersistables: [CustomPersistableDeclaration] = []
     package var diagnostics: [SchemaDiagnostic] = []
     /// Integer literals given as a schema version (`schemaVersion: 2`, `config.schemaVersion = 2`),
     /// checked against the schema history.

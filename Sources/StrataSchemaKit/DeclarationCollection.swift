@@ -23,6 +23,7 @@ package enum DeclarationCollection {
             result.otherClasses += classes.candidates
             result.diagnostics += classes.diagnostics
             result.enums += PersistableEnumCollector.collect(in: tree, fileName: input.displayPath)
+            result.customPersistables += CustomPersistableCollector.collect(in: tree, fileName: input.displayPath)
             result.schemaVersionLiterals += SchemaVersionLiteralCollector.collect(in: tree, fileName: input.displayPath)
         }
         return result

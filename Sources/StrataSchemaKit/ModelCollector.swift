@@ -91,6 +91,7 @@ package final class ModelCollector: SyntaxVisitor {
             properties: properties, location: location(of: node), propertiesMapping: mapping)
         declaration.placementProblem = problem
         declaration.legacyDeclarations = legacy
+        declaration.needsGeneratedEncode = Self.declaresEncodable(node) && !Self.writesEncode(node)
         if kind != nil { models.append(declaration) } else { candidates.append(declaration) }
         return .visitChildren
     }
@@ -347,6 +348,22 @@ package final class ModelCollector: SyntaxVisitor {
 
     /// The name of the class `node` derives from, when it derives from one by name (the first
     /// inherited type; a protocol there is harmless: no model has its name).
+    /// Whether the class's inheritance clause names `Codable` or `Encodable`.
+    static func declaresEncodable(_ node: ClassDeclSyntax) -> Bool {
+        let names = node.inheritanceClause?.inheritedTypes.map { $0.type.trimmedDescription } ?? []
+        return names.contains { ["Codable", "Encodable", "Swift.Codable", "Swift.Encodable"].contains($0) }
+    }
+
+    /// Whether the class body declares `encode(to:)` itself.
+    static func writesEncode(_ node: ClassDeclSyntax) -> Bool {
+        node.memberBlock.members.contains { member in
+            guard let function = member.decl.as(FunctionDeclSyntax.self), function.name.text == "encode" else {
+                return false
+            }
+            return function.signature.parameterClause.parameters.first?.firstName.text == "to"
+        }
+    }
+
     static func superclassName(of node: ClassDeclSyntax) -> String? {
         guard let first = node.inheritanceClause?.inheritedTypes.first,
             case .named(let name, []) = typeExpression(first.type)

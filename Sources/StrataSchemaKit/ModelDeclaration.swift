@@ -24,4 +24,7 @@ package struct ModelDeclaration: Hashable, Sendable {
     /// RealmSwift legacy declarations in the class body (`let dogs = List<Dog>()`, ...),
     /// reported if the class is a model.
     package var legacyDeclarations: [SchemaDiagnostic] = []
+    /// Whether the class declares `Codable` (or `Encodable`) without writing `encode(to:)`: the
+    /// generated file then encodes it through its accessors, which read managed objects too.
+    package var needsGeneratedEncode = false
 }

@@ -9,5 +9,8 @@ package struct ResolvedModel: Hashable, Sendable {
     package var accessLevel: String?
     package var properties: [ResolvedProperty]
     package var location: SourceLocation
+    /// Whether the generated file gives the class its `encode(to:)` (see
+    /// `ModelDeclaration.needsGeneratedEncode`).
+    package var emitsEncode = false
     package var primaryKey: String? { properties.first(where: \.isPrimaryKey)?.name }
 }

@@ -31,6 +31,10 @@ package enum SchemaEmitter {
         for model in schema.models {
             out += "\n"
             emitModel(model, in: schema, into: &out)
+            if model.emitsEncode {
+                out += "\n"
+                emitEncode(model, into: &out)
+            }
         }
         out += "\n"
         emitSchema(
@@ -107,6 +111,20 @@ package enum SchemaEmitter {
         }
         out += "\n"
         out += "    \(access)static var strataModuleSchema: Strata.Schema { Strata.Schema.generated }\n"
+        out += "}\n"
+    }
+
+    /// `encode(to:)` for a model declared `Codable`: Swift's synthesized one would encode the
+    /// `@Persisted` wrappers, which hold no values once the object is managed; this one reads
+    /// the properties through the accessors. (`init(from:)` stays synthesized: decoding makes
+    /// unmanaged objects, whose values the wrappers hold.)
+    static func emitEncode(_ model: ResolvedModel, into out: inout String) {
+        let access = model.accessLevel.map { "\($0) " } ?? ""
+        out += "extension \(model.qualifiedName) {\n"
+        out += "    /// Encodes the persisted properties by name (generated for the `Codable` model).\n"
+        out += "    \(access)func encode(to encoder: any Encoder) throws {\n"
+        out += "        try Strata._strataEncode(self, to: encoder)\n"
+        out += "    }\n"
         out += "}\n"
     }
 

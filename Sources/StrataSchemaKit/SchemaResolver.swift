@@ -6,9 +6,10 @@ package enum SchemaResolver {
         "Bool": .bool, "Int": .int, "Int8": .int, "Int16": .int, "Int32": .int, "Int64": .int,
         "Float": .float, "Double": .double, "String": .string, "Data": .data, "Date": .date,
         "Decimal128": .decimal128, "ObjectId": .objectId, "UUID": .uuid, "AnyRealmValue": .any,
+        "URL": .string,
     ]
     static let supportedTypesText =
-        "Bool, Int, Int8, Int16, Int32, Int64, Float, Double, String, Data, Date, Decimal128, ObjectId, UUID, AnyRealmValue, an optional of these, List<T>, MutableSet<T>, Map<String, T>, LinkingObjects<T>, a model class declared in this target (as `T?`), or a PersistableEnum"
+        "Bool, Int, Int8, Int16, Int32, Int64, Float, Double, String, Data, Date, Decimal128, ObjectId, UUID, AnyRealmValue, URL, a CustomPersistable type, an optional of these, List<T>, MutableSet<T>, Map<String, T>, LinkingObjects<T>, a model class declared in this target (as `T?`), or a PersistableEnum"
     static let primaryKeyStorage: Set<StorageType> = [.int, .string, .objectId, .uuid]
     static let indexableStorage: Set<StorageType> = [.bool, .int, .string, .objectId, .uuid, .date, .any]
 
@@ -89,7 +90,10 @@ package enum SchemaResolver {
                     ))
             }
         }
-        let context = Context(models: modelsByName, enums: enumsByName)
+        var context = Context(models: modelsByName, enums: enumsByName)
+        for custom in declarations.customPersistables where context.customs[custom.name] == nil {
+            context.customs[custom.name] = custom
+        }
         // Superclasses first: a subclass starts from its superclass's properties.
         let ordered = declared.filter { modelsByName[$0.name]?.location == $0.location }.map { modelsByName[$0.name]! }
         func depth(_ model: ModelDeclaration) -> Int {
@@ -154,7 +158,8 @@ package enum SchemaResolver {
             resolvedByName[model.name] = ResolvedModel(
                 name: model.name, qualifiedName: model.qualifiedName, kind: model.kind,
                 superclass: model.superclassName.flatMap { modelsByName[$0]?.name },
-                accessLevel: model.accessLevel, properties: properties, location: model.location)
+                accessLevel: model.accessLevel, properties: properties, location: model.location,
+                emitsEncode: model.needsGeneratedEncode)
         }
         diagnostics += mappingDiagnostics(modelsByName)
         let resolved = ordered.compactMap { resolvedByName[$0.name] }
@@ -230,11 +235,14 @@ package enum SchemaResolver {
         var objectClassName: String?
         var enumTypeName: String?
         var objectKind: ModelKind?
+        /// A `CustomPersistable` type (or `URL`), stored as its persisted type.
+        var isCustom = false
     }
 
     struct Context {
         var models: [String: ModelDeclaration]
         var enums: [String: EnumDeclaration]
+        var customs: [String: CustomPersistableDeclaration] = [:]
 
         func resolve(
             _ declaration: PropertyDeclaration, in model: ModelDeclaration, diagnostics: inout [SchemaDiagnostic]
@@ -359,6 +367,11 @@ package enum SchemaResolver {
                     "objects cannot link to the asymmetric object '\(element.objectClassName ?? "")'; asymmetric objects are write-only, store its primary key instead"
                 )
             }
+            if element.isCustom && (property.isPrimaryKey || property.isIndexed) {
+                return fail(
+                    "'\(name)' has the custom type \(element.swiftType), which cannot be a primary key or indexed; store its persisted value in a property of its own type for that"
+                )
+            }
             if property.isPrimaryKey {
                 if model.kind == .embedded {
                     return fail(
@@ -396,13 +409,38 @@ package enum SchemaResolver {
                     return .failure(Message("AnyRealmValue already holds `.none`; write `AnyRealmValue` without `?`"))
                 }
                 if let storage = scalarTypes[name] {
-                    return .success(ValueType(type: storage, swiftType: type.description, isOptional: isOptional))
+                    return .success(
+                        ValueType(
+                            type: storage, swiftType: type.description, isOptional: isOptional, isCustom: name == "URL")
+                    )
                 }
                 if let model = models[name] {
                     return .success(
                         ValueType(
                             type: .object, swiftType: type.description, isOptional: isOptional, objectClassName: name,
                             objectKind: model.kind))
+                }
+                if let custom = customs[name] {
+                    var lookup = self
+                    lookup.customs[name] = nil
+                    switch lookup.value(custom.persistedType, where: position) {
+                    case .failure(let message):
+                        return .failure(
+                            Message(
+                                "'\(name)' is a CustomPersistable stored as '\(custom.persistedType)', which cannot be stored: \(message.text)"
+                            ))
+                    case .success(let persisted):
+                        if persisted.type == .object || persisted.isOptional {
+                            return .failure(
+                                Message(
+                                    "'\(name)' is a CustomPersistable stored as '\(custom.persistedType)'; Strata stores custom types as a non-optional value type (String, Int, Double, Data, ...), not as an object or an optional; map it to one of those"
+                                ))
+                        }
+                        return .success(
+                            ValueType(
+                                type: persisted.type, swiftType: type.description, isOptional: isOptional,
+                                isCustom: true))
+                    }
                 }
                 if let enumDeclaration = enums[name] {
                     let storage = enumDeclaration.rawType.flatMap { enumRawTypes[$0] } ?? .int
@@ -430,7 +468,6 @@ package enum SchemaResolver {
         func unsupportedMessage(_ type: TypeExpression, position: String) -> String {
             let suggestion: String
             switch type {
-            case .named("URL", _): suggestion = "store the URL's string: `String` (and convert with `URL(string:)`)"
             case .named("CGFloat", _): suggestion = "use `Double`"
             case .named("UInt", _), .named("UInt8", _), .named("UInt16", _), .named("UInt32", _), .named("UInt64", _):
                 suggestion = "use a signed integer type such as `Int`"
@@ -444,7 +481,7 @@ package enum SchemaResolver {
                 suggestion = "use `List<\(text.dropFirst().dropLast())>` for an array"
             case .named(let name, []):
                 suggestion =
-                    "if '\(name)' is a model, declare it in this target as `class \(name): Object`; if it is an enum, declare `enum \(name): String, PersistableEnum`; otherwise use one of \(supportedTypesText)"
+                    "if '\(name)' is a model, declare it in this target as `class \(name): Object`; if it is an enum, declare `enum \(name): String, PersistableEnum`; to store another type, declare `extension \(name): CustomPersistable` with `typealias PersistedType = String` (or another supported type) in this target; otherwise use one of \(supportedTypesText)"
             default: suggestion = "use one of \(supportedTypesText)"
             }
             return "'\(type)' is not a supported \(position); \(suggestion)"

@@ -89,7 +89,7 @@ final class ModelVocabularyTests: XCTestCase {
         XCTAssertEqual(a, a)
         XCTAssertNotEqual(a._id, b._id, "each unmanaged object gets its own UUID primary key")
         XCTAssertEqual(Owner.className(), "Owner")
-        XCTAssertNotNil(a.objectSchema)
+        XCTAssertEqual(a.objectSchema.className, "Owner")
         let pet = Pet()
         XCTAssertEqual(pet.name, "")
         XCTAssertEqual(pet.age, 0)

@@ -15,10 +15,32 @@ final class DiagnosticsTests: XCTestCase {
                 }
                 """),
             [
-                "Models.swift:2:5: error: 'URL' is not a supported property type; store the URL's string: `String` (and convert with `URL(string:)`)",
                 "Models.swift:3:5: error: 'CGFloat' is not a supported property type; use `Double`",
                 "Models.swift:4:5: error: '[String]' is not a supported property type; use `List<String>` for an array",
-                "Models.swift:5:5: error: 'Person' is not a supported property type; if 'Person' is a model, declare it in this target as `class Person: Object`; if it is an enum, declare `enum Person: String, PersistableEnum`; otherwise use one of \(supportedTypes)",
+                "Models.swift:5:5: error: 'Person' is not a supported property type; if 'Person' is a model, declare it in this target as `class Person: Object`; if it is an enum, declare `enum Person: String, PersistableEnum`; to store another type, declare `extension Person: CustomPersistable` with `typealias PersistedType = String` (or another supported type) in this target; otherwise use one of \(supportedTypes)",
+            ])
+    }
+
+    func testCustomPersistableTypesThatCannotBeStoredAreReported() {
+        XCTAssertEqual(
+            diagnostics(
+                """
+                struct Point: CustomPersistable { typealias PersistedType = PointObject }
+                struct Tag: CustomPersistable { typealias PersistedType = String }
+                struct Odd: FailableCustomPersistable { typealias PersistedType = UInt }
+                final class PointObject: EmbeddedObject { @Persisted var x = 0.0 }
+                final class Dog: Object {
+                    @Persisted var point: Point
+                    @Persisted(primaryKey: true) var tag: Tag
+                    @Persisted var odd: Odd?
+                    @Persisted(indexed: true) var site: URL
+                }
+                """),
+            [
+                "Models.swift:6:5: error: 'Point' is a CustomPersistable stored as 'PointObject'; Strata stores custom types as a non-optional value type (String, Int, Double, Data, ...), not as an object or an optional; map it to one of those",
+                "Models.swift:7:5: error: 'tag' has the custom type Tag, which cannot be a primary key or indexed; store its persisted value in a property of its own type for that",
+                "Models.swift:8:5: error: 'Odd' is a CustomPersistable stored as 'UInt', which cannot be stored: 'UInt' is not a supported property type; use a signed integer type such as `Int`",
+                "Models.swift:9:5: error: 'site' has the custom type URL, which cannot be a primary key or indexed; store its persisted value in a property of its own type for that",
             ])
     }
 
@@ -413,5 +435,5 @@ final class DiagnosticsTests: XCTestCase {
     }
 
     private let supportedTypes =
-        "Bool, Int, Int8, Int16, Int32, Int64, Float, Double, String, Data, Date, Decimal128, ObjectId, UUID, AnyRealmValue, an optional of these, List<T>, MutableSet<T>, Map<String, T>, LinkingObjects<T>, a model class declared in this target (as `T?`), or a PersistableEnum"
+        "Bool, Int, Int8, Int16, Int32, Int64, Float, Double, String, Data, Date, Decimal128, ObjectId, UUID, AnyRealmValue, URL, a CustomPersistable type, an optional of these, List<T>, MutableSet<T>, Map<String, T>, LinkingObjects<T>, a model class declared in this target (as `T?`), or a PersistableEnum"
 }

@@ -37,6 +37,22 @@ final class ModelCollectorTests: XCTestCase {
         XCTAssertEqual(item.properties[11].isOptional, true)
     }
 
+    func testCodableModelsWithoutTheirOwnEncodeGetAGeneratedOne() throws {
+        let schema = try resolve(
+            """
+            final class Parcel: Object, Codable { @Persisted var code = "" }
+            final class Letter: Object, Swift.Encodable { @Persisted var code = "" }
+            final class Note: Object { @Persisted var code = "" }
+            final class Envelope: Object, Codable {
+                @Persisted var code = ""
+                func encode(to encoder: any Encoder) throws {}
+            }
+            """)
+        XCTAssertEqual(
+            Set(schema.models.map { "\($0.name):\($0.emitsEncode)" }),
+            ["Parcel:true", "Letter:true", "Note:false", "Envelope:false"])
+    }
+
     func testOnlyModelBaseClassesAndPersistedPropertiesAreCollected() throws {
         let schema = try resolve(
             """

@@ -8,15 +8,15 @@ import XCTest
 /// declared with a class holds objects of exactly that class.
 final class ModelInheritanceTests: SeedTestCase {
     func testASubclassHasItsSuperclassPropertiesFirstThenItsOwn() throws {
-        let cat = try XCTUnwrap(InhCat().objectSchema)
+        let cat = InhCat().objectSchema
         XCTAssertEqual(cat.className, "InhCat")
         XCTAssertEqual(cat.properties.map(\.name), ["id", "name", "lives", "toy"])
         XCTAssertEqual(cat.primaryKeyProperty?.name, "id")
-        let kitten = try XCTUnwrap(InhKitten().objectSchema)
+        let kitten = InhKitten().objectSchema
         XCTAssertEqual(kitten.className, "InhKitten")
         XCTAssertEqual(kitten.properties.map(\.name), ["id", "name", "lives", "toy", "weeks"])
         XCTAssertEqual(kitten.properties.map(\.columnName), ["id", "name", "lives_left", "toy", "weeks"])
-        XCTAssertEqual(InhAnimal().objectSchema?.properties.map(\.name), ["id", "name"])
+        XCTAssertEqual(InhAnimal().objectSchema.properties.map(\.name), ["id", "name"])
         XCTAssertEqual(InhKitten.className(), "InhKitten")
         XCTAssertEqual(InhCat.strataPropertyIndex(for: \InhCat.lives), 2)
         XCTAssertEqual(InhKitten.strataPropertyIndex(for: \InhKitten.name), 1)

@@ -7,8 +7,8 @@ import XCTest
 final class NestedModelTests: SeedTestCase {
     func testNestedModelsAreStoredUnderTheirOwnNameAndReadBackAfterReopening() throws {
         XCTAssertEqual(Kennel.NestedBreed.className(), "NestedBreed")
-        XCTAssertEqual(Kennel.NestedBreed().objectSchema?.className, "NestedBreed")
-        XCTAssertEqual(Kennel.NestedBreed().objectSchema?["origin"]?.objectClassName, "NestedCountry")
+        XCTAssertEqual(Kennel.NestedBreed().objectSchema.className, "NestedBreed")
+        XCTAssertEqual(Kennel.NestedBreed().objectSchema["origin"]?.objectClassName, "NestedCountry")
         do {
             let realm = try open()
             try realm.write {

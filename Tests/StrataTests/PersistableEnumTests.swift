@@ -5,8 +5,8 @@ import XCTest
 /// `PersistableEnum`s with `Float` and `Double` raw values, and enums as primary keys.
 final class PersistableEnumTests: SeedTestCase {
     func testFloatingPointEnumsAreStoredAsTheirRawValues() throws {
-        XCTAssertEqual(EnumShapes().objectSchema?["size"]?.type, .double)
-        XCTAssertEqual(EnumShapes().objectSchema?["gauge"]?.type, .float)
+        XCTAssertEqual(EnumShapes().objectSchema["size"]?.type, .double)
+        XCTAssertEqual(EnumShapes().objectSchema["gauge"]?.type, .float)
         XCTAssertEqual(EnumShapes().size, .small, "no default: the first case")
         do {
             let realm = try open()
@@ -30,7 +30,7 @@ final class PersistableEnumTests: SeedTestCase {
     }
 
     func testAnEnumPrimaryKeyFindsAndUpdatesItsObject() throws {
-        XCTAssertEqual(EnumKeyedSlot().objectSchema?.primaryKeyProperty?.name, "slot")
+        XCTAssertEqual(EnumKeyedSlot().objectSchema.primaryKeyProperty?.name, "slot")
         do {
             let realm = try open()
             try realm.write {

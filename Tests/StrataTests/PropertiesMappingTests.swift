@@ -125,7 +125,7 @@ final class PropertiesMappingTests: SeedTestCase {
     }
 
     func testTheSchemaNamesPropertiesBySwiftNameAndGivesTheirStoredNames() throws {
-        let schema = try XCTUnwrap(MappedPerson().objectSchema)
+        let schema = MappedPerson().objectSchema
         XCTAssertEqual(schema.properties.map(\.name), ["id", "firstName", "age", "friend", "tags", "friendOf"])
         XCTAssertEqual(
             schema.properties.map(\.columnName), ["id", "first_name", "age_years", "best_friend", "tags", "friendOf"])

@@ -66,13 +66,27 @@ final class SeedCreateTests: SeedTestCase {
         XCTAssertNil(p.dogs.first?.favoriteToy)
     }
 
-    /// The verbatim `[["Buster", 5]]` with the four-property `Dog` fails the write with an
-    /// error that names the properties to give (RealmSwift: "Invalid array input").
-    func testArrayWithTooFewValuesFailsTheWrite() throws {
+    /// The verbatim `[["Buster", 5]]` with the four-property `Dog`: as in RealmSwift, the
+    /// properties past the end of the array keep their defaults.
+    func testArrayWithFewerValuesLeavesTheRestAtTheirDefaults() throws {
+        let realm = try open()
+        try realm.write {
+            realm.create(Person.self, value: ["id": 123, "dogs": [["Buster", 5]]], update: .modified)
+        }
+        let dog = try XCTUnwrap(realm.object(ofType: Person.self, forPrimaryKey: 123)?.dogs.first)
+        XCTAssertEqual(dog.name, "Buster")
+        XCTAssertEqual(dog.age, 5)
+        XCTAssertNil(dog.breed)
+        XCTAssertNil(dog.favoriteToy)
+    }
+
+    /// More values than the class has properties fail the write with an error that names the
+    /// properties to give (RealmSwift: "Invalid array input").
+    func testArrayWithTooManyValuesFailsTheWrite() throws {
         let realm = try open()
         XCTAssertThrowsError(
             try realm.write {
-                realm.create(Person.self, value: ["id": 123, "dogs": [["Buster", 5]]], update: .modified)
+                realm.create(Person.self, value: ["id": 123, "dogs": [["Buster", 5, "Beagle", nil, "extra"]]])
             }
         ) { error in
             XCTAssertEqual((error as? Realm.Error)?.code, .invalidValue)
@@ -165,14 +179,16 @@ final class SeedCreateTests: SeedTestCase {
         XCTAssertEqual(owner.address?.city, "Rome")
     }
 
-    /// A primary key missing from the value fails the write (no object is made with key 0).
-    func testCreateWithoutThePrimaryKeyFails() throws {
+    /// A primary key missing from the value takes its declared default (`var id = 0`), as in
+    /// RealmSwift; a second such create is a duplicate key.
+    func testCreateWithoutThePrimaryKeyUsesItsDeclaredDefault() throws {
         let realm = try open()
-        XCTAssertThrowsError(try realm.write { realm.create(SeedProfile.self, value: ["name": "No key"]) }) { error in
-            XCTAssertEqual((error as? Realm.Error)?.code, .missingValue)
-            XCTAssertTrue("\(error)".contains("SeedProfile.id"), "\(error)")
+        try realm.write { realm.create(SeedProfile.self, value: ["name": "No key"]) }
+        XCTAssertEqual(realm.object(ofType: SeedProfile.self, forPrimaryKey: 0)?.name, "No key")
+        XCTAssertThrowsError(try realm.write { realm.create(SeedProfile.self, value: ["name": "Again"]) }) { error in
+            XCTAssertEqual((error as? Realm.Error)?.code, .primaryKeyExists)
         }
-        XCTAssertEqual(realm.objects(SeedProfile.self).count, 0)
+        XCTAssertEqual(realm.objects(SeedProfile.self).count, 1)
     }
 
     // MARK: Create Objects from JSON

@@ -2,56 +2,101 @@ import Foundation
 internal import StrataCore
 internal import StrataStorage
 
-/// A property wrapper that keeps a live object across threads and actors by storing a
-/// `ThreadSafeReference` and resolving it on each read in the reading thread's realm:
+/// A property wrapper that keeps a live object or collection across threads and actors: it
+/// remembers where the value lives (file, class, object key, property or query) and resolves it
+/// on each read in the reading thread's realm:
 ///
 /// ```swift
 /// @ThreadSafe var dog = realm.objects(Dog.self).first
-/// DispatchQueue.global().async { print(dog?.name ?? "deleted") }
+/// @ThreadSafe var puppies = realm.objects(Dog.self).where { $0.age < 2 }
+/// DispatchQueue.global().async { print(dog?.name ?? "deleted", puppies?.count ?? 0) }
 /// ```
+///
+/// Wraps `Object` subclasses, `Results`, `List`, `MutableSet`, `Map` and `LinkingObjects`, as
+/// `ThreadSafeReference` does. Only managed values can be wrapped: assigning an unmanaged object
+/// (or collection) stops the process with "Only managed objects may be wrapped as thread safe."
+/// (through `Realm.violationHandler`, which may let it continue; the wrapper then holds nil).
 ///
 /// ## Concurrency
 /// `Sendable`; the value it returns is live on the reading thread.
 @propertyWrapper
-public final class ThreadSafe<T: Object>: @unchecked Sendable {
+public final class ThreadSafe<T: ThreadConfined>: @unchecked Sendable {
     private let lock = NSLock()
     private var configuration: Realm.Configuration?
-    private var className = ""
-    private var key: Int64?
+    private var reference: ThreadSafeReference<T>?
 
     /// Wraps `wrappedValue`, which must be managed (or nil).
     public init(wrappedValue: T?) {
         set(wrappedValue)
     }
 
-    /// The object, resolved in the calling thread's realm; nil if unset or deleted.
+    /// The value, resolved in the calling thread's realm (moved to the newest version); nil if
+    /// unset or deleted.
     public var wrappedValue: T? {
         get {
             lock.lock()
-            let (config, key) = (configuration, self.key)
+            let (config, reference) = (configuration, self.reference)
             lock.unlock()
-            guard let config, let key, let realm = try? Realm(configuration: config) else { return nil }
+            guard let config, let reference, let realm = try? Realm(configuration: config) else { return nil }
             realm.refresh()
-            guard let binding = realm.binding(for: T.self), realm.currentRow(binding, key) != nil else { return nil }
-            return realm.object(binding, key: key) as? T
+            return reference.resolveAgain(in: realm)
         }
         set { set(newValue) }
     }
 
     private func set(_ value: T?) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let value, let state = value._strataManaged else {
-            configuration = nil
-            key = nil
-            if value != nil {
-                Realm.violation(
-                    "@ThreadSafe holds only managed objects; add the object to a realm first.", fallback: ())
-            }
+        guard let value else {
+            lock.lock()
+            (configuration, reference) = (nil, nil)
+            lock.unlock()
             return
         }
-        configuration = state.realm.configuration
-        className = state.binding.className
-        key = state.key
+        guard let realm = value.realm, !(value is ObjectBase && (value as! ObjectBase)._strataManaged == nil) else {
+            lock.lock()
+            (configuration, reference) = (nil, nil)
+            lock.unlock()
+            return Realm.violation("Only managed objects may be wrapped as thread safe.", fallback: ())
+        }
+        let reference = ThreadSafeReference(to: value)
+        lock.lock()
+        (configuration, self.reference) = (realm.configuration, reference)
+        lock.unlock()
     }
 }
+
+extension Object: _ThreadSafeResolvable {
+    static func _strataResolve(
+        in realm: Realm, className: String, key: Int64?, propertyIndex: Int?, query: StoreQuery?
+    ) -> Self? {
+        guard let key, let binding = realm.binding(for: self), realm.currentRow(binding, key) != nil else {
+            return nil
+        }
+        return realm.object(binding, key: key) as? Self
+    }
+}
+
+extension Results: _ThreadSafeResolvable {
+    static func _strataResolve(
+        in realm: Realm, className: String, key: Int64?, propertyIndex: Int?, query: StoreQuery?
+    ) -> Self? {
+        guard let query else { return nil }
+        _ = realm.binding(for: Element.self)
+        return Results(realm: realm, query: query)
+    }
+}
+
+extension _OwnedCollection {
+    static func _strataResolve(
+        in realm: Realm, className: String, key: Int64?, propertyIndex: Int?, query: StoreQuery?
+    ) -> Self? {
+        guard let key, let propertyIndex, let binding = realm.binding(named: className),
+            realm.currentRow(binding, key) != nil, let state = realm.object(binding, key: key)._strataManaged
+        else { return nil }
+        return make(_CollectionOwner(state: state, index: propertyIndex))
+    }
+}
+
+extension List: _ThreadSafeResolvable {}
+extension MutableSet: _ThreadSafeResolvable {}
+extension Map: _ThreadSafeResolvable {}
+extension LinkingObjects: _ThreadSafeResolvable {}

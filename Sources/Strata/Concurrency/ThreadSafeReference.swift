@@ -63,8 +63,8 @@ public final class ThreadSafeReference<Confined: ThreadConfined>: @unchecked Sen
     let query: StoreQuery?
     /// For a collection: the property of the object `key` it is.
     let propertyIndex: Int?
-    private let lock = NSLock()
-    private var resolved = false
+    let lock = NSLock()
+    var resolved = false
 
     /// A reference to `value`, a managed object or results of a live realm.
     ///
@@ -176,7 +176,7 @@ extension Realm {
         return C.make(_CollectionOwner(state: state, index: index))
     }
 
-    private func prepareToResolve<C>(_ reference: ThreadSafeReference<C>) -> Bool {
+    func prepareToResolve<C>(_ reference: ThreadSafeReference<C>) -> Bool {
         guard checkThread() else { return false }
         guard !isInWriteTransaction else {
             return Realm.violation(

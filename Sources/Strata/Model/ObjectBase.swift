@@ -1,14 +1,14 @@
 /// The common base class of `Object`, `EmbeddedObject` and `AsymmetricObject`.
 ///
 /// You never subclass `ObjectBase` directly; derive your models from one of the three classes above.
-/// It holds what every model shares: identity-based equality and hashing (like RealmSwift's
-/// `RLMObjectBase` for unmanaged objects) and the link to the generated schema.
+/// It holds what every model shares: equality and hashing with RealmSwift's rules (see
+/// `==`) and the link to the generated schema.
 ///
 /// ## Concurrency
 /// Not `Sendable`. An unmanaged object is an ordinary class instance: share it across threads only
 /// with your own synchronization. (Managed objects, added by the object layer, are confined to the
 /// thread, queue or actor of their realm.)
-open class ObjectBase: Hashable {
+open class ObjectBase: Hashable, CustomStringConvertible {
     /// Creates an unmanaged object whose properties hold their declared default values.
     public required init() {}
 
@@ -51,19 +51,38 @@ open class ObjectBase: Hashable {
         [:]
     }
 
-    /// The generated schema of this object's class, or nil when the class has no generated
-    /// conformance (its target does not use the StrataPlugin build plugin).
-    public var objectSchema: ObjectSchema? {
+    /// The generated schema of this object's class. A class without a generated conformance (its
+    /// target does not use the StrataPlugin build plugin) has a schema without properties.
+    public var objectSchema: ObjectSchema {
         (type(of: self) as? any ObjectSchemaProviding.Type)?.strataObjectSchema
+            ?? ObjectSchema(className: type(of: self).className(), kind: _strataKind, properties: [])
     }
 
-    /// Objects are equal when they are the same instance.
+    /// The class name and every persisted property's value, one per line, as RealmSwift prints
+    /// objects (`Dog {\n\tname = Rex;\n\tage = 3;\n}`); linked objects and collections are
+    /// printed nested, up to five levels deep.
+    open var description: String {
+        _strataDescription(depth: 0)
+    }
+
+    /// Whether two objects are equal, as RealmSwift defines it: a managed object whose class has
+    /// a primary key, or a frozen object, equals every object that `isSameObject(as:)` it (so two
+    /// reads of one stored object are equal); any other object equals only itself.
+    ///
+    /// ```swift
+    /// let a = realm.object(ofType: Dog.self, forPrimaryKey: 1)!
+    /// let b = realm.objects(Dog.self).first { $0.id == 1 }!
+    /// a == b                      // true: Dog has a primary key
+    /// a.freeze() == b.freeze()    // true: frozen copies of one object at one version
+    /// ```
     public static func == (lhs: ObjectBase, rhs: ObjectBase) -> Bool {
-        lhs === rhs
+        _strataEqual(lhs, rhs)
     }
 
-    /// Hashes the object's identity.
+    /// Hashes the object consistently with `==`: its primary key's value when its class has one
+    /// (also while unmanaged, so adding the object keeps its hash), its object key when frozen,
+    /// its instance otherwise.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(ObjectIdentifier(self))
+        _strataHash(into: &hasher)
     }
 }

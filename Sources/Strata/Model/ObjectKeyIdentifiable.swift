@@ -8,16 +8,20 @@
 /// ForEach(dogs) { dog in Text(dog.name) }
 /// ```
 ///
-/// For an unmanaged object the `id` is derived from the instance's identity, so two instances
-/// never share one. (The object layer will return the stored object key for managed objects.)
+/// A managed object's `id` is its object key, the same for every read of one stored object (so
+/// lists of objects read again diff by it), as in RealmSwift; keys are unique within a class, not
+/// across classes. An unmanaged object's `id` is derived from the instance, so two instances
+/// never share one while both are alive; adding the object to a realm changes its `id`.
 ///
 /// ## Concurrency
 /// Adds no state; the conforming object's rules apply.
 public protocol ObjectKeyIdentifiable: Identifiable {}
 
 extension ObjectKeyIdentifiable where Self: ObjectBase {
-    /// A value unique to this instance while it is alive.
+    /// The object key of a managed object; for an unmanaged one, a value unique to the instance
+    /// while it is alive.
     public var id: UInt64 {
-        UInt64(UInt(bitPattern: ObjectIdentifier(self)))
+        if let state = _strataManaged { return UInt64(bitPattern: state.key) }
+        return UInt64(UInt(bitPattern: ObjectIdentifier(self)))
     }
 }

@@ -9,9 +9,9 @@ extension Realm {
     /// Creates an object of `type` from `value` and returns it, managed.
     ///
     /// `value` is a dictionary of property names to values (unknown keys are ignored, missing
-    /// properties take their declared defaults), an array of every property's value in
-    /// declaration order, an object of the same class (managed by any realm: its values are
-    /// copied), or a JSON object from `JSONSerialization`. Nested dictionaries and arrays create
+    /// properties take their declared defaults), an array of property values in declaration
+    /// order (properties past its end take their defaults), an object of the same class
+    /// (managed by any realm: its values are copied), or a JSON object from `JSONSerialization`. Nested dictionaries and arrays create
     /// linked objects. With `.modified`/`.all` and an existing primary key, the existing object is
     /// updated with the values given (for a dictionary: only the keys present).
     ///
@@ -59,7 +59,8 @@ extension Realm {
                 }
             }
             if let pk = binding.primaryKeyIndex, fields[props[pk].name] == nil,
-                [PropertyType.int, .string].contains(props[pk].type), !props[pk].isOptional
+                [PropertyType.int, .string].contains(props[pk].type), !props[pk].isOptional,
+                props[pk].defaultValueSource == nil
             {
                 throw Realm.Error(
                     .missingValue,
@@ -98,10 +99,12 @@ extension Realm {
             }
             return out
         case let array as [Any]:
-            guard array.count == props.count else {
+            // As RealmSwift: values in declaration order; properties past the end of a shorter
+            // array keep their defaults.
+            guard array.count <= props.count else {
                 throw Realm.Error(
                     .invalidValue,
-                    "Invalid array input: \(array.count) values given for '\(binding.className)', which has \(props.count) properties. Give one value per property, in declaration order: \(props.map(\.name).joined(separator: ", "))."
+                    "Invalid array input: more values (\(array.count)) than properties (\(props.count)) of '\(binding.className)'. Give at most one value per property, in declaration order: \(props.map(\.name).joined(separator: ", "))."
                 )
             }
             var out: [String: Any] = [:]
@@ -239,12 +242,20 @@ extension Realm {
 
 extension Object {
     /// Creates an unmanaged object from `value`: a dictionary of property names to values, an
-    /// array of every property's value in declaration order, or another object of the class.
+    /// array of property values in declaration order (properties past its end keep their
+    /// defaults; an empty array changes nothing), or another object of the class.
     /// Nested dictionaries and arrays make linked objects. A value that does not fit stops the
     /// process with a message naming the property (use `Realm.create` inside a write to get a
     /// thrown error instead).
     public convenience init(value: Any) {
         self.init()
+        _strataApply(value: value)
+    }
+}
+
+extension ObjectBase {
+    /// Fills this new unmanaged object from `value` (see `Object.init(value:)`).
+    func _strataApply(value: Any) {
         guard let t = type(of: self) as? any ObjectSchemaProviding.Type else {
             Realm.violation(
                 "\(type(of: self)) has no generated schema: add the StrataPlugin build plugin to its target.",
@@ -259,7 +270,7 @@ extension Object {
                 try binding.setters[i]?(self, binding.getters[i](made))
             }
         } catch {
-            Realm.violation("Object(value:) for \(type(of: self)): \(error)", fallback: ())
+            Realm.violation("\(type(of: self))(value:): \(error)", fallback: ())
         }
     }
 }

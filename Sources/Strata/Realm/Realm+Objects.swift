@@ -307,6 +307,9 @@ extension Realm {
             }
         }
         binding.bind(o)
+        // Checked here: an out-of-line call with nothing deferred cost about 23 instructions per
+        // object of a bulk insert without links (callgrind, 100,000 adds).
+        if !deferred.isEmpty { Self.releaseUnmanagedLinks(of: o, binding: binding, deferred) }
         o._strataManaged = ManagedObjectState(realm: self, binding: binding, key: key)
         stamp &+= 1
         for (i, v) in deferred {
