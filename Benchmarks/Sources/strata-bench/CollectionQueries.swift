@@ -14,6 +14,9 @@ import Strata
 //   list_where_first        team.members.where { $0.id == k }.first (k near the end of the list)
 //   list_swift_filter_count team.members.filter { $0.age > 50 }.count: Swift's filter over the
 //                           list's objects, the way to do it without a store query
+//   list_append_one_by_one  10,000 appends of one person each to a new team's list, in one write
+//                           transaction (a list is stored in its owner's row: each append
+//                           rewrites the list so far)
 // The file holds N persons (--n, default 100,000), all of them in one team's list in a shuffled
 // order.
 
@@ -70,5 +73,18 @@ func runCollectionQueries(_ args: Args) throws {
     let last = order[order.count - 1]
     step("list_where_first") { Int(team.members.where { $0.id == last }.first?.id ?? -1) }
     step("list_swift_filter_count") { team.members.filter { $0.age > 50 }.count }
+    if args.wants("list_append_one_by_one") {
+        let count = min(10_000, n)
+        let t0 = now()
+        try realm.write {
+            let other = BenchTeam()
+            other.id = 2
+            realm.add(other)
+            for id in 0..<Int64(count) {
+                other.members.append(realm.object(ofType: W1Person.self, forPrimaryKey: id)!)
+            }
+        }
+        emit("list_append_one_by_one", n: count, seconds: now() - t0, fileBytes: fileBytes(path))
+    }
     precondition(team.members.where { $0.age > 50 }.count == expected, "the list query found the wrong objects")
 }
