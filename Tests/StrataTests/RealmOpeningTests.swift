@@ -21,7 +21,7 @@ final class RealmOpeningTests: TemporaryDirectoryTestCase {
         let missing = dir + "/no-such-dir/sub/app.realm"
         XCTAssertThrowsError(try Realm(configuration: configuration(missing))) { error in
             guard let e = error as? Realm.Error else { return XCTFail("\(error)") }
-            XCTAssertEqual(e.code, .fileNotFound)
+            XCTAssertEqual(e.realmCode, .fileNotFound)
             XCTAssertTrue(e.message.contains("\(dir)/no-such-dir/sub"), e.message)
             XCTAssertTrue(e.message.contains("does not exist"), e.message)
         }
@@ -31,7 +31,7 @@ final class RealmOpeningTests: TemporaryDirectoryTestCase {
     /// A path below a regular file fails with `fileAccess` (RealmSwift's code for `/dev/null/foo`).
     func testPathBelowAFileFailsWithFileAccess() throws {
         XCTAssertThrowsError(try Realm(configuration: configuration("/dev/null/foo.realm"))) { error in
-            XCTAssertEqual((error as? Realm.Error)?.code, .fileAccess, "\(error)")
+            XCTAssertEqual((error as? Realm.Error)?.realmCode, .fileAccess, "\(error)")
         }
     }
 
@@ -97,7 +97,7 @@ final class RealmOpeningTests: TemporaryDirectoryTestCase {
 
         XCTAssertThrowsError(try Realm(configuration: configuration(copy))) { error in
             guard let e = error as? Realm.Error else { return XCTFail("\(error)") }
-            XCTAssertEqual(e.code, .invalidDatabase)
+            XCTAssertEqual(e.realmCode, .invalidDatabase)
             XCTAssertTrue(e.message.contains("openLastIntactVersion"), e.message)
         }
         XCTAssertEqual(
@@ -135,7 +135,7 @@ final class RealmOpeningTests: TemporaryDirectoryTestCase {
         try lock.write(to: URL(fileURLWithPath: copy + ".lock"))
 
         XCTAssertThrowsError(try Realm(configuration: configuration(copy))) { error in
-            XCTAssertEqual((error as? Realm.Error)?.code, .invalidDatabase, "\(error)")
+            XCTAssertEqual((error as? Realm.Error)?.realmCode, .invalidDatabase, "\(error)")
         }
         XCTAssertEqual(
             try Array(Data(contentsOf: URL(fileURLWithPath: copy))), bytes, "the failed open wrote to the file")

@@ -75,7 +75,7 @@ final class SeedCreateTests: SeedTestCase {
                 realm.create(Person.self, value: ["id": 123, "dogs": [["Buster", 5]]], update: .modified)
             }
         ) { error in
-            XCTAssertEqual((error as? Realm.Error)?.code, .invalidValue)
+            XCTAssertEqual((error as? Realm.Error)?.realmCode, .invalidValue)
             XCTAssertTrue("\(error)".contains("name, age, breed, favoriteToy"), "\(error)")
         }
         XCTAssertNil(realm.object(ofType: Person.self, forPrimaryKey: 123))
@@ -115,7 +115,7 @@ final class SeedCreateTests: SeedTestCase {
                         SeedOwner.self, value: ["id": 3, "name": "Cy", "pet": ["id": 10, "name": "Dup", "age": 9]])
                 }
             ) { error in
-                XCTAssertEqual((error as? Realm.Error)?.code, .primaryKeyExists)
+                XCTAssertEqual((error as? Realm.Error)?.realmCode, .primaryKeyExists)
                 XCTAssertTrue("\(error)".contains("'SeedPet'") && "\(error)".contains("'10'"), "\(error)")
             }
             XCTAssertNil(realm.object(ofType: SeedOwner.self, forPrimaryKey: 3), "the failed write stored nothing")
@@ -169,7 +169,7 @@ final class SeedCreateTests: SeedTestCase {
     func testCreateWithoutThePrimaryKeyFails() throws {
         let realm = try open()
         XCTAssertThrowsError(try realm.write { realm.create(SeedProfile.self, value: ["name": "No key"]) }) { error in
-            XCTAssertEqual((error as? Realm.Error)?.code, .missingValue)
+            XCTAssertEqual((error as? Realm.Error)?.realmCode, .missingValue)
             XCTAssertTrue("\(error)".contains("SeedProfile.id"), "\(error)")
         }
         XCTAssertEqual(realm.objects(SeedProfile.self).count, 0)
