@@ -162,6 +162,23 @@ final class RealmInstanceTests: SeedTestCase {
         XCTAssertEqual(realm.objects(SeedDoggoToy.self).count, 1, "only the other thread's own add")
     }
 
+    /// The same for an object of this file's realm opened with another configuration on this
+    /// thread (here read-only beside read-write: two realm instances).
+    func testAddingAnObjectOfARealmWithAnotherConfigurationFailsAtAdd() throws {
+        let writable = try open()
+        try writable.write { writable.add(SeedDoggoToy(value: ["name": "Wubba"])) }
+        var c = config()
+        c.readOnly = true
+        let readOnly = try Realm(configuration: c)
+        XCTAssertFalse(readOnly == writable)
+        let toy = try XCTUnwrap(readOnly.objects(SeedDoggoToy.self).first)
+        try writable.write { writable.add(toy) }
+        XCTAssertEqual(
+            takeViolations(),
+            ["Object is already managed by another Realm. Use create instead to copy it into this Realm."])
+        XCTAssertEqual(writable.objects(SeedDoggoToy.self).count, 1)
+    }
+
     func testThawingAnUnmanagedObjectIsAViolation() {
         let dog = SeedDog(value: ["name": "Rex", "age": 3])
         XCTAssertTrue(dog.thaw() === dog)

@@ -11,7 +11,9 @@ import Foundation
 /// until the block returned.
 ///
 /// Each job is announced to both drains; each announcement runs the oldest job still waiting,
-/// so jobs run once each and in the order they were scheduled.
+/// so jobs run once each and in the order they were scheduled. When no job is left waiting, the
+/// timers still scheduled are invalidated: under `dispatchMain()` the main run loop never runs,
+/// and its timers would otherwise pile up, one per job.
 ///
 /// ## Concurrency
 /// `Sendable`: the job list is behind a lock; jobs run on the main context.
@@ -21,14 +23,18 @@ final class MainContextPump: @unchecked Sendable {
     private let lock = NSLock()
     private var jobs: [UncheckedBox<() -> Void>] = []
     private var head = 0
+    /// Timers announcing jobs, until no job is left waiting.
+    private var timers: [Timer] = []
 
     /// Schedules `job` on the main context.
     func schedule(_ job: UncheckedBox<() -> Void>) {
+        let timer = Timer(timeInterval: 0, repeats: false) { _ in self.runOldest() }
         lock.lock()
         jobs.append(job)
+        timers.append(timer)
         lock.unlock()
         DispatchQueue.main.async { self.runOldest() }
-        RunLoop.main.add(Timer(timeInterval: 0, repeats: false) { _ in self.runOldest() }, forMode: .common)
+        RunLoop.main.add(timer, forMode: .common)
     }
 
     /// Runs the oldest waiting job, if any is left (the other drain may have run it).
@@ -40,11 +46,17 @@ final class MainContextPump: @unchecked Sendable {
         }
         let job = jobs[head]
         head += 1
-        if head > 64 && head * 2 > jobs.count {
+        var idle: [Timer] = []
+        if head == jobs.count {
+            jobs.removeAll(keepingCapacity: true)
+            head = 0
+            swap(&idle, &timers)
+        } else if head > 64 && head * 2 > jobs.count {
             jobs.removeFirst(head)
             head = 0
         }
         lock.unlock()
+        for timer in idle { timer.invalidate() }
         job.value()
     }
 }
