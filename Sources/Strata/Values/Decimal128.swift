@@ -5,8 +5,9 @@
 /// final class Invoice: Object {
 ///     @Persisted var total: Decimal128 = "19.99"
 /// }
-/// let price = Decimal128(string: "0.10")!
-/// price == Decimal128(string: "0.1")!   // true: equality compares values
+/// let price = try Decimal128(string: "0.10")
+/// price == (try Decimal128(string: "0.1"))   // true: equality compares values
+/// price * 3 / 2                               // 0.15 (results are rounded to 34 digits)
 /// ```
 ///
 /// Values are stored, compared, parsed and printed exactly; a string with more than 34
