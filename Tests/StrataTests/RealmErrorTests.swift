@@ -74,6 +74,20 @@ final class RealmErrorTests: SeedTestCase {
         }
     }
 
+    func testSwitchOnTheCodeMatchesCodeCases() throws {
+        var matched = ""
+        do {
+            try openMissingReadOnly()
+        } catch let error as Realm.Error {
+            switch error.code {
+            case .fileAccess: matched = "fileAccess"
+            case .fileNotFound: matched = "fileNotFound"
+            default: matched = "other \(error.code)"
+            }
+        }
+        XCTAssertEqual(matched, "fileNotFound")
+    }
+
     func testCodesHaveRealmSwiftsRawValues() {
         let expected: [Realm.Error.Code: Int] = [
             .fail: 1, .fileAccess: 2, .filePermissionDenied: 3, .fileExists: 4, .fileNotFound: 5,

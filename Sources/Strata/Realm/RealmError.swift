@@ -243,6 +243,10 @@ public func ~= (code: Realm.Error.Code, error: Swift.Error) -> Bool {
     (error as? Realm.Error)?.realmCode == code
 }
 
+/// Matches an `NSError` code against a `Realm.Error.Code` in a `switch`:
+/// `switch error.code { case .fileNotFound: ... }`.
+public func ~= (pattern: Realm.Error.Code, code: Int) -> Bool { code == pattern.rawValue }
+
 /// Whether an `NSError` code (`error.code`) is this `Realm.Error.Code`: `error.code == .fileNotFound`.
 public func == (lhs: Int, rhs: Realm.Error.Code) -> Bool { lhs == rhs.rawValue }
 /// Whether an `NSError` code is not this `Realm.Error.Code`.
