@@ -94,7 +94,7 @@ do {
             realm.add(DogToy(value: ["_id": wubbaId, "name": "Second Wubba"]))
         }
     } catch let error as Realm.Error {
-        print("  error (\(error.code)): \(error.message)")
+        print("  error (\(error.realmCode)): \(error.message)")
     }
     print("  toys: \(realm.objects(DogToy.self).map(\.name).joined(separator: ", "))")
 }

@@ -131,7 +131,7 @@ final class HistoryMigrationTests: XCTestCase {
         XCTAssertThrowsError(
             try Realm(configuration: Realm.Configuration(fileURL: url, schemaVersion: older, objectTypes: [PetV1.self]))
         ) { error in
-            XCTAssertEqual((error as? Realm.Error)?.code, .schemaMismatch)
+            XCTAssertEqual((error as? Realm.Error)?.realmCode, .schemaMismatch)
             XCTAssertTrue("\(error)".contains("less than last set version 2"), "\(error)")
         }
     }
@@ -142,7 +142,7 @@ final class HistoryMigrationTests: XCTestCase {
         let older: UInt64 = 1
         XCTAssertThrowsError(try Realm(configuration: Realm.Configuration(fileURL: url, schemaVersion: older))) {
             error in
-            XCTAssertEqual((error as? Realm.Error)?.code, .schemaMismatch)
+            XCTAssertEqual((error as? Realm.Error)?.realmCode, .schemaMismatch)
             XCTAssertTrue("\(error)".contains("records version 2"), "\(error)")
         }
     }

@@ -23,23 +23,23 @@ final class ModelVocabularyTests: XCTestCase {
     }
 
     func testDecimal128ParsesComparesAndPrintsExactly() throws {
-        let a = try XCTUnwrap(Decimal128(string: "0.10"))
-        let b = try XCTUnwrap(Decimal128(string: "1e-1"))
+        let a = try Decimal128(string: "0.10")
+        let b = try Decimal128(string: "1e-1")
         XCTAssertEqual(a, b)
         XCTAssertEqual(a.hashValue, b.hashValue)
         XCTAssertEqual(Decimal128(0.1), b)
-        XCTAssertEqual(Decimal128(string: "-12.50")?.description, "-12.50")
-        XCTAssertEqual(Decimal128(string: "1.5E+40")?.description, "1.5E+40")
+        XCTAssertEqual(try Decimal128(string: "-12.50").description, "-12.50")
+        XCTAssertEqual(try Decimal128(string: "1.5E+40").description, "1.5E+40")
         XCTAssertEqual(Decimal128(42).description, "42")
-        XCTAssertLessThan(Decimal128(string: "-3")!, Decimal128(string: "-2.5")!)
-        XCTAssertLessThan(Decimal128(string: "2.5")!, Decimal128(string: "3")!)
-        XCTAssertLessThan(Decimal128(string: "0.001")!, Decimal128(string: "0.01")!)
-        XCTAssertFalse(Decimal128(string: "7")! < Decimal128(string: "7.000")!)
-        XCTAssertNil(Decimal128(string: "1.2.3"))
-        XCTAssertNil(Decimal128(string: "12345678901234567890123456789012345"), "35 significant digits")
-        XCTAssertNotNil(
-            Decimal128(string: "1234567890123456789012345678901234000"), "trailing zeros fold into the exponent")
-        XCTAssertNil(Decimal128(Double.nan))
+        XCTAssertLessThan(try Decimal128(string: "-3"), try Decimal128(string: "-2.5"))
+        XCTAssertLessThan(try Decimal128(string: "2.5"), try Decimal128(string: "3"))
+        XCTAssertLessThan(try Decimal128(string: "0.001"), try Decimal128(string: "0.01"))
+        XCTAssertFalse(try Decimal128(string: "7") < Decimal128(string: "7.000"))
+        XCTAssertThrowsError(try Decimal128(string: "1.2.3"))
+        XCTAssertThrowsError(try Decimal128(string: "12345678901234567890123456789012345"), "35 significant digits")
+        XCTAssertNoThrow(
+            try Decimal128(string: "1234567890123456789012345678901234000"), "trailing zeros fold into the exponent")
+        XCTAssertTrue(Decimal128(Double.nan).isNaN)
     }
 
     func testListMutatesInPlace() {

@@ -242,7 +242,7 @@ final class AsyncWriteTests: SeedTestCase {
         }
         spin(until: { result != nil })
         let error = try XCTUnwrap(result!) as? Realm.Error
-        XCTAssertEqual(error?.code, .primaryKeyExists)
+        XCTAssertEqual(error?.realmCode, .primaryKeyExists)
         XCTAssertNil(
             realm.object(ofType: Person.self, forPrimaryKey: 2), "nothing of the failed transaction is written")
         XCTAssertEqual(realm.object(ofType: Person.self, forPrimaryKey: 1)?.name, "First")
@@ -259,7 +259,8 @@ final class AsyncWriteTests: SeedTestCase {
             done = true
         }
         spin(until: { done })
-        XCTAssertEqual((nested as? Realm.Error)?.code, .alreadyInWriteTransaction)
+        XCTAssertEqual((nested as? Realm.Error)?.realmCode, .alreadyInWriteTransaction)
+        XCTAssertEqual(takeViolations().map { $0.hasPrefix("The Realm is already in a write transaction.") }, [true])
         XCTAssertNil(realm.object(ofType: Person.self, forPrimaryKey: 3))
         XCTAssertNotNil(realm.object(ofType: Person.self, forPrimaryKey: 4))
     }
@@ -567,8 +568,13 @@ final class AsyncWriteTests: SeedTestCase {
             }
         }
         spin(until: { done })
-        XCTAssertEqual((beginError as? Realm.Error)?.code, .alreadyInWriteTransaction)
-        XCTAssertEqual(takeViolations(), ["Can't commit a write transaction from inside a commit completion callback."])
+        XCTAssertEqual((beginError as? Realm.Error)?.realmCode, .alreadyInWriteTransaction)
+        XCTAssertEqual(
+            takeViolations(),
+            [
+                "Can't begin a write transaction from inside a commit completion callback. Queue it with writeAsync or beginAsyncWrite instead.",
+                "Can't commit a write transaction from inside a commit completion callback.",
+            ])
         XCTAssertNil(realm.object(ofType: Person.self, forPrimaryKey: 2))
         XCTAssertNotNil(realm.object(ofType: Person.self, forPrimaryKey: 3))
     }
@@ -866,7 +872,7 @@ final class AsyncWriteTests: SeedTestCase {
             _ = try await Realm.open(configuration: config("actor.realm"))
             XCTFail("nonisolated code has no actor to confine to")
         } catch let error as Realm.Error {
-            XCTAssertEqual(error.code, .wrongThread)
+            XCTAssertEqual(error.realmCode, .wrongThread)
         }
     }
 }

@@ -120,7 +120,7 @@ final class CompactOnLaunchTests: SeedTestCase {
         var config = configuration(compact: { _, _ in true })
         config.readOnly = true
         XCTAssertThrowsError(try Realm(configuration: config)) { error in
-            XCTAssertEqual((error as? Realm.Error)?.code, .readOnly, "\(error)")
+            XCTAssertEqual((error as? Realm.Error)?.realmCode, .readOnly, "\(error)")
             XCTAssertTrue("\(error)".contains("shouldCompactOnLaunch"), "\(error)")
         }
     }

@@ -187,13 +187,24 @@ extension ConcurrencyTests {
         XCTAssertTrue(frozenDog.freeze() === frozenDog)
         XCTAssertFalse(frozenRealm == realm)
 
-        assertRealmError(thrown { try frozenRealm.beginWrite() }, .frozen, "beginWrite on a frozen realm")
-        assertRealmError(thrown { try frozenRealm.write {} }, .frozen, "write on a frozen realm")
-        assertRealmError(thrown { try frozenDog.realm!.write {} }, .frozen, "write on a frozen object's realm")
-        // From another thread too: frozen realms are not confined, so the error is `.frozen`.
-        let elsewhere = onNewThread { Unchecked(thrown { try frozenRealm.beginWrite() }) }.value
-        assertRealmError(elsewhere, .frozen, "beginWrite on a frozen realm from another thread")
-        XCTAssertEqual(takeViolations(), [])
+        // Writing to a frozen realm is a violation with RealmSwift's message; `write` also throws
+        // `.frozen` when the handler returns, and its block never runs.
+        let frozenMessage = "Can't perform transactions on a frozen Realm."
+        frozenRealm.beginWrite()
+        XCTAssertFalse(frozenRealm.isInWriteTransaction)
+        XCTAssertEqual(takeViolations().map { $0.hasPrefix(frozenMessage) }, [true], "beginWrite on a frozen realm")
+        assertRealmError(thrown { try frozenRealm.write {} }, .frozen, prefix: frozenMessage, "write on a frozen realm")
+        XCTAssertEqual(takeViolations().map { $0.hasPrefix(frozenMessage) }, [true], "write on a frozen realm")
+        var ran = false
+        assertRealmError(
+            thrown { try frozenDog.realm!.write { ran = true } }, .frozen, "write on a frozen object's realm")
+        XCTAssertFalse(ran)
+        XCTAssertEqual(takeViolations().map { $0.hasPrefix(frozenMessage) }, [true], "write on a frozen object's realm")
+        // From another thread too: frozen realms are not confined, so the report is the frozen one.
+        onNewThread { frozenRealm.beginWrite() }
+        XCTAssertEqual(
+            takeViolations().map { $0.hasPrefix(frozenMessage) }, [true],
+            "beginWrite on a frozen realm from another thread")
 
         // Writing through a frozen object inside a write of the live realm is refused.
         try realm.write { frozenDog.age = 99 }

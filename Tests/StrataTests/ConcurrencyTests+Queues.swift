@@ -31,6 +31,7 @@ extension ConcurrencyTests {
         assertWrongThread(takeViolations(), "the queue's realm used outside the queue")
         assertRealmError(
             thrown { try realm.write {} }, .wrongThread, prefix: Self.wrongThread, "write outside the queue")
+        assertWrongThread(takeViolations(), "write outside the queue")
 
         let dog = queue.sync { Unchecked(realm.objects(Dog.self).first!) }
         _ = dog.value.name

@@ -153,7 +153,7 @@ final class FormatUpgradeTests: TemporaryDirectoryTestCase {
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         XCTAssertEqual(try slotFormats(path), [1, 1])
         XCTAssertThrowsError(try Realm(configuration: configuration(path, readOnly: true))) { error in
-            XCTAssertEqual((error as? Realm.Error)?.code, .readOnly, "\(error)")
+            XCTAssertEqual((error as? Realm.Error)?.realmCode, .readOnly, "\(error)")
         }
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before, "a read-only open changed the file")
         try {

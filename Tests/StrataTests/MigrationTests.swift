@@ -202,7 +202,7 @@ final class MigrationTests: SeedTestCase {
         }
         XCTAssertThrowsError(try Realm(configuration: configuration([MigRetyped.self]))) { error in
             guard let e = error as? Realm.Error else { return XCTFail("not a Realm.Error: \(error)") }
-            XCTAssertEqual(e.code, .schemaMismatch)
+            XCTAssertEqual(e.realmCode, .schemaMismatch)
             XCTAssertTrue(e.message.contains("MigRetyped.age"), e.message)
         }
         let old = try Realm(configuration: configuration([MigRetypedV0.self]))
@@ -245,7 +245,7 @@ final class MigrationTests: SeedTestCase {
         }
         // A lower schema version than the file's is refused.
         XCTAssertThrowsError(try Realm(configuration: configuration([MigRetyped.self], version: 0))) { error in
-            XCTAssertEqual((error as? Realm.Error)?.code, .schemaMismatch)
+            XCTAssertEqual((error as? Realm.Error)?.realmCode, .schemaMismatch)
         }
     }
 
@@ -280,7 +280,7 @@ final class MigrationTests: SeedTestCase {
             try old.write { old.add(MigRenamedV0(value: ["id": 1, "firstName": "Ann", "age": 30])) }
         }
         XCTAssertThrowsError(try Realm(configuration: configuration([MigRenamed.self]))) { error in
-            XCTAssertEqual((error as? Realm.Error)?.code, .schemaMismatch)
+            XCTAssertEqual((error as? Realm.Error)?.realmCode, .schemaMismatch)
             XCTAssertTrue("\(error)".contains("MigRenamed.firstName"), "\(error)")
         }
         // Raising the version without a block drops the old values (as in RealmSwift), keeps the rest.
@@ -388,7 +388,7 @@ final class MigrationTests: SeedTestCase {
         XCTAssertEqual(realm.objects(MigCleared.self).map(\.value).sorted(), [10, 20, 30])
         // The file is at version 1 now: opening it at version 0 is refused.
         XCTAssertThrowsError(try Realm(configuration: configuration([MigCleared.self], version: 0))) { error in
-            XCTAssertEqual((error as? Realm.Error)?.code, .schemaMismatch)
+            XCTAssertEqual((error as? Realm.Error)?.realmCode, .schemaMismatch)
         }
     }
 

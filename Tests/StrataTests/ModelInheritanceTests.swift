@@ -75,7 +75,7 @@ final class ModelInheritanceTests: SeedTestCase {
         // A kitten is an InhCat in Swift, but not in a list of InhCat (RealmSwift refuses it too).
         XCTAssertThrowsError(try realm.write { shelter.cats.append(InhKitten(value: ["id": 6, "name": "Kit"])) }) {
             error in
-            XCTAssertEqual((error as? Realm.Error)?.code, .invalidValue)
+            XCTAssertEqual((error as? Realm.Error)?.realmCode, .invalidValue)
             XCTAssertTrue(
                 "\(error)".contains(
                     "Object of type 'InhKitten' cannot be stored in property 'cats', which holds 'InhCat' objects"),

@@ -53,7 +53,7 @@ final class ObjectCreationFromValueTests: SeedTestCase {
     func testCreateWithoutAValueForAPrimaryKeyWithoutADefaultFailsTheWrite() throws {
         let realm = try open()
         XCTAssertThrowsError(try realm.write { realm.create(RequiredKeyed.self, value: ["count": 2]) }) { error in
-            XCTAssertEqual((error as? Realm.Error)?.code, .missingValue)
+            XCTAssertEqual((error as? Realm.Error)?.realmCode, .missingValue)
             XCTAssertTrue("\(error)".contains("RequiredKeyed.code"), "\(error)")
         }
         XCTAssertEqual(realm.objects(RequiredKeyed.self).count, 0)

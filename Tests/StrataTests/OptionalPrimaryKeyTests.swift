@@ -69,7 +69,7 @@ final class OptionalPrimaryKeyTests: SeedTestCase {
         let realm = try open()
         try realm.write { realm.add(OptIntKeyed(value: ["value": "first"])) }
         XCTAssertThrowsError(try realm.write { realm.add(OptIntKeyed(value: ["value": "second"])) }) { error in
-            XCTAssertEqual((error as? Realm.Error)?.code, .primaryKeyExists)
+            XCTAssertEqual((error as? Realm.Error)?.realmCode, .primaryKeyExists)
         }
         try realm.write { realm.add(OptIntKeyed(value: ["value": "updated"]), update: .modified) }
         try realm.write { realm.create(OptIntKeyed.self, value: ["id": NSNull(), "value": "created"], update: .all) }
@@ -85,7 +85,7 @@ final class OptionalPrimaryKeyTests: SeedTestCase {
         let realm = try open()
         XCTAssertThrowsError(try realm.write { realm.add(OptIntKeyed(value: ["id": Int.min, "value": "min"])) }) {
             error in
-            XCTAssertEqual((error as? Realm.Error)?.code, .invalidValue)
+            XCTAssertEqual((error as? Realm.Error)?.realmCode, .invalidValue)
             XCTAssertTrue(
                 "\(error)".contains("-9223372036854775808 cannot be the primary key of 'OptIntKeyed.id'"), "\(error)")
         }
@@ -118,7 +118,7 @@ final class OptionalPrimaryKeyTests: SeedTestCase {
             ]
             for (name, make) in secondNilKeys {
                 XCTAssertThrowsError(try realm.write { realm.add(make()) }, name) { error in
-                    XCTAssertEqual((error as? Realm.Error)?.code, .primaryKeyExists, name)
+                    XCTAssertEqual((error as? Realm.Error)?.realmCode, .primaryKeyExists, name)
                 }
             }
         }

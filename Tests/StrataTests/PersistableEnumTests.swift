@@ -39,7 +39,7 @@ final class PersistableEnumTests: SeedTestCase {
             }
             XCTAssertThrowsError(try realm.write { realm.add(EnumKeyedSlot(value: ["slot": EnumSlot.north])) }) {
                 error in
-                XCTAssertEqual((error as? Realm.Error)?.code, .primaryKeyExists)
+                XCTAssertEqual((error as? Realm.Error)?.realmCode, .primaryKeyExists)
             }
             try realm.write {
                 realm.add(EnumKeyedSlot(value: ["slot": EnumSlot.north, "note": "icy"]), update: .modified)

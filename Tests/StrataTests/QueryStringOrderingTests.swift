@@ -68,7 +68,7 @@ final class QueryStringOrderingTests: SeedTestCase {
         for (text, args, mentions) in bad {
             XCTAssertThrowsError(try dogs.checkedFilter(text, arguments: args), text) { error in
                 guard let error = error as? Realm.Error else { return XCTFail("\(text): \(error)") }
-                XCTAssertEqual(error.code, .invalidQuery, text)
+                XCTAssertEqual(error.realmCode, .invalidQuery, text)
                 XCTAssertTrue("\(error)".contains(mentions), "\(text): \(error)")
             }
         }

@@ -75,7 +75,7 @@ final class RealmBasicsTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(realm.objects(Person.self).count, 1)
         XCTAssertEqual(realm.object(ofType: Person.self, forPrimaryKey: 1234)?.name, "Bowie")
         XCTAssertThrowsError(try realm.write { realm.add(Person(value: ["id": 1234, "name": "Dup"])) }) { error in
-            XCTAssertEqual((error as? Realm.Error)?.code, .primaryKeyExists)
+            XCTAssertEqual((error as? Realm.Error)?.realmCode, .primaryKeyExists)
             XCTAssertTrue("\(error)".contains("1234"), "\(error)")
         }
         XCTAssertEqual(realm.object(ofType: Person.self, forPrimaryKey: 1234)?.name, "Bowie")
@@ -116,7 +116,7 @@ final class RealmBasicsTests: TemporaryDirectoryTestCase {
                 realm.add(Item(value: ["status": long, "title": "second"]))
             }
         ) { error in
-            XCTAssertEqual((error as? Realm.Error)?.code, .invalidValue)
+            XCTAssertEqual((error as? Realm.Error)?.realmCode, .invalidValue)
             XCTAssertTrue("\(error)".contains("Item.status"), "\(error)")
         }
         XCTAssertEqual(realm.objects(Item.self).count, 0)

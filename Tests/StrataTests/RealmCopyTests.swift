@@ -49,7 +49,7 @@ final class RealmCopyTests: SeedTestCase {
         let existing = url("existing.realm")
         try Data("keep me".utf8).write(to: existing)
         XCTAssertThrowsError(try realm.writeCopy(toFile: existing)) { error in
-            XCTAssertEqual((error as? Realm.Error)?.code, .fileExists, "\(error)")
+            XCTAssertEqual((error as? Realm.Error)?.realmCode, .fileExists, "\(error)")
             XCTAssertTrue("\(error)".contains(existing.path), "\(error)")
         }
         XCTAssertEqual(try Data(contentsOf: existing), Data("keep me".utf8))
@@ -116,14 +116,14 @@ final class RealmCopyTests: SeedTestCase {
         XCTAssertEqual(dogNames(try Realm(configuration: configuration("other.realm"))), ["dog0", "dog1", "dog2"])
         XCTAssertThrowsError(try realm.writeCopy(configuration: Realm.Configuration(inMemoryIdentifier: "copy"))) {
             error in
-            XCTAssertEqual((error as? Realm.Error)?.code, .fail, "\(error)")
+            XCTAssertEqual((error as? Realm.Error)?.realmCode, .fail, "\(error)")
         }
     }
 
     func testCopyWithAnEncryptionKeyIsRefusedAndWritesNothing() throws {
         let realm = try Realm(configuration: configuration())
         XCTAssertThrowsError(try realm.writeCopy(toFile: url("copy.realm"), encryptionKey: Data(count: 64))) { error in
-            XCTAssertEqual((error as? Realm.Error)?.code, .fail, "\(error)")
+            XCTAssertEqual((error as? Realm.Error)?.realmCode, .fail, "\(error)")
             XCTAssertTrue("\(error)".contains("encrypt"), "\(error)")
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: url("copy.realm").path))

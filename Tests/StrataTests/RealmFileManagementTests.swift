@@ -33,7 +33,7 @@ final class RealmFileManagementTests: SeedTestCase {
         let realm = try Realm(configuration: configuration())
         try realm.write { realm.add(Dog(value: ["name": "Rex"])) }
         XCTAssertThrowsError(try Realm.deleteFiles(for: configuration())) { error in
-            XCTAssertEqual((error as? Realm.Error)?.code, .alreadyOpen, "\(error)")
+            XCTAssertEqual((error as? Realm.Error)?.realmCode, .alreadyOpen, "\(error)")
         }
         XCTAssertEqual(realm.objects(Dog.self).first?.name, "Rex")
         XCTAssertTrue(FileManager.default.fileExists(atPath: url().path))
@@ -50,7 +50,7 @@ final class RealmFileManagementTests: SeedTestCase {
         options.pageSize = 8192
         let other = try Database(path: url().path, options: options)
         XCTAssertThrowsError(try Realm.deleteFiles(for: configuration())) { error in
-            XCTAssertEqual((error as? Realm.Error)?.code, .alreadyOpen, "\(error)")
+            XCTAssertEqual((error as? Realm.Error)?.realmCode, .alreadyOpen, "\(error)")
         }
         other.close()
         XCTAssertEqual(try Realm(configuration: configuration()).objects(Dog.self).first?.name, "Rex")
@@ -79,7 +79,7 @@ final class RealmFileManagementTests: SeedTestCase {
         var config = configuration()
         config.seedFilePath = url("no-such-seed.realm")
         XCTAssertThrowsError(try Realm(configuration: config)) { error in
-            XCTAssertEqual((error as? Realm.Error)?.code, .fileNotFound, "\(error)")
+            XCTAssertEqual((error as? Realm.Error)?.realmCode, .fileNotFound, "\(error)")
             XCTAssertTrue("\(error)".contains("no-such-seed.realm"), "\(error)")
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: url().path))
@@ -98,14 +98,14 @@ final class RealmFileManagementTests: SeedTestCase {
 
     func testSchemaVersionAtURLOfAMissingFileIsFileNotFound() {
         XCTAssertThrowsError(try schemaVersionAtURL(url("missing.realm"))) { error in
-            XCTAssertEqual((error as? Realm.Error)?.code, .fileNotFound, "\(error)")
+            XCTAssertEqual((error as? Realm.Error)?.realmCode, .fileNotFound, "\(error)")
         }
     }
 
     func testSchemaVersionAtURLOfAForeignFileIsInvalidDatabase() throws {
         try Data(repeating: 7, count: 20000).write(to: url("foreign.realm"))
         XCTAssertThrowsError(try schemaVersionAtURL(url("foreign.realm"))) { error in
-            XCTAssertEqual((error as? Realm.Error)?.code, .invalidDatabase, "\(error)")
+            XCTAssertEqual((error as? Realm.Error)?.realmCode, .invalidDatabase, "\(error)")
         }
     }
 

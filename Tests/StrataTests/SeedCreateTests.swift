@@ -89,7 +89,7 @@ final class SeedCreateTests: SeedTestCase {
                 realm.create(Person.self, value: ["id": 123, "dogs": [["Buster", 5, "Beagle", nil, "extra"]]])
             }
         ) { error in
-            XCTAssertEqual((error as? Realm.Error)?.code, .invalidValue)
+            XCTAssertEqual((error as? Realm.Error)?.realmCode, .invalidValue)
             XCTAssertTrue("\(error)".contains("name, age, breed, favoriteToy"), "\(error)")
         }
         XCTAssertNil(realm.object(ofType: Person.self, forPrimaryKey: 123))
@@ -129,7 +129,7 @@ final class SeedCreateTests: SeedTestCase {
                         SeedOwner.self, value: ["id": 3, "name": "Cy", "pet": ["id": 10, "name": "Dup", "age": 9]])
                 }
             ) { error in
-                XCTAssertEqual((error as? Realm.Error)?.code, .primaryKeyExists)
+                XCTAssertEqual((error as? Realm.Error)?.realmCode, .primaryKeyExists)
                 XCTAssertTrue("\(error)".contains("'SeedPet'") && "\(error)".contains("'10'"), "\(error)")
             }
             XCTAssertNil(realm.object(ofType: SeedOwner.self, forPrimaryKey: 3), "the failed write stored nothing")
@@ -186,7 +186,7 @@ final class SeedCreateTests: SeedTestCase {
         try realm.write { realm.create(SeedProfile.self, value: ["name": "No key"]) }
         XCTAssertEqual(realm.object(ofType: SeedProfile.self, forPrimaryKey: 0)?.name, "No key")
         XCTAssertThrowsError(try realm.write { realm.create(SeedProfile.self, value: ["name": "Again"]) }) { error in
-            XCTAssertEqual((error as? Realm.Error)?.code, .primaryKeyExists)
+            XCTAssertEqual((error as? Realm.Error)?.realmCode, .primaryKeyExists)
         }
         XCTAssertEqual(realm.objects(SeedProfile.self).count, 1)
     }

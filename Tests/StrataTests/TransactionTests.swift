@@ -186,7 +186,7 @@ final class TransactionTests: SeedTestCase {
                 }
             ) { error in
                 guard let e = error as? Realm.Error else { return XCTFail("not a Realm.Error: \(error)") }
-                XCTAssertEqual(e.code, .primaryKeyExists)
+                XCTAssertEqual(e.realmCode, .primaryKeyExists)
                 XCTAssertTrue(e.message.contains("'SeedPerson'"), e.message)
                 XCTAssertTrue(e.message.contains("'1234'"), e.message)
             }
@@ -211,7 +211,7 @@ final class TransactionTests: SeedTestCase {
                 realm.add(SeedDoggoDog(value: ["_id": id, "name": "Two"]))
             }
         ) { error in
-            XCTAssertEqual((error as? Realm.Error)?.code, .primaryKeyExists)
+            XCTAssertEqual((error as? Realm.Error)?.realmCode, .primaryKeyExists)
             XCTAssertTrue("\(error)".contains("'SeedDoggoDog'"), "\(error)")
             XCTAssertTrue("\(error)".contains(id.uuidString), "\(error)")
         }
@@ -229,7 +229,7 @@ final class TransactionTests: SeedTestCase {
                 realm.create(SeedProfile.self, value: ["id": 5, "name": "Second"])
             }
         ) { error in
-            XCTAssertEqual((error as? Realm.Error)?.code, .primaryKeyExists)
+            XCTAssertEqual((error as? Realm.Error)?.realmCode, .primaryKeyExists)
             XCTAssertTrue("\(error)".contains("'SeedProfile'") && "\(error)".contains("'5'"), "\(error)")
         }
         XCTAssertEqual(realm.objects(SeedProfile.self).count, 1)
@@ -257,39 +257,52 @@ final class TransactionTests: SeedTestCase {
         XCTAssertFalse(realm.isInWriteTransaction)
         XCTAssertEqual(realm.objects(SeedDog.self).map(\.name), ["Committed"])
 
-        // Committing without a transaction is an error, not a crash.
-        XCTAssertThrowsError(try realm.commitWrite()) { error in
-            XCTAssertEqual((error as? Realm.Error)?.code, .notInWriteTransaction)
-        }
-        // Cancelling without a transaction does nothing.
+        // Committing or cancelling without a transaction is a violation (RealmSwift raises an
+        // exception); with a handler installed nothing happens.
+        XCTAssertNoThrow(try realm.commitWrite())
+        XCTAssertEqual(takeViolations(), ["Can't commit a non-existing write transaction. (Call beginWrite() first.)"])
         realm.cancelWrite()
+        XCTAssertEqual(takeViolations(), ["Can't cancel a non-existing write transaction. (Call beginWrite() first.)"])
         XCTAssertEqual(realm.objects(SeedDog.self).count, 1)
     }
 
-    /// `write` inside `write` throws `.alreadyInWriteTransaction`; the outer transaction goes on
-    /// and commits what it wrote.
-    func testWriteInsideWriteThrows() throws {
+    static let alreadyInWrite =
+        "The Realm is already in a write transaction. Commit or cancel it before starting another, and do not call write inside a write block."
+
+    /// `write` inside `write` is a violation (RealmSwift raises an exception); when the handler
+    /// returns, the inner `write` throws `.alreadyInWriteTransaction` without running its block,
+    /// and the outer transaction goes on and commits what it wrote.
+    func testWriteInsideWriteIsAViolationAndSkipsTheBlock() throws {
         let realm = try open()
+        var innerRan = false
         try realm.write {
             realm.add(SeedDog(value: ["name": "Outer", "age": 1]))
-            XCTAssertThrowsError(try realm.write { realm.add(SeedDog(value: ["name": "Inner", "age": 2])) }) { error in
-                XCTAssertEqual((error as? Realm.Error)?.code, .alreadyInWriteTransaction)
+            XCTAssertThrowsError(
+                try realm.write {
+                    innerRan = true
+                    realm.add(SeedDog(value: ["name": "Inner", "age": 2]))
+                }
+            ) { error in
+                XCTAssertEqual((error as? Realm.Error)?.realmCode, .alreadyInWriteTransaction)
             }
             XCTAssertTrue(realm.isInWriteTransaction)
         }
+        XCTAssertFalse(innerRan)
+        XCTAssertEqual(takeViolations(), [Self.alreadyInWrite])
         XCTAssertFalse(realm.isInWriteTransaction)
         XCTAssertEqual(realm.objects(SeedDog.self).map(\.name), ["Outer"])
     }
 
-    /// `beginWrite` inside a transaction throws too.
-    func testBeginWriteInsideWriteThrows() throws {
+    /// `beginWrite` inside a transaction is the same violation; the transaction goes on.
+    func testBeginWriteInsideWriteIsAViolation() throws {
         let realm = try open()
-        try realm.beginWrite()
-        XCTAssertThrowsError(try realm.beginWrite()) { error in
-            XCTAssertEqual((error as? Realm.Error)?.code, .alreadyInWriteTransaction)
-        }
+        realm.beginWrite()
+        realm.add(SeedDog(value: ["name": "Kept", "age": 1]))
+        realm.beginWrite()
+        XCTAssertEqual(takeViolations(), [Self.alreadyInWrite])
         XCTAssertTrue(realm.isInWriteTransaction)
-        realm.cancelWrite()
+        try realm.commitWrite()
+        XCTAssertEqual(realm.objects(SeedDog.self).map(\.name), ["Kept"])
     }
 
     // MARK: Misuse reported through Realm.violationHandler
@@ -332,7 +345,11 @@ final class TransactionTests: SeedTestCase {
         let realm = try Realm(configuration: c)
         XCTAssertEqual(realm.objects(SeedDog.self).first?.name, "Rex")
         XCTAssertThrowsError(try realm.write {}) { error in
-            XCTAssertEqual((error as? Realm.Error)?.code, .readOnly)
+            XCTAssertEqual((error as? Realm.Error)?.realmCode, .readOnly)
         }
+        XCTAssertEqual(takeViolations().map { $0.hasPrefix("Can't perform transactions on read-only Realms.") }, [true])
+        realm.beginWrite()
+        XCTAssertFalse(realm.isInWriteTransaction)
+        XCTAssertEqual(takeViolations().map { $0.hasPrefix("Can't perform transactions on read-only Realms.") }, [true])
     }
 }

@@ -229,6 +229,7 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
         var ints: Int64 = 0
         var doubles = 0.0
         var isInt = true
+        var decimals: Decimal128?
         // One fixed-width comparison (or none) and an Int or Double column: summed from the
         // rows' bytes by the store. Anything else, or an error, takes the general path (which
         // reports the error).
@@ -244,15 +245,30 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
                 case .int(let i): ints &+= i
                 case .double(let d): doubles += d; isInt = false
                 case .float(let f): doubles += Double(f); isInt = false
+                case .decimal128(let b): decimals = (decimals ?? Decimal128()) + (Decimal128(strataBytes: b) ?? .nan)
                 default: break
                 }
             }
         }
+        if let decimals, let t = T._strataFromPropertyValue(.decimal128(decimals)) { return t }
         let value: PropertyValue = isInt ? .int(ints) : .double(doubles)
         if let t = T._strataFromPropertyValue(value) { return t }
         if case .int(let i) = value, let t = T._strataFromPropertyValue(.double(Double(i))) { return t }
         if case .double(let d) = value, let t = T._strataFromPropertyValue(.float(Float(d))) { return t }
         return .zero
+    }
+
+    /// The average of a `Decimal128` property over the objects, nil when there are none.
+    public func average(ofProperty property: String) -> Decimal128? {
+        var total = Decimal128()
+        var n = 0
+        fold(property) { v in
+            if case .decimal128(let b) = v {
+                total += Decimal128(strataBytes: b) ?? .nan
+                n += 1
+            }
+        }
+        return n == 0 ? nil : total / Decimal128(n)
     }
 
     /// The average of `property` over the objects, nil when there are none.

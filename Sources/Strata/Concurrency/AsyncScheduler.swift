@@ -5,8 +5,9 @@ import Foundation
 /// the completions of commits run here, never on the background threads that wait for the
 /// write lock and sync the file.
 ///
-/// - `main`: a realm of the main thread. Blocks go to `DispatchQueue.main`, which the main
-///   `RunLoop` (`RunLoop.main.run()`, XCTest's waits) and `dispatchMain()` both drain.
+/// - `main`: a realm of the main thread. Blocks go to `DispatchQueue.main` (which the main
+///   `RunLoop` and `dispatchMain()` drain) and to the main `RunLoop` (which also runs while a
+///   main-queue block spins it, as XCTest's waits do); `MainContextPump` runs each once, in order.
 /// - `runLoop`: a realm of another thread that is running its `RunLoop`. Blocks arrive as
 ///   zero-interval timers, which wake the run loop from any thread.
 /// - `queue`: a realm opened with `Realm(configuration:queue:)`; blocks go to that serial queue.
@@ -48,7 +49,7 @@ enum AsyncScheduler: @unchecked Sendable {
         let job = UncheckedBox(body)
         switch self {
         case .main:
-            DispatchQueue.main.async { job.value() }
+            MainContextPump.shared.schedule(job)
         case .runLoop(let runLoop):
             let timer = Timer(timeInterval: 0, repeats: false) { _ in job.value() }
             runLoop.add(timer, forMode: .common)

@@ -103,13 +103,17 @@ extension Object {
     }
 
     /// The live object for this frozen object in the calling thread's realm of the same file, or
-    /// nil if it was deleted since. A live object returns itself.
+    /// nil if it is not in the version that realm shows. The live realm is not refreshed: as in
+    /// RealmSwift, the object reads the realm's version until the realm refreshes. A live object
+    /// returns itself; an unmanaged one is reported to `Realm.violationHandler` ("Unmanaged
+    /// objects cannot be thawed.") and returned as it is.
     public func thaw() -> Self? {
-        guard let state = _strataManaged else { return self }
+        guard let state = _strataManaged else {
+            return Realm.violation("Unmanaged objects cannot be thawed.", fallback: self)
+        }
         guard state.realm.isFrozen else { return self }
         let live = state.realm.thaw()
         guard !live.isFrozen else { return nil }
-        live.refresh()
         guard let row = live.currentRow(state.binding, state.key) else { return nil }
         let o = live.object(state.binding, key: state.key) as! Self
         o._strataManaged?.cachedRow = row

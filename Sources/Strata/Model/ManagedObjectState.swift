@@ -28,6 +28,9 @@ public final class ManagedObjectState {
     /// a link or a lookup of that version), so if its row is missing while the realm still shows
     /// that stamp, the file is damaged; the object was not deleted.
     let bornStamp: UInt64
+    /// The realm's `invalidations` when this state was made: after `invalidate()` the object is
+    /// invalidated, as in RealmSwift.
+    let bornInvalidations: UInt32
     /// Decoded values of collection properties (`_CollectionCache`), by property index; each
     /// carries the realm stamp it was read at (see ManagedCollection.swift).
     var collectionCaches: [Int: AnyObject] = [:]
@@ -46,6 +49,7 @@ public final class ManagedObjectState {
         self.binding = binding
         self.key = key
         self.bornStamp = realm.realmState.stamp
+        self.bornInvalidations = realm.realmState.invalidations
     }
 
     /// The object's row in the realm's current version; traps (through `Realm.violation`) when
@@ -56,6 +60,8 @@ public final class ManagedObjectState {
         // Frozen objects may be read from several threads at once: the row found in `init`.
         if realm.realmState.isFrozen { return frozenRow }
         if cachedStamp == realm.stamp, let r = cachedRow { return r }
+        // `invalidate()` changes the stamp, so this check stays off the cached path.
+        guard bornInvalidations == realm.realmState.invalidations else { return nil }
         let r = realm.currentRow(binding, key)
         cachedRow = r
         cachedStamp = realm.stamp

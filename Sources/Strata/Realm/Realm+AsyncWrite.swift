@@ -114,11 +114,11 @@ extension Realm {
 
     /// Whether this realm has asynchronous writes queued, running, or waiting to become
     /// durable. It becomes true with `writeAsync`, `beginAsyncWrite` or `commitAsyncWrite` and
-    /// stays true until every completion has run. While it is true, `invalidate()` waits for
+    /// stays true until every completion has run; it is also true inside an `asyncWrite` block. While it is true, `invalidate()` waits for
     /// pending commits, and the file stays open.
     public var isPerformingAsynchronousWriteOperations: Bool {
         guard checkThread() else { return false }
-        return realmState.asyncWrites?.isBusy ?? false
+        return realmState.inAsyncWriteBlock || (realmState.asyncWrites?.isBusy ?? false)
     }
 
     // MARK: async/await
@@ -201,6 +201,9 @@ extension Realm {
         }
         let result: Result
         do {
+            // As in RealmSwift, the realm reports asynchronous work while the block runs.
+            realmState.inAsyncWriteBlock = true
+            defer { realmState.inAsyncWriteBlock = false }
             result = try block()
         } catch {
             if isInWriteTransaction { cancelWrite() }
@@ -267,13 +270,17 @@ extension Realm {
     /// Ends this realm's read transaction, so it no longer pins its version. Pending asynchronous
     /// writes finish first: queued blocks that have not started are dropped, commits already
     /// made become durable (this call waits for the disk) and their completions run. A write
-    /// transaction in progress is cancelled. Objects and results stay usable and read the newest
-    /// version on their next access.
+    /// transaction in progress is cancelled. As in RealmSwift, objects obtained from the realm
+    /// before the call are invalidated (`isInvalidated` is true; reading them is the "Object has
+    /// been deleted or invalidated." violation); results stay usable and read the newest version
+    /// on their next access.
     public func invalidate() {
         guard checkThread(), !isFrozen else { return }
         if isInWriteTransaction { cancelWrite() }
         realmState.asyncWrites?.finishForInvalidation()
         endRead()
+        realmState.invalidations &+= 1
+        stamp &+= 1
     }
 
     // MARK: Helpers

@@ -220,7 +220,7 @@ extension Realm {
             }
             return .uuid(u)
         case (.decimal128, .int(let i)): return .decimal128(Decimal128(Int(i)))
-        case (.decimal128, .double(let d)): return Decimal128(d).map { .decimal128($0) } ?? v
+        case (.decimal128, .double(let d)): return .decimal128(Decimal128(d))
         default: return v
         }
     }

@@ -369,12 +369,12 @@ extension Realm {
         guard isInWriteTransaction else {
             return Realm.violation("Cannot modify managed objects outside of a write transaction.", fallback: ())
         }
-        if let state = object._strataManaged, state.realm.file !== file {
-            fail(
-                Realm.Error(
-                    .objectManagedByAnotherRealm,
-                    "Object is already managed by another Realm. Use create instead to copy it into this Realm."))
-            return
+        // As in RealmSwift, an object of another realm (another file, thread, queue or frozen
+        // version) is refused here, at `add`, not later at commit.
+        if let state = object._strataManaged, state.realm.realmState !== realmState {
+            return Realm.violation(
+                "Object is already managed by another Realm. Use create instead to copy it into this Realm.",
+                fallback: ())
         }
         do {
             if update != .error, let b = binding(for: type(of: object)) { try Realm.requirePrimaryKey(b) }

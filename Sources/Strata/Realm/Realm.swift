@@ -264,13 +264,21 @@ public struct Realm: Equatable {
     /// Runs `block` in a write transaction and commits it, returning the block's result. If the
     /// block throws, or an `add`/`create` inside it failed, the transaction is cancelled and the
     /// error is rethrown: nothing of it is written.
-    /// - Throws: `Realm.Error` (`.alreadyInWriteTransaction`, a failed add/create, a storage
-    ///   error), or what `block` throws.
+    ///
+    /// Misuse that RealmSwift raises as an exception (a `write` inside a write, on a frozen or
+    /// read-only realm, from another thread, inside a commit completion) is reported to
+    /// `Realm.violationHandler` (the process stops without one); when the handler returns, the
+    /// block does not run and `write` throws the same message as a `Realm.Error`.
+    /// - Throws: a failed add/create, a storage error (`Realm.Error`), or what `block` throws.
     @discardableResult
     public func write<Result>(
         withoutNotifying tokens: [NotificationToken] = [], _ block: () throws -> Result
     ) throws -> Result {
-        try beginWrite()
+        if let misuse = writeMisuse() {
+            Realm.violation(misuse.message, fallback: ())
+            throw misuse
+        }
+        try startWrite()
         let result: Result
         do {
             result = try block()
@@ -284,35 +292,67 @@ public struct Realm: Equatable {
 
     /// Starts a write transaction, waiting for other writers (threads or processes) to finish, and
     /// moves the realm to the newest version.
-    /// - Throws: `Realm.Error.alreadyInWriteTransaction` inside a write; `.readOnly` for a
-    ///   read-only realm.
-    public func beginWrite() throws {
-        try requireThread()
+    ///
+    /// As in RealmSwift it does not throw. Misuse (inside a write, on a frozen or read-only realm,
+    /// from another thread, inside a commit completion) is reported to `Realm.violationHandler`
+    /// and no transaction begins. A storage failure (the file was found damaged, or the lock or
+    /// the file could not be read) is reported the same way, since RealmSwift can only fail here
+    /// by exception; `write { }` throws it instead.
+    public func beginWrite() {
+        if let misuse = writeMisuse() {
+            return Realm.violation(misuse.message, fallback: ())
+        }
+        do {
+            try startWrite()
+        } catch {
+            Realm.violation("\(error)", fallback: ())
+        }
+    }
+
+    /// Why a write cannot begin here (RealmSwift raises these as exceptions), or nil.
+    func writeMisuse() -> Realm.Error? {
+        guard realmState.isOnOwner else {
+            return Realm.Error(
+                .wrongThread,
+                "Realm accessed from incorrect thread. ('\(file.path)' belongs to another thread or queue; open a realm on this thread, or pass a ThreadSafeReference.)",
+                path: file.path)
+        }
         guard !isFrozen else {
-            throw Realm.Error(
+            return Realm.Error(
                 .frozen,
-                "Can't perform transactions on a frozen Realm ('\(file.path)'). Call thaw() to get the live realm, and write there.",
+                "Can't perform transactions on a frozen Realm. ('\(file.path)': call thaw() to get the live realm, and write there.)",
                 path: file.path)
         }
         guard writeTxn == nil else {
-            throw Realm.Error(
+            return Realm.Error(
                 .alreadyInWriteTransaction,
                 "The Realm is already in a write transaction. Commit or cancel it before starting another, and do not call write inside a write block."
             )
         }
-        try checkCanBeginWrite()
-        let asyncWrites = realmState.asyncWrites
-        if asyncWrites?.inCompletion == true {
-            throw Realm.Error(
+        guard !configuration.readOnly else {
+            return Realm.Error(
+                .readOnly,
+                "Can't perform transactions on read-only Realms. ('\(file.path)': open it without readOnly to write.)",
+                path: file.path)
+        }
+        if realmState.asyncWrites?.inCompletion == true {
+            return Realm.Error(
                 .alreadyInWriteTransaction,
                 "Can't begin a write transaction from inside a commit completion callback. Queue it with writeAsync or beginAsyncWrite instead."
             )
         }
+        return nil
+    }
+
+    /// Begins the write transaction once `writeMisuse()` found nothing wrong.
+    /// - Throws: the damage a read of this process found, or a storage error.
+    private func startWrite() throws {
+        try checkCanBeginWrite()
         endRead()
         do {
             // A transaction parked for this realm's asynchronous writes is used here: waiting
             // for the lock instead would wait for ourselves.
-            install(try asyncWrites?.takeForSynchronousWrite() ?? file.db.beginWrite())
+            install(try realmState.asyncWrites?.takeForSynchronousWrite() ?? file.db.beginWrite())
         } catch {
             throw Realm.Error(storage: error, path: file.path)
         }
@@ -321,11 +361,15 @@ public struct Realm: Equatable {
     /// Commits the write transaction, durably: when it returns, the changes survive a crash.
     /// - Throws: the first error an `add`/`create`/property write of this transaction hit (the
     ///   transaction is then cancelled), or a storage error.
+    ///
+    /// A commit outside a write transaction, or from another thread, is reported to
+    /// `Realm.violationHandler` (RealmSwift raises an exception); when the handler returns,
+    /// nothing happens.
     public func commitWrite(withoutNotifying tokens: [NotificationToken] = []) throws {
-        try requireThread()
+        guard checkThread() else { return }
         guard let txn = writeTxn else {
-            throw Realm.Error(
-                .notInWriteTransaction, "Can't commit a non-existing write transaction. Call beginWrite() first.")
+            return Realm.violation(
+                "Can't commit a non-existing write transaction. (Call beginWrite() first.)", fallback: ())
         }
         if let error = pendingError {
             cancelWrite()
@@ -349,10 +393,14 @@ public struct Realm: Equatable {
     }
 
     /// Rolls back every change of the current write transaction. Objects added in it become
-    /// invalid.
+    /// invalid. Outside a write transaction this is reported to `Realm.violationHandler`, as
+    /// RealmSwift raises an exception for it.
     public func cancelWrite() {
         guard checkThread() else { return }
-        guard let txn = writeTxn else { return }
+        guard let txn = writeTxn else {
+            return Realm.violation(
+                "Can't cancel a non-existing write transaction. (Call beginWrite() first.)", fallback: ())
+        }
         txn.write?.abort()
         writeTxn = nil
         pendingError = nil

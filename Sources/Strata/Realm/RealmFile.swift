@@ -54,12 +54,18 @@ final class RealmFile: @unchecked Sendable {
     }
 
     /// The shared file for `path`, opening it if no realm of this process has it open.
+    ///
+    /// A read-only realm shares whatever handle is open (a read-write handle serves it; its
+    /// configuration refuses writes). A read-write realm of a file this process has open only
+    /// read-only gets a read-write handle of its own, which later opens share; the read-only
+    /// handle stays with the realms that use it, coordinating with the new one through the lock
+    /// file as two processes do.
     static func shared(
         path: String, readOnly: Bool, isInMemory: Bool, openLastIntactVersion: Bool = false
     ) throws -> RealmFile {
         openLock.lock()
         defer { openLock.unlock() }
-        if let f = open[path]?.file { return f }
+        if let f = open[path]?.file, readOnly || !f.db.isReadOnly { return f }
         var options = Database.Options()
         // 8 KiB pages: clusters of up to 2,016 bytes. Measured against 4 KiB (`strata-bench w1`, 1M objects,
         // Docs/Performance.md): scans 1.7x faster, file 7% smaller, other steps equal or faster.

@@ -19,6 +19,8 @@ final class RealmState {
     var snapshot: PinnedSnapshot?
     var writeTxn: StoreTransaction?
     var stamp: UInt64 = 0
+    /// How many times `invalidate()` ran: objects made before the last one are invalidated.
+    var invalidations: UInt32 = 0
     /// `add` builds each row's values here, reused from object to object (an array allocated per
     /// object cost a generic metadata lookup each time). Empty while in use.
     var valueScratch: [StoreValue] = []
@@ -39,6 +41,8 @@ final class RealmState {
     var queue: DispatchQueue?
     /// Asynchronous writes of this realm (created on first use).
     var asyncWrites: AsyncWriteQueue?
+    /// Whether an `asyncWrite` block of this realm is running.
+    var inAsyncWriteBlock = false
 
     init(configuration: Realm.Configuration, file: RealmFile, confinement: Confinement) {
         self.configuration = configuration

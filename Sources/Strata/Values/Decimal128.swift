@@ -5,23 +5,56 @@
 /// final class Invoice: Object {
 ///     @Persisted var total: Decimal128 = "19.99"
 /// }
-/// let price = Decimal128(string: "0.10")!
-/// price == Decimal128(string: "0.1")!   // true: equality compares values
+/// let price = try Decimal128(string: "0.10")
+/// price == (try Decimal128(string: "0.1"))   // true: equality compares values
+/// price * 3 / 2                               // 0.15 (results are rounded to 34 digits)
 /// ```
 ///
-/// This version stores, compares, parses and prints values exactly. Arithmetic, NaN and
-/// infinities are not implemented yet; a string with more than 34 significant digits is rejected
-/// rather than rounded.
+/// Values are stored, compared, parsed and printed exactly; a string with more than 34
+/// significant digits is rejected rather than rounded. Arithmetic (`+ - * /`) rounds its result
+/// to 34 significant digits (half to even), as IEEE 754 does; a result beyond the exponent range
+/// is an infinity, and `0 / 0` is NaN (`isNaN`). As in RealmSwift, NaN equals NaN and sorts
+/// before every number, so that sorting and queries have one order.
 ///
 /// ## Concurrency
 /// A value type; `Sendable`.
 public struct Decimal128: Hashable, Comparable, Sendable, CustomStringConvertible {
-    /// True for negative values.
+    /// True for negative values (and negative infinity).
     public let isNegative: Bool
-    /// The coefficient, below 10^34.
+    /// The coefficient, below 10^34 (0 for NaN and infinities).
     public let significand: UInt128
-    /// The power of ten the coefficient is multiplied by.
+    /// The power of ten the coefficient is multiplied by (0 for NaN and infinities).
     public let exponent: Int
+    /// Whether the value is a number, NaN or an infinity.
+    let kind: Kind
+
+    /// The kinds of value besides finite numbers.
+    enum Kind: UInt8, Sendable {
+        case finite, nan, infinity
+    }
+
+    /// Not a number (the result of `0 / 0`, or the string "NaN").
+    public static let nan = Decimal128(special: .nan, negative: false)
+    /// Positive infinity (the result of a positive number divided by zero, or of an overflow).
+    public static let infinity = Decimal128(special: .infinity, negative: false)
+
+    /// Whether the value is NaN.
+    public var isNaN: Bool { kind == .nan }
+    /// Whether the value is NaN; every NaN is signaling here, as in RealmSwift.
+    public var isSignaling: Bool { isNaN }
+    /// Whether the value is NaN (RealmSwift's name).
+    public var isSignalingNaN: Bool { isNaN }
+    /// Whether the value is positive or negative infinity.
+    public var isInfinite: Bool { kind == .infinity }
+    /// Whether the value is a number (not NaN, not infinite).
+    public var isFinite: Bool { kind == .finite }
+
+    init(special: Kind, negative: Bool) {
+        self.kind = special
+        self.isNegative = special == .infinity && negative
+        self.significand = 0
+        self.exponent = 0
+    }
 
     static let maxSignificand: UInt128 = 9_999_999_999_999_999_999_999_999_999_999_999
     static let exponentRange = -6176...6111
@@ -37,10 +70,16 @@ public struct Decimal128: Hashable, Comparable, Sendable, CustomStringConvertibl
     }
 
     /// The shortest decimal that reads back as `value` (so `Decimal128(0.1)` is exactly 0.1);
-    /// nil for NaN and infinities.
-    public init?(_ value: Double) {
-        guard value.isFinite else { return nil }
-        self.init(string: "\(value)")
+    /// NaN and the infinities convert to their Decimal128 counterparts.
+    public init(_ value: Double) {
+        if value.isNaN {
+            self = .nan
+        } else if value.isInfinite {
+            self.init(special: .infinity, negative: value < 0)
+        } else {
+            // Swift prints the shortest round-tripping form, at most 17 significant digits.
+            self = Decimal128(parsing: "\(value)") ?? .nan
+        }
     }
 
     /// `sign × significand × 10^exponent`; nil when out of range.
@@ -49,19 +88,39 @@ public struct Decimal128: Hashable, Comparable, Sendable, CustomStringConvertibl
         self.init(uncheckedNegative: isNegative, significand: significand, exponent: exponent)
     }
 
-    private init(uncheckedNegative: Bool, significand: UInt128, exponent: Int) {
+    init(uncheckedNegative: Bool, significand: UInt128, exponent: Int) {
         self.isNegative = uncheckedNegative && significand != 0
         self.significand = significand
         self.exponent = exponent
+        self.kind = .finite
     }
 
-    /// Parses `-12.50`, `1e-3`, `+7E+2`; nil for anything else or more than 34 significant digits.
-    public init?(string: String) {
-        var scalars = Substring(string)
+    /// Parses `-12.50`, `1e-3`, `+7E+2`, `NaN`, `Inf`, `-Infinity`, as RealmSwift's
+    /// `init(string:)`.
+    /// - Throws: `Realm.Error` with code `.invalidInput` naming the string when it is not a
+    ///   decimal number, or has more than 34 significant digits (it would be rounded).
+    public init(string: String) throws(Realm.Error) {
+        guard let parsed = Decimal128(parsing: string) else {
+            throw Realm.Error(
+                .invalidInput,
+                "Invalid Decimal128 string '\(string)': expected digits with an optional sign, '.' and exponent (such as -12.50 or 1.5E+40), at most 34 significant digits, or NaN/Inf."
+            )
+        }
+        self = parsed
+    }
+
+    /// `init(string:)` without the error: nil when `string` is not a Decimal128.
+    init?(parsing string: String) {
+        var scalars = Substring(string.trimmingCharacters(in: .whitespaces))
         var negative = false
         if let first = scalars.first, first == "-" || first == "+" {
             negative = first == "-"
             scalars = scalars.dropFirst()
+        }
+        switch scalars.lowercased() {
+        case "nan": self = .nan; return
+        case "inf", "infinity": self.init(special: .infinity, negative: negative); return
+        default: break
         }
         var mantissa = scalars
         var exponent = 0
@@ -117,21 +176,24 @@ public struct Decimal128: Hashable, Comparable, Sendable, CustomStringConvertibl
         return count
     }
 
-    /// Value equality: `0.10 == 0.1`.
+    /// Value equality: `0.10 == 0.1`; NaN equals NaN (as in RealmSwift, so that queries and
+    /// sorting have one order).
     public static func == (lhs: Decimal128, rhs: Decimal128) -> Bool {
-        lhs.normalized == rhs.normalized
+        lhs.kind == rhs.kind && lhs.isNegative == rhs.isNegative && lhs.normalized == rhs.normalized
     }
 
     /// Hashes the value, so equal values hash alike whatever their trailing zeros.
     public func hash(into hasher: inout Hasher) {
         let n = normalized
+        hasher.combine(kind)
         hasher.combine(n.negative)
         hasher.combine(n.significand)
         hasher.combine(n.exponent)
     }
 
-    /// Numeric order.
+    /// Numeric order; NaN sorts before every number, and the infinities at the ends.
     public static func < (lhs: Decimal128, rhs: Decimal128) -> Bool {
+        if lhs.kind != .finite || rhs.kind != .finite { return specialRank(lhs) < specialRank(rhs) }
         let a = lhs.normalized, b = rhs.normalized
         if a.negative != b.negative { return a.negative }
         let magnitudeLess = lessMagnitude(a.significand, a.exponent, b.significand, b.exponent)
@@ -139,12 +201,21 @@ public struct Decimal128: Hashable, Comparable, Sendable, CustomStringConvertibl
         return a.negative ? (!magnitudeLess && !magnitudeEqual) : magnitudeLess
     }
 
-    private static func lessMagnitude(_ s1: UInt128, _ e1: Int, _ s2: UInt128, _ e2: Int) -> Bool {
+    /// The order of values when one is not finite: NaN, -inf, finite numbers, +inf.
+    private static func specialRank(_ d: Decimal128) -> Int {
+        switch d.kind {
+        case .nan: 0
+        case .infinity: d.isNegative ? 1 : 4
+        case .finite: d.isNegative ? 2 : 3
+        }
+    }
+
+    static func lessMagnitude(_ s1: UInt128, _ e1: Int, _ s2: UInt128, _ e2: Int) -> Bool {
         if s1 == 0 || s2 == 0 { return s1 == 0 && s2 != 0 }
         let d1 = digitCount(s1), d2 = digitCount(s2)
         // Compare the position of the most significant digit first, then the digits aligned.
         if d1 + e1 != d2 + e2 { return d1 + e1 < d2 + e2 }
-        let width = max(d1, d2)
+        let width = Swift.max(d1, d2)
         var a = s1, b = s2
         for _ in d1..<width { a *= 10 }
         for _ in d2..<width { b *= 10 }
@@ -153,6 +224,11 @@ public struct Decimal128: Hashable, Comparable, Sendable, CustomStringConvertibl
 
     /// Plain notation (`-12.5`, `0.001`) for moderate exponents, else scientific (`1.5E+40`).
     public var description: String {
+        switch kind {
+        case .nan: return "NaN"
+        case .infinity: return isNegative ? "-Inf" : "+Inf"
+        case .finite: break
+        }
         let digits = String(significand)
         let sign = isNegative ? "-" : ""
         if exponent >= 0 && exponent <= 6 {
@@ -168,23 +244,6 @@ public struct Decimal128: Hashable, Comparable, Sendable, CustomStringConvertibl
         let adjusted = exponent + digits.count - 1
         let mantissa = digits.count > 1 ? digits.prefix(1) + "." + digits.dropFirst() : digits
         return sign + mantissa + "E" + (adjusted >= 0 ? "+" : "") + String(adjusted)
-    }
-}
-
-extension Decimal128: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral {
-    /// An integer literal, e.g. `let d: Decimal128 = 5`.
-    public init(integerLiteral value: Int) {
-        self.init(value)
-    }
-
-    /// A decimal literal written as a string, e.g. `"19.99"`. An invalid literal is a programming
-    /// error and stops the program with the literal in the message.
-    public init(stringLiteral value: String) {
-        guard let parsed = Decimal128(string: value) else {
-            preconditionFailure(
-                "'\(value)' is not a Decimal128 literal; write digits with an optional '.', sign and exponent")
-        }
-        self = parsed
     }
 }
 

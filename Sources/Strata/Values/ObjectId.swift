@@ -8,9 +8,15 @@ internal import Synchronization
 /// final class Person: Object {
 ///     @Persisted(primaryKey: true) var _id: ObjectId   // a new ObjectId per unmanaged object
 /// }
-/// let id = ObjectId.generate()
+/// let id = ObjectId.generate()                  // a new id
+/// let zero = ObjectId()                          // all zeros, as in RealmSwift
 /// let same = try ObjectId(string: id.stringValue)
+/// let fixed = ObjectId("5f3a2b1c0d0e0f1011121314")
 /// ```
+///
+/// `ObjectId()` is the zero id, as RealmSwift defines it; `generate()` makes a new one. A
+/// `@Persisted` `ObjectId` property (a primary key or not) starts as a new id on each unmanaged
+/// object, as in RealmSwift. `Codable` as its 24-digit string.
 ///
 /// Ids generated later in time compare greater (to the second); within a second, ids from one
 /// process increase with the counter.
@@ -20,14 +26,6 @@ internal import Synchronization
 public struct ObjectId: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The 12 bytes, most significant first.
     public let bytes: [UInt8]
-
-    /// Why a string is not an ObjectId.
-    public struct InvalidString: Error, CustomStringConvertible, Sendable {
-        /// The rejected input.
-        public let string: String
-        /// Names the input and the expected form.
-        public var description: String { "'\(string)' is not an ObjectId: expected 24 hexadecimal digits" }
-    }
 
     private static let processUnique: [UInt8] = (0..<5).map { _ in UInt8.random(in: 0...255) }
     private static let counter = Atomic<UInt32>(UInt32.random(in: 0..<0xFF_FFFF))
@@ -44,9 +42,35 @@ public struct ObjectId: Hashable, Comparable, Sendable, CustomStringConvertible 
         return ObjectId(validatedBytes: bytes)
     }
 
-    /// A new, unique id (same as `generate()`).
+    /// The zero id (twelve zero bytes), as RealmSwift's `ObjectId()`; `generate()` makes a new one.
     public init() {
-        self = ObjectId.generate()
+        bytes = [UInt8](repeating: 0, count: 12)
+    }
+
+    /// The id made of `timestamp` (whole seconds since 1970, as 4 bytes), `machineId` (the low
+    /// 3 bytes) and `processId` (the low 2 bytes), then this process's counter, as RealmSwift's
+    /// `init(timestamp:machineId:processId:)`.
+    public init(timestamp: Date, machineId: Int, processId: Int) {
+        let seconds = UInt32(truncatingIfNeeded: Int(timestamp.timeIntervalSince1970))
+        let count = Self.counter.add(1, ordering: .relaxed).newValue & 0xFF_FFFF
+        let machine = UInt32(truncatingIfNeeded: machineId), process = UInt16(truncatingIfNeeded: processId)
+        bytes = [
+            UInt8(seconds >> 24), UInt8(seconds >> 16 & 0xFF), UInt8(seconds >> 8 & 0xFF), UInt8(seconds & 0xFF),
+            UInt8(machine >> 16 & 0xFF), UInt8(machine >> 8 & 0xFF), UInt8(machine & 0xFF),
+            UInt8(process >> 8), UInt8(process & 0xFF),
+            UInt8(count >> 16), UInt8(count >> 8 & 0xFF), UInt8(count & 0xFF),
+        ]
+    }
+
+    /// The id a 24-digit hexadecimal literal names: `ObjectId("5f3a2b1c0d0e0f1011121314")`. An
+    /// invalid literal is a programming error and stops the program with the literal in the
+    /// message (as RealmSwift's does); use `init(string:)` for text known only at run time.
+    public init(_ literal: StaticString) {
+        let text = literal.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }
+        guard let parsed = try? ObjectId(string: text) else {
+            preconditionFailure("'\(text)' is not an ObjectId literal: write 24 hexadecimal digits")
+        }
+        self = parsed
     }
 
     private init(validatedBytes: [UInt8]) {
@@ -59,20 +83,28 @@ public struct ObjectId: Hashable, Comparable, Sendable, CustomStringConvertible 
         self.bytes = bytes
     }
 
-    /// Parses 24 hexadecimal digits.
-    /// - Throws: `ObjectId.InvalidString` when `string` is not 24 hexadecimal digits.
-    public init(string: String) throws(InvalidString) {
+    /// Parses 24 hexadecimal digits (either case).
+    /// - Throws: `Realm.Error` with code `.invalidInput` naming the string when it is not 24
+    ///   hexadecimal digits.
+    public init(string: String) throws(Realm.Error) {
         let utf8 = Array(string.utf8)
-        guard utf8.count == 24 else { throw InvalidString(string: string) }
+        guard utf8.count == 24 else { throw Self.invalid(string) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(12)
         for pair in stride(from: 0, to: 24, by: 2) {
             guard let high = Self.hexValue(utf8[pair]), let low = Self.hexValue(utf8[pair + 1]) else {
-                throw InvalidString(string: string)
+                throw Self.invalid(string)
             }
             bytes.append(high << 4 | low)
         }
         self.bytes = bytes
+    }
+
+    private static func invalid(_ string: String) -> Realm.Error {
+        Realm.Error(
+            .invalidInput,
+            "Invalid ObjectId string '\(string)': expected 24 hexadecimal digits (0-9, a-f), as ObjectId.stringValue writes them."
+        )
     }
 
     private static func hexValue(_ c: UInt8) -> UInt8? {
@@ -108,6 +140,26 @@ public struct ObjectId: Hashable, Comparable, Sendable, CustomStringConvertible 
     /// Byte-wise order, so ids sort by creation time first.
     public static func < (lhs: ObjectId, rhs: ObjectId) -> Bool {
         lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
+    }
+}
+
+extension ObjectId: Codable {
+    /// Reads the 24-digit string `encode(to:)` writes.
+    /// - Throws: `DecodingError.dataCorrupted` naming the string when it is not an ObjectId.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let string = try container.decode(String.self)
+        do {
+            try self.init(string: string)
+        } catch {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: error.message)
+        }
+    }
+
+    /// Writes the id as its 24 lowercase hexadecimal digits.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(stringValue)
     }
 }
 

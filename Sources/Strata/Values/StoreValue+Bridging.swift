@@ -25,10 +25,17 @@ extension Date {
 extension Decimal128 {
     /// 16 bytes: the significand's low 64 bits, then sign (bit 127), biased exponent (bits 113-126)
     /// and the significand's high 49 bits, little-endian.
+    /// NaN and the infinities are IEEE 754's BID encodings: bits 58-62 all set for NaN,
+    /// `11110` for an infinity (a biased exponent no finite value has), significand zero.
     var strataBytes: [UInt8] {
         let low = UInt64(truncatingIfNeeded: significand)
         let highSig = UInt64(truncatingIfNeeded: significand >> 64) & ((1 << 49) - 1)
-        let high = (isNegative ? 1 << 63 : 0) | (UInt64(exponent + 6176) << 49) | highSig
+        var high = (isNegative ? 1 << 63 : 0) | (UInt64(exponent + 6176) << 49) | highSig
+        switch kind {
+        case .nan: high = 0x7C00_0000_0000_0000
+        case .infinity: high = (isNegative ? 1 << 63 : 0) | 0x7800_0000_0000_0000
+        case .finite: break
+        }
         var out: [UInt8] = []
         withUnsafeBytes(of: low.littleEndian) { out.append(contentsOf: $0) }
         withUnsafeBytes(of: high.littleEndian) { out.append(contentsOf: $0) }
@@ -39,6 +46,11 @@ extension Decimal128 {
         guard b.count == 16 else { return nil }
         let low = b.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
         let high = b.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) }
+        switch (high >> 58) & 0x1F {
+        case 0x1F: self = .nan; return
+        case 0x1E: self.init(special: .infinity, negative: high >> 63 == 1); return
+        default: break
+        }
         let sig = (UInt128(high & ((1 << 49) - 1)) << 64) | UInt128(low)
         let exponent = Int((high >> 49) & 0x3FFF) - 6176
         self.init(isNegative: high >> 63 == 1, significand: sig, exponent: exponent)
