@@ -38,12 +38,15 @@ struct ShadowTable {
         slots.initialize(repeating: 0, count: slotCount)
         let pages = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
         pages.initialize(repeating: 0, count: capacity)
+        // Zeroed once: a new page fills only its header and what it stores, and the rest of its
+        // buffer is written to the file with it, so the buffers must never hold the process's
+        // other memory (freed buffers of another database). Later transactions reuse them with
+        // pages of this file only.
+        let buffers = UnsafeMutableRawPointer.allocate(byteCount: capacity * pageSize, alignment: 4096)
+        buffers.initializeMemory(as: UInt8.self, repeating: 0, count: capacity * pageSize)
         let table = UnsafeMutablePointer<ShadowTable>.allocate(capacity: 1)
         table.initialize(
-            to: ShadowTable(
-                capacity: capacity, pageSize: pageSize, pages: pages,
-                buffers: UnsafeMutableRawPointer.allocate(byteCount: capacity * pageSize, alignment: 4096),
-                slots: slots))
+            to: ShadowTable(capacity: capacity, pageSize: pageSize, pages: pages, buffers: buffers, slots: slots))
         return table
     }
 

@@ -113,6 +113,8 @@ public final class Database: @unchecked Sendable {
     func writerBuffers() -> UnsafeMutableRawPointer {
         if let b = writerScratch { return b }
         let b = UnsafeMutableRawPointer.allocate(byteCount: 3 * pageSize, alignment: 4096)
+        // Zeroed, as the private page buffers are: no other memory of the process may reach a page.
+        b.initializeMemory(as: UInt8.self, repeating: 0, count: 3 * pageSize)
         writerScratch = b
         return b
     }
