@@ -28,6 +28,11 @@ struct ShadowTable {
     /// Entry i: its page number (0 once removed) and its buffer at `buffers + i * pageSize`.
     let pages: UnsafeMutablePointer<UInt32>
     let buffers: UnsafeMutableRawPointer
+    /// Entries whose buffer was zeroed: each buffer is zeroed the first time it is used. A new
+    /// page fills only its header and what it stores, and the whole buffer is written to the
+    /// file, so a buffer must never hold the process's other memory (freed buffers of another
+    /// database). Later transactions reuse buffers with pages of this file only.
+    var zeroed = 0
     /// Open-addressing hash of page numbers to entry index + 1 (0 = empty slot).
     let slots: UnsafeMutablePointer<UInt16>
     static let slotCount = 256
@@ -38,12 +43,7 @@ struct ShadowTable {
         slots.initialize(repeating: 0, count: slotCount)
         let pages = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
         pages.initialize(repeating: 0, count: capacity)
-        // Zeroed once: a new page fills only its header and what it stores, and the rest of its
-        // buffer is written to the file with it, so the buffers must never hold the process's
-        // other memory (freed buffers of another database). Later transactions reuse them with
-        // pages of this file only.
         let buffers = UnsafeMutableRawPointer.allocate(byteCount: capacity * pageSize, alignment: 4096)
-        buffers.initializeMemory(as: UInt8.self, repeating: 0, count: capacity * pageSize)
         let table = UnsafeMutablePointer<ShadowTable>.allocate(capacity: 1)
         table.initialize(
             to: ShadowTable(capacity: capacity, pageSize: pageSize, pages: pages, buffers: buffers, slots: slots))
@@ -86,10 +86,15 @@ struct ShadowTable {
         guard count < capacity else { return nil }
         var h = Self.hash(n)
         while slots[h] != 0 { h = (h + 1) & (Self.slotCount - 1) }
+        let buffer = buffers + count * pageSize
+        if count >= zeroed {
+            buffer.initializeMemory(as: UInt8.self, repeating: 0, count: pageSize)
+            zeroed = count + 1
+        }
         pages[count] = n
         count += 1
         slots[h] = UInt16(count)
-        return buffers + (count - 1) * pageSize
+        return buffer
     }
 
     /// Forgets page `n` (freed again by the transaction that wrote it). Its slot stays occupied
