@@ -1,0 +1,24 @@
+#!/bin/bash
+# Instruction counts of the W1 steps of the `strata` engine, repeatable on a noisy machine.
+#
+# usage: Scripts/w1-callgrind.sh BINARY LABEL [N]
+#   BINARY  a release strata-bench (Benchmarks/.build-sb/out/Products/Release-linux/strata-bench);
+#           a stripped copy is made (`strip --strip-debug`: valgrind cannot read its debug info)
+#   LABEL   names the output folder (/tmp/w1-callgrind/LABEL) and prefixes each line
+#   N       objects (default 100000)
+# Prints "LABEL step instructions" per step. Each step runs in its own process on one file, in
+# W1's order; collection is limited to the StrataEngine method of the step, except point_get,
+# which counts the whole process. Compare two binaries measured the same way.
+set -euo pipefail
+BIN=$1; LABEL=$2; N=${3:-100000}
+OUT=/tmp/w1-callgrind/$LABEL
+rm -rf "$OUT"; mkdir -p "$OUT"
+cp "$BIN" "$OUT/strata-bench"; strip --strip-debug "$OUT/strata-bench"
+for pair in bulk_insert:bulkInsert small_txn:insertOne point_get:pointGets scan_filter:scanFilter update:updateAges; do
+  step=${pair%%:*}; method=${pair##*:}
+  toggle=(); [ "$step" = point_get ] || toggle=("--toggle-collect=*StrataEngine*${method}*")
+  valgrind --tool=callgrind --callgrind-out-file="$OUT/$step.out" "${toggle[@]}" \
+    "$OUT/strata-bench" w1-step --engine strata --step "$step" --path "$OUT/w.realm" --n "$N" \
+    --small-txns 1000 --gets "$N" --updates 20000 > "$OUT/$step.json" 2> "$OUT/$step.err"
+  echo "$LABEL $step $(grep -o 'Collected : [0-9]*' "$OUT/$step.err" | awk '{print $3}')"
+done
