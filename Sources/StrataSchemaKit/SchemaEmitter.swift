@@ -295,14 +295,18 @@ package enum SchemaEmitter {
             extension Strata.Realm.Configuration {
                 /// Strata's `Realm.Configuration.init`, recording this module's models so that
                 /// `Realm(configuration:)` checks all of them against the file when it opens.
-                init(fileURL: Foundation.URL? = nil, inMemoryIdentifier: Swift.String? = nil, readOnly: Swift.Bool = false,
+                init(fileURL: Foundation.URL? = nil, inMemoryIdentifier: Swift.String? = nil,
+                     encryptionKey: Foundation.Data? = nil, readOnly: Swift.Bool = false,
                      schemaVersion: Swift.UInt64 = 0, migrationBlock: Strata.MigrationBlock? = nil,
-                     deleteRealmIfMigrationNeeded: Swift.Bool = false, objectTypes: [Strata.ObjectBase.Type]? = nil,
+                     deleteRealmIfMigrationNeeded: Swift.Bool = false,
+                     shouldCompactOnLaunch: (@Sendable (Swift.Int, Swift.Int) -> Swift.Bool)? = nil,
+                     objectTypes: [Strata.ObjectBase.Type]? = nil, seedFilePath: Foundation.URL? = nil,
                      maximumNumberOfActiveVersions: Swift.UInt = 0) {
                     self.init(_strataModuleSchema: Strata.Schema.generated, fileURL: fileURL, inMemoryIdentifier: inMemoryIdentifier,
-                              readOnly: readOnly, schemaVersion: schemaVersion, migrationBlock: migrationBlock,
-                              deleteRealmIfMigrationNeeded: deleteRealmIfMigrationNeeded, objectTypes: objectTypes,
-                              maximumNumberOfActiveVersions: maximumNumberOfActiveVersions)
+                              encryptionKey: encryptionKey, readOnly: readOnly, schemaVersion: schemaVersion,
+                              migrationBlock: migrationBlock, deleteRealmIfMigrationNeeded: deleteRealmIfMigrationNeeded,
+                              shouldCompactOnLaunch: shouldCompactOnLaunch, objectTypes: objectTypes,
+                              seedFilePath: seedFilePath, maximumNumberOfActiveVersions: maximumNumberOfActiveVersions)
                 }
             }
 

@@ -113,6 +113,7 @@ extension Realm {
     /// copies the seed file when no file exists yet.
     static func prepareFilesBeforeOpen(_ configuration: Realm.Configuration) throws {
         let path = configuration.path
+        try refuseEncryption(configuration.encryptionKey, path: path)
         if configuration.readOnly && configuration.shouldCompactOnLaunch != nil {
             throw Realm.Error(
                 .readOnly,

@@ -8,6 +8,7 @@ extension Realm.Configuration: Equatable, CustomStringConvertible {
     public static func == (lhs: Realm.Configuration, rhs: Realm.Configuration) -> Bool {
         lhs.fileURL?.standardizedFileURL == rhs.fileURL?.standardizedFileURL
             && lhs.inMemoryIdentifier == rhs.inMemoryIdentifier
+            && lhs.encryptionKey == rhs.encryptionKey
             && lhs.readOnly == rhs.readOnly
             && lhs.schemaVersion == rhs.schemaVersion
             && (lhs.migrationBlock == nil) == (rhs.migrationBlock == nil)
@@ -26,6 +27,8 @@ extension Realm.Configuration: Equatable, CustomStringConvertible {
         func add(_ name: String, _ value: String) { lines.append("\t\(name) = \(value);") }
         add("fileURL", fileURL?.path ?? "(null)")
         add("inMemoryIdentifier", inMemoryIdentifier ?? "(null)")
+        // The key itself is never printed.
+        add("encryptionKey", encryptionKey.map { "<\($0.count) bytes>" } ?? "(null)")
         add("readOnly", readOnly ? "1" : "0")
         add("schemaVersion", "\(schemaVersion)")
         add("migrationBlock", migrationBlock == nil ? "(null)" : "<block>")

@@ -35,6 +35,9 @@ public struct Realm: Equatable {
         public var inMemoryIdentifier: String? {
             didSet { if inMemoryIdentifier != nil { fileURL = nil } }
         }
+        /// A 64-byte key for an encrypted file, or nil. Strata does not encrypt files yet: opening
+        /// a realm with a key fails with `Realm.Error.fail` (naming the file) and changes nothing.
+        public var encryptionKey: Data?
         /// Open the file read-only: no writes, no schema changes.
         public var readOnly = false
         /// The version of the schema; raise it when a change needs a migration.
@@ -67,20 +70,39 @@ public struct Realm: Equatable {
         /// initializer StrataPlugin generates in each module with models; not API.
         public var _strataModuleSchema: Schema?
 
-        /// A configuration; every argument has RealmSwift's default.
+        /// A configuration; every argument has RealmSwift's default, in RealmSwift's order.
+        ///
+        /// - Parameters:
+        ///   - fileURL: the file; nil for `default.realm` in the current directory.
+        ///   - inMemoryIdentifier: names an in-memory realm instead of a file.
+        ///   - encryptionKey: a 64-byte key for an encrypted file. Strata does not encrypt files
+        ///     yet: opening a realm with a key fails with `Realm.Error.fail` and changes nothing.
+        ///   - readOnly: open without writes or schema changes.
+        ///   - schemaVersion: the version of the schema.
+        ///   - migrationBlock: migrates objects from an older schema version.
+        ///   - deleteRealmIfMigrationNeeded: delete the file instead of migrating.
+        ///   - shouldCompactOnLaunch: asked at the first open in the process whether to compact.
+        ///   - objectTypes: the model classes stored; nil for every class of the calling modules.
+        ///   - seedFilePath: a file copied to `fileURL` when no file exists there yet.
+        ///   - maximumNumberOfActiveVersions: the most versions this file may pin at once.
         public init(
-            fileURL: URL? = nil, inMemoryIdentifier: String? = nil, readOnly: Bool = false,
-            schemaVersion: UInt64 = 0, migrationBlock: MigrationBlock? = nil,
-            deleteRealmIfMigrationNeeded: Bool = false, objectTypes: [ObjectBase.Type]? = nil,
+            fileURL: URL? = nil, inMemoryIdentifier: String? = nil, encryptionKey: Data? = nil,
+            readOnly: Bool = false, schemaVersion: UInt64 = 0, migrationBlock: MigrationBlock? = nil,
+            deleteRealmIfMigrationNeeded: Bool = false,
+            shouldCompactOnLaunch: (@Sendable (_ totalBytes: Int, _ usedBytes: Int) -> Bool)? = nil,
+            objectTypes: [ObjectBase.Type]? = nil, seedFilePath: URL? = nil,
             maximumNumberOfActiveVersions: UInt = 0
         ) {
             self.fileURL = inMemoryIdentifier == nil ? (fileURL ?? Self.defaultFileURL) : nil
             self.inMemoryIdentifier = inMemoryIdentifier
+            self.encryptionKey = encryptionKey
             self.readOnly = readOnly
             self.schemaVersion = schemaVersion
             self.migrationBlock = migrationBlock
             self.deleteRealmIfMigrationNeeded = deleteRealmIfMigrationNeeded
+            self.shouldCompactOnLaunch = shouldCompactOnLaunch
             self.objectTypes = objectTypes
+            self.seedFilePath = seedFilePath
             self.maximumNumberOfActiveVersions = maximumNumberOfActiveVersions
         }
 
@@ -89,15 +111,17 @@ public struct Realm: Equatable {
         /// `Realm(configuration:)` checks every model of that module at open. When you change the
         /// parameters of `init(fileURL:...)`, change `SchemaEmitter.emitConfiguration` too.
         public init(
-            _strataModuleSchema schema: Schema, fileURL: URL?, inMemoryIdentifier: String?, readOnly: Bool,
-            schemaVersion: UInt64, migrationBlock: MigrationBlock?, deleteRealmIfMigrationNeeded: Bool,
-            objectTypes: [ObjectBase.Type]?, maximumNumberOfActiveVersions: UInt
+            _strataModuleSchema schema: Schema, fileURL: URL?, inMemoryIdentifier: String?, encryptionKey: Data?,
+            readOnly: Bool, schemaVersion: UInt64, migrationBlock: MigrationBlock?, deleteRealmIfMigrationNeeded: Bool,
+            shouldCompactOnLaunch: (@Sendable (_ totalBytes: Int, _ usedBytes: Int) -> Bool)?,
+            objectTypes: [ObjectBase.Type]?, seedFilePath: URL?, maximumNumberOfActiveVersions: UInt
         ) {
             self.init(
-                fileURL: fileURL, inMemoryIdentifier: inMemoryIdentifier, readOnly: readOnly,
-                schemaVersion: schemaVersion,
-                migrationBlock: migrationBlock, deleteRealmIfMigrationNeeded: deleteRealmIfMigrationNeeded,
-                objectTypes: objectTypes, maximumNumberOfActiveVersions: maximumNumberOfActiveVersions)
+                fileURL: fileURL, inMemoryIdentifier: inMemoryIdentifier, encryptionKey: encryptionKey,
+                readOnly: readOnly, schemaVersion: schemaVersion, migrationBlock: migrationBlock,
+                deleteRealmIfMigrationNeeded: deleteRealmIfMigrationNeeded,
+                shouldCompactOnLaunch: shouldCompactOnLaunch, objectTypes: objectTypes, seedFilePath: seedFilePath,
+                maximumNumberOfActiveVersions: maximumNumberOfActiveVersions)
             _strataModuleSchema = schema.objectTypes.isEmpty ? nil : schema
         }
 
