@@ -271,6 +271,17 @@ public enum System {
         }
     }
 
+    /// Whether `path` names the file `fd` has open (same device and inode): false when the name
+    /// was removed or now names another file, as after another process deleted and recreated it.
+    /// The corresponding C functions are `fstat(2)` and `stat(2)`; a failure of either reads as
+    /// false (the caller opens the name again).
+    public static func refersToPath(_ fd: FileDescriptor, _ path: String) -> Bool {
+        var open = stat()
+        var named = stat()
+        guard Glibc_fstat(fd.rawValue, &open) == 0, Glibc_stat(path, &named) == 0 else { return false }
+        return open.st_dev == named.st_dev && open.st_ino == named.st_ino && open.st_nlink > 0
+    }
+
     /// Maps `length` bytes of the file from offset 0, shared. The corresponding C function is `mmap(2)`.
     ///
     /// The length may exceed the file's size: pages past the end become accessible once the file grows.
@@ -486,6 +497,7 @@ public enum System {
 #endif
 @inline(__always) private func Glibc_ftruncate(_ fd: Int32, _ l: off_t) -> Int32 { ftruncate(fd, l) }
 @inline(__always) private func Glibc_fstat(_ fd: Int32, _ s: UnsafeMutablePointer<stat>) -> Int32 { fstat(fd, s) }
+@inline(__always) private func Glibc_stat(_ p: String, _ s: UnsafeMutablePointer<stat>) -> Int32 { stat(p, s) }
 @inline(__always) private func Glibc_mmap(
     _ a: UnsafeMutableRawPointer?, _ l: Int, _ p: Int32, _ f: Int32, _ fd: Int32, _ o: off_t
 ) -> UnsafeMutableRawPointer? { mmap(a, l, p, f, fd, o) }

@@ -141,38 +141,26 @@ public final class Database: @unchecked Sendable {
         else {
             throw StorageError.invalidPageSize(options.pageSize)
         }
-        if !System.fileExists(path) {
-            guard options.create, !options.readOnly else {
-                throw StorageError.system(SystemError(call: "open", errno: 2 /* ENOENT */, path: path))
-            }
-            try Database.createFile(path: path, pageSize: options.pageSize)
+        var attempt = 0
+        var opened: (fd: FileDescriptor, size: Int64, pageSize: Int, lockFile: LockFile)?
+        while opened == nil {
+            attempt += 1
+            opened = try Database.openFiles(
+                path: path, options: options, lastAttempt: attempt >= Database.maximumReopens)
         }
-        let fd = try StorageError.wrap { try System.open(path, readOnly: options.readOnly) }
-        var openedLockFile: LockFile?
+        let (fd, size, pageSize, lf) = opened!
         do {
-            let size = try StorageError.wrap { try System.fileSize(fd) }
-            let pageSize = try Database.readHeader(fd: fd, path: path, fileSize: size)
             self.pageSize = pageSize
             self.maxInlineCell = (pageSize - PageHeader.size) / 4 - 2
             self.maxKeySize = maxInlineCell - CellLayout.leafHeader - 4
             self.fd = fd
-            let lf: LockFile
-            do {
-                lf = try LockFile.open(path: path + ".lock", maxReaders: options.maxReaders)
-            } catch StorageError.system(let e) where options.readOnly && [EACCES, EROFS, EPERM].contains(e.errno) {
-                // A read-only open of a file whose lock file cannot be created or written (a
-                // database shipped on a read-only volume or in a read-only directory): nobody can
-                // write the file there either, so open it alone, with a lock file in memory.
-                lf = try LockFile.makePrivate(maxReaders: 1)
-            }
-            openedLockFile = lf
             self.lockFile = lf
             self.fileCapacity = size
             let mapLength = Database.mapLength(forFileSize: size, reserve: options.mapReserve)
             self.mapping = Mapping(
                 region: try StorageError.wrap { try System.mmap(fd, length: mapLength, writable: !options.readOnly) })
         } catch {
-            openedLockFile?.close()
+            lf.close()
             System.close(fd)
             throw error
         }
@@ -252,6 +240,65 @@ public final class Database: @unchecked Sendable {
         let want = Int(size) * 2 + reserve
         let unit = 1 << 20
         return (want + unit - 1) / unit * unit
+    }
+
+    /// How often an open starts over after finding its files deleted under it.
+    static let maximumReopens = 1_000
+
+    /// Opens the data file (creating it when allowed) and the lock file, with the open lock
+    /// granted. Nil when another process deleted the files (`deleteFiles`) between the two: the
+    /// data file descriptor then names a removed file, and writing there would lose every
+    /// commit, so the caller starts over with the new files. On the last attempt a removed file is
+    /// an error instead.
+    private static func openFiles(
+        path: String, options: Options, lastAttempt: Bool
+    ) throws -> (fd: FileDescriptor, size: Int64, pageSize: Int, lockFile: LockFile)? {
+        if !System.fileExists(path) {
+            guard options.create, !options.readOnly else {
+                throw StorageError.system(SystemError(call: "open", errno: 2 /* ENOENT */, path: path))
+            }
+            try Database.createFile(path: path, pageSize: options.pageSize)
+        }
+        let fd: FileDescriptor
+        do {
+            fd = try StorageError.wrap { try System.open(path, readOnly: options.readOnly) }
+        } catch StorageError.system(let e)
+            where e.errno == ENOENT && options.create && !options.readOnly && !lastAttempt
+        {
+            return nil  // deleted since it was created or found: create it again
+        }
+        var lockFile: LockFile?
+        do {
+            let size = try StorageError.wrap { try System.fileSize(fd) }
+            let pageSize = try Database.readHeader(fd: fd, path: path, fileSize: size)
+            let lf: LockFile
+            do {
+                lf = try LockFile.open(path: path + ".lock", maxReaders: options.maxReaders)
+            } catch StorageError.system(let e) where options.readOnly && [EACCES, EROFS, EPERM].contains(e.errno) {
+                // A read-only open of a file whose lock file cannot be created or written (a
+                // database shipped on a read-only volume or in a read-only directory): nobody can
+                // write the file there either, so open it alone, with a lock file in memory.
+                lf = try LockFile.makePrivate(maxReaders: 1)
+            }
+            lockFile = lf
+            // With the open lock held nobody can delete the files any more; the data file may
+            // have been deleted before it was granted.
+            if !lf.isPrivate && !System.refersToPath(fd, path) {
+                if lastAttempt {
+                    throw StorageError.lockFileInvalid(
+                        path: path + ".lock",
+                        reason: "the database was deleted \(maximumReopens) times while this process opened it")
+                }
+                lf.close()
+                System.close(fd)
+                return nil
+            }
+            return (fd, size, pageSize, lf)
+        } catch {
+            lockFile?.close()
+            System.close(fd)
+            throw error
+        }
     }
 
     /// Creates a new, empty database at `path` unless one appears there first.

@@ -96,10 +96,32 @@ final class LockFile: @unchecked Sendable {
     /// Opens (creating if needed) the lock file and takes the open lock. When this is the only
     /// process, the caller gets `isFirst == true` and must call ``initialize(state:)`` before
     /// ``finishOpening()``; the open lock is held exclusively until then.
+    ///
+    /// Another process may delete the files (`Database.deleteFiles`) between this open of the
+    /// name and the lock: it holds the open lock exclusively while it unlinks them, so once the
+    /// lock is granted here the descriptor may name a removed file. Then the name is opened
+    /// again (a new file), as often as that race repeats.
     static func open(path: String, maxReaders: Int) throws -> LockFile {
+        for _ in 0..<maximumReopens {
+            if let lockFile = try openOnce(path: path, maxReaders: maxReaders) { return lockFile }
+        }
+        throw StorageError.lockFileInvalid(
+            path: path, reason: "it was deleted \(maximumReopens) times while this process opened it")
+    }
+
+    /// How often ``open(path:maxReaders:)`` opens the name again after finding it deleted.
+    static let maximumReopens = 1_000
+
+    /// One attempt of ``open(path:maxReaders:)``: nil when the file was deleted before the open
+    /// lock was granted.
+    private static func openOnce(path: String, maxReaders: Int) throws -> LockFile? {
         let fd = try StorageError.wrap { try System.open(path, create: true) }
         do {
             let first = try StorageError.wrap { try System.tryLock(fd, byte: openLockByte, kind: .exclusive) }
+            if first && !System.refersToPath(fd, path) {
+                System.close(fd)
+                return nil
+            }
             if first {
                 let previous = readPublishedState(fd)
                 let size = fileSize(slots: maxReaders)
@@ -123,6 +145,10 @@ final class LockFile: @unchecked Sendable {
                 return lockFile
             }
             try StorageError.wrap { try System.lock(fd, byte: openLockByte, kind: .shared) }
+            if !System.refersToPath(fd, path) {
+                System.close(fd)
+                return nil
+            }
             let size = try StorageError.wrap { try System.fileSize(fd) }
             guard size >= Int64(Offset.slots) else {
                 throw StorageError.lockFileInvalid(path: path, reason: "it is \(size) bytes long")
