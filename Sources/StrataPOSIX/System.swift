@@ -462,6 +462,69 @@ public enum System {
         return names
     }
 
+    // MARK: Waking threads and processes
+
+    /// A pipe for waking a thread that waits in ``waitReadable(_:milliseconds:)``: both ends
+    /// non-blocking and close-on-exec. The corresponding C functions are `pipe(2)` and `fcntl(2)`.
+    public static func makeWakePipe() throws -> (read: FileDescriptor, write: FileDescriptor) {
+        var ends: [Int32] = [0, 0]
+        guard Glibc_pipe(&ends) == 0 else { throw fail("pipe", errno, nil) }
+        for end in ends {
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL, 0) | O_NONBLOCK)
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+        }
+        return (
+            FileDescriptor(rawValue: ends[0], path: "(wake pipe)"),
+            FileDescriptor(rawValue: ends[1], path: "(wake pipe)")
+        )
+    }
+
+    /// A descriptor that becomes readable when any process writes to the file at `path` with
+    /// `write(2)`/`pwrite(2)` (stores through a shared mapping do not count), or nil where the
+    /// system has no such facility. Linux: `inotify_init1(2)` and `inotify_add_watch(2)` with
+    /// `IN_MODIFY`; the descriptor is non-blocking and close-on-exec.
+    public static func watchWrites(_ path: String) throws -> FileDescriptor? {
+        #if os(Linux)
+            let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+            guard fd >= 0 else { throw fail("inotify_init1", errno, path) }
+            guard inotify_add_watch(fd, path, UInt32(IN_MODIFY)) >= 0 else {
+                let err = errno
+                _ = Glibc_close(fd)
+                throw fail("inotify_add_watch", err, path)
+            }
+            return FileDescriptor(rawValue: fd, path: path)
+        #else
+            return nil
+        #endif
+    }
+
+    /// Waits until one of `fds` is readable or `milliseconds` pass (a negative value waits without
+    /// limit); returns whether one is readable. An interrupted wait returns false (the caller
+    /// looks at its state and waits again). The corresponding C function is `poll(2)`.
+    public static func waitReadable(_ fds: [FileDescriptor], milliseconds: Int32) -> Bool {
+        var polled = fds.map { pollfd(fd: $0.rawValue, events: Int16(POLLIN), revents: 0) }
+        return Glibc_poll(&polled, nfds_t(polled.count), milliseconds) > 0
+    }
+
+    /// Reads and discards whatever a non-blocking descriptor has ready (a wake pipe's bytes, a
+    /// watch's events). The corresponding C function is `read(2)`.
+    public static func drain(_ fd: FileDescriptor) {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc_read(fd.rawValue, $0.baseAddress!, $0.count) }
+            if n > 0 { continue }
+            if n < 0 && errno == EINTR { continue }
+            return  // 0, EAGAIN: nothing more
+        }
+    }
+
+    /// Writes one byte to a non-blocking descriptor (a wake pipe); a full pipe is not an error,
+    /// its reader is woken already. The corresponding C function is `write(2)`.
+    public static func writeWakeByte(_ fd: FileDescriptor) {
+        var byte: UInt8 = 1
+        while Glibc_write(fd.rawValue, &byte, 1) < 0 && errno == EINTR {}
+    }
+
     /// Whether a process with id `pid` exists (it may belong to another user). The corresponding
     /// C function is `kill(2)` with signal 0, which sends nothing.
     public static func processExists(_ pid: Int32) -> Bool {
@@ -482,6 +545,12 @@ public enum System {
 // Unqualified names for the C functions, so the wrappers above can share their Swift names.
 @inline(__always) private func Glibc_open(_ p: String, _ f: Int32, _ m: mode_t) -> Int32 { open(p, f, m) }
 @inline(__always) private func Glibc_close(_ fd: Int32) -> Int32 { close(fd) }
+@inline(__always) private func Glibc_pipe(_ ends: UnsafeMutablePointer<Int32>) -> Int32 { pipe(ends) }
+@inline(__always) private func Glibc_poll(_ fds: UnsafeMutablePointer<pollfd>, _ n: nfds_t, _ ms: Int32) -> Int32 {
+    poll(fds, n, ms)
+}
+@inline(__always) private func Glibc_read(_ fd: Int32, _ b: UnsafeMutableRawPointer, _ n: Int) -> Int { read(fd, b, n) }
+@inline(__always) private func Glibc_write(_ fd: Int32, _ b: UnsafeRawPointer, _ n: Int) -> Int { write(fd, b, n) }
 @inline(__always) private func Glibc_pread(_ fd: Int32, _ b: UnsafeMutableRawPointer, _ n: Int, _ o: off_t) -> Int {
     pread(fd, b, n, o)
 }

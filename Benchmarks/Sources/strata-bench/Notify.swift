@@ -14,6 +14,9 @@ import Strata
 //                                 commit (`notifier_seconds_per_commit`, an upper bound of the
 //                                 notifier's work) next to one full run of the same query
 //                                 (`full_query_seconds`)
+//   notify_idle_wakeups           the same observer, no commits for 2 s: how often the notifier
+//                                 thread woke (voluntary context switches of the thread named
+//                                 io.strata.notifier, from /proc; Linux only)
 //   small_txn_observers_K         durable one-object insert commits per second with K = 0, 10,
 //                                 100 Results observers on the file
 
@@ -76,7 +79,9 @@ func runNotify(_ args: Args) throws {
     defer { try? FileManager.default.removeItem(atPath: dir) }
     let samples = 200
 
-    if args.wants("notify_latency_same_process") || args.wants("notify_latency_other_process") {
+    if args.wants("notify_latency_same_process") || args.wants("notify_latency_other_process")
+        || args.wants("notify_idle_wakeups")
+    {
         let path = dir + "/latency.realm"
         let config = Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [W1Person.self])
         let realm = try Realm(configuration: config)
@@ -147,6 +152,19 @@ func runNotify(_ args: Args) throws {
                     "deliveries": deliveries.count - base, "commits_reached": lat.count,
                     "what": "child process commit (its CLOCK_MONOTONIC) to delivered change set in the parent",
                 ])
+        }
+        if args.wants("notify_idle_wakeups"), let before = notifierContextSwitches() {
+            let seconds = 2.0
+            usleep(UInt32(seconds * 1e6))
+            if let after = notifierContextSwitches() {
+                emit(
+                    "notify_idle_wakeups", n: after - before, seconds: seconds, fileBytes: fileBytes(path),
+                    extra: [
+                        "wakeups_per_second": Double(after - before) / seconds,
+                        "what":
+                            "notifier thread's voluntary context switches while one observer waits and nobody commits",
+                    ])
+            }
         }
         token.invalidate()
     }
@@ -244,4 +262,21 @@ func runNotifyChild(_ args: Args) throws {
 struct BenchError: Error, CustomStringConvertible {
     let description: String
     init(_ d: String) { description = d }
+}
+
+/// The voluntary context switches of this process's notifier thread (`io.strata.notifier`), from
+/// /proc/self/task; nil where there is no such thread or no /proc.
+func notifierContextSwitches() -> Int? {
+    guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task") else { return nil }
+    for task in tasks {
+        let dir = "/proc/self/task/\(task)"
+        guard let name = try? String(contentsOfFile: dir + "/comm", encoding: .utf8),
+            name.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("io.strata.noti"),
+            let status = try? String(contentsOfFile: dir + "/status", encoding: .utf8)
+        else { continue }
+        for line in status.split(separator: "\n") where line.hasPrefix("voluntary_ctxt_switches:") {
+            return Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces))
+        }
+    }
+    return nil
 }

@@ -5,9 +5,12 @@ internal import StrataStorage
 /// Computes change notifications for one open file, off the observers' threads.
 ///
 /// One background thread per file with observers. It wakes when a realm of this process commits
-/// (`committed`), when an observer is added, and otherwise every `pollInterval` to look at the
-/// version the lock file publishes, which is how commits of other processes reach it (FORMAT.md,
-/// "lock file": change notifications). Each wake is a *round*: it opens the newest version,
+/// (`committed`), when an observer is added, and when another process publishes a commit: it
+/// sleeps in a ``CommitWatcher``, which committers of every process wake while it exists
+/// (FORMAT.md, "lock file": change notifications). Where the system cannot watch the lock file
+/// (or the watcher cannot be made) it looks at the published version every `pollInterval`
+/// instead; with a watcher it still looks every `watchedPollInterval`, for commits of processes
+/// that do not wake watchers. Each wake is a *round*: it opens the newest version,
 /// works out what changed since the version it processed last (from the commits' change
 /// records, or by comparing the two versions when a commit has none), lets every observer
 /// compute its change set, and hands the finished change sets to the observers' schedulers,
@@ -23,6 +26,8 @@ internal import StrataStorage
 final class FileNotifier: @unchecked Sendable {
     /// How often the thread looks for commits of other processes while there are observers.
     nonisolated(unsafe) static var pollInterval: TimeInterval = 0.001
+    /// How often the thread looks for commits while it sleeps in a commit watcher.
+    static let watchedPollInterval: TimeInterval = 0.25
     /// The most change records kept for rounds not yet run; past it the oldest are dropped and
     /// their rounds compare versions instead (a commit storm while the thread is starved).
     static let maximumRecords = 4096
@@ -40,6 +45,9 @@ final class FileNotifier: @unchecked Sendable {
     private var silent: [UInt64: SilentCommit] = [:]
     private var pinned: [UInt64: PinnedSnapshot] = [:]
     private var wakeRequested = false
+    /// Where the thread sleeps between rounds (nil: it polls). Made when the thread starts,
+    /// closed by the thread when it ends.
+    private var watcher: CommitWatcher?
     private var threadRunning = false
     private var active = false
     /// While set, no round runs (tests use it to make commits land between two rounds).
@@ -66,6 +74,12 @@ final class FileNotifier: @unchecked Sendable {
         return active
     }
 
+    /// Wakes the thread (with `condition` held).
+    private func wakeLocked() {
+        condition.signal()
+        watcher?.wake()
+    }
+
     // MARK: Registration
 
     func add(_ entry: NotifierEntry) {
@@ -83,11 +97,12 @@ final class FileNotifier: @unchecked Sendable {
                 file.prepare(txn)
                 baseline = (snapshot, txn)
             }
+            watcher = try? file?.db.makeCommitWatcher()
             let thread = Thread { [self] in run() }
             thread.name = "io.strata.notifier"
             thread.start()
         }
-        condition.signal()
+        wakeLocked()
         condition.unlock()
     }
 
@@ -95,7 +110,7 @@ final class FileNotifier: @unchecked Sendable {
         condition.lock()
         let removed = entries.removeValue(forKey: id)
         if entries.isEmpty { active = false }
-        condition.signal()
+        wakeLocked()
         condition.unlock()
         _ = removed  // released outside the lock: its blocks may own realms
     }
@@ -112,7 +127,7 @@ final class FileNotifier: @unchecked Sendable {
             if records.count > Self.maximumRecords, let oldest = records.keys.min() { records[oldest] = nil }
         }
         wakeRequested = true
-        condition.signal()
+        wakeLocked()
         condition.unlock()
     }
 
@@ -161,11 +176,22 @@ final class FileNotifier: @unchecked Sendable {
                 pinned = [:]
                 baseline = nil
                 threadRunning = false
+                let finished = watcher
+                watcher = nil
                 condition.unlock()
+                finished?.close()
                 return
             }
             if !wakeRequested || paused {
-                _ = condition.wait(until: Date(timeIntervalSinceNow: Self.pollInterval))
+                if let watcher {
+                    // A wake between the unlock and the wait is kept by the watcher: the wait
+                    // then returns at once.
+                    condition.unlock()
+                    watcher.wait(timeout: paused ? Self.pollInterval : Self.watchedPollInterval)
+                    condition.lock()
+                } else {
+                    _ = condition.wait(until: Date(timeIntervalSinceNow: Self.pollInterval))
+                }
             }
             if paused { condition.unlock(); continue }
             let woken = wakeRequested
@@ -214,7 +240,7 @@ final class FileNotifier: @unchecked Sendable {
         condition.lock()
         paused = false
         wakeRequested = true
-        condition.signal()
+        wakeLocked()
         condition.unlock()
     }
 
@@ -223,7 +249,7 @@ final class FileNotifier: @unchecked Sendable {
         condition.lock()
         let target = roundCount + (inRound ? 2 : 1)
         wakeRequested = true
-        condition.signal()
+        wakeLocked()
         let deadline = Date(timeIntervalSinceNow: timeout)
         while roundCount < target, threadRunning {
             if !condition.wait(until: deadline) { break }

@@ -28,6 +28,12 @@ final class LockFile: @unchecked Sendable {
         static let slotCount = 12  // u32
         /// u64: which of the two copies below holds the published state (0 or 1).
         static let active = 64
+        /// u32: how many commit watchers (``CommitWatcher``, one per process and file with change
+        /// observers) exist; a committer writes the wake field while it is not zero.
+        static let watchers = 72
+        /// u64: written with `pwrite(2)` after each published commit while there are watchers,
+        /// which wakes them through the system's file-change notification. Its value means nothing.
+        static let wake = 80
         /// Copy `i` of the published state starts at `copies + copySize * i`.
         static let copies = 128
         static let copySize = 64
@@ -235,6 +241,36 @@ final class LockFile: @unchecked Sendable {
         let target = Int(atomic64(Offset.active).load(ordering: .relaxed) & 1) ^ 1
         fill(copy: target, with: s)
         atomic64(Offset.active).store(UInt64(target), ordering: .releasing)
+        if atomic32(Offset.watchers).load(ordering: .sequentiallyConsistent) != 0 { wakeWatchers() }
+    }
+
+    // MARK: Commit watchers
+
+    /// Counts one more watcher of this file's commits (in any process).
+    func addWatcher() {
+        atomic32(Offset.watchers).wrappingIncrement(ordering: .sequentiallyConsistent)
+    }
+
+    /// Counts one watcher fewer. (A process that dies with a watcher leaves the count high: its
+    /// only cost is a write per commit, until the last process closes the file and the next
+    /// first opener resets the lock file.)
+    func removeWatcher() {
+        let count = atomic32(Offset.watchers)
+        var current = count.load(ordering: .relaxed)
+        while current > 0 {
+            let (exchanged, original) = count.weakCompareExchange(
+                expected: current, desired: current - 1, ordering: .sequentiallyConsistent)
+            if exchanged { return }
+            current = original
+        }
+    }
+
+    /// Writes the wake field with `pwrite(2)`: every process watching the lock file for writes
+    /// (``CommitWatcher``) wakes. Best effort: a failed write leaves watchers to their timeout.
+    func wakeWatchers() {
+        guard let fd else { return }
+        var value = UInt64(System.processID)
+        try? System.pwrite(fd, from: &value, count: 8, offset: Int64(Offset.wake))
     }
 
     /// Fills one copy under its sequence lock (odd while the fields change).
