@@ -14,9 +14,9 @@ import Strata
 //                                 commit (`notifier_seconds_per_commit`, an upper bound of the
 //                                 notifier's work) next to one full run of the same query
 //                                 (`full_query_seconds`)
-//   notify_idle_wakeups           the same observer, no commits for 2 s: how often the notifier
-//                                 thread woke (voluntary context switches of the thread named
-//                                 io.strata.notifier, from /proc; Linux only)
+//   notify_idle_wakeups           the same observer, no commits for 2 s: how often the process's
+//                                 threads woke (voluntary context switches of all its threads,
+//                                 from /proc; Linux only)
 //   small_txn_observers_K         durable one-object insert commits per second with K = 0, 10,
 //                                 100 Results observers on the file
 
@@ -264,19 +264,19 @@ struct BenchError: Error, CustomStringConvertible {
     init(_ d: String) { description = d }
 }
 
-/// The voluntary context switches of this process's notifier thread (`io.strata.notifier`), from
-/// /proc/self/task; nil where there is no such thread or no /proc.
+/// The voluntary context switches of all of this process's threads so far (each time a thread
+/// went to sleep), from /proc/self/task; nil without /proc. While the process idles, they count
+/// the wake-ups of its background threads (the notifier's, mostly).
 func notifierContextSwitches() -> Int? {
     guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task") else { return nil }
+    var total = 0
     for task in tasks {
-        let dir = "/proc/self/task/\(task)"
-        guard let name = try? String(contentsOfFile: dir + "/comm", encoding: .utf8),
-            name.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("io.strata.noti"),
-            let status = try? String(contentsOfFile: dir + "/status", encoding: .utf8)
-        else { continue }
+        guard let status = try? String(contentsOfFile: "/proc/self/task/\(task)/status", encoding: .utf8) else {
+            continue
+        }
         for line in status.split(separator: "\n") where line.hasPrefix("voluntary_ctxt_switches:") {
-            return Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces))
+            total += Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) ?? 0
         }
     }
-    return nil
+    return total
 }

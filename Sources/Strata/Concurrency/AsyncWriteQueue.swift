@@ -394,6 +394,7 @@ final class AsyncWriteQueue {
         let continues = allowGrouping && running != nil && groupSize + 1 < Self.maximumGroupSize && nextIsBlock
         let version: UInt64
         let silent = realm.prepareSilentCommit(txn, skipping: skipping)
+        let expected = realm.expectCommit(txn)
         do {
             if continues {
                 let (v, next) = try txn.commitAndContinue(durability: .deferred)
@@ -403,6 +404,7 @@ final class AsyncWriteQueue {
                 version = try txn.commit(durability: .deferred).rawValue
             }
         } catch {
+            realm.cancelExpectedCommit(expected)
             realm.cancelSilentCommit(silent)
             realmState.writeTxn = nil
             realmState.stamp &+= 1

@@ -99,7 +99,8 @@ final class FileNotifier: @unchecked Sendable {
             }
             watcher = try? file?.db.makeCommitWatcher()
             let thread = Thread { [self] in run() }
-            thread.name = "io.strata.notifier"
+            // At most 15 characters: Linux drops longer thread names.
+            thread.name = "strata.notifier"
             thread.start()
         }
         wakeLocked()
@@ -128,6 +129,28 @@ final class FileNotifier: @unchecked Sendable {
         }
         wakeRequested = true
         wakeLocked()
+        condition.unlock()
+    }
+
+    /// Called before a commit of this process that will create `version` (its writer lock held),
+    /// with the record of what it changes: a round that the commit's publication wakes before
+    /// ``committed(_:version:)`` runs (other processes' watchers and this one's wake alike) then
+    /// finds the record instead of comparing versions.
+    func expectCommit(_ record: CommitChanges, version: UInt64) {
+        condition.lock()
+        if active, record.isComplete, !Self.ignoresRecords {
+            record.version = version
+            records[version] = record
+            if records.count > Self.maximumRecords, let oldest = records.keys.min() { records[oldest] = nil }
+        }
+        condition.unlock()
+    }
+
+    /// The commit announced with ``expectCommit(_:version:)`` failed: forget its record (another
+    /// commit may create that version).
+    func cancelExpectedCommit(_ version: UInt64) {
+        condition.lock()
+        records[version] = nil
         condition.unlock()
     }
 

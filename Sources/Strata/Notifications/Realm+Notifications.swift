@@ -95,14 +95,33 @@ extension Realm {
         durability: Durability = .full
     ) throws -> UInt64 {
         let silent = prepareSilentCommit(txn, skipping: tokens)
+        let expected = expectCommit(txn)
         do {
             let created = try txn.commit(durability: durability).rawValue
             finishSilentCommit(silent)
             return created
         } catch {
+            cancelExpectedCommit(expected)
             cancelSilentCommit(silent)
             throw error
         }
+    }
+
+    /// Before committing `txn` (its writer lock held): hands the notifier the record of what it
+    /// changes, under the version it will create. Returns that version, or nil when nobody
+    /// observes the file.
+    func expectCommit(_ txn: StoreTransaction) -> UInt64? {
+        guard let record = txn.changeRecorder, let notifier = file.existingNotifier, let w = txn.write else {
+            return nil
+        }
+        notifier.expectCommit(record, version: w.version.rawValue)
+        return w.version.rawValue
+    }
+
+    /// After the commit announced by ``expectCommit(_:)`` failed.
+    func cancelExpectedCommit(_ version: UInt64?) {
+        guard let version else { return }
+        file.existingNotifier?.cancelExpectedCommit(version)
     }
 
     /// Before committing `txn` (its writer lock held): registers it as silent for `tokens` with
