@@ -80,4 +80,17 @@ enum DeliveryTarget: @unchecked Sendable {
         }
         return .realm(CoreRef(realm.realmState), scheduler)
     }
+
+    /// The target for an observer registered on `realm` that delivers on `actor` (checked as
+    /// ``make(for:queue:inWriteCheck:)`` checks, with RealmSwift's messages; nil on misuse).
+    static func make(for realm: Realm, actor: some Actor) -> DeliveryTarget? {
+        guard realm.checkThread() else { return nil }
+        if realm.isFrozen {
+            return Realm.violation("Frozen Realms do not change and do not have change notifications.", fallback: nil)
+        }
+        if realm.isInWriteTransaction {
+            return Realm.violation("Cannot register notification blocks from within write transactions.", fallback: nil)
+        }
+        return .actor(ActorBinding(actor), realm.configuration, ActorRealm())
+    }
 }

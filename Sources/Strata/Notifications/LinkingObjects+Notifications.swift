@@ -15,17 +15,28 @@ extension LinkingObjects {
         keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
         _ block: @escaping (RealmCollectionChange<LinkingObjects<Element>>) -> Void
     ) -> NotificationToken {
-        let token = NotificationToken()
         guard let owner else {
             return Realm.violation(
-                "Only linking objects of a managed object support change notifications.", fallback: token)
+                "Only linking objects of a managed object support change notifications.", fallback: NotificationToken())
         }
+        guard let target = DeliveryTarget.make(for: owner.realm, queue: queue, inWriteCheck: true) else {
+            return NotificationToken()
+        }
+        return observe(keyPaths: keyPaths, target: target, block)
+    }
+
+    /// Registers observation of the objects linking to the owner, delivering to `target`.
+    func observe(
+        keyPaths: [String]?, target: DeliveryTarget,
+        _ block: @escaping (RealmCollectionChange<LinkingObjects<Element>>) -> Void
+    ) -> NotificationToken {
+        let token = NotificationToken()
+        guard let owner else { return token }
         let realm = owner.realm
         let state = owner.state
         let property = state.binding.schema.properties[owner.index]
         let stored = state.binding.table.columns[state.binding.columns[owner.index]].originProperty
-        guard let target = DeliveryTarget.make(for: realm, queue: queue, inWriteCheck: true),
-            let originName = property.objectClassName, let column = stored ?? property.linkOriginPropertyName,
+        guard let originName = property.objectClassName, let column = stored ?? property.linkOriginPropertyName,
             let originBinding = realm.binding(named: originName)
                 ?? realm.bindingForName(originName, from: state.binding),
             let filter = KeyPathFilter.make(keyPaths, binding: originBinding, file: realm.file)

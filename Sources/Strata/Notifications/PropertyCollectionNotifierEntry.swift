@@ -127,9 +127,19 @@ extension _CollectionOwner {
         keyPaths: [String]?, queue: DispatchQueue?, isMap: Bool,
         makeJob: @escaping (PropertyCollectionNotifierEntry.Event) -> NotificationJob
     ) -> NotificationToken {
+        guard let target = DeliveryTarget.make(for: state.realm, queue: queue, inWriteCheck: true) else {
+            return NotificationToken()
+        }
+        return observe(keyPaths: keyPaths, target: target, isMap: isMap, makeJob: makeJob)
+    }
+
+    /// Registers observation of this collection property, delivering to `target`.
+    func observe(
+        keyPaths: [String]?, target: DeliveryTarget, isMap: Bool,
+        makeJob: @escaping (PropertyCollectionNotifierEntry.Event) -> NotificationJob
+    ) -> NotificationToken {
         let token = NotificationToken()
         let realm = state.realm
-        guard let target = DeliveryTarget.make(for: realm, queue: queue, inWriteCheck: true) else { return token }
         let binding = state.binding
         let column = binding.columns[index]
         let col = binding.table.columns[column]
