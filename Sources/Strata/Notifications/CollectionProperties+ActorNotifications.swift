@@ -4,6 +4,32 @@ import Foundation
 // the block runs isolated to the actor, with the collection read from a realm confined to it
 // (opened on the first delivery).
 
+extension _CollectionOwner {
+    /// Registers observation of this list or set property, delivering to `target`: each event
+    /// becomes a `RealmCollectionChange` of the collection `make` builds over the property in the
+    /// delivery realm, handed to `deliver` there.
+    func observeCollection<C>(
+        keyPaths: [String]?, target: DeliveryTarget, make: @escaping (_CollectionOwner) -> C,
+        deliver: @escaping (RealmCollectionChange<C>) -> Void
+    ) -> NotificationToken {
+        observe(keyPaths: keyPaths, target: target, isMap: false) { event in
+            { realm in
+                let collection = make(self.moved(to: realm))
+                switch event {
+                case .initial: deliver(.initial(collection))
+                case .update(let d):
+                    deliver(
+                        .update(
+                            collection, deletions: d.deletions, insertions: d.insertions,
+                            modifications: d.modifications))
+                case .error(let e): deliver(.error(e))
+                case .mapUpdate: break
+                }
+            }
+        }
+    }
+}
+
 extension List {
     /// `observe(keyPaths:on:_:)` delivering on `actor`: the block runs isolated to it, with the
     /// list read from a realm confined to the actor (opened on the first delivery).
@@ -18,21 +44,9 @@ extension List {
                 fallback: NotificationToken())
         }
         guard let target = DeliveryTarget.make(for: owner.state.realm, actor: actor) else { return NotificationToken() }
-        return owner.observe(keyPaths: keyPaths, target: target, isMap: false) { event in
-            { realm in
-                let list = List(owner: owner.moved(to: realm))
-                let change: RealmCollectionChange<List<Element>>
-                switch event {
-                case .initial: change = .initial(list)
-                case .update(let d):
-                    change = .update(
-                        list, deletions: d.deletions, insertions: d.insertions, modifications: d.modifications)
-                case .error(let e): change = .error(e)
-                case .mapUpdate: return
-                }
-                let box = UncheckedBox(change)
-                actor.assumeIsolated { a in block(a, box.value) }
-            }
+        return owner.observeCollection(keyPaths: keyPaths, target: target, make: List.init(owner:)) { change in
+            let box = UncheckedBox(change)
+            actor.assumeIsolated { a in block(a, box.value) }
         }
     }
 }
@@ -51,21 +65,9 @@ extension MutableSet {
                 fallback: NotificationToken())
         }
         guard let target = DeliveryTarget.make(for: owner.state.realm, actor: actor) else { return NotificationToken() }
-        return owner.observe(keyPaths: keyPaths, target: target, isMap: false) { event in
-            { realm in
-                let set = MutableSet(owner: owner.moved(to: realm))
-                let change: RealmCollectionChange<MutableSet<Element>>
-                switch event {
-                case .initial: change = .initial(set)
-                case .update(let d):
-                    change = .update(
-                        set, deletions: d.deletions, insertions: d.insertions, modifications: d.modifications)
-                case .error(let e): change = .error(e)
-                case .mapUpdate: return
-                }
-                let box = UncheckedBox(change)
-                actor.assumeIsolated { a in block(a, box.value) }
-            }
+        return owner.observeCollection(keyPaths: keyPaths, target: target, make: MutableSet.init(owner:)) { change in
+            let box = UncheckedBox(change)
+            actor.assumeIsolated { a in block(a, box.value) }
         }
     }
 }

@@ -190,19 +190,10 @@ extension List {
                 "Only lists which are managed by a Realm support change notifications. Add the owning object to a realm first.",
                 fallback: NotificationToken())
         }
-        return owner.observe(keyPaths: keyPaths, queue: queue, isMap: false) { event in
-            { realm in
-                let list = List(owner: owner.moved(to: realm))
-                switch event {
-                case .initial: block(.initial(list))
-                case .update(let d):
-                    block(
-                        .update(list, deletions: d.deletions, insertions: d.insertions, modifications: d.modifications))
-                case .error(let e): block(.error(e))
-                case .mapUpdate: break
-                }
-            }
+        guard let target = DeliveryTarget.make(for: owner.state.realm, queue: queue, inWriteCheck: true) else {
+            return NotificationToken()
         }
+        return owner.observeCollection(keyPaths: keyPaths, target: target, make: List.init(owner:), deliver: block)
     }
 }
 
@@ -218,19 +209,11 @@ extension MutableSet {
                 "Only sets which are managed by a Realm support change notifications. Add the owning object to a realm first.",
                 fallback: NotificationToken())
         }
-        return owner.observe(keyPaths: keyPaths, queue: queue, isMap: false) { event in
-            { realm in
-                let set = MutableSet(owner: owner.moved(to: realm))
-                switch event {
-                case .initial: block(.initial(set))
-                case .update(let d):
-                    block(
-                        .update(set, deletions: d.deletions, insertions: d.insertions, modifications: d.modifications))
-                case .error(let e): block(.error(e))
-                case .mapUpdate: break
-                }
-            }
+        guard let target = DeliveryTarget.make(for: owner.state.realm, queue: queue, inWriteCheck: true) else {
+            return NotificationToken()
         }
+        return owner.observeCollection(
+            keyPaths: keyPaths, target: target, make: MutableSet.init(owner:), deliver: block)
     }
 }
 
