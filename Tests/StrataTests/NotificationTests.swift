@@ -405,6 +405,38 @@ final class NotificationTests: SeedTestCase {
         token.invalidate()
     }
 
+    /// A link's old and new values are the objects it linked to, read in the delivery realm (as
+    /// RealmSwift: the old one with its current values, possibly deleted).
+    func testObjectObserverReportsLinkedObjectsAsOldAndNewValues() throws {
+        let realm = try open()
+        let dog = NoteDog(value: ["name": "Rex", "toy": ["brand": "Acme"]])
+        try realm.write { realm.add(dog) }
+        var changes: [String] = []
+        let token = dog.observe(keyPaths: ["toy", "toy.brand"]) { (change: ObjectChange<NoteDog>) in
+            guard case .change(_, let properties) = change else { return }
+            for p in properties {
+                let old = p.oldValue.map { ($0 as? NoteToy).map { $0.isInvalidated ? "deleted" : $0.brand } ?? "?" }
+                let new = p.newValue.map { ($0 as? NoteToy).map { $0.isInvalidated ? "deleted" : $0.brand } ?? "?" }
+                changes.append("\(p.name): \(old ?? "nil") -> \(new ?? "nil")")
+            }
+        }
+        settle(realm)
+        writeElsewhere { r in r.objects(NoteDog.self).first!.toy = NoteToy(value: ["brand": "Zoom"]) }
+        spin(until: { changes.count == 1 })
+        writeElsewhere { r in r.objects(NoteDog.self).first!.toy!.brand = "Zoom II" }
+        spin(until: { changes.count == 2 })
+        writeElsewhere { r in
+            let dog = r.objects(NoteDog.self).first!
+            let toy = dog.toy!
+            dog.toy = nil
+            r.delete(toy)
+        }
+        spin(until: { changes.count == 3 })
+        XCTAssertEqual(
+            changes, ["toy: Acme -> Zoom", "toy: Zoom II -> Zoom II", "toy: deleted -> nil"])
+        token.invalidate()
+    }
+
     func testObjectObserverWithKeyPathsIgnoresOtherProperties() throws {
         let realm = try open()
         let dog = NoteDog(value: ["name": "Rex", "age": 3])

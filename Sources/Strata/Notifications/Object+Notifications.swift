@@ -39,7 +39,7 @@ extension ObjectBase {
                 switch event {
                 case .change(let changes):
                     guard let object = realm.object(binding, key: managed.key) as? T else { return }
-                    block(.change(object, changes))
+                    block(.change(object, changes.map { $0.resolved(in: realm) }))
                 case .deleted: block(.deleted)
                 case .error(let e): block(.error(e))
                 }
@@ -92,7 +92,7 @@ extension ObjectBase {
                 switch event {
                 case .change(let changes):
                     guard let object = realm.object(binding, key: key) as? T else { return }
-                    change = .change(object, changes)
+                    change = .change(object, changes.map { $0.resolved(in: realm) })
                 case .deleted: change = .deleted
                 case .error(let e): change = .error(e)
                 }

@@ -45,17 +45,39 @@ final class ObjectNotifierEntry: NotifierEntry, @unchecked Sendable {
         for (i, p) in binding.schema.properties.enumerated() {
             let c = binding.columns[i]
             guard filter.columns.contains(c) else { continue }
+            let column = table.columns[c]
             if columns.contains(c) && columns != .all || columns == .all && oldRow?.value(c) != newRow?.value(c) {
+                if column.type == .link, let target = column.targetTable {
+                    out.append(
+                        PropertyChange(
+                            name: p.name, oldValue: nil, newValue: nil,
+                            linkKeys: .init(
+                                table: target, old: oldRow.flatMap { linkedKey($0.value(c)) },
+                                new: newRow.flatMap { linkedKey($0.value(c)) })))
+                } else {
+                    out.append(
+                        PropertyChange(
+                            name: p.name, oldValue: oldRow.flatMap { propertyScalar($0.value(c)) }?.strataAnyValue,
+                            newValue: newRow.flatMap { propertyScalar($0.value(c)) }?.strataAnyValue))
+                }
+            } else if viaLinks.contains(c) {
+                // A property of a linked object changed: the link itself is the same object.
+                let linked =
+                    column.type == .link && column.targetTable != nil ? newRow.flatMap { linkedKey($0.value(c)) } : nil
                 out.append(
                     PropertyChange(
-                        name: p.name, oldValue: oldRow.flatMap { propertyScalar($0.value(c)) }?.strataAnyValue,
-                        newValue: newRow.flatMap { propertyScalar($0.value(c)) }?.strataAnyValue))
-            } else if viaLinks.contains(c) {
-                out.append(PropertyChange(name: p.name, oldValue: nil, newValue: nil))
+                        name: p.name, oldValue: nil, newValue: nil,
+                        linkKeys: linked.map { .init(table: column.targetTable!, old: $0, new: $0) }))
             }
         }
         if out.isEmpty { return nil }
         return guarded(makeJob(.change(out)))
+    }
+
+    /// The key a link value holds; nil for a null link.
+    private func linkedKey(_ value: StoreValue) -> Int64? {
+        if case .link(let key) = value { return key }
+        return nil
     }
 
     override func errorJob(_ error: Swift.Error) -> NotificationJob? {
