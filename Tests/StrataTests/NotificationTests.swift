@@ -28,6 +28,36 @@ class NoteOwner: Object {
     @Persisted var dogs: List<NoteDog>
 }
 
+/// A chain of links, each class one link further from `ChainHead` than the one before.
+class ChainHead: Object {
+    @Persisted var name = ""
+    @Persisted var next: ChainOne?
+}
+
+class ChainOne: Object {
+    @Persisted var value = 0
+    @Persisted var next: ChainTwo?
+}
+
+class ChainTwo: Object {
+    @Persisted var value = 0
+    @Persisted var next: ChainThree?
+}
+
+class ChainThree: Object {
+    @Persisted var value = 0
+    @Persisted var next: ChainFour?
+}
+
+class ChainFour: Object {
+    @Persisted var value = 0
+    @Persisted var next: ChainFive?
+}
+
+class ChainFive: Object {
+    @Persisted var value = 0
+}
+
 /// Records what observers delivered on it saw.
 actor NoteActor {
     var seen: [String] = []
@@ -435,6 +465,37 @@ final class NotificationTests: SeedTestCase {
         XCTAssertEqual(
             changes, ["toy: Acme -> Zoom", "toy: Zoom II -> Zoom II", "toy: deleted -> nil"])
         token.invalidate()
+    }
+
+    /// Without key paths, changes of objects up to four links away count (as realm-core's deep
+    /// change check); five links away they do not.
+    func testObserversWithoutKeyPathsSeeChangesUpToFourLinksAway() throws {
+        let realm = try open()
+        let head = ChainHead(value: [
+            "name": "h", "next": ["next": ["next": ["next": ["next": ["value": 5]]]]],
+        ])
+        try realm.write { realm.add(head) }
+        var objectChanges: [[String]] = []
+        var resultsModifications: [[Int]] = []
+        let objectToken = head.observe { (change: ObjectChange<ChainHead>) in
+            if case .change(_, let p) = change { objectChanges.append(p.map(\.name)) }
+        }
+        let resultsToken = realm.objects(ChainHead.self).observe { change in
+            if case .update(_, _, _, let m) = change { resultsModifications.append(m) }
+        }
+        settle(realm)
+        writeElsewhere { r in r.objects(ChainFour.self).first!.value = 40 }
+        spin(until: { objectChanges.count == 1 && resultsModifications.count == 1 })
+        XCTAssertEqual(objectChanges, [["next"]])
+        XCTAssertEqual(resultsModifications, [[0]])
+        writeElsewhere { r in r.objects(ChainFive.self).first!.value = 50 }
+        settle(realm)
+        writeElsewhere { r in r.objects(ChainOne.self).first!.value = 10 }
+        spin(until: { objectChanges.count == 2 && resultsModifications.count == 2 })
+        XCTAssertEqual(objectChanges, [["next"], ["next"]], "the change five links away reported nothing")
+        XCTAssertEqual(resultsModifications, [[0], [0]])
+        objectToken.invalidate()
+        resultsToken.invalidate()
     }
 
     func testObjectObserverWithKeyPathsIgnoresOtherProperties() throws {

@@ -5,7 +5,8 @@ internal import StrataCore
 /// changes count too (each with the filter of the target table).
 ///
 /// Without key paths an observer watches every column of its objects and every column of the
-/// objects they link to directly (links, lists, sets and maps of objects, embedded objects).
+/// objects reached through up to four links (links, lists, sets and maps of objects, embedded
+/// objects; then their links, and so on), as RealmSwift does.
 /// With key paths it watches exactly those: `"name"` a column; `"toys"` the link or list itself
 /// (set, cleared, an element added or removed); `"toys.brand"` that and the `brand` of every
 /// toy linked; and so on through more links.
@@ -23,6 +24,8 @@ final class KeyPathFilter: @unchecked Sendable {
     let table: StoreTable
     let columns: ColumnSet
     let links: [Link]
+    /// How many links away an observer without key paths still sees changes.
+    static let defaultLinkDepth = 4
 
     init(table: StoreTable, columns: ColumnSet, links: [Link]) {
         self.table = table
@@ -46,16 +49,23 @@ final class KeyPathFilter: @unchecked Sendable {
             return file.tables(named: name)
         }
         guard let keyPaths else {
-            var links: [Link] = []
-            for (c, col) in binding.table.columns.enumerated() where col.type == .link {
-                if let t = target(c, of: binding.table) {
-                    links.append(
-                        Link(
-                            column: c, columnName: col.name, target: t,
-                            filter: KeyPathFilter(table: t, columns: .all, links: [])))
+            // Every column, and every column of the objects reached through up to
+            // `defaultLinkDepth` links (realm-core's deep change check goes as far).
+            func everything(_ table: StoreTable, depth: Int) -> KeyPathFilter {
+                var links: [Link] = []
+                if depth < Self.defaultLinkDepth {
+                    for (c, col) in table.columns.enumerated() where col.type == .link {
+                        if let t = target(c, of: table) {
+                            links.append(
+                                Link(
+                                    column: c, columnName: col.name, target: t,
+                                    filter: everything(t, depth: depth + 1)))
+                        }
+                    }
                 }
+                return KeyPathFilter(table: table, columns: .all, links: links)
             }
-            return KeyPathFilter(table: binding.table, columns: .all, links: links)
+            return everything(binding.table, depth: 0)
         }
         // Build a tree of the paths, table by table.
         func build(_ paths: [[String]], table: StoreTable, className: String) -> KeyPathFilter? {

@@ -9,7 +9,7 @@ extension ObjectBase {
     ///
     /// - Parameters:
     ///   - keyPaths: The properties to watch (`"name"`, `"toys.brand"` through links); nil for
-    ///     every property and the properties of the objects it links to directly.
+    ///     every property and those of the objects reached through up to four links.
     ///   - queue: A serial queue to deliver on (the object handed over then belongs to a realm
     ///     confined to that queue); nil for this realm's own context.
     ///   - block: Called with the change.

@@ -11,8 +11,8 @@ extension Results {
     ///
     /// - Parameters:
     ///   - keyPaths: The properties whose changes count as modifications: `"name"`, or
-    ///     `"owner.name"` through links; nil for every property, and the properties of objects
-    ///     linked directly. Changes to other properties deliver nothing (unless they change which
+    ///     `"owner.name"` through links; nil for every property, and those of the objects
+    ///     reached through up to four links. Changes to other properties deliver nothing (unless they change which
     ///     objects match or their order).
     ///   - queue: A serial queue to deliver on; nil for this realm's own context.
     /// - Returns: A token to keep; `invalidate()` or releasing it stops the notifications.
