@@ -12,19 +12,7 @@ extension EmbeddedObject {
     /// let frozenAddress = contact.address!.freeze()
     /// DispatchQueue.global().async { print(frozenAddress.city) }
     /// ```
-    public func freeze() -> Self {
-        guard let state = _strataManaged else {
-            return Realm.violation(
-                "Unmanaged objects cannot be frozen. Add the object to a realm first.", fallback: self)
-        }
-        if state.realm.isFrozen { return self }
-        guard state.row() != nil else {
-            return Realm.violation("Object has been deleted or invalidated.", fallback: self)
-        }
-        let frozen = state.realm.freeze()
-        guard frozen.isFrozen else { return self }
-        return frozen.object(state.binding, key: state.key) as! Self
-    }
+    public func freeze() -> Self { frozenObject() as! Self }
 
     /// The live embedded object for this frozen one in the calling thread's realm of the same
     /// file, or nil if it was deleted since (with its parent, or replaced). A live object returns

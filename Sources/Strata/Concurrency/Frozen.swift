@@ -82,13 +82,11 @@ extension Realm {
     }
 }
 
-extension Object {
-    /// Whether the object belongs to a frozen realm (always false for unmanaged objects).
-    public var isFrozen: Bool { _strataManaged?.realm.isFrozen ?? false }
-
-    /// A frozen copy of this managed object: the values of its realm's current version, readable
-    /// from any thread. An unmanaged object cannot be frozen (the process stops with a message).
-    public func freeze() -> Self {
+extension ObjectBase {
+    /// What `freeze()` returns for an `Object` or `EmbeddedObject`: the object read from a frozen
+    /// realm of its realm's current version (itself when frozen already; itself after reporting
+    /// an unmanaged or deleted object).
+    func frozenObject() -> ObjectBase {
         guard let state = _strataManaged else {
             return Realm.violation(
                 "Unmanaged objects cannot be frozen. Add the object to a realm first.", fallback: self)
@@ -99,8 +97,17 @@ extension Object {
         }
         let frozen = state.realm.freeze()
         guard frozen.isFrozen else { return self }
-        return frozen.object(state.binding, key: state.key) as! Self
+        return frozen.object(state.binding, key: state.key)
     }
+}
+
+extension Object {
+    /// Whether the object belongs to a frozen realm (always false for unmanaged objects).
+    public var isFrozen: Bool { _strataManaged?.realm.isFrozen ?? false }
+
+    /// A frozen copy of this managed object: the values of its realm's current version, readable
+    /// from any thread. An unmanaged object cannot be frozen (the process stops with a message).
+    public func freeze() -> Self { frozenObject() as! Self }
 
     /// The live object for this frozen object in the calling thread's realm of the same file, or
     /// nil if it is not in the version that realm shows. The live realm is not refreshed: as in
