@@ -16,16 +16,6 @@ class ModelItem: Object {
 }
 
 final class ChangeSetModelTests: SeedTestCase {
-    private func spin(
-        until condition: () -> Bool, timeout: TimeInterval = 20, file: StaticString = #filePath, line: UInt = #line
-    ) {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while !condition() {
-            if Date() > deadline { XCTFail("timed out", file: file, line: line); return }
-            _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.002))
-        }
-    }
-
     private func settle(_ realm: Realm) {
         realm.file.notifier.waitForRound()
         let end = Date(timeIntervalSinceNow: 0.02)

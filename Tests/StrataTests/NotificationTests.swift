@@ -64,20 +64,6 @@ actor NoteActor {
 }
 
 final class NotificationTests: SeedTestCase {
-    /// Spins the main run loop (which drains DispatchQueue.main) until `condition` holds.
-    func spin(
-        until condition: () -> Bool, timeout: TimeInterval = 20, file: StaticString = #filePath, line: UInt = #line
-    ) {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while !condition() {
-            if Date() > deadline {
-                XCTFail("timed out", file: file, line: line)
-                return
-            }
-            _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.005))
-        }
-    }
-
     /// Lets the notifier finish two more rounds, then drains the main queue: whatever would be
     /// delivered for the commits so far has been.
     func settle(_ realm: Realm) {

@@ -33,6 +33,26 @@ class SeedTestCase: TemporaryDirectoryTestCase {
         return violations
     }
 
+    /// Spins the main run loop (which drains DispatchQueue.main) until `condition` holds.
+    func spin(
+        until condition: () -> Bool, timeout: TimeInterval = 20, file: StaticString = #filePath, line: UInt = #line
+    ) {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while !condition() {
+            if Date() > deadline {
+                XCTFail("timed out", file: file, line: line)
+                return
+            }
+            _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.01))
+        }
+    }
+
+    /// Spins the main run loop for `seconds`.
+    func spin(for seconds: TimeInterval) {
+        let end = Date(timeIntervalSinceNow: seconds)
+        while Date() < end { _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.01)) }
+    }
+
     func url(_ name: String = "test.realm") -> URL {
         URL(fileURLWithPath: dir + "/" + name)
     }
