@@ -45,6 +45,21 @@ public final class Migration {
         self.others = others
     }
 
+    /// The schema of the file before the migration: its classes as stored then (old names,
+    /// old properties), with the old schema version.
+    public var oldSchema: Schema {
+        let version: UInt64? = try? old.schemaVersion()
+        return Schema(
+            schemaVersion: version ?? 0, storedObjectSchemas: oldTables.values.map(ObjectSchema.init(stored:)))
+    }
+
+    /// The schema the migration leads to: the classes of the configuration, as the file stores
+    /// them once migrated, with the new schema version.
+    public var newSchema: Schema {
+        (try? Schema(txn, schemaVersion: realm.configuration.schemaVersion))
+            ?? Schema(schemaVersion: realm.configuration.schemaVersion, storedObjectSchemas: [])
+    }
+
     /// Calls `block` for each object the class named `typeName` had before the migration, with its
     /// values in the old schema (read-only) and the migrated object (writable). Objects deleted
     /// during the migration are skipped, objects created during it are not enumerated (as in

@@ -23,6 +23,8 @@ public struct Schema: Sendable, CustomStringConvertible {
     public let pendingChanges: [String]
     /// The command that records the models as a new version (nil without a history).
     public let recordCommand: String?
+    /// For a schema read from a file (`realm.schema`, a migration's schemas): its classes.
+    private let storedObjectSchemas: [ObjectSchema]?
 
     /// Called by generated code.
     public init(
@@ -34,10 +36,26 @@ public struct Schema: Sendable, CustomStringConvertible {
         self.migrations = migrations
         self.pendingChanges = pendingChanges
         self.recordCommand = recordCommand
+        self.storedObjectSchemas = nil
     }
 
-    /// The schema of each class, in declaration order.
-    public var objectSchemas: [ObjectSchema] { objectTypes.map { $0.strataObjectSchema } }
+    /// The schema a file stores: `objectSchemas` as given (sorted by class name), no model types
+    /// and no migrations.
+    init(schemaVersion: UInt64, storedObjectSchemas: [ObjectSchema]) {
+        self.schemaVersion = schemaVersion
+        self.objectTypes = []
+        self.migrations = []
+        self.pendingChanges = []
+        self.recordCommand = nil
+        self.storedObjectSchemas = storedObjectSchemas.sorted { $0.className < $1.className }
+    }
+
+    /// The schema of each class: in declaration order for a module's schema, by class name for a
+    /// file's.
+    public var objectSchemas: [ObjectSchema] { storedObjectSchemas ?? objectTypes.map { $0.strataObjectSchema } }
+
+    /// The schema of each class (RealmSwift's name for ``objectSchemas``).
+    public var objectSchema: [ObjectSchema] { objectSchemas }
 
     /// The schema of the class named `className`.
     public subscript(className: String) -> ObjectSchema? {
