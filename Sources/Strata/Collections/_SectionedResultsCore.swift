@@ -98,8 +98,12 @@ struct _SectionSource<Element>: @unchecked Sendable {
     var freeze: () -> _SectionSource?
     /// The live source of the calling thread, nil when the collection is gone.
     var thaw: () -> _SectionSource?
-    /// The results the elements come from, for observing them.
-    var results: Any
+    /// Observes the elements: calls the block with the source as delivered (on the observer's
+    /// realm) and, for an update, the positions modified in the previous version (nil for the
+    /// initial call).
+    var observe:
+        (_ keyPaths: [String]?, _ queue: DispatchQueue?, _ block: @escaping (_SectionSource, [Int]?) -> Void) ->
+            NotificationToken
 }
 
 extension _SectionSource where Element: Object {
@@ -124,6 +128,14 @@ extension _SectionSource where Element: Object {
             if owner != nil, liveOwner == nil { return nil }
             return _SectionSource(live, owner: liveOwner, kind: kind)
         }
-        self.results = results
+        self.observe = { keyPaths, queue, block in
+            results.observe(keyPaths: keyPaths, on: queue) { change in
+                switch change {
+                case .initial(let delivered): block(_SectionSource(delivered), nil)
+                case .update(let delivered, _, _, let modifications): block(_SectionSource(delivered), modifications)
+                case .error: break
+                }
+            }
+        }
     }
 }
