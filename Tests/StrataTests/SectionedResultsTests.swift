@@ -3,6 +3,11 @@ import Strata
 import StrataTestSupport
 import XCTest
 
+extension Dog {
+    /// A computed property: not persisted, so not a sort key.
+    fileprivate var initial: String { String(name.prefix(1)) }
+}
+
 /// `sectioned(by:)` on `Results`, `List`, `MutableSet` and `LinkingObjects`: keys and sections
 /// checked against a Swift grouping of the same objects, live after writes, frozen and thawed.
 final class SectionedResultsTests: SeedTestCase {
@@ -264,6 +269,24 @@ final class SectionedResultsTests: SeedTestCase {
         XCTAssertEqual(frozenByAge.allKeys, [5, 2], "frozen sections keep the deleted owner's list")
         XCTAssertNil(frozenByAge.thaw(), "the owner is gone from the live realm")
         XCTAssertEqual(owners.allKeys, ["Ann"])
+    }
+
+    func testSectioningByAComputedKeyPathIsReportedOnceAndKeepsTheOrder() throws {
+        let realm = try open()
+        try realm.write {
+            for name in ["Bo", "Ada", "Bob"] { realm.add(Dog(value: ["name": name])) }
+        }
+        let sections = realm.objects(Dog.self).sectioned(by: \.initial, ascending: true)
+        let violations = takeViolations()
+        XCTAssertEqual(violations.count, 1)
+        XCTAssertTrue(violations.first?.contains("is not a persisted property of Dog") ?? false, "\(violations)")
+        XCTAssertEqual(sections.allKeys, ["B", "A"], "unsorted: the objects' order")
+        XCTAssertEqual(sections[0].map(\.name), ["Bo", "Bob"])
+        let person = Person()
+        person.id = 1
+        try realm.write { realm.add(person) }
+        XCTAssertEqual(person.dogs.sectioned(by: \.initial, ascending: true).count, 0)
+        XCTAssertEqual(takeViolations().count, 1)
     }
 
     func testSectioningWithoutSortDescriptorsIsReported() throws {

@@ -11,6 +11,9 @@ extension LinkingObjects where Element: Object {
         by keyPath: KeyPath<Element, Key>, ascending: Bool = true
     ) -> SectionedResults<Key, Element> {
         let name = Element.strataPropertyNames([keyPath as PartialKeyPath<Element>])[0]
+        guard !name.isEmpty else {
+            return sorted(by: [])._sectionedUnsorted(by: { $0[keyPath: keyPath] }, owner: owner, kind: "LinkingObjects")
+        }
         return sectioned(by: keyPath, sortDescriptors: [SortDescriptor(keyPath: name, ascending: ascending)])
     }
 

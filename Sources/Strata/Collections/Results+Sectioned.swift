@@ -17,6 +17,7 @@ extension Results where Element: Object {
         by keyPath: KeyPath<Element, Key>, ascending: Bool = true
     ) -> SectionedResults<Key, Element> {
         let name = Element.strataPropertyNames([keyPath as PartialKeyPath<Element>])[0]
+        guard !name.isEmpty else { return _sectionedUnsorted(by: { $0[keyPath: keyPath] }, owner: nil, kind: "") }
         return sectioned(by: keyPath, sortDescriptors: [SortDescriptor(keyPath: name, ascending: ascending)])
     }
 
@@ -56,7 +57,14 @@ extension Results where Element: Object {
             Realm.violation("There must be at least one SortDescriptor when using SectionedResults.", fallback: ())
         }
         let sorted = sortDescriptors.isEmpty || isSorted ? self : self.sorted(by: sortDescriptors)
-        let source = _SectionSource(sorted, owner: owner, kind: kind)
+        return sorted._sectionedUnsorted(by: block, owner: owner, kind: kind)
+    }
+
+    /// Sectioned results over these results in their order, after a misuse was reported.
+    func _sectionedUnsorted<Key: _Persistable & Hashable>(
+        by block: @escaping (Element) -> Key, owner: _CollectionOwner?, kind: String
+    ) -> SectionedResults<Key, Element> {
+        let source = _SectionSource(self, owner: owner, kind: kind)
         return SectionedResults(core: _SectionedResultsCore(source: source, keyOf: block))
     }
 }
