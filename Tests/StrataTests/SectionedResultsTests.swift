@@ -18,7 +18,7 @@ final class SectionedResultsTests: SeedTestCase {
     private struct Plain {
         var name: String
         var age: Int
-        var breed: String?
+        var breed: String? = nil
     }
 
     /// Adds `count` random dogs and returns what was added.
@@ -110,6 +110,74 @@ final class SectionedResultsTests: SeedTestCase {
         }
         XCTAssertEqual(expected.first?.key, String?.none, "nil sorts first")
         assertSections(sections, expected)
+    }
+
+    func testRandomWritesKeepTheLiveSectionsEqualToASwiftGrouping() throws {
+        let realm = try open()
+        var random = SeededRandom(seed: 2101)
+        var model: [String: Int] = [:]  // name -> age, the Swift side
+        var serial = 0
+        let dogs = realm.objects(Dog.self)
+        let sections = dogs.sectioned(
+            by: \.age, sortDescriptors: [SortDescriptor(keyPath: "age"), SortDescriptor(keyPath: "name")])
+        func expected() -> [(key: Int, names: [String])] {
+            grouping(model.map { Plain(name: $0.key, age: $0.value) }, by: \.age) {
+                $0.age != $1.age ? $0.age < $1.age : $0.name < $1.name
+            }
+        }
+        for step in 0..<150 {
+            try realm.write {
+                for _ in 0..<(1 + random.below(3)) {
+                    let names = model.keys.sorted()
+                    switch names.isEmpty ? 0 : random.below(4) {
+                    case 0, 1:
+                        serial += 1
+                        let name = "D" + String(1000 + serial)
+                        let age = random.below(8)
+                        model[name] = age
+                        realm.add(Dog(value: ["name": name, "age": age]))
+                    case 2:
+                        let name = names[random.below(names.count)]
+                        model[name] = nil
+                        realm.delete(dogs.where { $0.name == name })
+                    default:
+                        let name = names[random.below(names.count)]
+                        let age = random.below(8)
+                        model[name] = age
+                        dogs.where { $0.name == name }.first!.age = age
+                    }
+                }
+                if step % 10 == 0 { assertSections(sections, expected()) }  // inside the write
+            }
+            assertSections(sections, expected())
+        }
+        XCTAssertGreaterThan(sections.count, 3, "the run made several sections")
+    }
+
+    func testFrozenSectionsAreComputedOnceWhenReadFromSeveralThreadsAtOnce() throws {
+        let realm = try open()
+        let plain = try addRandomDogs(realm, count: 200, seed: 11)
+        let want = grouping(plain, by: \.age) {
+            $0.age != $1.age ? $0.age < $1.age : $0.name < $1.name
+        }.map { "\($0.key):\($0.names.joined(separator: ","))" }
+        for _ in 0..<5 {
+            nonisolated(unsafe) let frozen = realm.objects(Dog.self).sectioned(
+                by: \.age, sortDescriptors: [SortDescriptor(keyPath: "age"), SortDescriptor(keyPath: "name")]
+            ).freeze()
+            let seen = Locked<[[String]]>([])
+            let group = DispatchGroup()
+            for _ in 0..<4 {
+                group.enter()
+                Thread.detachNewThread {
+                    let read = frozen.map { "\($0.key):\($0.map(\.name).joined(separator: ","))" }
+                    seen.mutate { $0.append(read) }
+                    group.leave()
+                }
+            }
+            XCTAssertEqual(group.wait(timeout: .now() + 30), .success)
+            XCTAssertEqual(seen.value.count, 4)
+            for read in seen.value { XCTAssertEqual(read, want) }
+        }
     }
 
     func testSubscriptsByPositionAndIndexPathAndSectionIdentity() throws {
