@@ -197,6 +197,24 @@ final class ProjectionTests: SeedTestCase {
         XCTAssertTrue(names.isInvalidated)
     }
 
+    func testThreadSafeReferenceResolvesToAProjectionOfTheSameObject() throws {
+        let realm = try open()
+        try addPeople(realm)
+        let ann = try XCTUnwrap(realm.object(ofType: Person.self, forPrimaryKey: 1))
+        let reference = ThreadSafeReference(to: PersonProjection(projecting: ann))
+        let config = self.config()
+        let read = Locked<String>("")
+        let done = expectation(description: "resolved on another thread")
+        Thread.detachNewThread {
+            let other = try! Realm(configuration: config)
+            let projection = other.resolve(reference)
+            read.value = projection.map { "\($0.displayName) \($0.dogNames.joined(separator: ","))" } ?? "nil"
+            done.fulfill()
+        }
+        wait(for: [done], timeout: 10)
+        XCTAssertEqual(read.value, "Ann Rex,Bo")
+    }
+
     func testGeneratedPropertyListDescribesTheProjection() throws {
         let realm = try open()
         try addPeople(realm)
