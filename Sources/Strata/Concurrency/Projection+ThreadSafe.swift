@@ -1,11 +1,6 @@
 import Foundation
 internal import StrataCore
 
-/// The projected object of a projection, for `ThreadSafeReference`. Not API.
-protocol _ProjectionRoot {
-    var _strataRootObject: ObjectBase { get }
-}
-
 extension Projection: _ProjectionRoot {
     var _strataRootObject: ObjectBase { rootObject }
 }
