@@ -42,6 +42,24 @@ package final class ProjectionCollector: SyntaxVisitor {
                 ))
             return .visitChildren
         }
+        if node.genericParameterClause != nil {
+            diagnostics.append(
+                SchemaDiagnostic(
+                    at: location(of: node),
+                    "projection class '\(name)' is generic, but its list of projected properties is generated once per class; remove the generic parameters from `class \(name): Projection<\(rootName)>`"
+                ))
+            return .visitChildren
+        }
+        if let modifier = node.modifiers.first(where: {
+            [.keyword(.private), .keyword(.fileprivate)].contains($0.name.tokenKind)
+        }) {
+            diagnostics.append(
+                SchemaDiagnostic(
+                    at: location(of: node),
+                    "projection class '\(name)' is '\(modifier.name.text)', but the generated file must reach it; remove '\(modifier.name.text)' (or use 'internal')"
+                ))
+            return .visitChildren
+        }
         let accessLevel = node.modifiers.first {
             [.keyword(.public), .keyword(.open), .keyword(.package)].contains($0.name.tokenKind)
         }

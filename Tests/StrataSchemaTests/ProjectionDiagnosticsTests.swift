@@ -55,6 +55,19 @@ final class ProjectionDiagnosticsTests: XCTestCase {
             ])
     }
 
+    func testGenericAndPrivateProjectionsAreReported() {
+        XCTAssertEqual(
+            diagnostics(
+                person + """
+                    class Generic<T>: Projection<Person> { @Projected(\\Person.firstName) var firstName }
+                    private class Hidden: Projection<Person> { @Projected(\\Person.firstName) var firstName }
+                    """),
+            [
+                "Models.swift:5:1: error: projection class 'Generic' is generic, but its list of projected properties is generated once per class; remove the generic parameters from `class Generic: Projection<Person>`",
+                "Models.swift:6:1: error: projection class 'Hidden' is 'private', but the generated file must reach it; remove 'private' (or use 'internal')",
+            ])
+    }
+
     func testValidProjectionResolvesThePersistedPathItReads() throws {
         let schema = try resolve(
             person + """
