@@ -85,6 +85,91 @@ final class SectionedResultsNotificationTests: SeedTestCase {
         token.invalidate()
     }
 
+    func testAnElementMovingWithinItsSectionIsDeletedAndInserted() throws {
+        let realm = try open()
+        try addWords(realm)
+        let dogs = realm.objects(Dog.self)
+        let sections = dogs.sectioned(by: firstLetter, sortDescriptors: [SortDescriptor(keyPath: "name")])
+        var initial = false
+        var updates: [Update] = []
+        let token = sections.observe { change in
+            switch change {
+            case .initial: initial = true
+            case .update(let s, let d, let i, let m, let si, let sd):
+                updates.append(
+                    Update(
+                        keys: s.allKeys, deletions: d, insertions: i, modifications: m, sectionsToInsert: si,
+                        sectionsToDelete: sd))
+            }
+        }
+        spin(until: { initial })
+        // b: banana box -> b: box bz
+        try realm.write { dogs.where { $0.name == "banana" }.first!.name = "bz" }
+        spin(until: { updates.count == 1 })
+        XCTAssertEqual(updates.first?.deletions, [IndexPath(item: 0, section: 1)])
+        XCTAssertEqual(updates.first?.insertions, [IndexPath(item: 1, section: 1)])
+        XCTAssertEqual(updates.first?.modifications, [])
+        XCTAssertEqual(sections[1].map(\.name), ["box", "bz"])
+        token.invalidate()
+    }
+
+    /// Applies each change set to the previous sections, as a table view applies batch updates
+    /// (deletions in previous positions, then insertions in new ones), and compares the result
+    /// with the sections read back, over random writes. Each dog is identified by its age (unique
+    /// here, never changed); its name decides its section and position.
+    func testChangeSetsTurnThePreviousSectionsIntoTheNewOnes() throws {
+        let realm = try open()
+        var random = SeededRandom(seed: 77)
+        let letters = ["a", "b", "c", "d", "e"]
+        var serial = 0
+        func name() -> String { letters[random.below(5)] + String(random.below(1000)) }
+        try realm.write {
+            for _ in 0..<12 {
+                serial += 1
+                realm.add(Dog(value: ["name": name(), "age": serial]))
+            }
+        }
+        let dogs = realm.objects(Dog.self)
+        let sections = dogs.sectioned(
+            by: firstLetter, sortDescriptors: [SortDescriptor(keyPath: "name"), SortDescriptor(keyPath: "age")])
+        var shown: [[Int]] = []
+        var deliveries = 0
+        let token = sections.observe { change in
+            switch change {
+            case .initial(let s): shown = s.map { $0.map(\.age) }
+            case .update(let s, let deletions, let insertions, _, let sectionsToInsert, let sectionsToDelete):
+                let now = s.map { $0.map(\.age) }
+                for path in deletions.reversed() { shown[path.section].remove(at: path.item) }
+                for section in sectionsToDelete.reversed() { shown.remove(at: section) }
+                for section in sectionsToInsert { shown.insert([], at: section) }
+                for path in insertions { shown[path.section].insert(now[path.section][path.item], at: path.item) }
+            }
+            deliveries += 1
+        }
+        spin(until: { deliveries == 1 })
+        for round in 0..<40 {
+            try realm.write {
+                let all = Array(dogs)
+                for _ in 0..<(1 + random.below(2)) {
+                    switch all.isEmpty ? 0 : random.below(3) {
+                    case 0:
+                        serial += 1
+                        realm.add(Dog(value: ["name": name(), "age": serial]))
+                    case 1:
+                        let dog = all[random.below(all.count)]
+                        if !dog.isInvalidated { realm.delete(dog) }
+                    default:
+                        let dog = all[random.below(all.count)]
+                        if !dog.isInvalidated { dog.name = name() }
+                    }
+                }
+            }
+            spin(until: { deliveries == round + 2 })
+            XCTAssertEqual(shown, sections.map { $0.map(\.age) }, "round \(round)")
+        }
+        token.invalidate()
+    }
+
     func testSectionObserverSeesOnlyItsOwnKey() throws {
         let realm = try open()
         try addWords(realm)

@@ -20,7 +20,8 @@ import Foundation
     /// A commit (or several coalesced) changed the sections. `deletions` are index paths in the
     /// previous sections (elements of deleted sections are not listed), `insertions` index
     /// paths in the new ones (elements of inserted sections included), `modifications` index
-    /// paths in the previous sections of elements that changed and stayed in their section;
+    /// paths in the previous sections of elements that changed and stayed in their section (an
+    /// element whose order among the others changed is a deletion and an insertion instead);
     /// `sectionsToDelete` are positions of sections in the previous sections,
     /// `sectionsToInsert` positions in the new ones. All sorted ascending.
     case update(

@@ -46,18 +46,12 @@ struct _SectionSnapshot<Key: Hashable> {
                 sectionsToDelete.insert(reported(o))
                 continue
             }
-            let now = Set(members[n])
-            let before = Set(old.members[o])
-            for (item, identity) in old.members[o].enumerated() {
-                if !now.contains(identity) {
-                    deletions.append(IndexPath(indexes: [reported(o), item]))
-                } else if modified.contains(identity) {
-                    modifications.append(IndexPath(indexes: [reported(o), item]))
-                }
-            }
-            for (item, identity) in members[n].enumerated() where !before.contains(identity) {
-                insertions.append(IndexPath(indexes: [reported(n), item]))
-            }
+            // Elements that left or joined the section, and those whose order changed (deleted
+            // and inserted, as collection change sets report moves).
+            let diff = CollectionDiff.between(old.members[o], members[n]) { modified.contains($0) }
+            deletions += diff.deletions.map { IndexPath(indexes: [reported(o), $0]) }
+            modifications += diff.modifications.map { IndexPath(indexes: [reported(o), $0]) }
+            insertions += diff.insertions.map { IndexPath(indexes: [reported(n), $0]) }
         }
         for (n, key) in keys.enumerated() where oldIndex[key] == nil && (onlyKey == nil || key == onlyKey) {
             sectionsToInsert.insert(reported(n))
