@@ -7,6 +7,8 @@ package struct CollectedDeclarations: Sendable {
     package var enums: [EnumDeclaration] = []
     /// Types conforming to `CustomPersistable` or `FailableCustomPersistable`.
     package var customPersistables: [CustomPersistableDeclaration] = []
+    /// Classes deriving from `Projection<Root>`.
+    package var projections: [ProjectionDeclaration] = []
     package var diagnostics: [SchemaDiagnostic] = []
     /// Integer literals given as a schema version (`schemaVersion: 2`, `config.schemaVersion = 2`),
     /// checked against the schema history.

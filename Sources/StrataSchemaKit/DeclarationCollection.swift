@@ -24,6 +24,9 @@ package enum DeclarationCollection {
             result.diagnostics += classes.diagnostics
             result.enums += PersistableEnumCollector.collect(in: tree, fileName: input.displayPath)
             result.customPersistables += CustomPersistableCollector.collect(in: tree, fileName: input.displayPath)
+            let projections = ProjectionCollector.collect(in: tree, fileName: input.displayPath)
+            result.projections += projections.projections
+            result.diagnostics += projections.diagnostics
             result.schemaVersionLiterals += SchemaVersionLiteralCollector.collect(in: tree, fileName: input.displayPath)
         }
         return result

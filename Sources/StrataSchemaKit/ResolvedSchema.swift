@@ -2,6 +2,7 @@
 package struct ResolvedSchema: Sendable {
     package var models: [ResolvedModel]
     package var enums: [EnumDeclaration]
+    package var projections: [ResolvedProjection] = []
 
     /// The models with each property named by its stored name: what the schema history records
     /// (storage follows the stored names; `propertiesMapping()` only changes the Swift side).

@@ -36,6 +36,10 @@ package enum SchemaEmitter {
                 emitEncode(model, into: &out)
             }
         }
+        for projection in schema.projections {
+            out += "\n"
+            emitProjection(projection, into: &out)
+        }
         out += "\n"
         emitSchema(
             schema, schemaVersion: schemaVersion, migrations: migrations, pendingChanges: pendingChanges,

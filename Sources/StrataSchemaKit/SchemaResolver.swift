@@ -183,9 +183,16 @@ package enum SchemaResolver {
                 }
             }
         }
+        let projections = ProjectionResolver.resolve(declarations.projections, models: resolved)
+        diagnostics += projections.diagnostics
         diagnostics.sort { ($0.location, $0.message) < ($1.location, $1.message) }
         let hasError = diagnostics.contains { $0.severity == .error }
-        return (hasError ? nil : ResolvedSchema(models: resolved, enums: declarations.enums), diagnostics)
+        return (
+            hasError
+                ? nil
+                : ResolvedSchema(models: resolved, enums: declarations.enums, projections: projections.projections),
+            diagnostics
+        )
     }
 
     static func lowerFirst(_ s: String) -> String { s.prefix(1).lowercased() + s.dropFirst() }

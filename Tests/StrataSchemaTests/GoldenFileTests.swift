@@ -41,6 +41,12 @@ final class GoldenFileTests: XCTestCase {
         try check(name: "ModelShapes", sources: Fixtures.golden.appending(path: "ModelShapes/Input"), history: nil)
     }
 
+    /// Projection classes: the list of their `@Projected` properties and the persisted path each
+    /// reads.
+    func testProjectionsListTheirProjectedProperties() throws {
+        try check(name: "Projections", sources: Fixtures.golden.appending(path: "Projections/Input"), history: nil)
+    }
+
     func testOutputIsDeterministic() throws {
         let inputs = try Fixtures.inputs(in: Fixtures.packageRoot.appending(path: "Examples/DoggoDB"))
         let first = SchemaCompiler.generate(

@@ -87,6 +87,11 @@ public final class ThreadSafeReference<Confined: ThreadConfined>: @unchecked Sen
                 className = state.binding.className
                 key = state.key
             }
+        } else if let projection = value as? _ProjectionRoot {
+            if let state = projection._strataRootObject._strataManaged {
+                className = state.binding.className
+                key = state.key
+            }
         } else if let results = value as? _AnyResults {
             className = results.elementClassName
             query = results.coreQuery

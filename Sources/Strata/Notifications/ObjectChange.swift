@@ -1,7 +1,7 @@
 import Foundation
 
 /// What an object observer (`Object.observe(keyPaths:on:_:)`) is told.
-public enum ObjectChange<T: ObjectBase> {
+public enum ObjectChange<T> {
     /// The object could not be read (the file could not be read); no more notifications follow.
     case error(_ error: Swift.Error)
     /// One or more commits changed watched properties of the object; the changes are listed in
