@@ -169,7 +169,7 @@ package final class ModelCollector: SyntaxVisitor {
     /// with what to write instead.
     private func legacyProperty(_ variable: VariableDeclSyntax) -> String? {
         guard let binding = variable.bindings.first, variable.bindings.count == 1,
-            let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
+            let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text.trimmingCharacters(in: ["`"])
         else { return nil }
         if variable.modifiers.contains(where: { [.keyword(.static), .keyword(.class)].contains($0.name.tokenKind) }) {
             return nil
@@ -296,7 +296,8 @@ package final class ModelCollector: SyntaxVisitor {
         var result: [PropertyDeclaration] = []
         for binding in variable.bindings {
             let name =
-                binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text ?? binding.pattern.trimmedDescription
+                binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text.trimmingCharacters(in: ["`"])
+                ?? binding.pattern.trimmedDescription
             var bindingProblems = problems
             var hasObservers = false
             if let block = binding.accessorBlock {
