@@ -1,7 +1,7 @@
 import Foundation
 internal import StrataCore
 
-extension Results {
+extension Results where Element: Object {
     /// Calls `block` with the results' changes: `.initial` once the query has run (always after
     /// this method returned, never inside it), then `.update` with the indices deleted,
     /// inserted and modified by each commit, or several commits coalesced, from any realm,
@@ -79,7 +79,7 @@ extension ObjectSchemaProviding {
     }
 }
 
-extension Results {
+extension Results where Element: Object {
     /// `observe(keyPaths:on:_:)` delivering on `actor`: the block runs isolated to it, with
     /// results of a realm confined to the actor (opened on the first delivery).
     public func observe<A: Actor>(
