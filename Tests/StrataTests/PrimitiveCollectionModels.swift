@@ -11,4 +11,6 @@ class Scoreboard: Object {
     @Persisted var prices: List<Decimal128>
     @Persisted var levels: MutableSet<Int>
     @Persisted var words: MutableSet<String>
+    @Persisted var byLevel: Map<String, Int>
+    @Persisted var pets: Map<String, Dog?>
 }
