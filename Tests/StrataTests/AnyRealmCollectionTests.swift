@@ -80,12 +80,22 @@ final class AnyRealmCollectionTests: SeedTestCase {
         token.invalidate()
     }
 
-    func testObservingResultsOfValuesIsReported() throws {
+    func testObserveDeliversChangesOfWrappedResultsOfValues() throws {
         let realm = try open()
-        try realm.write { realm.add(Scoreboard(value: ["id": 1, "scores": [1]])) }
+        try realm.write { realm.add(Scoreboard(value: ["id": 1, "scores": [5, 1]])) }
         let board = try XCTUnwrap(realm.object(ofType: Scoreboard.self, forPrimaryKey: 1))
-        let token = AnyRealmCollection(board.scores.sorted(ascending: true)).observe { _ in }
-        XCTAssertEqual(takeViolations().count, 1)
+        var events: [String] = []
+        let token = AnyRealmCollection(board.scores.sorted(ascending: true)).observe { change in
+            switch change {
+            case .initial(let scores): events.append("initial \(Array(scores))")
+            case .update(let scores, let d, let i, _): events.append("update \(Array(scores)) \(d) \(i)")
+            case .error(let e): events.append("error \(e)")
+            }
+        }
+        spin(until: { events.count == 1 })
+        try realm.write { board.scores.append(3) }
+        spin(until: { events.count == 2 })
+        XCTAssertEqual(events, ["initial [1, 5]", "update [1, 3, 5] [] [1]"])
         token.invalidate()
     }
 }

@@ -179,6 +179,37 @@ final class PrimitiveResultsTests: SeedTestCase {
             takeViolations(), ["This method may only be called on RLMArray instances retrieved from an RLMRealm"])
     }
 
+    func testObservedResultsOfValuesReportTheirDiffAndSkipChangesThatLeaveThemAlone() throws {
+        let realm = try open()
+        try realm.write { realm.add(Scoreboard(value: ["id": 1, "scores": [5, 2, 5]])) }
+        let board = try board(realm)
+        var events: [String] = []
+        let token = board.scores.where { $0 > 3 }.observe { change in
+            switch change {
+            case .initial(let big): events.append("initial \(Array(big))")
+            case .update(let big, let d, let i, let m): events.append("update \(Array(big)) \(d) \(i) \(m)")
+            case .error(let e): events.append("error \(e)")
+            }
+        }
+        let deadline = Date(timeIntervalSinceNow: 20)
+        func spin(until condition: () -> Bool) {
+            while !condition() && Date() < deadline {
+                _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.005))
+            }
+        }
+        spin(until: { events.count == 1 })
+        try realm.write { board.scores.append(1) }
+        try realm.write {
+            board.scores.remove(at: 0)
+            board.scores.append(7)
+        }
+        spin(until: { events.count == 2 })
+        XCTAssertEqual(
+            events, ["initial [5, 5]", "update [5, 7] [1] [1] []"],
+            "the second 5 left (index 1 before), 7 arrived; appending 1 changed nothing")
+        token.invalidate()
+    }
+
     func testValueForKeySelfGivesTheValues() throws {
         let realm = try open()
         try realm.write { realm.add(Scoreboard(value: ["id": 1, "names": ["b", "a"]])) }

@@ -10,8 +10,7 @@ import Foundation
 /// ```
 ///
 /// Every operation is the wrapped collection's. Two `AnyRealmCollection`s are equal when they
-/// wrap equal collections of the same type. `observe` works when the wrapped collection can be
-/// observed (object `Results`, `List`, `MutableSet`, `LinkingObjects`; not `Results` of values).
+/// wrap equal collections of the same type. `observe` delivers the wrapped collection's changes.
 ///
 /// ## Concurrency
 /// Not `Sendable`: confined as the wrapped collection is.
@@ -110,8 +109,7 @@ public struct AnyRealmCollection<Element: RealmCollectionValue>: RealmCollection
     }
 
     /// Calls `block` with the wrapped collection's changes, as its own `observe` does, with the
-    /// collection wrapped. A collection that cannot be observed (`Results` of values) is reported
-    /// through `Realm.violationHandler` and gives an inert token.
+    /// collection wrapped.
     public func observe(
         keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
         _ block: @escaping (RealmCollectionChange<AnyRealmCollection<Element>>) -> Void

@@ -20,8 +20,8 @@ import Foundation
 /// (a copy of it, not another query with the same objects); unmanaged lists and sets compare
 /// their elements.
 ///
-/// Not in the protocol (see Docs/Compatibility.md): `observe` (each conforming type has its own;
-/// `Results` of values have none yet), `filter(NSPredicate)` and `sectioned`.
+/// Not in the protocol (see Docs/Compatibility.md): `observe` (each conforming type has its own,
+/// `AnyRealmCollection` too), `filter(NSPredicate)` and `sectioned`.
 ///
 /// ## Concurrency
 /// A protocol; the conforming collections are confined with their realm, frozen ones may be

@@ -16,7 +16,7 @@ private func _erased<C>(_ change: RealmCollectionChange<C>) -> RealmCollectionCh
     }
 }
 
-extension Results: _ObservableRealmCollection where Element: Object {
+extension Results: _ObservableRealmCollection {
     func _strataObserve(
         keyPaths: [String]?, queue: DispatchQueue?, _ block: @escaping (RealmCollectionChange<Any>) -> Void
     ) -> NotificationToken {
@@ -41,6 +41,14 @@ extension MutableSet: _ObservableRealmCollection {
 }
 
 extension LinkingObjects: _ObservableRealmCollection {
+    func _strataObserve(
+        keyPaths: [String]?, queue: DispatchQueue?, _ block: @escaping (RealmCollectionChange<Any>) -> Void
+    ) -> NotificationToken {
+        observe(keyPaths: keyPaths, on: queue) { block(_erased($0)) }
+    }
+}
+
+extension AnyRealmCollection: _ObservableRealmCollection {
     func _strataObserve(
         keyPaths: [String]?, queue: DispatchQueue?, _ block: @escaping (RealmCollectionChange<Any>) -> Void
     ) -> NotificationToken {

@@ -11,7 +11,7 @@ import Foundation
 // actor (the main actor for a realm of the main thread) reads them in order. The sequence ends,
 // and the observation with it, when the consuming task is cancelled or the sequence is dropped.
 
-extension Results where Element: Object {
+extension Results {
     /// The results' changes as an async sequence (`.initial` first), observing `keyPaths` as
     /// `observe(keyPaths:on:_:)` does. Ends when the iterating task is cancelled.
     public func changes(keyPaths: [String]? = nil) -> AsyncStream<RealmCollectionChange<Results<Element>>> {
