@@ -215,11 +215,7 @@ extension List: _Persistable, _PropertyValueConvertible {
     /// Replaces the contents of property `index` of a managed object with `newValue`'s elements
     /// (inside a write transaction).
     public static func _strataManagedSet(_ state: ManagedObjectState, _ index: Int, _ newValue: List<Element>) {
-        let owner = _CollectionOwner(state: state, index: index)
-        guard owner.checkWritable("List") else { return }
-        if let other = newValue.owner, other.isSame(as: owner) { return }
-        let elements = newValue.snapshot
-        owner.write(.list(elements.map(\._strataPropertyValue)), decoded: elements)
+        _CollectionOwner.assign(state, index, "List", from: newValue.owner, newValue.snapshot, as: PropertyValue.list)
     }
 }
 

@@ -216,11 +216,8 @@ extension MutableSet: _Persistable, _PropertyValueConvertible {
     /// Replaces the members of property `index` of a managed object with `newValue`'s members
     /// (inside a write transaction).
     public static func _strataManagedSet(_ state: ManagedObjectState, _ index: Int, _ newValue: MutableSet<Element>) {
-        let owner = _CollectionOwner(state: state, index: index)
-        guard owner.checkWritable("MutableSet") else { return }
-        if let other = newValue.owner, other.isSame(as: owner) { return }
-        let elements = newValue.snapshot
-        owner.write(.set(elements.map(\._strataPropertyValue)), decoded: elements)
+        _CollectionOwner.assign(
+            state, index, "MutableSet", from: newValue.owner, newValue.snapshot, as: PropertyValue.set)
     }
 }
 

@@ -212,6 +212,16 @@ extension Results {
     /// `dogs.where { $0.age > 3 && $0.name.starts(with: "B") }`.
     public func `where`(_ isIncluded: (Query<Element>) -> Query<Bool>) -> Results<Element> {
         guard let realm else { return self }
+        if let values {
+            let context = QueryContext()
+            let q = isIncluded(Query<Element>(path: [], node: nil, context: context))
+            do {
+                if let error = context.error { throw Realm.Error(.invalidQuery, error) }
+                return try filterValues(values, q.predicate.rewritingCounts(), context.arguments.map { $0 as Any })
+            } catch {
+                return Realm.violation("Invalid where query on \(Element.self): \(error)", fallback: self)
+            }
+        }
         let context = QueryContext()
         let q = isIncluded(Query<Element>(path: [], node: nil, context: context))
         if let error = context.error {
@@ -223,7 +233,7 @@ extension Results {
         predicate = predicate.rewritingCounts()
         do {
             let args = try context.arguments.map { try realm.queryArgument($0 as Any) }
-            return Results(realm: realm, query: query.filtered(by: predicate, arguments: args))
+            return with(realm: realm, query: query.filtered(by: predicate, arguments: args))
         } catch {
             return Realm.violation("Invalid where query on \(Element.self): \(error)", fallback: self)
         }

@@ -27,6 +27,20 @@ extension Results {
     public func checkedFilter(_ predicateFormat: String, arguments args: [Any]) throws -> Results<Element> {
         guard let realm else { return self }
         guard realm.checkThread() else { return self }
+        if let values {
+            do {
+                let parsed = try ParsedQuery.parse(predicateFormat)
+                try parsed.validateArgumentCount(args.count)
+                guard parsed.ordering.isEmpty else {
+                    throw Realm.Error(
+                        .invalidQuery,
+                        "SORT, DISTINCT and LIMIT apply to objects; sort values with sorted(ascending:) and distinct()")
+                }
+                return try filterValues(values, parsed.predicate, args)
+            } catch {
+                throw Realm.Error(.invalidQuery, "Invalid predicate '\(predicateFormat)': \(error)")
+            }
+        }
         let checked: StoreQuery
         do {
             let parsed = try ParsedQuery.parse(predicateFormat)
@@ -37,6 +51,6 @@ extension Results {
         } catch {
             throw Realm.Error(.invalidQuery, "Invalid predicate '\(predicateFormat)': \(error)")
         }
-        return Results(realm: realm, query: checked)
+        return with(realm: realm, query: checked)
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// them: `dogs.sorted(by: \.age)`, `dogs.sum(of: \.age)`. Each key path names one persisted
 /// property of `Element`; any other key path is reported through `Realm.violationHandler` (name
 /// the property as a string to go through links: `sorted(byKeyPath: "owner.name")`).
-extension Results {
+extension Results where Element: Object {
     /// The property name of `keyPath`, or "" after reporting the violation.
     private func name(_ keyPath: PartialKeyPath<Element>) -> String {
         Element.strataPropertyNames([keyPath])[0]
@@ -45,6 +45,9 @@ extension Results {
         return T._strataFromPropertyValue(.int(Int64(mean)))
     }
 
+}
+
+extension Results {
     /// The position of the first object matching `predicateFormat`, or nil.
     public func index(matching predicateFormat: String, _ args: Any...) -> Int? {
         index(matching: predicateFormat, arguments: args)
@@ -62,6 +65,11 @@ extension Results {
 
     /// The position in these results of the first object of `matching` (a filter of them).
     private func firstPosition(of matching: Results<Element>) -> Int? {
+        if let values {
+            // A value matches or not by itself: the first match is the first element equal to it.
+            guard let first = matching.first else { return nil }
+            return valueElements(values).firstIndex(of: first)
+        }
         guard let first = matching.keys().first else { return nil }
         return keys().firstIndex(of: first)
     }

@@ -4,31 +4,55 @@ internal import StrataCore
 internal import StrataStorage
 internal import StrataQuery
 
-/// The objects of one class that match a query, in a realm: lazy (nothing is read until used)
-/// and live (each access reflects the realm's current version, including the current write).
+/// The objects of one class that match a query, in a realm, or the values of a managed list or
+/// set of values filtered, sorted or made distinct: lazy (nothing is read until used) and live
+/// (each access reflects the realm's current version, including the current write).
 ///
 /// ```swift
 /// let dogs = realm.objects(Dog.self)
 /// let puppies = dogs.where { $0.age < 2 }.sorted(byKeyPath: "name")
 /// print(puppies.count, puppies.first?.name ?? "-")
+///
+/// let scores = player.scores.sorted(ascending: false)   // Results<Int> of a List<Int>
+/// print(scores.first ?? 0, player.scores.where { $0 > 10 }.count)
 /// ```
 ///
 /// ## Concurrency
 /// Not `Sendable`: confined with its realm. Frozen results (`freeze()`) may be read from any
 /// thread, also concurrently.
-public struct Results<Element: Object>: RandomAccessCollection, CustomStringConvertible {
+public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, CustomStringConvertible {
     /// The realm the results read from.
     public let realm: Realm?
+    /// The query of object results (unused by results of values).
     let query: StoreQuery
-    private let cache: ResultsCache
+    let cache: ResultsCache
+    /// The class of object results; nil for results of values.
+    let objectType: ObjectBase.Type?
+    /// The collection results of values read and what is applied to it; nil for object results.
+    let values: _ValueResults?
 
-    init(realm: Realm?, query: StoreQuery) {
+    init(realm: Realm?, query: StoreQuery, objectType: ObjectBase.Type?, values: _ValueResults?) {
         self.realm = realm
         self.query = query
         self.cache = ResultsCache()
+        self.objectType = objectType
+        self.values = values
     }
 
-    var binding: TableBinding? { realm?.binding(for: Element.self) }
+    /// The kind of `Results` of `realm`'s objects of class `Element` that match `query`.
+    init(realm: Realm?, query: StoreQuery) where Element: ObjectBase {
+        self.init(realm: realm, query: query, objectType: Element.self, values: nil)
+    }
+
+    /// Results of the same kind as these, of `query` in `realm`.
+    func with(realm: Realm?, query: StoreQuery) -> Results<Element> {
+        Results(realm: realm, query: query, objectType: objectType, values: values)
+    }
+
+    var binding: TableBinding? {
+        guard let objectType else { return nil }
+        return realm?.binding(for: objectType)
+    }
 
     /// The matching object keys, evaluated once per realm version.
     func keys() -> [Int64] {
@@ -55,7 +79,7 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
     @inline(__always)
     private func frozenKeys(_ realm: Realm) -> Unmanaged<FrozenKeys> {
         cache.frozen(or: {
-            let binding = realm.binding(for: Element.self)
+            let binding = objectType.flatMap { realm.binding(for: $0) }
             return FrozenKeys(
                 binding: binding, keys: binding.map { evaluate(realm, $0) } ?? [], txn: realm.current(), realm: realm)
         })
@@ -64,11 +88,15 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
     /// The position of the first object (0).
     public var startIndex: Int { 0 }
     /// The number of objects; equals `count`.
-    public var endIndex: Int { keys().count }
+    public var endIndex: Int {
+        if let values { return valueElements(values).count }
+        return keys().count
+    }
 
-    /// The number of matching objects.
+    /// The number of matching objects (or values).
     public var count: Int {
         guard realm?.checkThread() ?? true else { return 0 }
+        if let values { return valueElements(values).count }
         if query.predicate == nil, query.distinctKeyPaths.isEmpty, query.source == .table, let realm, let binding {
             do {
                 return try realm.current().count(binding.table)
@@ -89,13 +117,15 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
         return keys().count
     }
 
-    /// Iterates the objects matching now (the keys are evaluated once).
+    /// Iterates the objects (or values) matching now (the keys are evaluated once).
     public func makeIterator() -> ResultsIterator<Element> {
-        ResultsIterator(realm: realm, binding: binding, keys: keys())
+        if let values { return ResultsIterator(values: valueElements(values)) }
+        return ResultsIterator(realm: realm, binding: binding, keys: keys())
     }
 
-    /// The object at `position`.
+    /// The object (or value) at `position`.
     public subscript(position: Int) -> Element {
+        if let values { return valueElement(values, position) }
         if realm?.isFrozen == true { return frozenElement(position) }
         let k = keys()
         precondition(
@@ -118,7 +148,11 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
     /// The first object, or nil when there is none.
     public var first: Element? { isEmpty ? nil : self[0] }
     /// The last object, or nil when there is none.
-    public var last: Element? { let n = keys().count; return n == 0 ? nil : self[n - 1] }
+    public var last: Element? {
+        if let values { return valueElements(values).last }
+        let n = keys().count
+        return n == 0 ? nil : self[n - 1]
+    }
 
     /// The results with `predicate` added (ANDed with the current one), in Realm's query
     /// language: `filter("age > %@ AND name BEGINSWITH %@", 3, "R")`. `SORT(...)`,
@@ -130,17 +164,18 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
     /// `filter(_:_:)` with the arguments in an array.
     public func filter(_ predicateFormat: String, arguments args: [Any]) -> Results<Element> {
         guard let realm else { return self }
+        if let values { return filterValues(values, predicateFormat, args) }
         do {
             let parsed = try ParsedQuery.parse(predicateFormat)
             try parsed.validateArgumentCount(args.count)
             let coreArgs = try args.map { try realm.queryArgument($0) }
-            return Results(
+            return with(
                 realm: realm,
                 query: query.filtered(by: parsed.predicate, arguments: coreArgs).ordered(by: parsed.ordering))
         } catch {
             return Realm.violation(
                 "Invalid predicate '\(predicateFormat)': \(error)",
-                fallback: Results(realm: realm, query: query.filtered(by: .falsePredicate, arguments: [])))
+                fallback: with(realm: realm, query: query.filtered(by: .falsePredicate, arguments: [])))
         }
     }
 
@@ -152,13 +187,15 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
     /// The results sorted by several properties, the first deciding first.
     public func sorted<S: Sequence>(by descriptors: S) -> Results<Element> where S.Element == SortDescriptor {
         guard let realm else { return self }
-        return Results(realm: realm, query: query.sorted(by: descriptors.map { ($0.keyPath, $0.ascending) }))
+        if let values { return sortValues(values, Array(descriptors)) }
+        return with(realm: realm, query: query.sorted(by: descriptors.map { ($0.keyPath, $0.ascending) }))
     }
 
     /// The results keeping only the first object of each distinct combination of values.
     public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Element == String {
         guard let realm else { return self }
-        return Results(realm: realm, query: query.distinct(by: Array(keyPaths)))
+        if let values { return distinctValues(values, Array(keyPaths)) }
+        return with(realm: realm, query: query.distinct(by: Array(keyPaths)))
     }
 
     /// The objects as an array (evaluated now).
@@ -166,6 +203,15 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
 
     /// A short description with the count.
     public var description: String { "Results<\(Element.self)>(count: \(count))" }
+
+    /// The values of results of values, or "self" after reporting a property name they do not
+    /// have.
+    private func valueProperty(_ property: String) -> Bool {
+        property == "self"
+            || Realm.violation(
+                "Invalid property name '\(property)' for a collection of \(Element.self) values: name the values as 'self'.",
+                fallback: false)
+    }
 
     // MARK: Aggregates
 
@@ -215,17 +261,20 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
 
     /// The smallest value of `property` among the objects, nil when there are none.
     public func min<T: _PropertyValueConvertible & Comparable>(ofProperty property: String) -> T? {
-        extreme(property, larger: false)
+        if values != nil { return valueProperty(property) ? _valueExtreme(larger: false) : nil }
+        return extreme(property, larger: false)
     }
 
     /// The largest value of `property` among the objects, nil when there are none.
     public func max<T: _PropertyValueConvertible & Comparable>(ofProperty property: String) -> T? {
-        extreme(property, larger: true)
+        if values != nil { return valueProperty(property) ? _valueExtreme(larger: true) : nil }
+        return extreme(property, larger: true)
     }
 
     /// The sum of `property` (an Int, Float, Double or Decimal128 property) over the objects.
     public func sum<T: _PropertyValueConvertible & AdditiveArithmetic>(ofProperty property: String) -> T {
         if let realm, !realm.checkThread() { return .zero }
+        if values != nil { return valueProperty(property) ? _valueSum() : .zero }
         var ints: Int64 = 0
         var doubles = 0.0
         var isInt = true
@@ -260,6 +309,7 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
 
     /// The average of a `Decimal128` property over the objects, nil when there are none.
     public func average(ofProperty property: String) -> Decimal128? {
+        if values != nil { return valueProperty(property) ? _valueAverage() : nil }
         var total = Decimal128()
         var n = 0
         fold(property) { v in
@@ -273,6 +323,7 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
 
     /// The average of `property` over the objects, nil when there are none.
     public func average<T: BinaryFloatingPoint>(ofProperty property: String) -> T? {
+        if values != nil { return valueProperty(property) ? _valueAverage() : nil }
         var total = 0.0
         var n = 0
         fold(property) { v in

@@ -14,6 +14,8 @@ internal import StrataQuery
 final class ResultsCache {
     var stamp: UInt64 = .max
     var keys: [Int64]?
+    /// The elements of results of values (an `[Element]`), evaluated at `stamp`.
+    var elements: Any?
     private let lock = NSLock()
     /// The keys of frozen results once evaluated, retained by this cache.
     private let published = ManagedAtomic<Unmanaged<FrozenKeys>?>(nil)

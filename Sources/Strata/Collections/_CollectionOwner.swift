@@ -93,6 +93,20 @@ struct _CollectionOwner {
         }
     }
 
+    /// Replaces the contents of collection property `index` of a managed object with
+    /// `elements`, stored as `wrap` makes them (`PropertyValue.list`, `.set`), inside a write
+    /// transaction; nothing when `source` is that same property (`person.dogs = person.dogs`).
+    static func assign<Element: RealmCollectionValue>(
+        _ state: ManagedObjectState, _ index: Int, _ kind: String, from source: _CollectionOwner?,
+        _ elements: @autoclosure () -> [Element], as wrap: ([PropertyValue]) -> PropertyValue
+    ) {
+        let owner = _CollectionOwner(state: state, index: index)
+        guard owner.checkWritable(kind) else { return }
+        if let source, source.isSame(as: owner) { return }
+        let elements = elements()
+        owner.write(wrap(elements.map(\._strataPropertyValue)), decoded: elements)
+    }
+
     /// Whether `self` and `other` are the same property of the same object.
     func isSame(as other: _CollectionOwner) -> Bool {
         index == other.index && state.key == other.state.key

@@ -137,19 +137,23 @@ extension Results {
     /// from any thread.
     public func freeze() -> Results<Element> {
         guard let realm, !realm.isFrozen else { return self }
+        if let values {
+            return values.owner.frozenOwner(values.kindName).map { Results(values: values.moved(to: $0)) } ?? self
+        }
         let frozen = realm.freeze()
         guard frozen.isFrozen else { return self }
-        return Results(realm: frozen, query: query)
+        return with(realm: frozen, query: query)
     }
 
     /// The live results of the same query in the calling thread's realm.
     public func thaw() -> Results<Element>? {
         guard let realm else { return nil }
         guard realm.isFrozen else { return self }
+        if let values { return values.owner.liveOwner().map { Results(values: values.moved(to: $0)) } }
         let live = realm.thaw()
         guard !live.isFrozen else { return nil }
         live.refresh()
-        return Results(realm: live, query: query)
+        return with(realm: live, query: query)
     }
 }
 

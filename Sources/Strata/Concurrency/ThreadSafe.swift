@@ -79,9 +79,9 @@ extension Results: _ThreadSafeResolvable {
     static func _strataResolve(
         in realm: Realm, className: String, key: Int64?, propertyIndex: Int?, query: StoreQuery?
     ) -> Self? {
-        guard let query else { return nil }
-        _ = realm.binding(for: Element.self)
-        return Results(realm: realm, query: query)
+        guard let query, let type = Element.self as? ObjectBase.Type else { return nil }
+        _ = realm.binding(for: type)
+        return Results(realm: realm, query: query, objectType: type, values: nil)
     }
 }
 

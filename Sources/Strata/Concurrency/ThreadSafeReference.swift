@@ -124,7 +124,7 @@ public final class ThreadSafeReference<Confined: ThreadConfined>: @unchecked Sen
 }
 
 extension Results: _AnyResults {
-    var elementClassName: String { Element.className() }
+    var elementClassName: String { (Element.self as? ObjectBase.Type)?.className() ?? "\(Element.self)" }
     var coreQuery: StoreQuery { query }
 }
 

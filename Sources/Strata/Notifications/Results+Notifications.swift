@@ -19,20 +19,30 @@ extension Results {
     ///
     /// Registering inside a write transaction, on frozen results, or from a thread that runs no
     /// run loop is reported as RealmSwift does (through `Realm.violationHandler`).
+    ///
+    /// Results of values (`list.sorted(ascending: true)`) report the indices of a diff of their
+    /// values before and after each change of the collection (a changed value is a deletion and
+    /// an insertion; `keyPaths` do not apply), and nothing when their values stay the same.
     public func observe(
         keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
         _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void
     ) -> NotificationToken {
+        if let values {
+            // Results of values: the collection's changes, compared value by value. No key
+            // paths apply to values.
+            return observeValues(values, queue: queue, block)
+        }
         let token = NotificationToken()
         guard let realm, let target = DeliveryTarget.make(for: realm, queue: queue, inWriteCheck: true),
             let binding, let filter = KeyPathFilter.make(keyPaths, binding: binding, file: realm.file)
         else { return token }
         let query = self.query
+        let objectType = self.objectType
         let entry = ResultsNotifierEntry(
             token: token, target: target, query: query, table: binding.table, filter: filter
         ) { event in
             { realm in
-                let results = Results(realm: realm, query: query)
+                let results = Results(realm: realm, query: query, objectType: objectType, values: nil)
                 switch event {
                 case .initial: block(.initial(results))
                 case .update(let d):
@@ -47,6 +57,9 @@ extension Results {
         return token
     }
 
+}
+
+extension Results where Element: Object {
     /// `observe(keyPaths:on:_:)` with key paths as Swift key paths (`\Dog.name`).
     public func observe(
         keyPaths: [PartialKeyPath<Element>], on queue: DispatchQueue? = nil,
@@ -79,7 +92,7 @@ extension ObjectSchemaProviding {
     }
 }
 
-extension Results {
+extension Results where Element: Object {
     /// `observe(keyPaths:on:_:)` delivering on `actor`: the block runs isolated to it, with
     /// results of a realm confined to the actor (opened on the first delivery).
     public func observe<A: Actor>(
