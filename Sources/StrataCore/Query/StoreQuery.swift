@@ -366,6 +366,7 @@ package struct StoreQuery: Sendable {
             switch operand {
             case .argument(let i), .keyPathArgument(let i): count = max(count, i + 1)
             case .list(let elements): elements.forEach(visit)
+            case .subqueryCount(let subquery): count = max(count, argumentCount(subquery.predicate))
             case .keyPath, .literal: break
             }
         }
@@ -389,6 +390,9 @@ package struct StoreQuery: Sendable {
             case .argument(let i): return .argument(index: i + offset)
             case .keyPathArgument(let i): return .keyPathArgument(index: i + offset)
             case .list(let elements): return .list(elements.map(shift))
+            case .subqueryCount(var subquery):
+                subquery.predicate = shiftArguments(subquery.predicate, by: offset)
+                return .subqueryCount(subquery)
             case .keyPath, .literal: return operand
             }
         }
