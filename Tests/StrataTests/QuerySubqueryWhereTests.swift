@@ -53,6 +53,10 @@ final class QuerySubqueryWhereTests: SeedTestCase {
         XCTAssertEqual(names(owners.where { ($0.pets.age > 3).count == 2 }), ["Ann", "Bob"])
         XCTAssertEqual(names(owners.where { ($0.petSet.age > 6 || $0.petSet.age < 3).count >= 1 }), ["Ann", "Bob"])
         XCTAssertEqual(names(owners.where { (!($0.pets.age > 3)).count == 0 }), ["Bob", "Cid", "Dee"])
+        // One comparison through a set, and a count that goes through no collection (reported).
+        XCTAssertEqual(names(owners.where { ($0.petSet.name == "Rex").count == 1 }), ["Ann", "Bob"])
+        _ = owners.where { ($0.name == "Ann").count > 0 }
+        XCTAssertEqual(takeViolations().count, 1)
     }
 
     func testWhereOnACollectionPropertyCountsTheMatchingElements() throws {

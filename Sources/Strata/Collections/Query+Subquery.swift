@@ -18,7 +18,7 @@ extension Query where T == Bool {
     /// hold: `($0.dogs.age > 3).count > 1`. Every comparison must go through the same collection
     /// property.
     public var count: Query<Int> {
-        guard let prefix = collectionPrefix, node != nil else {
+        guard let prefix = collectionPrefix else {
             context.error =
                 "(...).count counts the elements of one collection that match, e.g. ($0.dogs.age > 3).count > 1; each comparison in the parentheses must go through the same list, set or LinkingObjects property"
             return Query<Int>(path: ["?"], node: nil, context: context)
