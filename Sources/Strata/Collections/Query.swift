@@ -23,17 +23,30 @@ public struct Query<T> {
     let context: QueryContext
     /// Whether the path went through a collection (comparisons become `ANY`).
     let throughCollection: Bool
-    /// The path up to the first collection it went through (`["dogs"]` for `$0.dogs.age`): what
-    /// a subquery (`($0.dogs.age > 3).count`) and an aggregate (`$0.dogs.age.avg`) range over.
-    /// For a `Query<Bool>`, the collection all its comparisons went through, if they share one.
-    var collectionPrefix: [String]? = nil
-    /// The left side of comparisons when it is not `path` itself: a subquery count or an aggregate.
-    var operand: QueryOperand? = nil
-    /// `$0.dogs.where { ... }`: the subquery its `count` counts.
-    var subquery: QuerySubquery? = nil
-    /// `$0.value.intValue`: the `@type` name an `AnyRealmValue` must have for the typed accessor
-    /// to hold a value.
-    var anyValueType: String? = nil
+    /// What subqueries, aggregates and typed accessors add to a key path (``QueryExtras``); one
+    /// stored field of a type of this module, so that instantiating `Query<T>` resolves one field
+    /// type more, not one per addition.
+    var extras = QueryExtras()
+    /// See ``QueryExtras/collectionPrefix``.
+    var collectionPrefix: [String]? {
+        get { extras.collectionPrefix }
+        set { extras.collectionPrefix = newValue }
+    }
+    /// See ``QueryExtras/operand``.
+    var operand: QueryOperand? {
+        get { extras.operand }
+        set { extras.operand = newValue }
+    }
+    /// See ``QueryExtras/subquery``.
+    var subquery: QuerySubquery? {
+        get { extras.subquery }
+        set { extras.subquery = newValue }
+    }
+    /// See ``QueryExtras/anyValueType``.
+    var anyValueType: String? {
+        get { extras.anyValueType }
+        set { extras.anyValueType = newValue }
+    }
 
     init(path: [String], node: QueryPredicate?, context: QueryContext, throughCollection: Bool = false) {
         self.path = path
