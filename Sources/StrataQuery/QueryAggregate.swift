@@ -25,6 +25,9 @@ public enum QueryAggregate: Sendable, Equatable, Hashable {
     /// `['key']`: the value a map holds for one key, null when it holds none
     /// (`labels['color'] == 'blue'`).
     case element(String)
+    /// `@type`: the type of an `AnyRealmValue`'s value, compared with a type name
+    /// (`value.@type == 'int'`, `value.@type == 'double|float'`).
+    case type
 
     /// The operator as written, with its `@`: `"@count"`.
     public var name: String {
@@ -38,13 +41,14 @@ public enum QueryAggregate: Sendable, Equatable, Hashable {
         case .keys: return "@keys"
         case .values: return "@values"
         case .element(let key): return "[\(QueryLiteral.string(key))]"
+        case .type: return "@type"
         }
     }
 
     /// The element property aggregated by `@min`, `@max`, `@sum`, `@avg`; `nil` otherwise.
     public var property: String? {
         switch self {
-        case .count, .size, .keys, .values, .element: return nil
+        case .count, .size, .keys, .values, .element, .type: return nil
         case .min(let p), .max(let p), .sum(let p), .avg(let p): return p
         }
     }

@@ -5,7 +5,7 @@
 
 struct QueryLexer {
     private let scalars: [Unicode.Scalar]
-    private var index = 0
+    var index = 0
 
     /// Tokenizes `text` up to the end, or up to the first lexical error. The tokens before the
     /// error are returned with it so that the parser reports an earlier syntax error first.
@@ -27,12 +27,12 @@ struct QueryLexer {
         self.scalars = scalars
     }
 
-    private func peek(_ ahead: Int = 0) -> Unicode.Scalar? {
+    func peek(_ ahead: Int = 0) -> Unicode.Scalar? {
         let i = index + ahead
         return i < scalars.count ? scalars[i] : nil
     }
 
-    private func text(_ start: Int, _ end: Int) -> String {
+    func text(_ start: Int, _ end: Int) -> String {
         var view = String.UnicodeScalarView()
         view.append(contentsOf: scalars[start..<min(end, scalars.count)])
         return String(view)
@@ -44,12 +44,16 @@ struct QueryLexer {
         guard let s = peek() else { return QueryToken(kind: .end, text: "", offset: start) }
 
         if Self.isIdentifierStart(s) {
+            if let typed = try typedLiteral() { return typed }
             index += 1
             while let c = peek(), Self.isIdentifierContinue(c) { index += 1 }
             let word = text(start, index)
             return QueryToken(kind: .word, keyword: QueryKeyword(rawValue: Self.upper(word)), text: word, offset: start)
         }
-        if Self.isDigit(s) { return try number() }
+        if Self.isDigit(s) {
+            if let date = try dateLiteral() { return date }
+            return try number()
+        }
         if s == "'" || s == "\"" { return try string(quote: s) }
 
         func symbol(_ length: Int) -> QueryToken {
@@ -180,7 +184,7 @@ struct QueryLexer {
     }
 
     /// `12abc`, `0x1G`, `1.5x`: a number that runs into letters is one bad token, not two.
-    private mutating func rejectTrailingIdentifier(_ start: Int) throws(QueryLexError) {
+    mutating func rejectTrailingIdentifier(_ start: Int) throws(QueryLexError) {
         guard let c = peek(), Self.isIdentifierContinue(c) else { return }
         while let c = peek(), Self.isIdentifierContinue(c) { index += 1 }
         throw QueryLexError(
@@ -195,10 +199,10 @@ struct QueryLexer {
         while let c = peek(), Self.isDigit(c) { index += 1; digits += 1 }
         if digits == 0 {
             if let c = peek(), Self.isIdentifierStart(c) {
+                // `$dog`: a SUBQUERY variable; the parser checks that one is in scope.
                 while let c = peek(), Self.isIdentifierContinue(c) { index += 1 }
-                throw QueryLexError(
-                    kind: .unsupported, found: text(start, index), offset: start,
-                    expected: "named variables are not supported; write $0, $1, ... for arguments by position")
+                let name = text(start, index)
+                return QueryToken(kind: .variable(name), text: name, offset: start)
             }
             throw QueryLexError(
                 kind: .invalidCharacter, found: "$", offset: start,

@@ -19,6 +19,9 @@ public indirect enum QueryOperand: Sendable, Equatable, Hashable {
     /// A list of constants and arguments in braces: `{'Rex', 'Maui'}`, `{1, %@}`. Appears only as
     /// the right side of `IN` and `BETWEEN` (with exactly two elements for `BETWEEN`).
     case list([QueryOperand])
+    /// `SUBQUERY(dogs, $d, $d.age > 3).@count` (or `.@size`): the number of elements of the
+    /// collection that match the subquery's predicate.
+    case subqueryCount(QuerySubquery)
 
     /// `.keyPath(components, aggregate: nil)`: a key path without a collection operator.
     public static func keyPath(_ components: [String]) -> QueryOperand {
@@ -29,7 +32,7 @@ public indirect enum QueryOperand: Sendable, Equatable, Hashable {
     public var isKeyPath: Bool {
         switch self {
         case .keyPath, .keyPathArgument: return true
-        case .literal, .argument, .list: return false
+        case .literal, .argument, .list, .subqueryCount: return false
         }
     }
 }

@@ -7,6 +7,10 @@
 //   primary    := "(" or ")" | "TRUEPREDICATE" | "FALSEPREDICATE" | comparison
 //   comparison := quantifier? operand operator modifier? operand
 //   operand    := keypath | literal | "%@" | "$" digits | "%K" | "{" (operand ("," operand)*)? "}"
+//                 | "SUBQUERY" "(" keypath "," variable "," or ")" "." ("@count" | "@size")
+//
+// Inside a SUBQUERY every key path starts with its variable (`$d.age`); a nested SUBQUERY's
+// collection starts with the enclosing variable (`SUBQUERY($d.toys, $t, ...)`).
 //
 // Recursion happens only through "(" and NOT, and both count against `maximumNestingDepth`, so no
 // input can exhaust the stack. Lists of AND/OR operands are parsed in loops.
@@ -29,6 +33,8 @@ final class QueryParser {
     private var positionalCount = 0
     private var firstPositional: QueryToken?
     private var firstIndexed: QueryToken?
+    /// The variables of the SUBQUERYs being parsed, innermost last.
+    private var variables: [String] = []
 
     init(_ query: String) {
         self.query = query
@@ -346,6 +352,7 @@ final class QueryParser {
             let startsKeyPath =
                 (next.kind == .word && keyword(next) == nil) || next.kind == .keyPathPlaceholder
                 || next.kind == .atWord  // so that `ANY @links...` reports @links
+                || { if case .variable = next.kind { true } else { false } }()
             guard startsKeyPath else {
                 throw error(
                     next, "expected a key path after '\(first.text)', e.g. \(Self.upper(first.text)) dogs.name == 'Rex'"
@@ -378,10 +385,20 @@ final class QueryParser {
 
         // Normalise `5 < age` to `age > 5`. Only a real key path on the right is swapped in, never
         // `%K`, so the placeholders keep their reading order (the printer relies on it).
-        if !left.isKeyPath, case .keyPath = right, let mirrored = op.mirrored {
+        if !left.isKeyPath, !Self.isSubquery(left), Self.isKeyPathOrSubquery(right), let mirrored = op.mirrored {
             return QueryComparison(right, mirrored, left, options: options, quantifier: quantifier)
         }
         return QueryComparison(left, op, right, options: options, quantifier: quantifier)
+    }
+
+    private static func isSubquery(_ operand: QueryOperand) -> Bool {
+        if case .subqueryCount = operand { return true }
+        return false
+    }
+
+    private static func isKeyPathOrSubquery(_ operand: QueryOperand) -> Bool {
+        if case .keyPath = operand { return true }
+        return isSubquery(operand)
     }
 
     private static func modifierText(_ options: QueryStringOptions) -> String {
@@ -543,23 +560,40 @@ final class QueryParser {
                     "expected a value; ANY, ALL, NONE and SOME go once, at the start of a comparison: ANY dogs.name == 'Rex'"
                 )
             case .subquery:
-                throw error(
-                    token,
-                    "SUBQUERY is not supported; use ANY, ALL or NONE with one comparison (ANY dogs.age > 3), or @count",
-                    kind: .unsupported)
+                return try parseSubquery()
             case .some:
                 throw error(token, expected())
             case nil:
+                if let special = Self.specialDouble(token.text) {
+                    try advance()
+                    return .literal(.double(special))
+                }
+                if let variable = variables.last { throw outsideVariable(token, variable: variable) }
                 return try parseKeyPath()
             }
+        case .variable(let name):
+            guard let variable = variables.last else {
+                throw error(
+                    token,
+                    "named variables such as \(name) only name the element inside SUBQUERY(collection, \(name), ...); write $0, $1, ... for arguments by position",
+                    kind: .unsupported)
+            }
+            guard name == variable else { throw outsideVariable(token, variable: variable) }
+            return try parseKeyPath()
         case .atWord:
-            if Self.upper(token.text) == "@LINKS" { throw linksUnsupported(token) }
+            if Self.upper(token.text) == "@LINKS" {
+                if let variable = variables.last { throw outsideVariable(token, variable: variable) }
+                return try parseKeyPath()
+            }
             if Self.aggregateNames.contains(Self.upper(token.text)) {
                 throw error(token, "expected a collection property before '\(token.text)', e.g. dogs.\(token.text)")
             }
             throw unknownAggregate(token)
         case .integer, .real:
             return .literal(try number(negative: false))
+        case .typed(let literal):
+            try advance()
+            return .literal(literal)
         case .string(let value):
             try advance()
             return .literal(.string(value))
@@ -567,6 +601,12 @@ final class QueryParser {
             try advance()
             return .argument(index: try positional(token))
         case .keyPathPlaceholder:
+            if let variable = variables.last {
+                throw error(
+                    token,
+                    "%K cannot be used inside SUBQUERY(...); write the key path after \(variable), e.g. \(variable).name",
+                    kind: .unsupported)
+            }
             try advance()
             let index = try positional(token)
             let next = try peek()
@@ -592,6 +632,9 @@ final class QueryParser {
                 let next = try peek()
                 switch next.kind {
                 case .integer, .real: return .literal(try number(negative: true))
+                case .word where Self.specialDouble(next.text) != nil:
+                    try advance()
+                    return .literal(.double(-Self.specialDouble(next.text)!))
                 default: throw error(next, "expected a number after '-'")
                 }
             }
@@ -602,6 +645,105 @@ final class QueryParser {
             throw error(token, expected())
         case .end:
             throw error(token, expected())
+        }
+    }
+
+    @inline(never)
+    private func outsideVariable(_ token: QueryToken, variable: String) -> ParseFailure {
+        error(
+            token,
+            "expected a key path starting with \(variable) inside SUBQUERY(..., \(variable), ...), e.g. \(variable).name; the subquery tests the collection's elements, and properties of other objects cannot be used there",
+            kind: .unsupported)
+    }
+
+    /// `SUBQUERY(collection, $variable, predicate).@count`.
+    @inline(never)
+    private func parseSubquery() throws(ParseFailure) -> QueryOperand {
+        let start = try advance()
+        let example = "e.g. SUBQUERY(dogs, $d, $d.age > 3).@count > 0"
+        let open = try peek()
+        guard isSymbol(open, "(") else { throw error(open, "expected '(' after SUBQUERY, \(example)") }
+        try advance()
+        try enterNesting(start)
+        defer { depth -= 1 }
+        let first = try peek()
+        switch first.kind {
+        case .word where keyword(first) == nil:
+            if let variable = variables.last { throw outsideVariable(first, variable: variable) }
+        case .atWord where Self.upper(first.text) == "@LINKS":
+            if let variable = variables.last { throw outsideVariable(first, variable: variable) }
+        case .variable(let name):
+            guard let variable = variables.last, name == variable else {
+                throw error(
+                    first,
+                    "expected the key path of a list, set or LinkingObjects property after 'SUBQUERY('; \(name) is not the variable of an enclosing SUBQUERY",
+                    kind: .unsupported)
+            }
+        default:
+            throw error(
+                first, "expected the key path of a list, set or LinkingObjects property after 'SUBQUERY(', \(example)")
+        }
+        guard case .keyPath(let collection, nil) = try parseKeyPath() else {
+            throw error(
+                first, "expected a collection property, not an aggregate, as the first argument of SUBQUERY, \(example)"
+            )
+        }
+        if collection.count == 1, collection[0].hasPrefix("$") {
+            throw error(first, "expected a collection property of \(collection[0]), e.g. \(collection[0]).toys")
+        }
+        let comma = try peek()
+        guard isSymbol(comma, ",") else {
+            throw error(comma, "expected ',' and a variable after the collection in SUBQUERY(...), \(example)")
+        }
+        try advance()
+        let variableToken = try peek()
+        guard case .variable(let variable) = variableToken.kind else {
+            throw error(
+                variableToken, "expected a variable that names each element, such as $d, in SUBQUERY(...), \(example)")
+        }
+        guard !variables.contains(variable) else {
+            throw error(
+                variableToken,
+                "\(variable) already names the element of an enclosing SUBQUERY; give the inner subquery another variable"
+            )
+        }
+        try advance()
+        let secondComma = try peek()
+        guard isSymbol(secondComma, ",") else {
+            throw error(secondComma, "expected ',' and the predicate after \(variable) in SUBQUERY(...), \(example)")
+        }
+        try advance()
+        variables.append(variable)
+        let predicate = try parseOr(after: secondComma)
+        variables.removeLast()
+        let close = try peek()
+        guard isSymbol(close, ")") else {
+            throw error(close, "expected AND, OR or ')' to close the SUBQUERY at \(place(of: start))")
+        }
+        try advance()
+        let dot = try peek()
+        let countAdvice =
+            "expected .@count after SUBQUERY(...): a subquery is compared by its number of matching elements, \(example)"
+        guard isSymbol(dot, ".") else { throw error(dot, countAdvice) }
+        try advance()
+        let count = try peek()
+        guard count.kind == .atWord, ["@COUNT", "@SIZE"].contains(Self.upper(count.text)) else {
+            throw error(count, countAdvice, kind: count.kind == .atWord ? .unsupported : nil)
+        }
+        try advance()
+        let next = try peek()
+        if isSymbol(next, ".") {
+            throw error(next, "expected an operator after SUBQUERY(...).\(count.text), \(example)")
+        }
+        return .subqueryCount(QuerySubquery(collection: collection, variable: variable, predicate: predicate))
+    }
+
+    /// `inf`, `infinity` and `nan` in any case, as realm-core reads them: they name no property.
+    private static func specialDouble(_ word: String) -> Double? {
+        switch upper(word) {
+        case "INF", "INFINITY": return .infinity
+        case "NAN": return .nan
+        default: return nil
         }
     }
 
@@ -660,7 +802,7 @@ final class QueryParser {
             switch element {
             case .literal, .argument:
                 elements.append(element)
-            case .keyPath, .keyPathArgument:
+            case .keyPath, .keyPathArgument, .subqueryCount:
                 throw error(
                     elementToken,
                     "expected a constant or %@ in the list that starts at \(listPlace); property names cannot appear in {...}"
@@ -685,24 +827,66 @@ final class QueryParser {
 
     // MARK: Key paths
 
-    private static let aggregateNames: Set<String> = ["@COUNT", "@SIZE", "@MIN", "@MAX", "@SUM", "@AVG"]
+    private static let aggregateNames: Set<String> = ["@COUNT", "@SIZE", "@MIN", "@MAX", "@SUM", "@AVG", "@TYPE"]
 
-    private func linksUnsupported(_ token: QueryToken) -> ParseFailure {
-        error(
-            token,
-            "backlink queries (@links) are not supported; declare a LinkingObjects property on the model and query it by name",
-            kind: .unsupported)
+    /// After `@links` in a key path: `.Class.property` (the objects of Class linking here through
+    /// property), appended to `components`, or `.@count` / `.@size` (every link to the object),
+    /// which ends the key path.
+    private func parseLinks(_ components: inout [String], _ links: QueryToken) throws(ParseFailure) -> QueryOperand? {
+        let example = "e.g. @links.Person.dogs.name == 'Ann' or @links.@count > 0"
+        let dot = try peek()
+        guard isSymbol(dot, ".") else {
+            throw error(dot, "expected '.' and a class name after @links, \(example)")
+        }
+        try advance()
+        let className = try peek()
+        if className.kind == .atWord {
+            let name = Self.upper(className.text)
+            guard name == "@COUNT" || name == "@SIZE" else {
+                throw error(
+                    className, "expected a class name, @count or @size after '@links.', \(example)", kind: .unsupported)
+            }
+            try advance()
+            if isSymbol(try peek(), ".") {
+                throw error(try peek(), "expected an operator after @links.\(className.text), \(example)")
+            }
+            return .keyPath(components, aggregate: name == "@COUNT" ? .count : .size)
+        }
+        guard className.kind == .word else {
+            throw error(className, "expected a class name after '@links.', \(example)")
+        }
+        try advance()
+        let secondDot = try peek()
+        guard isSymbol(secondDot, ".") else {
+            throw error(
+                secondDot,
+                "expected '.' and the property of \(className.text) that links here after '@links.\(className.text)', \(example)"
+            )
+        }
+        try advance()
+        let property = try peek()
+        guard property.kind == .word else {
+            throw error(
+                property, "expected the property of \(className.text) that links here after '@links.\(className.text).'"
+            )
+        }
+        try advance()
+        components.append(className.text)
+        components.append(property.text)
+        return nil
     }
 
     private func unknownAggregate(_ token: QueryToken) -> ParseFailure {
         error(
             token,
-            "expected one of the collection operators @count, @size, @min, @max, @sum, @avg, @keys or @values; \(token.text) is not supported",
+            "expected one of the collection operators @count, @size, @min, @max, @sum, @avg, @keys, @values, @type or @links; \(token.text) is not supported",
             kind: .unsupported)
     }
 
     private func parseKeyPath() throws(ParseFailure) -> QueryOperand {
-        var components = [try advance().text]
+        let first = try advance()
+        var components = [first.kind == .atWord ? "@links" : first.text]
+        if first.kind == .atWord, let counted = try parseLinks(&components, first) { return counted }
         while isSymbol(try peek(), ".") {
             try advance()
             let token = try peek()
@@ -710,6 +894,10 @@ final class QueryParser {
             case .word:
                 try advance()
                 components.append(token.text)
+            case .atWord where Self.upper(token.text) == "@LINKS":
+                try advance()
+                components.append("@links")
+                if let counted = try parseLinks(&components, token) { return counted }
             case .atWord:
                 try advance()
                 let aggregate = try parseAggregate(token, after: components.joined(separator: "."))
@@ -781,7 +969,7 @@ final class QueryParser {
                 )
             }
             return name == "@COUNT" ? .count : .size
-        case "@KEYS", "@VALUES":
+        case "@KEYS", "@VALUES", "@TYPE":
             let next = try peek()
             if isSymbol(next, ".") {
                 throw error(
@@ -789,12 +977,11 @@ final class QueryParser {
                     "expected an operator after '\(path).\(token.text)'; nothing can follow \(token.text), e.g. \(path).\(token.text) == 'x'"
                 )
             }
-            return name == "@KEYS" ? .keys : .values
+            return name == "@KEYS" ? .keys : name == "@VALUES" ? .values : .type
         case "@MIN": make = QueryAggregate.min
         case "@MAX": make = QueryAggregate.max
         case "@SUM": make = QueryAggregate.sum
         case "@AVG": make = QueryAggregate.avg
-        case "@LINKS": throw linksUnsupported(token)
         default: throw unknownAggregate(token)
         }
         guard isSymbol(try peek(), ".") else { return make(nil) }

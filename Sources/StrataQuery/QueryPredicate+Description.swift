@@ -47,6 +47,45 @@ extension QueryLiteral: CustomStringConvertible {
             return value ? "true" : "false"
         case .null:
             return "nil"
+        case .objectId(let bytes):
+            return "oid(" + QueryLiteral.hex(bytes) + ")"
+        case .uuid(let bytes):
+            let hex = Array(QueryLiteral.hex(bytes))
+            guard hex.count == 32 else { return "uuid(" + String(hex) + ")" }
+            return "uuid(" + [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(hex[$0]) }.joined(separator: "-")
+                + ")"
+        case .timestamp(let seconds, let nanoseconds):
+            return "T\(seconds):\(nanoseconds)"
+        case .data(let bytes):
+            return "B64\"" + QueryLiteral.base64(bytes) + "\""
         }
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef")
+        var text = ""
+        for b in bytes {
+            text.append(digits[Int(b >> 4)])
+            text.append(digits[Int(b & 15)])
+        }
+        return text
+    }
+
+    static func base64(_ bytes: [UInt8]) -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+        var text = ""
+        var i = 0
+        while i < bytes.count {
+            let b0 = UInt32(bytes[i])
+            let b1 = i + 1 < bytes.count ? UInt32(bytes[i + 1]) : 0
+            let b2 = i + 2 < bytes.count ? UInt32(bytes[i + 2]) : 0
+            let triple = b0 << 16 | b1 << 8 | b2
+            text.append(alphabet[Int(triple >> 18 & 63)])
+            text.append(alphabet[Int(triple >> 12 & 63)])
+            text.append(i + 1 < bytes.count ? alphabet[Int(triple >> 6 & 63)] : "=")
+            text.append(i + 2 < bytes.count ? alphabet[Int(triple & 63)] : "=")
+            i += 3
+        }
+        return text
     }
 }

@@ -15,6 +15,7 @@ struct QueryPrinter {
             switch operand {
             case .argument(let index), .keyPathArgument(let index): indices.append(index)
             case .list(let elements): elements.forEach(visit)
+            case .subqueryCount(let subquery): visit(subquery.predicate)
             case .keyPath, .literal: break
             }
         }
@@ -102,6 +103,10 @@ struct QueryPrinter {
                 self.operand(element)
             }
             output += "}"
+        case .subqueryCount(let subquery):
+            output += "SUBQUERY(" + subquery.collection.joined(separator: ".") + ", " + subquery.variable + ", "
+            predicate(subquery.predicate)
+            output += ").@count"
         }
     }
 

@@ -16,6 +16,10 @@ struct QueryToken: Equatable {
         case keyPathPlaceholder
         /// `$0`, `$1`, ...
         case indexed(Int)
+        /// `$dog`: a SUBQUERY variable, with its `$`.
+        case variable(String)
+        /// A typed constant: `oid(...)`, `uuid(...)`, `T1:2`, `2020-01-02@03:04:05`, `B64"..."`.
+        case typed(QueryLiteral)
         /// Punctuation or an operator spelled with symbols; `text` says which.
         case symbol
         /// The end of the query.

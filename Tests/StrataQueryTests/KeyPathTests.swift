@@ -71,23 +71,17 @@ final class KeyPathTests: XCTestCase {
             "expected a value; ANY, ALL, NONE and SOME go once, at the start of a comparison: ANY dogs.name == 'Rex'")
     }
 
-    func testBacklinksAreRejectedWithAClearError() {
-        let error = parseError("@links.Person.dogs.@count > 0")
-        XCTAssertEqual(error?.kind, .unsupported)
-        XCTAssertEqual(error?.found, "@links")
-        XCTAssertEqual(error?.column, 1)
-        XCTAssertEqual(parseError("ANY @links.Person.dogs.name == 'x'")?.kind, .unsupported)
-        XCTAssertEqual(parseError("owner.@links.Person.dogs == nil")?.column, 7)
-    }
-
-    func testSubqueryIsRejectedWithAClearError() {
-        let error = parseError("SUBQUERY(dogs, $dog, $dog.age > 3).@count > 0")
-        XCTAssertEqual(error?.kind, .unsupported)
-        XCTAssertEqual(error?.found, "SUBQUERY")
-        XCTAssertEqual(
-            error?.description,
-            "Unsupported 'SUBQUERY' at column 1 in \"SUBQUERY(dogs, $dog, $dog.age > 3).@count > 0\": SUBQUERY is not supported; use ANY, ALL or NONE with one comparison (ANY dogs.age > 3), or @count"
-        )
+    func testBacklinksParseAsKeyPathComponents() {
+        assertParses(
+            "@links.Person.dogs.@count > 0",
+            cmp(.keyPath(["@links", "Person", "dogs"], aggregate: .count), .greaterThan, int(0)))
+        assertParses(
+            "ANY @links.Person.dogs.name == 'x'",
+            cmp(kp("@links.Person.dogs.name"), .equal, str("x"), [], .any))
+        assertParses("owner.@links.Person.dogs == nil", cmp(kp("owner.@links.Person.dogs"), .equal, null))
+        assertParses("@links.@count == 0", cmp(.keyPath(["@links"], aggregate: .count), .equal, int(0)))
+        XCTAssertEqual(parseError("@links.Person > 0")?.column, 15)
+        XCTAssertEqual(parseError("@links.@max > 0")?.kind, .unsupported)
     }
 
     func testSubscriptsAndFunctionsAreRejected() {

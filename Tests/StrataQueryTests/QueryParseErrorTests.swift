@@ -211,8 +211,8 @@ final class QueryParseErrorTests: XCTestCase {
 
     func testUnsupportedFeatures() {
         assertError(
-            "@links.Person.dogs.@count > 0", .unsupported, found: "@links", column: 1,
-            "Unsupported '@links' at column 1 in \"@links.Person.dogs.@count > 0\": backlink queries (@links) are not supported; declare a LinkingObjects property on the model and query it by name"
+            "@links.Person.dogs.@median > 0", .unsupported, found: "@median", column: 20,
+            "Unsupported '@median' at column 20 in \"@links.Person.dogs.@median > 0\": expected one of the collection operators @count, @size, @min, @max, @sum, @avg, @keys, @values, @type or @links; @median is not supported"
         )
         assertError(
             "name MATCHES 'R.*'", .unsupported, found: "MATCHES", column: 6,
@@ -224,11 +224,11 @@ final class QueryParseErrorTests: XCTestCase {
         )
         assertError(
             "age > $minAge", .unsupported, found: "$minAge", column: 7,
-            "Unsupported '$minAge' at column 7 in \"age > $minAge\": named variables are not supported; write $0, $1, ... for arguments by position"
+            "Unsupported '$minAge' at column 7 in \"age > $minAge\": named variables such as $minAge only name the element inside SUBQUERY(collection, $minAge, ...); write $0, $1, ... for arguments by position"
         )
         assertError(
             "dogs.@median > 1", .unsupported, found: "@median", column: 6,
-            "Unsupported '@median' at column 6 in \"dogs.@median > 1\": expected one of the collection operators @count, @size, @min, @max, @sum, @avg, @keys or @values; @median is not supported"
+            "Unsupported '@median' at column 6 in \"dogs.@median > 1\": expected one of the collection operators @count, @size, @min, @max, @sum, @avg, @keys, @values, @type or @links; @median is not supported"
         )
         assertError(
             "age > 1 LIMIT(2) SORT(age ASC)", .unsupported, found: "SORT", column: 18,

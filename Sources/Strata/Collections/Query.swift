@@ -23,6 +23,30 @@ public struct Query<T> {
     let context: QueryContext
     /// Whether the path went through a collection (comparisons become `ANY`).
     let throughCollection: Bool
+    /// What subqueries, aggregates and typed accessors add to a key path (``QueryExtras``); one
+    /// stored field of a type of this module, so that instantiating `Query<T>` resolves one field
+    /// type more, not one per addition.
+    var extras = QueryExtras()
+    /// See ``QueryExtras/collectionPrefix``.
+    var collectionPrefix: [String]? {
+        get { extras.collectionPrefix }
+        set { extras.collectionPrefix = newValue }
+    }
+    /// See ``QueryExtras/operand``.
+    var operand: QueryOperand? {
+        get { extras.operand }
+        set { extras.operand = newValue }
+    }
+    /// See ``QueryExtras/subquery``.
+    var subquery: QuerySubquery? {
+        get { extras.subquery }
+        set { extras.subquery = newValue }
+    }
+    /// See ``QueryExtras/anyValueType``.
+    var anyValueType: String? {
+        get { extras.anyValueType }
+        set { extras.anyValueType = newValue }
+    }
 
     init(path: [String], node: QueryPredicate?, context: QueryContext, throughCollection: Bool = false) {
         self.path = path
@@ -36,8 +60,10 @@ public struct Query<T> {
             context.error = "a key path in where { } is not a persisted property"
             return Query<V>(path: path + ["?"], node: nil, context: context)
         }
-        return Query<V>(
+        var member = Query<V>(
             path: path + [name], node: nil, context: context, throughCollection: throughCollection || collection)
+        member.collectionPrefix = collectionPrefix ?? (collection ? path + [name] : nil)
+        return member
     }
 
     /// A property of the object.
@@ -63,9 +89,13 @@ public struct Query<T> {
     func compare(_ op: QueryOperator, _ value: Any?, options: QueryStringOptions = []) -> Query<Bool> {
         let index = context.add(value)
         let comparison = QueryComparison(
-            .keyPath(path), op, .argument(index: index), options: options,
-            quantifier: throughCollection ? .any : nil)
-        return Query<Bool>(path: [], node: .comparison(comparison), context: context)
+            operand ?? .keyPath(path), op, .argument(index: index), options: options,
+            quantifier: throughCollection && operand == nil ? .any : nil)
+        var node = QueryPredicate.comparison(comparison)
+        if let anyValueType { node = typed(node, op, value, anyValueType) }
+        var result = Query<Bool>(path: [], node: node, context: context)
+        result.collectionPrefix = operand == nil ? collectionPrefix : nil
+        return result
     }
 
     var predicate: QueryPredicate {
@@ -188,23 +218,37 @@ extension Query where T == String? {
 }
 
 extension Query where T: _QueryCollectionMarker {
-    /// The number of elements (`$0.dogs.count > 2`).
+    /// The number of elements (`$0.dogs.count > 2`); after `where { }`, the number of elements
+    /// that match it (`$0.dogs.where { $0.age > 3 }.count > 1`).
     public var count: Query<Int> {
-        Query<Int>(path: path + ["@count"], node: nil, context: context)
+        if let subquery {
+            var count = Query<Int>(path: path, node: nil, context: context)
+            count.operand = .subqueryCount(subquery)
+            return count
+        }
+        return Query<Int>(path: path + ["@count"], node: nil, context: context)
     }
 }
 
 extension Query where T == Bool {
     /// Both hold.
     public static func && (lhs: Query, rhs: Query) -> Query {
-        Query(path: [], node: .and([lhs.predicate, rhs.predicate]), context: lhs.context)
+        var result = Query(path: [], node: .and([lhs.predicate, rhs.predicate]), context: lhs.context)
+        result.collectionPrefix = lhs.sharedCollection(with: rhs)
+        return result
     }
     /// Either holds.
     public static func || (lhs: Query, rhs: Query) -> Query {
-        Query(path: [], node: .or([lhs.predicate, rhs.predicate]), context: lhs.context)
+        var result = Query(path: [], node: .or([lhs.predicate, rhs.predicate]), context: lhs.context)
+        result.collectionPrefix = lhs.sharedCollection(with: rhs)
+        return result
     }
     /// Does not hold.
-    public static prefix func ! (q: Query) -> Query { Query(path: [], node: .not(q.predicate), context: q.context) }
+    public static prefix func ! (q: Query) -> Query {
+        var result = Query(path: [], node: .not(q.predicate), context: q.context)
+        result.collectionPrefix = q.collectionPrefix
+        return result
+    }
 }
 
 extension Results {

@@ -7,6 +7,8 @@ internal import StrataQuery
 final class QueryContext {
     var arguments: [Any?] = []
     var error: String?
+    /// Subquery variables handed out so far.
+    var variableCount = 0
 
     func add(_ value: Any?) -> Int {
         arguments.append(value)

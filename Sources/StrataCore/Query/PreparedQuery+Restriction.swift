@@ -101,7 +101,7 @@ extension PreparedQuery {
     /// Whether `count` candidates are better matched against the table's matches than read one by
     /// one: when an index answers the query, or when they are more than ``pointReadLimit`` and at
     /// least an eighth of the table's objects.
-    private func intersects(_ count: Int) throws -> Bool {
+    func intersects(_ count: Int) throws -> Bool {
         if probes != nil { return true }
         guard count > Self.pointReadLimit else { return false }
         return count &* 8 >= (try txn.count(table))

@@ -14,8 +14,9 @@ extension QueryCompiler {
     }
 
     /// Binds `components` (and a trailing collection operator) to the schema.
-    func resolvePath(_ components: [String], aggregate: QueryAggregate?) throws(StoreQueryError) -> QueryPath {
-        var text = components.joined(separator: ".")
+    func resolvePath(_ written: [String], aggregate: QueryAggregate?) throws(StoreQueryError) -> QueryPath {
+        var text = written.joined(separator: ".")
+        let components = try withoutVariable(written, text: text)
         if case .element = aggregate {
             text += aggregate!.name
         } else if let aggregate {
@@ -27,7 +28,21 @@ extension QueryCompiler {
         }
         var current = table
         var hops: [QueryHop] = []
-        for name in components.dropLast() {
+        var index = 0
+        while index < components.count - 1 || components[index] == "@links" {
+            let name = components[index]
+            index += 1
+            if name == "@links" {
+                let backlinks = try resolveLinks(components, at: index, in: current, text: text)
+                if let hop = backlinks.hop {
+                    hops.append(hop)
+                    current = backlinks.origin!
+                    index += 2
+                    continue
+                }
+                return try backlinksPath(
+                    text: text, hops: hops, table: current, sources: backlinks.terminal, aggregate: aggregate)
+            }
             guard let c = self.column(named: name, in: current) else {
                 throw .unknownProperty(table: current.name, property: name, keyPath: text)
             }
@@ -79,6 +94,15 @@ extension QueryCompiler {
         }
 
         switch aggregate {
+        case .type:
+            guard column.type == .mixed else {
+                throw .invalidAggregate(
+                    keyPath: text, aggregate: aggregate.name,
+                    reason:
+                        "'\(current.name).\(last)' holds \(QueryPath.typeName(column.type, target: elementTarget)) values; @type applies to AnyRealmValue properties (and lists, sets and maps of them)"
+                )
+            }
+            return path(.mixed, target: nil, nullable: true, multi: throughMany || isCollection)
         case .keys, .values, .element:
             guard column.collection == .map else {
                 throw .invalidAggregate(
@@ -164,11 +188,90 @@ extension QueryCompiler {
         }
     }
 
+    /// `@links.Class.property` at `index` (just after `@links`) in `components`: a hop to the
+    /// objects of `Class` whose `property` links to `table`'s object, or, at the end of the path
+    /// (and for `@links` alone, every link to it), the backlinks that are the path's values.
+    private func resolveLinks(
+        _ components: [String], at index: Int, in table: StoreTable, text: String
+    ) throws(StoreQueryError) -> (hop: QueryHop?, origin: StoreTable?, terminal: [(origin: StoreTable, column: String)])
+    {
+        if index == components.count {
+            var sources: [(origin: StoreTable, column: String)] = []
+            for name in txn.tables.keys.sorted() {
+                let origin = txn.tables[name]!
+                for column in origin.columns where column.type == .link && column.targetTable == table.name {
+                    sources.append((origin, column.name))
+                }
+            }
+            return (nil, nil, sources)
+        }
+        guard index + 1 < components.count else {
+            throw .unsupported(
+                "'\(text)' names no property after @links.\(components[index]); write @links.\(components[index]).property, the property of \(components[index]) that links here."
+            )
+        }
+        let className = components[index]
+        let property = components[index + 1]
+        guard let origin = txn.tables[className] else {
+            throw .unknownTable(table: className, keyPath: text)
+        }
+        guard let c = column(named: property, in: origin) else {
+            throw .unknownProperty(table: origin.name, property: property, keyPath: text)
+        }
+        let column = origin.columns[c]
+        guard column.type == .link, column.targetTable == table.name else {
+            throw .invalidAggregate(
+                keyPath: text, aggregate: "@links",
+                reason:
+                    "'\(origin.name).\(property)' does not link to '\(table.name)' objects; @links.\(className).property names a link, list or set of '\(table.name)' objects"
+            )
+        }
+        let hop = QueryHop.backlinks(origin: origin, originColumn: column.name)
+        if index + 2 == components.count { return (nil, nil, [(origin, column.name)]) }
+        return (hop, origin, [])
+    }
+
+    /// The path whose values are the objects linking to the object through `sources`.
+    private func backlinksPath(
+        text: String, hops: [QueryHop], table: StoreTable, sources: [(origin: StoreTable, column: String)],
+        aggregate: QueryAggregate?
+    ) throws(StoreQueryError) -> QueryPath {
+        let throughMany = hops.contains(where: \.isToMany)
+        let target = sources.count == 1 ? sources[0].origin.name : nil
+        switch aggregate {
+        case nil:
+            guard target != nil else {
+                throw .invalidAggregate(
+                    keyPath: text, aggregate: "@links",
+                    reason:
+                        "@links alone counts every link to the object; write @links.@count, or @links.Class.property")
+            }
+            var path = QueryPath(
+                text: text, hops: hops, terminalTable: table, terminalColumn: 0, aggregate: nil, aggregateTable: nil,
+                aggregateColumn: nil, valueType: .link, linkTarget: target, nullable: false, isMulti: true)
+            path.terminalBacklinks = sources
+            return path
+        case .count?, .size?:
+            var path = QueryPath(
+                text: text, hops: hops, terminalTable: table, terminalColumn: 0, aggregate: aggregate,
+                aggregateTable: nil, aggregateColumn: nil, valueType: .int, linkTarget: nil, nullable: false,
+                isMulti: throughMany)
+            path.terminalBacklinks = sources
+            return path
+        case let other?:
+            throw .invalidAggregate(
+                keyPath: text, aggregate: other.name,
+                reason:
+                    "after @links only @count and @size apply; to aggregate the linking objects' properties declare a LinkingObjects property and write owners.\(other.name).age"
+            )
+        }
+    }
+
     private func notNumeric(_ aggregate: QueryAggregate, _ type: ColumnType, _ text: String) -> StoreQueryError {
         let what: String
         switch aggregate {
         case .sum, .avg: what = "int, float or double"
-        case .count, .size, .min, .max, .keys, .values, .element: what = "int, float, double or date"
+        case .count, .size, .min, .max, .keys, .values, .element, .type: what = "int, float, double or date"
         }
         return .invalidAggregate(
             keyPath: text, aggregate: aggregate.name,
@@ -206,6 +309,7 @@ extension QueryCompiler {
         case "@size" where property == nil: aggregate = .size
         case "@keys" where property == nil: aggregate = .keys
         case "@values" where property == nil: aggregate = .values
+        case "@type" where property == nil: aggregate = .type
         case "@min": aggregate = .min(property)
         case "@max": aggregate = .max(property)
         case "@sum": aggregate = .sum(property)
@@ -242,7 +346,7 @@ extension QueryCompiler {
         let root = self.table
         let collection: (RowReader) throws -> [StoreValue]
         switch path.aggregate {
-        case nil, .keys?, .values?:
+        case nil, .keys?, .values?, .type?:
             collection = elements(path)
         default:
             let terminal = terminalValue(path)
@@ -300,6 +404,19 @@ extension QueryCompiler {
 
     /// The elements of the terminal collection of `path` in one row of its terminal table.
     private func elements(_ path: QueryPath) -> (RowReader) throws -> [StoreValue] {
+        if let sources = path.terminalBacklinks {
+            let txn = self.txn
+            let table = path.terminalTable
+            return { row in
+                var values: [StoreValue] = []
+                for (origin, column) in sources {
+                    for key in try txn.backlinks(to: table, key: row.key, from: origin.name, column: column) {
+                        values.append(.link(key))
+                    }
+                }
+                return values
+            }
+        }
         let c = path.terminalColumn
         let table = path.terminalTable
         let column = table.columns[c]
@@ -329,6 +446,9 @@ extension QueryCompiler {
             return { $0.value(c) }
         }
         let elements = self.elements(path)
+        if path.terminalBacklinks != nil {
+            return { .int(Int64(try elements($0).count)) }
+        }
         let column = path.terminalTable.columns[c]
         switch aggregate {
         case .element(let key):
@@ -336,6 +456,9 @@ extension QueryCompiler {
                 guard case .map(let entries) = row.value(c) else { return .null }
                 return entries[key] ?? .null
             }
+        case .type:
+            // The value itself; the comparison tests its type.
+            return { $0.value(c) }
         case .keys, .values:
             // Multi-valued: read through `multiValues`, never as one value.
             return { .list(try elements($0)) }

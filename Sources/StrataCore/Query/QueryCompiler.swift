@@ -13,13 +13,18 @@ final class QueryCompiler {
     let txn: StoreTransaction
     let table: StoreTable
     let arguments: [StoreValue]
+    /// Inside a SUBQUERY: its variable (`$d`), with which every key path starts; `table` is then
+    /// the table of the subquery's elements.
+    var variable: String?
+    /// How many SUBQUERYs enclose the predicate this compiler compiles.
+    var subqueryDepth = 0
     /// Comparisons compiled to a fixed-width loop over the row's bytes (no `StoreValue` per row).
     private(set) var fastComparisons = 0
     /// The simple form of the last fast comparison compiled (`SimpleComparison`): the whole
     /// query's, when the query is that one comparison. (`simplePredicate` resets it per comparison.)
     var simple: SimpleComparison?
     /// Comparisons compiled to the general path (links, collections, options, mixed values).
-    private(set) var generalComparisons = 0
+    var generalComparisons = 0
 
     init(txn: StoreTransaction, table: StoreTable, arguments: [StoreValue]) {
         self.txn = txn
@@ -121,13 +126,17 @@ final class QueryCompiler {
                 switch element {
                 case .literal(let literal): values.append((literal.coreValue, "the constant \(literal)"))
                 case .argument(let index): values.append((try argument(index), "argument \(index)"))
-                case .keyPath, .keyPathArgument, .list:
+                case .keyPath, .keyPathArgument, .list, .subqueryCount:
                     throw .unsupported(
                         "A list in braces may hold only constants and %@ arguments, not \(element); compare with each property separately and join the comparisons with OR."
                     )
                 }
             }
             return .list(values)
+        case .subqueryCount:
+            throw .unsupported(
+                "SUBQUERY(...).@count can only be compared with a number or a single numeric property, e.g. SUBQUERY(dogs, $d, $d.age > 3).@count > 1."
+            )
         }
     }
 
@@ -219,6 +228,12 @@ final class QueryCompiler {
     // MARK: Comparisons
 
     private func compile(_ comparison: QueryComparison) throws(StoreQueryError) -> CompiledPredicate {
+        if comparison.left.isSubqueryCount || comparison.right.isSubqueryCount {
+            return try compileSubqueryComparison(comparison)
+        }
+        if comparison.left.isTypeAggregate || comparison.right.isTypeAggregate {
+            return try compileTypeComparison(comparison)
+        }
         let left = try bind(comparison.left)
         let right = try bind(comparison.right)
         let op = comparison.op
@@ -452,6 +467,10 @@ extension QueryLiteral {
         case .string(let s): return .string(s)
         case .bool(let b): return .bool(b)
         case .null: return .null
+        case .objectId(let bytes): return .objectId(bytes)
+        case .uuid(let bytes): return .uuid(bytes)
+        case .timestamp(let seconds, let nanoseconds): return .timestamp(seconds: seconds, nanoseconds: nanoseconds)
+        case .data(let bytes): return .data(bytes)
         }
     }
 }

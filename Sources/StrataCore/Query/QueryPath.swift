@@ -22,6 +22,10 @@ struct QueryPath {
     /// Whether the path produces any number of values per object (it goes through a collection)
     /// rather than exactly one.
     let isMulti: Bool
+    /// For a path ending in `@links.Class.property` (or `@links` alone): the origin tables and
+    /// columns whose links to the terminal table's object are the path's values (`terminalColumn`
+    /// is then unused).
+    var terminalBacklinks: [(origin: StoreTable, column: String)]? = nil
 
     /// The column of the queried table itself when the path is one plain property with no link,
     /// collection or aggregate: the shape the fast paths and the index planner handle.

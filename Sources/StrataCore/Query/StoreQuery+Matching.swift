@@ -52,7 +52,7 @@ extension StoreQuery {
     private static func isLocal(_ o: QueryOperand) -> Bool {
         switch o {
         case .keyPath(let parts, let aggregate): return parts.count == 1 && aggregate == nil
-        case .keyPathArgument: return false
+        case .keyPathArgument, .subqueryCount: return false
         case .literal, .argument: return true
         case .list(let items): return items.allSatisfy(isLocal)
         }

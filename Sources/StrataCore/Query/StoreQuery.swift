@@ -274,11 +274,13 @@ package struct StoreQuery: Sendable {
     }
 
     /// The number of matching objects, counted from the rows' bytes without collecting keys,
-    /// when the query is a single fixed-width comparison or AND, OR and NOT over such; nil when it needs the general path
+    /// when the query is a single fixed-width comparison or AND, OR and NOT over such (for a
+    /// query restricted to a collection, when the collection is large enough to scan the table
+    /// beside it; repeated elements count each time); nil when it needs the general path
     /// (``evaluate(in:table:)``). Distinct key paths are ignored: callers with any count the keys.
     /// - Throws: as ``evaluate(in:table:)``.
     package func fastCount(in txn: StoreTransaction, table: StoreTable) throws -> Int? {
-        guard source == .table, limit == nil else { return nil }
+        guard limit == nil else { return nil }
         // Only a single comparison can be simple: anything else is not prepared here (the
         // caller's general path prepares it once).
         switch predicate {
@@ -286,6 +288,7 @@ package struct StoreQuery: Sendable {
         default: return nil
         }
         let prepared = try prepare(txn, table)
+        if let candidates = try source.keys(in: txn) { return try prepared.count(restrictedTo: candidates) }
         guard prepared.probes == nil, case .test(let test) = prepared.predicate else { return nil }
         return try prepared.simpleCount(test)
     }
@@ -366,6 +369,7 @@ package struct StoreQuery: Sendable {
             switch operand {
             case .argument(let i), .keyPathArgument(let i): count = max(count, i + 1)
             case .list(let elements): elements.forEach(visit)
+            case .subqueryCount(let subquery): count = max(count, argumentCount(subquery.predicate))
             case .keyPath, .literal: break
             }
         }
@@ -389,6 +393,9 @@ package struct StoreQuery: Sendable {
             case .argument(let i): return .argument(index: i + offset)
             case .keyPathArgument(let i): return .keyPathArgument(index: i + offset)
             case .list(let elements): return .list(elements.map(shift))
+            case .subqueryCount(var subquery):
+                subquery.predicate = shiftArguments(subquery.predicate, by: offset)
+                return .subqueryCount(subquery)
             case .keyPath, .literal: return operand
             }
         }

@@ -118,6 +118,8 @@ package struct StoreValuePredicate: @unchecked Sendable {
             return true
         case .keyPathArgument:
             throw .unsupported("%K cannot name a property of a collection of values; write self.")
+        case .subqueryCount:
+            throw .unsupported("SUBQUERY needs a collection of objects; on a collection of values compare self.")
         case .literal, .argument, .list:
             return false
         }
@@ -135,7 +137,7 @@ package struct StoreValuePredicate: @unchecked Sendable {
             var values: [StoreValue] = []
             for e in elements { values.append(try constant(e, arguments)) }
             return .list(values)
-        case .keyPath, .keyPathArgument:
+        case .keyPath, .keyPathArgument, .subqueryCount:
             throw .unsupported("Compare self with a constant or an argument.")
         }
     }

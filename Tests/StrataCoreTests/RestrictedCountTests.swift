@@ -1,0 +1,78 @@
+import StrataQuery
+import StrataTestSupport
+import XCTest
+
+@testable import StrataCore
+
+/// Counting a query restricted to a large collection from the rows' bytes: the count agrees with
+/// the keys the general path returns (repeated elements counted each time, deleted objects and
+/// objects outside the collection not at all), and `KeyWeights` counts each key's occurrences
+/// with its direct table and with binary search.
+final class RestrictedCountTests: QueryTestCase {
+    let dogs = StoreTable(
+        name: "Dog",
+        columns: [
+            StoreColumn(name: "age", type: .int),
+            StoreColumn(name: "weight", type: .double),
+            StoreColumn(name: "name", type: .string),
+        ])
+    let kennels = StoreTable(
+        name: "Kennel",
+        columns: [StoreColumn(name: "dogs", type: .link, collection: .list, targetTable: "Dog")])
+
+    func testRestrictedFastCountAgreesWithTheRestrictedKeys() throws {
+        try create(dogs, kennels)
+        var rng = SeededRandom(seed: 77)
+        let d = try insert(
+            dogs,
+            (0..<6_000).map { _ in
+                [.int(Int64(rng.below(20))), .double(Double(rng.below(100)) / 4), .string("d\(rng.below(9))")]
+            })
+        var elements: [StoreValue] = []
+        for _ in 0..<4_500 { elements.append(.link(d[rng.below(d.count)])) }
+        let k = try insert(kennels, [[.list(elements)]])
+        // Deleting dogs takes them out of the list too; the count follows the list as it is now.
+        try write { txn in
+            for i in stride(from: 0, to: d.count, by: 97) { _ = try txn.delete(dogs, key: d[i]) }
+        }
+        let source = StoreQuerySource.collection(ownerTable: "Kennel", ownerKey: k[0], column: "dogs")
+        var fast = 0
+        for filter in [
+            "age > 10", "age == 3", "weight <= 12.5", "age > 4 AND weight < 20", "age < 3 OR age > 17",
+            "NOT (age BETWEEN {5, 9})", "FALSEPREDICATE", "name == 'd3'", "name BEGINSWITH 'd'",
+        ] {
+            let query = try StoreQuery(filter).restricted(to: source)
+            let keys = try read { try query.evaluate(in: $0, table: dogs) }
+            let count = try read { try query.fastCount(in: $0, table: dogs) }
+            if let count {
+                fast += 1
+                XCTAssertEqual(count, keys.count, filter)
+            }
+        }
+        // age > 10, age == 3, weight <= 12.5 and the OR of two int comparisons take the byte path
+        // (the others take the general path, as they do on Results).
+        XCTAssertEqual(fast, 4, "the fixed-width filters are counted from the bytes")
+        // A short list is read one element at a time: no byte-level count.
+        let short = try insert(kennels, [[.list(Array(elements.prefix(10)))]])
+        let shortQuery = try StoreQuery("age > 10").restricted(
+            to: .collection(ownerTable: "Kennel", ownerKey: short[0], column: "dogs"))
+        XCTAssertNil(try read { try shortQuery.fastCount(in: $0, table: dogs) })
+    }
+
+    func testKeyWeightsCountEachKeysOccurrences() {
+        var rng = SeededRandom(seed: 78)
+        for round in 0..<30 {
+            let spread = [1, 3, 9, 1 << 20][round % 4]
+            let base = Int64(rng.below(1_000)) - 500
+            let candidates = (0..<(1 + rng.below(3_000))).map { _ in base + Int64(rng.below(500 * spread)) }
+            var expected: [Int64: UInt32] = [:]
+            for key in candidates { expected[key, default: 0] += 1 }
+            let weights = KeyWeights(candidates)
+            for key in Set(candidates).union([base - 1, base + Int64(500 * spread), .min, .max]) {
+                XCTAssertEqual(weights.weight(of: key), expected[key] ?? 0, "round \(round), key \(key)")
+            }
+        }
+        XCTAssertEqual(KeyWeights([]).weight(of: 0), 0)
+        XCTAssertEqual(KeyWeights([.min, .max, .max]).weight(of: .max), 2)
+    }
+}
