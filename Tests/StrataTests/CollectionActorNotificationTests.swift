@@ -122,6 +122,26 @@ final class CollectionActorNotificationTests: SeedTestCase {
     }
 
     @MainActor
+    func testAnyRealmCollectionObservedOnAnActorIsDeliveredIsolatedToIt() async throws {
+        let realm = try open()
+        let owner = try makeOwner(realm)
+        let actor = NoteActor()
+        let token = await AnyRealmCollection(owner.dogs).observe(on: actor) { a, change in
+            a.preconditionIsolated()
+            switch change {
+            case .initial(let dogs): a.seen.append("initial \(dogs.count)")
+            case .update(let dogs, _, let i, _): a.seen.append("update \(i) \(dogs.map(\.name))")
+            case .error(let e): a.seen.append("error \(e)")
+            }
+        }
+        _ = try await seen(actor, count: 1)
+        try realm.write { owner.dogs.append(ActorNoteDog(value: ["name": "Rex"])) }
+        let result = try await seen(actor, count: 2)
+        XCTAssertEqual(result, ["initial 0", "update [0] [\"Rex\"]"])
+        token.invalidate()
+    }
+
+    @MainActor
     func testAnUnmanagedListCannotBeObservedOnAnActor() async throws {
         let actor = NoteActor()
         let token = await ActorNoteOwner().dogs.observe(on: actor) { a, _ in a.seen.append("called") }

@@ -114,6 +114,27 @@ public struct AnyRealmCollection<Element: RealmCollectionValue>: RealmCollection
         keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
         _ block: @escaping (RealmCollectionChange<AnyRealmCollection<Element>>) -> Void
     ) -> NotificationToken {
-        base.observe(keyPaths: keyPaths, queue: queue, block)
+        base.observe(keyPaths: keyPaths, place: .queue(queue), block)
+    }
+
+    /// `observe(keyPaths:on:_:)` delivering at `place`; `block` runs there.
+    func observe(
+        keyPaths: [String]?, place: DeliveryPlace,
+        _ block: @escaping (RealmCollectionChange<AnyRealmCollection<Element>>) -> Void
+    ) -> NotificationToken {
+        base.observe(keyPaths: keyPaths, place: place, block)
+    }
+
+    /// `observe(keyPaths:on:_:)` delivering on `actor`: the block runs isolated to it, with the
+    /// wrapped collection read from a realm confined to the actor (opened on the first delivery).
+    /// - Returns: A token to keep; `invalidate()` or releasing it stops the notifications.
+    public func observe<A: Actor>(
+        keyPaths: [String]? = nil, on actor: A, isolation: isolated (any Actor)? = #isolation,
+        _ block: @Sendable @escaping (isolated A, RealmCollectionChange<AnyRealmCollection<Element>>) -> Void
+    ) async -> NotificationToken {
+        base.observe(keyPaths: keyPaths, place: .actor(actor)) { change in
+            let box = UncheckedBox(change)
+            actor.assumeIsolated { a in block(a, box.value) }
+        }
     }
 }

@@ -22,7 +22,7 @@ class _AnyRealmCollectionBase<Element: RealmCollectionValue> {
     func setValue(_ value: Any?, forKey key: String) { fatalError("abstract") }
     func isEqual(to other: _AnyRealmCollectionBase<Element>) -> Bool { fatalError("abstract") }
     func observe(
-        keyPaths: [String]?, queue: DispatchQueue?,
+        keyPaths: [String]?, place: DeliveryPlace,
         _ block: @escaping (RealmCollectionChange<AnyRealmCollection<Element>>) -> Void
     ) -> NotificationToken { fatalError("abstract") }
 }

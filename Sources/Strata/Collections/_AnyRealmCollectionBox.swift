@@ -41,7 +41,7 @@ final class _AnyRealmCollectionBox<C: RealmCollection>: _AnyRealmCollectionBase<
         return base == other.base
     }
     override func observe(
-        keyPaths: [String]?, queue: DispatchQueue?,
+        keyPaths: [String]?, place: DeliveryPlace,
         _ block: @escaping (RealmCollectionChange<AnyRealmCollection<C.Element>>) -> Void
     ) -> NotificationToken {
         guard let observable = base as? _ObservableRealmCollection else {
@@ -49,7 +49,7 @@ final class _AnyRealmCollectionBox<C: RealmCollection>: _AnyRealmCollectionBase<
                 "\(type(of: base)) does not support change notifications; observe the collection it was made from.",
                 fallback: NotificationToken())
         }
-        return observable._strataObserve(keyPaths: keyPaths, queue: queue) { change in
+        return observable._strataObserve(keyPaths: keyPaths, place: place) { change in
             func wrap(_ c: Any) -> AnyRealmCollection<C.Element> { AnyRealmCollection(c as! C) }
             switch change {
             case .initial(let c): block(.initial(wrap(c)))

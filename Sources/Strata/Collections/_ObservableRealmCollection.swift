@@ -3,7 +3,7 @@ import Foundation
 /// A collection with change notifications, observed without its type. Not API.
 protocol _ObservableRealmCollection {
     func _strataObserve(
-        keyPaths: [String]?, queue: DispatchQueue?, _ block: @escaping (RealmCollectionChange<Any>) -> Void
+        keyPaths: [String]?, place: DeliveryPlace, _ block: @escaping (RealmCollectionChange<Any>) -> Void
     ) -> NotificationToken
 }
 
@@ -18,40 +18,40 @@ private func _erased<C>(_ change: RealmCollectionChange<C>) -> RealmCollectionCh
 
 extension Results: _ObservableRealmCollection {
     func _strataObserve(
-        keyPaths: [String]?, queue: DispatchQueue?, _ block: @escaping (RealmCollectionChange<Any>) -> Void
+        keyPaths: [String]?, place: DeliveryPlace, _ block: @escaping (RealmCollectionChange<Any>) -> Void
     ) -> NotificationToken {
-        observe(keyPaths: keyPaths, on: queue) { block(_erased($0)) }
+        observe(keyPaths: keyPaths, place: place) { block(_erased($0)) }
     }
 }
 
 extension List: _ObservableRealmCollection {
     func _strataObserve(
-        keyPaths: [String]?, queue: DispatchQueue?, _ block: @escaping (RealmCollectionChange<Any>) -> Void
+        keyPaths: [String]?, place: DeliveryPlace, _ block: @escaping (RealmCollectionChange<Any>) -> Void
     ) -> NotificationToken {
-        observe(keyPaths: keyPaths, on: queue) { block(_erased($0)) }
+        observe(keyPaths: keyPaths, place: place) { block(_erased($0)) }
     }
 }
 
 extension MutableSet: _ObservableRealmCollection {
     func _strataObserve(
-        keyPaths: [String]?, queue: DispatchQueue?, _ block: @escaping (RealmCollectionChange<Any>) -> Void
+        keyPaths: [String]?, place: DeliveryPlace, _ block: @escaping (RealmCollectionChange<Any>) -> Void
     ) -> NotificationToken {
-        observe(keyPaths: keyPaths, on: queue) { block(_erased($0)) }
+        observe(keyPaths: keyPaths, place: place) { block(_erased($0)) }
     }
 }
 
 extension LinkingObjects: _ObservableRealmCollection {
     func _strataObserve(
-        keyPaths: [String]?, queue: DispatchQueue?, _ block: @escaping (RealmCollectionChange<Any>) -> Void
+        keyPaths: [String]?, place: DeliveryPlace, _ block: @escaping (RealmCollectionChange<Any>) -> Void
     ) -> NotificationToken {
-        observe(keyPaths: keyPaths, on: queue) { block(_erased($0)) }
+        observe(keyPaths: keyPaths, place: place) { block(_erased($0)) }
     }
 }
 
 extension AnyRealmCollection: _ObservableRealmCollection {
     func _strataObserve(
-        keyPaths: [String]?, queue: DispatchQueue?, _ block: @escaping (RealmCollectionChange<Any>) -> Void
+        keyPaths: [String]?, place: DeliveryPlace, _ block: @escaping (RealmCollectionChange<Any>) -> Void
     ) -> NotificationToken {
-        observe(keyPaths: keyPaths, on: queue) { block(_erased($0)) }
+        observe(keyPaths: keyPaths, place: place) { block(_erased($0)) }
     }
 }

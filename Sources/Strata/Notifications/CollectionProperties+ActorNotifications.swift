@@ -38,16 +38,24 @@ extension List {
         keyPaths: [String]? = nil, on actor: A, isolation: isolated (any Actor)? = #isolation,
         _ block: @Sendable @escaping (isolated A, RealmCollectionChange<List<Element>>) -> Void
     ) async -> NotificationToken {
+        observe(keyPaths: keyPaths, place: .actor(actor)) { change in
+            let box = UncheckedBox(change)
+            actor.assumeIsolated { a in block(a, box.value) }
+        }
+    }
+
+    /// `observe(keyPaths:on:_:)` delivering at `place`; `block` runs there.
+    func observe(
+        keyPaths: [String]?, place: DeliveryPlace,
+        _ block: @escaping (RealmCollectionChange<List<Element>>) -> Void
+    ) -> NotificationToken {
         guard let owner else {
             return Realm.violation(
                 "Only lists which are managed by a Realm support change notifications. Add the owning object to a realm first.",
                 fallback: NotificationToken())
         }
-        guard let target = DeliveryTarget.make(for: owner.state.realm, actor: actor) else { return NotificationToken() }
-        return owner.observeCollection(keyPaths: keyPaths, target: target, make: List.init(owner:)) { change in
-            let box = UncheckedBox(change)
-            actor.assumeIsolated { a in block(a, box.value) }
-        }
+        guard let target = place.target(for: owner.state.realm) else { return NotificationToken() }
+        return owner.observeCollection(keyPaths: keyPaths, target: target, make: List.init(owner:), deliver: block)
     }
 }
 
@@ -59,16 +67,25 @@ extension MutableSet {
         keyPaths: [String]? = nil, on actor: A, isolation: isolated (any Actor)? = #isolation,
         _ block: @Sendable @escaping (isolated A, RealmCollectionChange<MutableSet<Element>>) -> Void
     ) async -> NotificationToken {
+        observe(keyPaths: keyPaths, place: .actor(actor)) { change in
+            let box = UncheckedBox(change)
+            actor.assumeIsolated { a in block(a, box.value) }
+        }
+    }
+
+    /// `observe(keyPaths:on:_:)` delivering at `place`; `block` runs there.
+    func observe(
+        keyPaths: [String]?, place: DeliveryPlace,
+        _ block: @escaping (RealmCollectionChange<MutableSet<Element>>) -> Void
+    ) -> NotificationToken {
         guard let owner else {
             return Realm.violation(
                 "Only sets which are managed by a Realm support change notifications. Add the owning object to a realm first.",
                 fallback: NotificationToken())
         }
-        guard let target = DeliveryTarget.make(for: owner.state.realm, actor: actor) else { return NotificationToken() }
-        return owner.observeCollection(keyPaths: keyPaths, target: target, make: MutableSet.init(owner:)) { change in
-            let box = UncheckedBox(change)
-            actor.assumeIsolated { a in block(a, box.value) }
-        }
+        guard let target = place.target(for: owner.state.realm) else { return NotificationToken() }
+        return owner.observeCollection(
+            keyPaths: keyPaths, target: target, make: MutableSet.init(owner:), deliver: block)
     }
 }
 
@@ -112,14 +129,22 @@ extension LinkingObjects {
         keyPaths: [String]? = nil, on actor: A, isolation: isolated (any Actor)? = #isolation,
         _ block: @Sendable @escaping (isolated A, RealmCollectionChange<LinkingObjects<Element>>) -> Void
     ) async -> NotificationToken {
+        observe(keyPaths: keyPaths, place: .actor(actor)) { change in
+            let box = UncheckedBox(change)
+            actor.assumeIsolated { a in block(a, box.value) }
+        }
+    }
+
+    /// `observe(keyPaths:on:_:)` delivering at `place`; `block` runs there.
+    func observe(
+        keyPaths: [String]?, place: DeliveryPlace,
+        _ block: @escaping (RealmCollectionChange<LinkingObjects<Element>>) -> Void
+    ) -> NotificationToken {
         guard let owner else {
             return Realm.violation(
                 "Only linking objects of a managed object support change notifications.", fallback: NotificationToken())
         }
-        guard let target = DeliveryTarget.make(for: owner.realm, actor: actor) else { return NotificationToken() }
-        return observe(keyPaths: keyPaths, target: target) { change in
-            let box = UncheckedBox(change)
-            actor.assumeIsolated { a in block(a, box.value) }
-        }
+        guard let target = place.target(for: owner.realm) else { return NotificationToken() }
+        return observe(keyPaths: keyPaths, target: target, block)
     }
 }

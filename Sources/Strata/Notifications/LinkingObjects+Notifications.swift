@@ -15,14 +15,7 @@ extension LinkingObjects {
         keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
         _ block: @escaping (RealmCollectionChange<LinkingObjects<Element>>) -> Void
     ) -> NotificationToken {
-        guard let owner else {
-            return Realm.violation(
-                "Only linking objects of a managed object support change notifications.", fallback: NotificationToken())
-        }
-        guard let target = DeliveryTarget.make(for: owner.realm, queue: queue, inWriteCheck: true) else {
-            return NotificationToken()
-        }
-        return observe(keyPaths: keyPaths, target: target, block)
+        observe(keyPaths: keyPaths, place: .queue(queue), block)
     }
 
     /// Registers observation of the objects linking to the owner, delivering to `target`.

@@ -185,15 +185,7 @@ extension List {
         keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
         _ block: @escaping (RealmCollectionChange<List<Element>>) -> Void
     ) -> NotificationToken {
-        guard let owner else {
-            return Realm.violation(
-                "Only lists which are managed by a Realm support change notifications. Add the owning object to a realm first.",
-                fallback: NotificationToken())
-        }
-        guard let target = DeliveryTarget.make(for: owner.state.realm, queue: queue, inWriteCheck: true) else {
-            return NotificationToken()
-        }
-        return owner.observeCollection(keyPaths: keyPaths, target: target, make: List.init(owner:), deliver: block)
+        observe(keyPaths: keyPaths, place: .queue(queue), block)
     }
 }
 
@@ -204,16 +196,7 @@ extension MutableSet {
         keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
         _ block: @escaping (RealmCollectionChange<MutableSet<Element>>) -> Void
     ) -> NotificationToken {
-        guard let owner else {
-            return Realm.violation(
-                "Only sets which are managed by a Realm support change notifications. Add the owning object to a realm first.",
-                fallback: NotificationToken())
-        }
-        guard let target = DeliveryTarget.make(for: owner.state.realm, queue: queue, inWriteCheck: true) else {
-            return NotificationToken()
-        }
-        return owner.observeCollection(
-            keyPaths: keyPaths, target: target, make: MutableSet.init(owner:), deliver: block)
+        observe(keyPaths: keyPaths, place: .queue(queue), block)
     }
 }
 

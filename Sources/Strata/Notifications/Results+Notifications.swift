@@ -27,13 +27,21 @@ extension Results {
         keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
         _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void
     ) -> NotificationToken {
+        observe(keyPaths: keyPaths, place: .queue(queue), block)
+    }
+
+    /// `observe(keyPaths:on:_:)` delivering at `place`; `block` runs there.
+    func observe(
+        keyPaths: [String]?, place: DeliveryPlace,
+        _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void
+    ) -> NotificationToken {
         if let values {
             // Results of values: the collection's changes, compared value by value. No key
             // paths apply to values.
-            return observeValues(values, queue: queue, block)
+            return observeValues(values, place: place, block)
         }
         let token = NotificationToken()
-        guard let realm, let target = DeliveryTarget.make(for: realm, queue: queue, inWriteCheck: true),
+        guard let realm, let target = place.target(for: realm),
             let binding, let filter = KeyPathFilter.make(keyPaths, binding: binding, file: realm.file)
         else { return token }
         let query = self.query

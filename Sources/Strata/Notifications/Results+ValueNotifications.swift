@@ -31,12 +31,13 @@ extension Results {
 
     /// `observe(keyPaths:on:_:)` of results of values.
     func observeValues(
-        _ source: _ValueResults, queue: DispatchQueue?,
+        _ source: _ValueResults, place: DeliveryPlace,
         _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void
     ) -> NotificationToken {
         let delivered = _DeliveredValues()
         let owner = source.owner
-        return owner.observe(keyPaths: nil, queue: queue, isMap: source.kind == .map) { event in
+        guard let target = place.target(for: owner.state.realm) else { return NotificationToken() }
+        return owner.observe(keyPaths: nil, target: target, isMap: source.kind == .map) { event in
             { realm in
                 let results = Results(values: source.moved(to: owner.moved(to: realm)))
                 switch event {
