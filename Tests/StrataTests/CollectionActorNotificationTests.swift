@@ -142,6 +142,26 @@ final class CollectionActorNotificationTests: SeedTestCase {
     }
 
     @MainActor
+    func testResultsOfValuesObservedOnAnActorAreDeliveredIsolatedToIt() async throws {
+        let realm = try open()
+        let owner = try makeOwner(realm)
+        let actor = NoteActor()
+        let token = await owner.tags.sorted(ascending: true).observe(on: actor) { a, change in
+            a.preconditionIsolated()
+            switch change {
+            case .initial(let tags): a.seen.append("initial \(Array(tags))")
+            case .update(let tags, _, let i, _): a.seen.append("update \(i) \(Array(tags))")
+            case .error(let e): a.seen.append("error \(e)")
+            }
+        }
+        _ = try await seen(actor, count: 1)
+        try realm.write { owner.tags.insert(objectsIn: ["b", "a"]) }
+        let result = try await seen(actor, count: 2)
+        XCTAssertEqual(result, ["initial []", "update [0, 1] [\"a\", \"b\"]"])
+        token.invalidate()
+    }
+
+    @MainActor
     func testAnUnmanagedListCannotBeObservedOnAnActor() async throws {
         let actor = NoteActor()
         let token = await ActorNoteOwner().dogs.observe(on: actor) { a, _ in a.seen.append("called") }

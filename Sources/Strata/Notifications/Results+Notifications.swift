@@ -100,45 +100,16 @@ extension ObjectSchemaProviding {
     }
 }
 
-extension Results where Element: Object {
+extension Results {
     /// `observe(keyPaths:on:_:)` delivering on `actor`: the block runs isolated to it, with
     /// results of a realm confined to the actor (opened on the first delivery).
     public func observe<A: Actor>(
         keyPaths: [String]? = nil, on actor: A, isolation: isolated (any Actor)? = #isolation,
         _ block: @Sendable @escaping (isolated A, RealmCollectionChange<Results<Element>>) -> Void
     ) async -> NotificationToken {
-        let token = NotificationToken()
-        guard let realm, realm.checkThread() else { return token }
-        if realm.isFrozen {
-            return Realm.violation("Frozen Realms do not change and do not have change notifications.", fallback: token)
+        observe(keyPaths: keyPaths, place: .actor(actor)) { change in
+            let box = UncheckedBox(change)
+            actor.assumeIsolated { a in block(a, box.value) }
         }
-        if realm.isInWriteTransaction {
-            return Realm.violation(
-                "Cannot register notification blocks from within write transactions.", fallback: token)
-        }
-        guard let binding, let filter = KeyPathFilter.make(keyPaths, binding: binding, file: realm.file) else {
-            return token
-        }
-        let target = DeliveryTarget.actor(ActorBinding(actor), realm.configuration, DeliveryTarget.ActorRealm())
-        let query = self.query
-        let entry = ResultsNotifierEntry(
-            token: token, target: target, query: query, table: binding.table, filter: filter
-        ) { event in
-            { realm in
-                let results = Results(realm: realm, query: query)
-                let change: RealmCollectionChange<Results<Element>>
-                switch event {
-                case .initial: change = .initial(results)
-                case .update(let d):
-                    change = .update(
-                        results, deletions: d.deletions, insertions: d.insertions, modifications: d.modifications)
-                case .error(let e): change = .error(e)
-                }
-                let box = UncheckedBox(change)
-                actor.assumeIsolated { a in block(a, box.value) }
-            }
-        }
-        token.attach(entry, to: realm.file.notifier)
-        return token
     }
 }
