@@ -162,6 +162,26 @@ final class CollectionActorNotificationTests: SeedTestCase {
     }
 
     @MainActor
+    func testSectionedResultsObservedOnAnActorAreDeliveredIsolatedToIt() async throws {
+        let realm = try open()
+        let actor = NoteActor()
+        let sections = realm.objects(ActorNoteDog.self).sectioned(by: \.name, ascending: true)
+        let token = await sections.observe(on: actor) { a, change in
+            a.preconditionIsolated()
+            switch change {
+            case .initial(let s): a.seen.append("initial \(s.allKeys)")
+            case .update(let s, _, _, _, let sectionsToInsert, _):
+                a.seen.append("update \(Array(sectionsToInsert)) \(s.allKeys)")
+            }
+        }
+        _ = try await seen(actor, count: 1)
+        try realm.write { realm.add(ActorNoteDog(value: ["name": "Rex"])) }
+        let result = try await seen(actor, count: 2)
+        XCTAssertEqual(result, ["initial []", "update [0] [\"Rex\"]"])
+        token.invalidate()
+    }
+
+    @MainActor
     func testAnUnmanagedListCannotBeObservedOnAnActor() async throws {
         let actor = NoteActor()
         let token = await ActorNoteOwner().dogs.observe(on: actor) { a, _ in a.seen.append("called") }

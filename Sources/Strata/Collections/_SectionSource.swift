@@ -22,7 +22,7 @@ struct _SectionSource<Element>: @unchecked Sendable {
     /// realm) and, for an update, the positions modified in the previous version (nil for the
     /// initial call).
     var observe:
-        (_ keyPaths: [String]?, _ queue: DispatchQueue?, _ block: @escaping (_SectionSource, [Int]?) -> Void) ->
+        (_ keyPaths: [String]?, _ place: DeliveryPlace, _ block: @escaping (_SectionSource, [Int]?) -> Void) ->
             NotificationToken
 }
 
@@ -48,8 +48,8 @@ extension _SectionSource where Element: Object {
             if owner != nil, liveOwner == nil { return nil }
             return _SectionSource(live, owner: liveOwner, kind: kind)
         }
-        self.observe = { keyPaths, queue, block in
-            results.observe(keyPaths: keyPaths, on: queue) { change in
+        self.observe = { keyPaths, place, block in
+            results.observe(keyPaths: keyPaths, place: place) { change in
                 switch change {
                 case .initial(let delivered): block(_SectionSource(delivered), nil)
                 case .update(let delivered, _, _, let modifications): block(_SectionSource(delivered), modifications)

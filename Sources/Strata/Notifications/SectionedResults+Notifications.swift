@@ -4,12 +4,12 @@ extension _SectionedResultsCore {
     /// Observes the sorted elements and calls `deliver` with the sections as delivered and the
     /// snapshots of the previous and new versions (no previous one for the initial call).
     func observe(
-        keyPaths: [String]?, on queue: DispatchQueue?,
+        keyPaths: [String]?, place: DeliveryPlace,
         _ deliver: @escaping (_SectionedResultsCore, _SectionSnapshot<Key>?, _SectionSnapshot<Key>, [Int]) -> Void
     ) -> NotificationToken {
         let keyOf = self.keyOf
         let box = _SectionSnapshotBox<Key>()
-        return source.observe(keyPaths, queue) { delivered, modifications in
+        return source.observe(keyPaths, place) { delivered, modifications in
             let core = _SectionedResultsCore(source: delivered, keyOf: keyOf)
             let snapshot = _SectionSnapshot(core)
             let previous = modifications == nil ? nil : box.snapshot
@@ -34,7 +34,28 @@ extension SectionedResults {
         keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
         _ block: @escaping (SectionedResultsChange<SectionedResults>) -> Void
     ) -> NotificationToken {
-        core.observe(keyPaths: keyPaths, on: queue) { core, previous, snapshot, modified in
+        observe(keyPaths: keyPaths, place: .queue(queue), block)
+    }
+
+    /// `observe(keyPaths:on:_:)` delivering on `actor`: the block runs isolated to it, with the
+    /// sections read from a realm confined to the actor (opened on the first delivery).
+    /// - Returns: A token to keep; `invalidate()` or releasing it stops the notifications.
+    public func observe<A: Actor>(
+        keyPaths: [String]? = nil, on actor: A, isolation: isolated (any Actor)? = #isolation,
+        _ block: @Sendable @escaping (isolated A, SectionedResultsChange<SectionedResults>) -> Void
+    ) async -> NotificationToken {
+        observe(keyPaths: keyPaths, place: .actor(actor)) { change in
+            let box = UncheckedBox(change)
+            actor.assumeIsolated { a in block(a, box.value) }
+        }
+    }
+
+    /// `observe(keyPaths:on:_:)` delivering at `place`; `block` runs there.
+    func observe(
+        keyPaths: [String]?, place: DeliveryPlace,
+        _ block: @escaping (SectionedResultsChange<SectionedResults>) -> Void
+    ) -> NotificationToken {
+        core.observe(keyPaths: keyPaths, place: place) { core, previous, snapshot, modified in
             let value = SectionedResults(core: core)
             guard let previous, let c = snapshot.changes(from: previous, modifiedPositions: modified) else {
                 return block(.initial(value))
@@ -67,8 +88,29 @@ extension ResultsSection {
         keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
         _ block: @escaping (SectionedResultsChange<ResultsSection>) -> Void
     ) -> NotificationToken {
+        observe(keyPaths: keyPaths, place: .queue(queue), block)
+    }
+
+    /// `observe(keyPaths:on:_:)` delivering on `actor`: the block runs isolated to it, with the
+    /// section read from a realm confined to the actor (opened on the first delivery).
+    /// - Returns: A token to keep; `invalidate()` or releasing it stops the notifications.
+    public func observe<A: Actor>(
+        keyPaths: [String]? = nil, on actor: A, isolation: isolated (any Actor)? = #isolation,
+        _ block: @Sendable @escaping (isolated A, SectionedResultsChange<ResultsSection>) -> Void
+    ) async -> NotificationToken {
+        observe(keyPaths: keyPaths, place: .actor(actor)) { change in
+            let box = UncheckedBox(change)
+            actor.assumeIsolated { a in block(a, box.value) }
+        }
+    }
+
+    /// `observe(keyPaths:on:_:)` delivering at `place`; `block` runs there.
+    func observe(
+        keyPaths: [String]?, place: DeliveryPlace,
+        _ block: @escaping (SectionedResultsChange<ResultsSection>) -> Void
+    ) -> NotificationToken {
         let key = self.key
-        return core.observe(keyPaths: keyPaths, on: queue) { core, previous, snapshot, modified in
+        return core.observe(keyPaths: keyPaths, place: place) { core, previous, snapshot, modified in
             let value = ResultsSection(core: core, key: key)
             guard let previous else { return block(.initial(value)) }
             guard let c = snapshot.changes(from: previous, modifiedPositions: modified, onlyKey: key) else { return }
