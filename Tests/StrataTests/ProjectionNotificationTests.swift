@@ -1,19 +1,11 @@
 import Foundation
-import Strata
+@testable import Strata
 import StrataTestSupport
 import XCTest
 
 /// `observe` on a projection: changes of its projected properties, named as the projection
 /// names them, with values read back through the projection.
 final class ProjectionNotificationTests: SeedTestCase {
-    private func spin(until condition: () -> Bool, file: StaticString = #filePath, line: UInt = #line) {
-        let deadline = Date(timeIntervalSinceNow: 20)
-        while !condition() {
-            if Date() > deadline { return XCTFail("timed out", file: file, line: line) }
-            _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.005))
-        }
-    }
-
     private func drain() {
         let end = Date(timeIntervalSinceNow: 0.3)
         while Date() < end { _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.005)) }
@@ -89,5 +81,28 @@ final class ProjectionNotificationTests: SeedTestCase {
 
         _ = view.observe(keyPaths: ["nickname"]) { _ in }
         XCTAssertEqual(takeViolations(), ["Property 'nickname' not found in projection 'PersonProjection'."])
+    }
+
+    @MainActor
+    func testAProjectionObservedOnAnActorIsDeliveredIsolatedToIt() async throws {
+        let realm = try open()
+        let ann = try addAnn(realm)
+        let view = PersonProjection(projecting: ann)
+        let actor = NoteActor()
+        let token = await view.observe(keyPaths: ["displayName"], on: actor) { a, change in
+            a.preconditionIsolated()
+            switch change {
+            case .change(let v, let properties): a.seen.append("\(properties.map(\.name)) \(v.displayName)")
+            case .deleted: a.seen.append("deleted")
+            case .error(let e): a.seen.append("error \(e)")
+            }
+        }
+        realm.file.notifier.waitForRound()
+        try realm.write { ann.name = "Anna" }
+        let deadline = Date(timeIntervalSinceNow: 20)
+        while await actor.seen.isEmpty, Date() < deadline { try await Task.sleep(nanoseconds: 2_000_000) }
+        let seen = await actor.seen
+        XCTAssertEqual(seen, ["[\"displayName\"] Anna"])
+        token.invalidate()
     }
 }

@@ -21,6 +21,13 @@ extension ObjectBase {
         keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
         _ block: @escaping (ObjectChange<T>) -> Void
     ) -> NotificationToken {
+        observe(keyPaths: keyPaths, place: .queue(queue), block)
+    }
+
+    /// `observe(keyPaths:on:_:)` delivering at `place`; `block` runs there.
+    func observe<T: ObjectBase>(
+        keyPaths: [String]?, place: DeliveryPlace, _ block: @escaping (ObjectChange<T>) -> Void
+    ) -> NotificationToken {
         let token = NotificationToken()
         guard let managed = _strataManaged else {
             return Realm.violation(
@@ -28,7 +35,7 @@ extension ObjectBase {
                 fallback: token)
         }
         let realm = managed.realm
-        guard let target = DeliveryTarget.make(for: realm, queue: queue, inWriteCheck: true),
+        guard let target = place.target(for: realm),
             let filter = KeyPathFilter.make(keyPaths, binding: managed.binding, file: realm.file)
         else { return token }
         let binding = managed.binding
@@ -65,42 +72,9 @@ extension ObjectBase {
         keyPaths: [String]? = nil, on actor: A, isolation: isolated (any Actor)? = #isolation,
         _ block: @Sendable @escaping (isolated A, ObjectChange<T>) -> Void
     ) async -> NotificationToken {
-        let token = NotificationToken()
-        guard let managed = _strataManaged else {
-            return Realm.violation(
-                "Only objects which are managed by a Realm support change notifications. Add the object to a realm first.",
-                fallback: token)
+        observe(keyPaths: keyPaths, place: .actor(actor)) { (change: ObjectChange<T>) in
+            let box = UncheckedBox(change)
+            actor.assumeIsolated { a in block(a, box.value) }
         }
-        let realm = managed.realm
-        guard realm.checkThread() else { return token }
-        if realm.isFrozen {
-            return Realm.violation("Frozen Realms do not change and do not have change notifications.", fallback: token)
-        }
-        if realm.isInWriteTransaction {
-            return Realm.violation(
-                "Cannot register notification blocks from within write transactions.", fallback: token)
-        }
-        guard let filter = KeyPathFilter.make(keyPaths, binding: managed.binding, file: realm.file) else {
-            return token
-        }
-        let target = DeliveryTarget.actor(ActorBinding(actor), realm.configuration, DeliveryTarget.ActorRealm())
-        let binding = managed.binding, key = managed.key
-        let entry = ObjectNotifierEntry(token: token, target: target, key: key, binding: binding, filter: filter) {
-            event in
-            { realm in
-                let change: ObjectChange<T>
-                switch event {
-                case .change(let changes):
-                    guard let object = realm.object(binding, key: key) as? T else { return }
-                    change = .change(object, changes.map { $0.resolved(in: realm) })
-                case .deleted: change = .deleted
-                case .error(let e): change = .error(e)
-                }
-                let box = UncheckedBox(change)
-                actor.assumeIsolated { a in block(a, box.value) }
-            }
-        }
-        token.attach(entry, to: realm.file.notifier)
-        return token
     }
 }

@@ -27,6 +27,27 @@ extension ProjectionObservable {
         keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
         _ block: @escaping (ObjectChange<Self>) -> Void
     ) -> NotificationToken {
+        observe(keyPaths: keyPaths, place: .queue(queue), block)
+    }
+
+    /// `observe(keyPaths:on:_:)` delivering on `actor`: the block runs isolated to it, with the
+    /// projection of the object read from a realm confined to the actor (opened on the first
+    /// delivery).
+    /// - Returns: A token to keep; `invalidate()` or releasing it stops the notifications.
+    public func observe<A: Actor>(
+        keyPaths: [String]? = nil, on actor: A, isolation: isolated (any Actor)? = #isolation,
+        _ block: @Sendable @escaping (isolated A, ObjectChange<Self>) -> Void
+    ) async -> NotificationToken {
+        observe(keyPaths: keyPaths, place: .actor(actor)) { change in
+            let box = UncheckedBox(change)
+            actor.assumeIsolated { a in block(a, box.value) }
+        }
+    }
+
+    /// `observe(keyPaths:on:_:)` delivering at `place`; `block` runs there.
+    func observe(
+        keyPaths: [String]?, place: DeliveryPlace, _ block: @escaping (ObjectChange<Self>) -> Void
+    ) -> NotificationToken {
         let schema = (Self.self as? any _ProjectionSchemaProviding.Type)?._strataProjectedProperties ?? []
         var watched = schema
         if let keyPaths, !keyPaths.isEmpty {
@@ -41,7 +62,7 @@ extension ProjectionObservable {
         // Without a generated list (a projection the generator did not see) every property is
         // watched and nothing can be named.
         let rootKeyPaths: [String]? = schema.isEmpty ? nil : origins
-        return rootObject.observe(keyPaths: rootKeyPaths, on: queue) { (change: ObjectChange<Root>) in
+        return rootObject.observe(keyPaths: rootKeyPaths, place: place) { (change: ObjectChange<Root>) in
             switch change {
             case .deleted: block(.deleted)
             case .error(let error): block(.error(error))
