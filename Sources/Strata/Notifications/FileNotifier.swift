@@ -208,9 +208,10 @@ final class FileNotifier: @unchecked Sendable {
             if !wakeRequested || paused {
                 if let watcher {
                     // A wake between the unlock and the wait is kept by the watcher: the wait
-                    // then returns at once.
+                    // then returns at once. (The timeout is read under the lock.)
+                    let timeout = paused ? Self.pollInterval : Self.watchedPollInterval
                     condition.unlock()
-                    watcher.wait(timeout: paused ? Self.pollInterval : Self.watchedPollInterval)
+                    watcher.wait(timeout: timeout)
                     condition.lock()
                 } else {
                     _ = condition.wait(until: Date(timeIntervalSinceNow: Self.pollInterval))
