@@ -262,15 +262,20 @@ package struct StoreQuery: Sendable {
 
     /// The sum of column `column` (an `Int` or `Double` column) over the matching objects,
     /// computed from the rows' bytes when the query is a single fixed-width comparison or matches
-    /// everything; nil when it needs the general path (``forEachMatch(in:table:_:)``). Sorting and
+    /// everything (for a query restricted to a collection, when the collection is large enough
+    /// to scan the table beside it; repeated elements add each time); nil when it needs the general path (``forEachMatch(in:table:_:)``). Sorting and
     /// distinct are ignored. `sawValue` tells whether any non-null value was added. Integers add
     /// with wrapping, doubles in key order, exactly as the general path does.
     /// - Throws: as ``evaluate(in:table:)``.
     package func fastSum(
         in txn: StoreTransaction, table: StoreTable, column: Int
     ) throws -> (ints: Int64, doubles: Double, sawValue: Bool)? {
-        guard source == .table, limit == nil else { return nil }
-        return try prepare(txn, table).simpleSum(column: column)
+        guard limit == nil else { return nil }
+        let prepared = try prepare(txn, table)
+        if let candidates = try source.keys(in: txn) {
+            return try prepared.sum(column: column, restrictedTo: candidates)
+        }
+        return try prepared.simpleSum(column: column)
     }
 
     /// The number of matching objects, counted from the rows' bytes without collecting keys,
