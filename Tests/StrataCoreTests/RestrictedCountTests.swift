@@ -129,5 +129,16 @@ final class RestrictedCountTests: QueryTestCase {
         }
         XCTAssertEqual(KeyWeights([]).weight(of: 0), 0)
         XCTAssertEqual(KeyWeights([.min, .max, .max]).weight(of: .max), 2)
+        // More than 255 of one key: the table widens, the run of bytes is no longer offered.
+        let heavy = KeyWeights(Array(repeating: 5, count: 300) + [6, 9])
+        XCTAssertEqual(heavy.weight(of: 5), 300)
+        XCTAssertEqual(heavy.weight(of: 9), 1)
+        XCTAssertNil(heavy.byteRun(from: 5, count: 2))
+        // A run is offered only inside the table.
+        let light = KeyWeights([10, 11, 11, 13])
+        XCTAssertEqual(
+            light.byteRun(from: 10, count: 4).map { Array(UnsafeBufferPointer(start: $0, count: 4)) }, [1, 2, 0, 1])
+        XCTAssertNil(light.byteRun(from: 11, count: 4))
+        XCTAssertNil(light.byteRun(from: 9, count: 2))
     }
 }

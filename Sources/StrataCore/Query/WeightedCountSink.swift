@@ -19,6 +19,15 @@ struct WeightedCountSink: SimpleScanSink {
         // mispredict one in two.
         var n = 0
         var i = 0
+        if m > 0, view.keyWidth == 0, let run = weights.byteRun(from: view.firstKey, count: m) {
+            // Consecutive keys: their weights are one run of the byte table.
+            while i < m {
+                n &+= Int(run[i]) &* (matches(i) ? 1 : 0)
+                i &+= 1
+            }
+            count &+= n
+            return
+        }
         while i < m {
             n &+= Int(weights.weight(of: view.key(at: i))) &* (matches(i) ? 1 : 0)
             i &+= 1
