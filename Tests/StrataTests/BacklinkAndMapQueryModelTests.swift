@@ -178,6 +178,7 @@ final class BacklinkAndMapQueryModelTests: SeedTestCase {
                     pet.weights.max(ofProperty: "self") as Double?, weights.compactMap { $0 }.max(), what)
             }
             XCTAssertEqual(pet.scores.sum(), scores.reduce(0, +))
+            XCTAssertEqual(pet.weights.sum(), weights.compactMap { $0 }.reduce(0, +), accuracy: 1e-9)
             XCTAssertEqual(pet.scores.min(), scores.min())
         }
     }

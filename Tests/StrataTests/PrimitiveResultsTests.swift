@@ -123,6 +123,12 @@ final class PrimitiveResultsTests: SeedTestCase {
         XCTAssertEqual(scores.max(ofProperty: "self") as Int?, 3)
         XCTAssertEqual(scores.sum(ofProperty: "self") as Int, 6)
         XCTAssertEqual(scores.average(ofProperty: "self") as Double?, 2)
+        // RealmSwift's sum() of optionals gives the wrapped type.
+        let total: Int = scores.sum()
+        XCTAssertEqual(total, 6)
+        XCTAssertEqual(scores.where { $0 != 3 }.sum(), 3)
+        XCTAssertEqual(List<Int?>([nil, 4, nil]).sum(), 4)
+        XCTAssertEqual(List<Int?>().sum(), 0)
     }
 
     func testDoubleAndDecimalAggregates() throws {

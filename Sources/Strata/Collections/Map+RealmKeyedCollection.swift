@@ -104,6 +104,14 @@ extension Map where Value: AddableType & AdditiveArithmetic {
     public func sum() -> Value { _ValueAggregate.sum(values) }
 }
 
+extension Map {
+    /// The sum of the values of a map of optionals, nulls skipped (zero when there are none).
+    public func sum<Wrapped: AddableType & AdditiveArithmetic & _PropertyValueConvertible>() -> Wrapped
+    where Value == Wrapped? {
+        _ValueAggregate.sum(values)
+    }
+}
+
 extension Map where Value: AddableType {
     /// The average of the values, nil when there are none.
     public func average<T: BinaryFloatingPoint>() -> T? { _ValueAggregate.average(values) }

@@ -37,6 +37,15 @@ extension RealmCollection where Element: AddableType & AdditiveArithmetic {
     }
 }
 
+extension RealmCollection {
+    /// The sum of the values of a collection of optionals, nulls skipped (zero when there are
+    /// none): `let total: Int = maybeScores.sum()`.
+    public func sum<Wrapped: AddableType & AdditiveArithmetic & _PropertyValueConvertible>() -> Wrapped
+    where Element == Wrapped? {
+        _ValueAggregate.sum(self)
+    }
+}
+
 extension RealmCollection where Element: AddableType {
     /// The average of the values, nil when there are none (nulls do not count):
     /// `let mean: Double? = scores.average()`.
