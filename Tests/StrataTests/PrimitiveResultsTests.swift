@@ -92,6 +92,34 @@ final class PrimitiveResultsTests: SeedTestCase {
         XCTAssertEqual(fromOtherThread, [1, 2, 3])
     }
 
+    func testResultsOfValuesPassToAnotherThreadByReference() throws {
+        let realm = try open()
+        try realm.write { realm.add(Scoreboard(value: ["id": 1, "scores": [5, 1, 9, 3, 9], "levels": [4, 2]])) }
+        let board = try board(realm)
+        let big = board.scores.where { $0 > 2 }.sorted(ascending: false).distinct()
+        let levels = board.levels.sorted(ascending: true)
+        let bigReference = ThreadSafeReference(to: big)
+        let levelsReference = ThreadSafeReference(to: levels)
+        let config = self.config()
+        let (resolved, afterWrite, resolvedLevels) = DispatchQueue.global().sync {
+            () -> ([Int]?, [Int]?, [Int]?) in
+            let other = try! Realm(configuration: config)
+            guard let results = other.resolve(bigReference) else { return (nil, nil, nil) }
+            let before = Array(results)
+            // Live on the new thread: the same operations follow the list there.
+            try! other.write { other.object(ofType: Scoreboard.self, forPrimaryKey: 1)!.scores.append(7) }
+            return (before, Array(results), other.resolve(levelsReference).map(Array.init))
+        }
+        XCTAssertEqual(resolved, [9, 5, 3])
+        XCTAssertEqual(afterWrite, [9, 7, 5, 3])
+        XCTAssertEqual(resolvedLevels, [2, 4])
+        // The owner deleted before resolving: nil.
+        let reference = ThreadSafeReference(to: board.scores.sorted(ascending: true))
+        try realm.write { realm.delete(board) }
+        let gone = DispatchQueue.global().sync { try! Realm(configuration: config).resolve(reference) == nil }
+        XCTAssertTrue(gone)
+    }
+
     func testSetsOfValuesSortFilterAndAggregate() throws {
         let realm = try open()
         try realm.write {

@@ -6,4 +6,6 @@ internal import StrataStorage
 protocol _AnyResults {
     var elementClassName: String { get }
     var coreQuery: StoreQuery { get }
+    /// For results of values, their collection and operations; nil for results of objects.
+    var valueSource: _ValueResults? { get }
 }

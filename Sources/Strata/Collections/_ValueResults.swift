@@ -39,6 +39,23 @@ final class _ValueResults {
         self.isDistinct = isDistinct
     }
 
+    /// What the results apply to their collection, without the collection: what a
+    /// `ThreadSafeReference` carries to re-make them on another thread.
+    struct Recipe: Sendable {
+        let kind: Kind
+        let filters: [StoreValuePredicate]
+        let ascending: Bool?
+        let isDistinct: Bool
+
+        /// The results of the same operations on `owner`.
+        func make(owner: _CollectionOwner) -> _ValueResults {
+            _ValueResults(owner: owner, kind: kind, filters: filters, ascending: ascending, isDistinct: isDistinct)
+        }
+    }
+
+    /// The operations of these results.
+    var recipe: Recipe { Recipe(kind: kind, filters: filters, ascending: ascending, isDistinct: isDistinct) }
+
     /// The collection's type name, for messages.
     var kindName: String {
         switch kind {

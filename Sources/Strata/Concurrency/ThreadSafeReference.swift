@@ -54,7 +54,8 @@ extension LinkingObjects: _OwnedCollection {
 /// target realm forward to at least that version.
 ///
 /// ## Concurrency
-/// `Sendable`: it holds only the file's path, the class, the object key or query and a version.
+/// `Sendable`: it holds only the file's path, the class, the object key, the query or the operations of
+/// results of values, and a version.
 public final class ThreadSafeReference<Confined: ThreadConfined>: @unchecked Sendable {
     let path: String
     let version: UInt64
@@ -63,6 +64,8 @@ public final class ThreadSafeReference<Confined: ThreadConfined>: @unchecked Sen
     let query: StoreQuery?
     /// For a collection: the property of the object `key` it is.
     let propertyIndex: Int?
+    /// For results of values: what they apply to the collection `propertyIndex` of `key`.
+    let valueRecipe: _ValueResults.Recipe?
     let lock = NSLock()
     var resolved = false
 
@@ -76,6 +79,7 @@ public final class ThreadSafeReference<Confined: ThreadConfined>: @unchecked Sen
         var key: Int64?
         var query: StoreQuery?
         var propertyIndex: Int?
+        var valueRecipe: _ValueResults.Recipe?
         if let collection = value as? _OwnedCollection {
             if let owner = collection.collectionOwner {
                 className = owner.state.binding.className
@@ -93,8 +97,15 @@ public final class ThreadSafeReference<Confined: ThreadConfined>: @unchecked Sen
                 key = state.key
             }
         } else if let results = value as? _AnyResults {
-            className = results.elementClassName
-            query = results.coreQuery
+            if let source = results.valueSource {
+                className = source.owner.state.binding.className
+                key = source.owner.state.key
+                propertyIndex = source.owner.index
+                valueRecipe = source.recipe
+            } else {
+                className = results.elementClassName
+                query = results.coreQuery
+            }
         }
         if realm == nil || (value as? ObjectBase).map({ $0._strataManaged == nil }) == true
             || (value as? _OwnedCollection).map({ $0.collectionOwner == nil }) == true
@@ -111,6 +122,7 @@ public final class ThreadSafeReference<Confined: ThreadConfined>: @unchecked Sen
         self.key = key
         self.query = query
         self.propertyIndex = propertyIndex
+        self.valueRecipe = valueRecipe
     }
 
     /// Marks the reference used; false if it was resolved before.
@@ -126,6 +138,7 @@ public final class ThreadSafeReference<Confined: ThreadConfined>: @unchecked Sen
 extension Results: _AnyResults {
     var elementClassName: String { (Element.self as? ObjectBase.Type)?.className() ?? "\(Element.self)" }
     var coreQuery: StoreQuery { query }
+    var valueSource: _ValueResults? { values }
 }
 
 extension Realm {
@@ -149,6 +162,27 @@ extension Realm {
         guard prepareToResolve(reference), let query = reference.query else { return nil }
         _ = binding(for: Element.self)
         return Results(realm: self, query: query)
+    }
+
+    /// The results of values `reference` points to (`list.where { $0 > 1 }`,
+    /// `set.sorted(ascending: true)`), re-made on the same collection of the same object in this
+    /// realm; nil if the object was deleted.
+    public func resolve<Element: RealmCollectionValue>(
+        _ reference: ThreadSafeReference<Results<Element>>
+    ) -> Results<Element>? {
+        guard prepareToResolve(reference) else { return nil }
+        guard let recipe = reference.valueRecipe else {
+            // Results of objects made in generic code: the query, re-run here.
+            guard let query = reference.query, let type = Element.self as? ObjectBase.Type,
+                binding(for: type) != nil
+            else { return nil }
+            return Results(realm: self, query: query, objectType: type, values: nil)
+        }
+        guard let key = reference.key, let index = reference.propertyIndex,
+            let binding = binding(named: reference.className), currentRow(binding, key) != nil,
+            let state = object(binding, key: key)._strataManaged
+        else { return nil }
+        return Results(values: recipe.make(owner: _CollectionOwner(state: state, index: index)))
     }
 
     /// The list `reference` points to, on the same object in this realm; nil if the object was deleted.
