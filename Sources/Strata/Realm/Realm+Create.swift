@@ -234,9 +234,10 @@ extension Realm {
         return unboundBinding(target)
     }
 
+    /// The binding of `t` without a realm: made once per class and shared (`UnboundBindings`).
     static func unboundBinding(_ t: any ObjectSchemaProviding.Type) -> TableBinding {
         func make<U: ObjectSchemaProviding>(_ u: U.Type) -> TableBinding { TableBinding(u, table: desiredTable(u)) }
-        return make(t)
+        return UnboundBindings.shared.binding(for: t) { make(t) }
     }
 }
 
