@@ -7,7 +7,7 @@ import Foundation
 extension Results where Element: Object {
     /// The property name of `keyPath`, or "" after reporting the violation.
     private func name(_ keyPath: PartialKeyPath<Element>) -> String {
-        Element.strataPropertyNames([keyPath])[0]
+        Element.strataPropertyNames([keyPath]).first ?? ""
     }
 
     /// The results sorted by the property `keyPath` names.

@@ -80,7 +80,10 @@ extension Results where Element: Object {
 extension ObjectBase {
     /// The property names of `keyPaths` (each one property of this class).
     static func strataPropertyNames<T>(_ keyPaths: [PartialKeyPath<T>]) -> [String] {
-        guard let provider = self as? any ObjectSchemaProviding.Type else { return [] }
+        guard let provider = self as? any ObjectSchemaProviding.Type else {
+            return Realm.violation(
+                "\(self) has no generated schema: add the StrataPlugin build plugin to its target.", fallback: [])
+        }
         let names = provider.strataKeyPathNames
         return keyPaths.map { kp in
             names[kp as AnyKeyPath]
