@@ -130,7 +130,7 @@ final class DamagedClusterReadTests: CoreTestCase {
             let count = try q.fastCount(in: txn, table: Self.people)
             let sum = try q.fastSum(in: txn, table: Self.people, column: 3)
             if count != want.count { return "count \(String(describing: count))" }
-            if sum?.doubles != want.reduce(0.0) { $0 + Double($1) * 0.5 } { return "sum \(String(describing: sum))" }
+            if sum?.doubles != want.reduce(0.0, { $0 + Double($1) * 0.5 }) { return "sum \(String(describing: sum))" }
             return nil
         }
         return errors
