@@ -50,6 +50,20 @@ final class CodableModelTests: SeedTestCase {
         XCTAssertEqual(again.born.timeIntervalSince1970, stored.born.timeIntervalSince1970, accuracy: 0.001)
     }
 
+    func testResultsEncodeTheirCurrentElementsAsAnArray() throws {
+        let realm = try open()
+        try realm.write {
+            realm.add(CodableDog(value: ["id": 2, "name": "Bo", "scores": [3, 1, 2]]))
+            realm.add(CodableDog(value: ["id": 1, "name": "Ann"]))
+        }
+        let dogs = realm.objects(CodableDog.self).sorted(byKeyPath: "name")
+        let decoded = try JSONDecoder().decode([CodableDog].self, from: JSONEncoder().encode(dogs))
+        XCTAssertEqual(decoded.map(\.name), ["Ann", "Bo"])
+        let scores = try XCTUnwrap(realm.object(ofType: CodableDog.self, forPrimaryKey: 2)).scores
+        let sortedScores = try JSONEncoder().encode(scores.sorted(ascending: true))
+        XCTAssertEqual(String(decoding: sortedScores, as: UTF8.self), "[1,2,3]")
+    }
+
     func testDecodingAWrongTypeThrowsNamingTheKey() {
         XCTAssertThrowsError(try JSONDecoder().decode(CodableDog.self, from: Data(#"{"id": "seven"}"#.utf8))) {
             error in

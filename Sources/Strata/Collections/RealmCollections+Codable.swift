@@ -2,6 +2,7 @@ import Foundation
 
 // Codable collections, for `Codable` models: `List` and `MutableSet` as arrays, `Map` as a keyed
 // container (a JSON object), `LinkingObjects` as nothing (they are computed from links).
+// `Results` encode as arrays of their current elements (they cannot be decoded: they are a query).
 
 extension List: Decodable where Element: Decodable {
     /// An unmanaged list of the decoded elements, in order.
@@ -16,6 +17,14 @@ extension List: Decodable where Element: Decodable {
 
 extension List: Encodable where Element: Encodable {
     /// Encodes the elements as an array.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        for element in self { try container.encode(element) }
+    }
+}
+
+extension Results: Encodable where Element: Encodable {
+    /// Encodes the current elements, in order, as an array.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.unkeyedContainer()
         for element in self { try container.encode(element) }
