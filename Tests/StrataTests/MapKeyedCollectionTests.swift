@@ -51,17 +51,38 @@ final class MapKeyedCollectionTests: SeedTestCase {
         XCTAssertNil(map["c"])
     }
 
-    func testQueriesOfUnmanagedMapsAndMapsOfObjectsAreReported() throws {
+    func testQueriesOfUnmanagedMapsAreReported() throws {
         let unmanaged = Map<String, Int>()
         unmanaged["a"] = 1
         XCTAssertEqual(unmanaged.sum(), 1, "aggregates work without a realm")
         XCTAssertEqual(unmanaged.sorted(ascending: true).count, 0)
         XCTAssertEqual(takeViolations().count, 1)
+    }
 
+    func testMapsOfObjectsAreQueriedSortedAndAggregatedByTheStore() throws {
         let realm = try open()
-        try realm.write { realm.add(Scoreboard(value: ["id": 1, "pets": ["rex": Dog(value: ["name": "Rex"])]])) }
+        try realm.write {
+            let board = Scoreboard(value: ["id": 1])
+            board.pets["rex"] = Dog(value: ["name": "Rex", "age": 7])
+            board.pets["bo"] = Dog(value: ["name": "Bo", "age": 2])
+            board.pets["ann"] = Dog(value: ["name": "Ann", "age": 4])
+            board.pets["none"] = .some(nil)
+            realm.add(board)
+            realm.add(Dog(value: ["name": "Stray", "age": 9]))
+        }
         let pets = try board(realm).pets
-        XCTAssertEqual(pets.filter("name == 'Rex'").count, 0)
-        XCTAssertEqual(takeViolations().count, 1, "a map of objects cannot be queried yet")
+        // Results<Dog?>, in key order, nil values skipped; other dogs are not candidates.
+        let older: Results<Dog?> = pets.filter("age > %@", 3)
+        XCTAssertEqual(older.map { $0?.name }, ["Ann", "Rex"])
+        XCTAssertEqual(pets.filter("age > 100").count, 0)
+        XCTAssertEqual(pets.sorted(byKeyPath: "age", ascending: false).map { $0?.name }, ["Rex", "Ann", "Bo"])
+        XCTAssertEqual(pets.sum(ofProperty: "age") as Int, 13)
+        XCTAssertEqual(pets.max(ofProperty: "age") as Int?, 7)
+        XCTAssertEqual(pets.average(ofProperty: "age") as Double?, 13.0 / 3)
+        // Live: the results follow the map.
+        try realm.write { pets["zed"] = Dog(value: ["name": "Zed", "age": 5]) }
+        XCTAssertEqual(older.map { $0?.name }, ["Ann", "Rex", "Zed"])
+        try realm.write { pets.removeObject(for: "rex") }
+        XCTAssertEqual(older.count, 2)
     }
 }

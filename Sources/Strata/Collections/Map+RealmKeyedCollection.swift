@@ -2,18 +2,19 @@ import Foundation
 internal import StrataCore
 
 extension Map: RealmKeyedCollection {
-    /// The map's values as live results, in key order; empty results after reporting the
-    /// violation when the map is unmanaged or holds objects.
+    /// The map's values as live results, in key order: for a map of objects, the objects its
+    /// values link to (nil values skipped), queried, sorted and aggregated by the store; empty
+    /// results after reporting the violation when the map is unmanaged.
     var valueResults: Results<Value> {
         guard let owner else {
             return Realm.violation(
                 "This method may only be called on RLMDictionary instances retrieved from an RLMRealm",
                 fallback: Results.empty)
         }
-        guard !(Value.self is _OptionalObjectValue.Type) else {
-            return Realm.violation(
-                "Queries, sorting and aggregates of a Map of objects are not supported yet; use map.values.",
-                fallback: Results.empty)
+        if let optional = Value.self as? _OptionalObjectValue.Type {
+            return Results(
+                realm: owner.realm, query: StoreQuery().restricted(to: owner.querySource),
+                objectType: optional.wrappedObjectType, values: nil)
         }
         return Results(values: _ValueResults(owner: owner, kind: .map))
     }

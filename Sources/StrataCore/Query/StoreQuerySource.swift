@@ -12,8 +12,8 @@
 package enum StoreQuerySource: Sendable, Hashable {
     /// Every object of the queried table, in key order.
     case table
-    /// The objects linked from list or set property `column` of object `ownerKey` of table
-    /// `ownerTable`, in the collection's order.
+    /// The objects linked from list, set or map property `column` of object `ownerKey` of table
+    /// `ownerTable`, in the collection's order (a map's: its keys ascending; nil values skipped).
     case collection(ownerTable: String, ownerKey: Int64, column: String)
     /// The objects of `originTable` whose link (or list or set of links) `column` points at
     /// object `key` of `table`, in key order: a `LinkingObjects` property.
@@ -37,10 +37,17 @@ package enum StoreQuerySource: Sendable, Hashable {
                 throw StoreQueryError.unknownProperty(table: ownerTable, property: column, keyPath: column)
             }
             let described = table.columns[c]
-            guard described.type == .link, described.collection == .list || described.collection == .set else {
+            guard described.type == .link, described.collection != .none else {
                 throw StoreQueryError.notALink(table: ownerTable, property: column, keyPath: column)
             }
             guard let row = try txn.row(table, key: ownerKey) else { return [] }
+            if described.collection == .map {
+                guard case .map(let entries) = row.value(c) else { return [] }
+                return entries.keys.sorted().compactMap { key in
+                    if case .link(let k)? = entries[key] { return k }
+                    return nil
+                }
+            }
             if let keys = row.linkListKeys(c) { return keys }
             guard case .list(let elements) = row.value(c) else { return [] }
             var keys: [Int64] = []
