@@ -42,7 +42,9 @@ public final class MigrationObject {
             guard let table, let c = column(named: name, in: table) else { return nil }
             let txn = isOld ? migration.old : migration.txn
             guard let row = (try? txn.row(table, key: key)) ?? nil else { return nil }
-            return plain(row.value(c), column: table.columns[c])
+            let column = table.columns[c]
+            if column.collection != .none { return collection(column, c, row.value(c)) }
+            return plain(row.value(c), column: column)
         }
         set {
             guard !isOld, let binding, let i = binding.propertyIndexByName[name] else {
@@ -96,7 +98,7 @@ public final class MigrationObject {
             return MigrationObject(
                 migration: migration, className: target, table: t, binding: nil, key: key, isOld: true)
         }
-        let b = realm.binding(named: target)
+        let b = realm.binding(named: target) ?? realm.dynamicBinding(named: target)
         guard let t = b?.table ?? migration.others[target] else { return nil }
         return MigrationObject(migration: migration, className: target, table: t, binding: b, key: key, isOld: false)
     }
