@@ -48,6 +48,29 @@ public final class DynamicObject: Object {
         set { self[member] = newValue }
     }
 
+    /// The value of the property named `key`: the same as `self[key]` (RealmSwift's key-value
+    /// coding fallback).
+    public func value(forUndefinedKey key: String) -> Any? {
+        self[key]
+    }
+
+    /// Sets the property named `key`: the same as `self[key] = value`.
+    public func setValue(_ value: Any?, forUndefinedKey key: String) {
+        self[key] = value
+    }
+
+    /// The stored class's name and each property's value, in RealmSwift's layout.
+    func dynamicDescription(depth: Int) -> String {
+        guard let state = _strataManaged else { return "DynamicObject {\n}" }
+        var out = state.binding.className + " {\n"
+        for property in state.binding.schema.properties where property.type != .linkingObjects {
+            let value = state.realm.dynamicValue(state, named: property.name)
+            let text = Self._strataDescribe(value, depth: depth + 1)
+            out += "\t\(property.name) = \(text.replacingOccurrences(of: "\n", with: "\n\t"));\n"
+        }
+        return out + "}"
+    }
+
     /// The property `name` names, reading through the state of a managed object; reports an
     /// unknown name and answers nil.
     func dynamicValue(forKey name: String) -> Any? {

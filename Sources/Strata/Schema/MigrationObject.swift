@@ -10,6 +10,7 @@ internal import StrataStorage
 ///
 /// ## Concurrency
 /// Not `Sendable`; valid only inside the migration block.
+@dynamicMemberLookup
 public final class MigrationObject {
     /// The object's class name (its old name for an old object).
     public let className: String
@@ -68,6 +69,12 @@ public final class MigrationObject {
                 realm.fail(realm.translate(error, className: className))
             }
         }
+    }
+
+    /// The property named `member` (`old?.firstName`): the same as `self[member]`.
+    public subscript(dynamicMember member: String) -> Any? {
+        get { self[member] }
+        set { self[member] = newValue }
     }
 
     /// The column of property `name`: by Swift name for a new object of a model, by stored name
