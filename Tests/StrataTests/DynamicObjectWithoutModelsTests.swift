@@ -108,4 +108,41 @@ final class DynamicObjectWithoutModelsTests: SeedTestCase {
                 objectTypes: [DynamicDog.self, DynamicPerson.self, DynamicAddress.self]))
         XCTAssertEqual(seen.names, ["Rex"])
     }
+
+    func testThreadSafeReferencesOfDynamicObjectsResolveOnAnotherThread() throws {
+        try writeSample()
+        let configuration = Realm.Configuration(fileURL: url(), objectTypes: [])
+        let realm = try Realm(configuration: configuration)
+        let rex = try XCTUnwrap(realm.dynamicObject(ofType: "DynamicDog", forPrimaryKey: 1))
+        let objectReference = ThreadSafeReference(to: rex)
+        let resultsReference = ThreadSafeReference(to: realm.dynamicObjects("DynamicDog").filter("age > 1"))
+        let worker = WorkerThread("strata.tests.dynamic-resolve")
+        defer { worker.stop() }
+        let resolved = worker.sync { () -> (String?, Int?) in
+            let realm = try! Realm(configuration: configuration)
+            let dog = realm.resolve(objectReference)
+            let dogs = realm.resolve(resultsReference)
+            return (dog?["name"] as? String, dogs?.count)
+        }
+        XCTAssertEqual(resolved.0, "Rex")
+        XCTAssertEqual(resolved.1, 1)
+    }
+
+    final class DynamicHolder: @unchecked Sendable {
+        @ThreadSafe var dog: DynamicObject?
+        @ThreadSafe var dogs: Results<DynamicObject>?
+    }
+
+    func testThreadSafeWrapperKeepsDynamicObjectsAcrossThreads() throws {
+        try writeSample()
+        let realm = try Realm(configuration: Realm.Configuration(fileURL: url(), objectTypes: []))
+        let holder = DynamicHolder()
+        holder.dog = realm.dynamicObject(ofType: "DynamicDog", forPrimaryKey: 1)
+        holder.dogs = realm.dynamicObjects("DynamicDog")
+        let worker = WorkerThread("strata.tests.dynamic-wrapper")
+        defer { worker.stop() }
+        let seen = worker.sync { (holder.dog?["name"] as? String, holder.dogs?.count) }
+        XCTAssertEqual(seen.0, "Rex")
+        XCTAssertEqual(seen.1, 1)
+    }
 }
