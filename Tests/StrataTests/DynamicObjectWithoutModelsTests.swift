@@ -145,4 +145,19 @@ final class DynamicObjectWithoutModelsTests: SeedTestCase {
         XCTAssertEqual(seen.0, "Rex")
         XCTAssertEqual(seen.1, 1)
     }
+
+    func testObservingADynamicObjectReportsItsChangedProperties() throws {
+        try writeSample()
+        let realm = try Realm(configuration: Realm.Configuration(fileURL: url(), objectTypes: []))
+        let rex = try XCTUnwrap(realm.dynamicObject(ofType: "DynamicDog", forPrimaryKey: 1))
+        var changed: [[String]] = []
+        let token = rex.observe(keyPaths: ["age"]) { (change: ObjectChange<DynamicObject>) in
+            if case .change(_, let properties) = change { changed.append(properties.map(\.name)) }
+        }
+        try realm.write { rex["name"] = "Max" }
+        try realm.write { rex["age"] = 4 }
+        spin(until: { !changed.isEmpty })
+        XCTAssertEqual(changed, [["age"]])
+        token.invalidate()
+    }
 }
