@@ -2,7 +2,7 @@ import Foundation
 import Strata
 import XCTest
 
-/// Links read in a migration come back as `MigrationObject`s (lists of links as arrays of them),
+/// Links read in a migration come back as `MigrationObject`s (lists of links as `List`s of them),
 /// whose properties can be read in turn, as RealmSwift's `DynamicObject`s.
 final class MigrationLinkValueTests: SeedTestCase {
     final class Seen: @unchecked Sendable {
@@ -32,8 +32,8 @@ final class MigrationLinkValueTests: SeedTestCase {
                 migration.enumerateObjects(ofType: "MigParent") { old, new in
                     let favorite = old?["favorite"] as? MigrationObject
                     seen.favoriteNames.append(favorite?["name"] as? String)
-                    let kids = old?["kids"] as? [Any] ?? []
-                    seen.kidNames.append(kids.compactMap { ($0 as? MigrationObject)?["name"] as? String })
+                    let kids = old?["kids"] as? List<MigrationObject>
+                    seen.kidNames.append(kids?.compactMap { $0["name"] as? String } ?? [])
                     seen.newFavoriteTitles.append((new?["favorite"] as? MigrationObject)?["title"] as? String)
                 }
             }, objectTypes: [MigChild.self, MigParent.self])

@@ -30,13 +30,20 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
     let objectType: ObjectBase.Type?
     /// The collection results of values read and what is applied to it; nil for object results.
     let values: _ValueResults?
+    /// The class of `DynamicObject` results (`Realm.dynamicObjects(_:)`), which `objectType`
+    /// cannot name; nil otherwise.
+    let dynamicBinding: TableBinding?
 
-    init(realm: Realm?, query: StoreQuery, objectType: ObjectBase.Type?, values: _ValueResults?) {
+    init(
+        realm: Realm?, query: StoreQuery, objectType: ObjectBase.Type?, values: _ValueResults?,
+        dynamicBinding: TableBinding? = nil
+    ) {
         self.realm = realm
         self.query = query
         self.cache = ResultsCache()
         self.objectType = objectType
         self.values = values
+        self.dynamicBinding = dynamicBinding
     }
 
     /// The kind of `Results` of `realm`'s objects of class `Element` that match `query`.
@@ -46,10 +53,11 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
 
     /// Results of the same kind as these, of `query` in `realm`.
     func with(realm: Realm?, query: StoreQuery) -> Results<Element> {
-        Results(realm: realm, query: query, objectType: objectType, values: values)
+        Results(realm: realm, query: query, objectType: objectType, values: values, dynamicBinding: dynamicBinding)
     }
 
     var binding: TableBinding? {
+        if let dynamicBinding { return dynamicBinding }
         guard let objectType else { return nil }
         return realm?.binding(for: objectType)
     }
@@ -79,7 +87,7 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
     @inline(__always)
     private func frozenKeys(_ realm: Realm) -> Unmanaged<FrozenKeys> {
         cache.frozen(or: {
-            let binding = objectType.flatMap { realm.binding(for: $0) }
+            let binding = dynamicBinding ?? objectType.flatMap { realm.binding(for: $0) }
             return FrozenKeys(
                 binding: binding, keys: binding.map { evaluate(realm, $0) } ?? [], txn: realm.current(), realm: realm)
         })

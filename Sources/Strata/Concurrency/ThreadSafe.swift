@@ -68,7 +68,11 @@ extension Object: _ThreadSafeResolvable {
     static func _strataResolve(
         in realm: Realm, className: String, key: Int64?, propertyIndex: Int?, query: StoreQuery?
     ) -> Self? {
-        guard let key, let binding = realm.binding(for: self), realm.currentRow(binding, key) != nil else {
+        guard let key,
+            let binding = self == DynamicObject.self
+                ? realm.dynamicBinding(named: className) : realm.binding(for: self),
+            realm.currentRow(binding, key) != nil
+        else {
             return nil
         }
         return realm.object(binding, key: key) as? Self
@@ -80,6 +84,10 @@ extension Results: _ThreadSafeResolvable {
         in realm: Realm, className: String, key: Int64?, propertyIndex: Int?, query: StoreQuery?
     ) -> Self? {
         guard let query, let type = Element.self as? ObjectBase.Type else { return nil }
+        if type == DynamicObject.self {
+            guard let binding = realm.dynamicBinding(named: className) else { return nil }
+            return Results(realm: realm, query: query, objectType: type, values: nil, dynamicBinding: binding)
+        }
         _ = realm.binding(for: type)
         return Results(realm: realm, query: query, objectType: type, values: nil)
     }

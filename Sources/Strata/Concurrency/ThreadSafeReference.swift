@@ -136,7 +136,9 @@ public final class ThreadSafeReference<Confined: ThreadConfined>: @unchecked Sen
 }
 
 extension Results: _AnyResults {
-    var elementClassName: String { (Element.self as? ObjectBase.Type)?.className() ?? "\(Element.self)" }
+    var elementClassName: String {
+        dynamicBinding?.className ?? (Element.self as? ObjectBase.Type)?.className() ?? "\(Element.self)"
+    }
     var coreQuery: StoreQuery { query }
     var valueSource: _ValueResults? { values }
 }
@@ -152,7 +154,10 @@ extension Realm {
     /// resolves once; resolving inside a write transaction is an error.
     public func resolve<Confined: Object>(_ reference: ThreadSafeReference<Confined>) -> Confined? {
         guard prepareToResolve(reference) else { return nil }
-        guard let key = reference.key, let binding = binding(for: Confined.self) else { return nil }
+        guard let key = reference.key,
+            let binding = Confined.self == DynamicObject.self
+                ? dynamicBinding(named: reference.className) : binding(for: Confined.self)
+        else { return nil }
         guard currentRow(binding, key) != nil else { return nil }
         return object(binding, key: key) as? Confined
     }
@@ -160,6 +165,11 @@ extension Realm {
     /// The results `reference` points to, re-run in this realm.
     public func resolve<Element: Object>(_ reference: ThreadSafeReference<Results<Element>>) -> Results<Element>? {
         guard prepareToResolve(reference), let query = reference.query else { return nil }
+        if Element.self == DynamicObject.self {
+            guard let binding = dynamicBinding(named: reference.className) else { return nil }
+            return Results(
+                realm: self, query: query, objectType: DynamicObject.self, values: nil, dynamicBinding: binding)
+        }
         _ = binding(for: Element.self)
         return Results(realm: self, query: query)
     }

@@ -25,6 +25,7 @@ extension ObjectBase {
         let className = Swift.type(of: self).className()
         if depth > Self._strataDescriptionMaxDepth { return "<Maximum depth exceeded>" }
         if isInvalidated { return "[invalid object]" }
+        if let dynamic = self as? DynamicObject { return dynamic.dynamicDescription(depth: depth) }
         guard let type = Swift.type(of: self) as? any ObjectSchemaProviding.Type else {
             return className + " {\n}"
         }

@@ -25,6 +25,7 @@ extension ObjectBase {
     /// The value of the persisted property named `key`, or nil when it holds nil; see
     /// `subscript(_:)`.
     public func value(forKey key: String) -> Any? {
+        if let dynamic = self as? DynamicObject { return dynamic.dynamicValue(forKey: key) }
         guard let type = Swift.type(of: self) as? any ObjectSchemaProviding.Type else {
             return Self._strataNoSchema(self, fallback: nil)
         }
@@ -37,6 +38,7 @@ extension ObjectBase {
 
     /// Sets the persisted property named `key` to `value` (nil for nil); see `subscript(_:)`.
     public func setValue(_ value: Any?, forKey key: String) {
+        if let dynamic = self as? DynamicObject { return dynamic.setDynamicValue(value, forKey: key) }
         guard let type = Swift.type(of: self) as? any ObjectSchemaProviding.Type else {
             return Self._strataNoSchema(self, fallback: ())
         }

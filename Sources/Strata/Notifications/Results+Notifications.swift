@@ -46,11 +46,13 @@ extension Results {
         else { return token }
         let query = self.query
         let objectType = self.objectType
+        let dynamicBinding = self.dynamicBinding
         let entry = ResultsNotifierEntry(
             token: token, target: target, query: query, table: binding.table, filter: filter
         ) { event in
             { realm in
-                let results = Results(realm: realm, query: query, objectType: objectType, values: nil)
+                let results = Results(
+                    realm: realm, query: query, objectType: objectType, values: nil, dynamicBinding: dynamicBinding)
                 switch event {
                 case .initial: block(.initial(results))
                 case .update(let d):

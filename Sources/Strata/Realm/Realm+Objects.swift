@@ -91,6 +91,9 @@ extension Realm {
         let value = r.value(state.binding.columns[index])
         switch value {
         case .link, .typedLink, .list, .map:
+            if state.binding.isDynamic {
+                return dynamicPropertyValue(value, state.binding.table.columns[state.binding.columns[index]])
+            }
             return propertyValue(value, property: state.binding.schema.properties[index])
         default:
             return propertyScalar(value) ?? .null

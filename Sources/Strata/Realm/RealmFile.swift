@@ -25,6 +25,9 @@ final class RealmFile: @unchecked Sendable {
     var pinned: [UInt64: Int] = [:]
     private var bindings: [ObjectIdentifier: TableBinding] = [:]
     private var bindingsByName: [String: TableBinding] = [:]
+    /// Bindings of stored classes read through `DynamicObject`, by class name (guarded by `lock`;
+    /// see RealmFile+Dynamic.swift).
+    var dynamicBindings: [String: TableBinding] = [:]
     /// Per bound table whose model maps property names (`propertiesMapping()`): stored name by
     /// Swift name, for queries (`StoreTransaction.propertyColumns`).
     private var propertyColumns: [String: [String: String]] = [:]

@@ -18,21 +18,42 @@ final class TableBinding: @unchecked Sendable {
     let setters: [((ObjectBase, PropertyValue) throws -> Void)?]
     let bind: (ObjectBase) -> Void
     let propertyIndexByName: [String: Int]
+    /// Whether objects of this binding are `DynamicObject`s (links and collections read as
+    /// dynamic objects, properties named as stored).
+    let isDynamic: Bool
 
-    init<T: ObjectSchemaProviding>(_ type: T.Type, table: StoreTable) {
-        self.type = type
-        schema = T.strataObjectSchema
-        self.table = table
-        columns = schema.properties.map { table.columnIndex[$0.columnName]! }
+    convenience init<T: ObjectSchemaProviding>(_ type: T.Type, table: StoreTable) {
+        let schema = T.strataObjectSchema
         let accessors = T.strataAccessors
-        make = accessors.erasedMake
-        getters = accessors.properties.map { p in { object in p.get(object as! T.StrataRoot) } }
-        setters = accessors.properties.map { p in
-            p.set.map { set in
-                { (object: ObjectBase, value: PropertyValue) throws in try set(object as! T.StrataRoot, value) }
-            }
-        }
-        bind = accessors.erasedBind
+        self.init(
+            type: type, schema: schema, table: table,
+            columns: schema.properties.map { table.columnIndex[$0.columnName]! }, make: accessors.erasedMake,
+            getters: accessors.properties.map { p in { object in p.get(object as! T.StrataRoot) } },
+            setters: accessors.properties.map { p in
+                p.set.map { set in
+                    { (object: ObjectBase, value: PropertyValue) throws in try set(object as! T.StrataRoot, value) }
+                }
+            },
+            bind: accessors.erasedBind, isDynamic: false)
+    }
+
+    /// A binding from its parts: a model's (above), or a stored class read through
+    /// `DynamicObject` (`isDynamic`, see Realm+Dynamic.swift).
+    init(
+        type: ObjectBase.Type, schema: ObjectSchema, table: StoreTable, columns: [Int],
+        make: @escaping () -> ObjectBase,
+        getters: [(ObjectBase) -> PropertyValue], setters: [((ObjectBase, PropertyValue) throws -> Void)?],
+        bind: @escaping (ObjectBase) -> Void, isDynamic: Bool
+    ) {
+        self.type = type
+        self.schema = schema
+        self.table = table
+        self.columns = columns
+        self.make = make
+        self.getters = getters
+        self.setters = setters
+        self.bind = bind
+        self.isDynamic = isDynamic
         var byName: [String: Int] = [:]
         for (i, p) in schema.properties.enumerated() { byName[p.name] = i }
         propertyIndexByName = byName

@@ -199,6 +199,10 @@ public final class Migration {
             return realm.object(b, key: m.key)
         case let array as [Any]:
             return array.map { migrationValue($0) as Any }
+        case let list as List<MigrationObject>:
+            return list.map { migrationValue($0) as Any }
+        case let set as MutableSet<MigrationObject>:
+            return set.map { migrationValue($0) as Any }
         case let dict as [String: Any]:
             return dict.mapValues { migrationValue($0) as Any }
         default:
@@ -307,7 +311,7 @@ extension Realm {
         if isMigration, let block = configuration.migrationBlock {
             let migration = Migration(
                 realm: self, txn: txn, old: oldRead, oldTables: oldTables, oldNames: oldNames, others: plan.others)
-            block(migration, oldVersion)
+            migration.whileActive { block(migration, oldVersion) }
             if let e = pendingError {
                 pendingError = nil
                 throw Realm.Error(

@@ -10,6 +10,7 @@ internal import StrataStorage
 ///
 /// ## Concurrency
 /// Not `Sendable`; valid only inside the migration block.
+@dynamicMemberLookup
 public final class MigrationObject {
     /// The object's class name (its old name for an old object).
     public let className: String
@@ -42,7 +43,9 @@ public final class MigrationObject {
             guard let table, let c = column(named: name, in: table) else { return nil }
             let txn = isOld ? migration.old : migration.txn
             guard let row = (try? txn.row(table, key: key)) ?? nil else { return nil }
-            return plain(row.value(c), column: table.columns[c])
+            let column = table.columns[c]
+            if column.collection != .none { return collection(column, c, row.value(c)) }
+            return plain(row.value(c), column: column)
         }
         set {
             guard !isOld, let binding, let i = binding.propertyIndexByName[name] else {
@@ -66,6 +69,12 @@ public final class MigrationObject {
                 realm.fail(realm.translate(error, className: className))
             }
         }
+    }
+
+    /// The property named `member` (`old?.firstName`): the same as `self[member]`.
+    public subscript(dynamicMember member: String) -> Any? {
+        get { self[member] }
+        set { self[member] = newValue }
     }
 
     /// The column of property `name`: by Swift name for a new object of a model, by stored name
@@ -96,7 +105,7 @@ public final class MigrationObject {
             return MigrationObject(
                 migration: migration, className: target, table: t, binding: nil, key: key, isOld: true)
         }
-        let b = realm.binding(named: target)
+        let b = realm.binding(named: target) ?? realm.dynamicBinding(named: target)
         guard let t = b?.table ?? migration.others[target] else { return nil }
         return MigrationObject(migration: migration, className: target, table: t, binding: b, key: key, isOld: false)
     }
