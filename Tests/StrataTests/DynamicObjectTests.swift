@@ -320,4 +320,13 @@ final class DynamicObjectTests: SeedTestCase {
             Array(repeating: "Cannot modify managed objects outside of a write transaction.", count: 2))
         XCTAssertEqual(realm.object(ofType: DynamicDog.self, forPrimaryKey: 1)?.age, 3)
     }
+
+    func testModelAPIsRefuseDynamicObjectWithAMessageNamingTheDynamicAPI() throws {
+        try writeSample()
+        let realm = try Realm(configuration: fullConfig())
+        XCTAssertEqual(realm.objects(DynamicObject.self).count, 0)
+        let reported = takeViolations()
+        XCTAssertFalse(reported.isEmpty)
+        XCTAssertTrue(reported.allSatisfy { $0.contains("realm.dynamicCreate") }, "\(reported)")
+    }
 }

@@ -284,6 +284,11 @@ extension Realm {
             return b
         }
         guard let t = type as? any ObjectSchemaProviding.Type else {
+            if type == DynamicObject.self {
+                return Realm.violation(
+                    "DynamicObject is not a model class: its objects are made managed by realm.dynamicCreate(_:value:update:) and found by dynamicObjects(_:); add, create and objects(_:) take model classes.",
+                    fallback: nil)
+            }
             return Realm.violation(
                 "\(type) has no generated schema: add the StrataPlugin build plugin to the target that declares it (see README).",
                 fallback: nil)
