@@ -1,5 +1,5 @@
-import Crypto
-import Foundation
+internal import Crypto
+internal import Foundation
 
 /// Seals and opens the pages of an encrypted file with AES-256-GCM (swift-crypto), under keys
 /// derived with HKDF-SHA256 from the 64-byte key the user gives and the file's random salt.
