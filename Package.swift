@@ -33,6 +33,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         // Only the StrataLogging bridge uses it.
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        // Only StrataStorage uses it: the page cipher of encrypted files (AES-GCM, HKDF).
+        .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),
     ],
     targets: [
         // MARK: Runtime (what users link)
@@ -41,7 +43,10 @@ let package = Package(
         .target(name: "StrataPrefetchShim"),
         .target(
             name: "StrataStorage",
-            dependencies: ["StrataPOSIX", "StrataPrefetchShim", .product(name: "Atomics", package: "swift-atomics")]
+            dependencies: [
+                "StrataPOSIX", "StrataPrefetchShim", .product(name: "Atomics", package: "swift-atomics"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         // The object store (tables, columnar clusters, indexes, backlinks, schema catalog) under the Realm API.
         .target(name: "StrataCore", dependencies: ["StrataStorage", "StrataQuery"]),

@@ -306,6 +306,22 @@ public enum System {
         return MappedRegion(base: p, length: length)
     }
 
+    /// Maps the first `length` bytes of the file `fd` over the start of `region` (which this
+    /// process mapped, e.g. with ``mapAnonymous(length:)``), shared with the file like ``mmap(_:length:writable:)``:
+    /// the rest of `region` stays as it was. `length` must be a multiple of the system page size.
+    /// The corresponding C function is `mmap(2)` with `MAP_FIXED | MAP_SHARED`.
+    public static func mapFile(
+        _ fd: FileDescriptor, over region: MappedRegion, length: Int, writable: Bool
+    ) throws {
+        precondition(length <= region.length, "the file's part must lie inside the region")
+        if let err = injectedErrno(.mmap, fd.path) { throw fail("mmap", err, fd.path) }
+        let prot = writable ? (PROT_READ | PROT_WRITE) : PROT_READ
+        guard let p = Glibc_mmap(region.base, length, prot, MAP_SHARED | MAP_FIXED, fd.rawValue, 0), p != MAP_FAILED
+        else {
+            throw fail("mmap", errno, fd.path)
+        }
+    }
+
     /// Unmaps a region. The corresponding C function is `munmap(2)`. Not a fault point: it fails
     /// only for an address or length that is not a mapping's (a bug), and nothing could be done then.
     public static func munmap(_ region: MappedRegion) {

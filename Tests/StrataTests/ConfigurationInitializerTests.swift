@@ -64,18 +64,6 @@ final class ConfigurationInitializerTests: SeedTestCase {
         XCTAssertLessThan(after, before)
     }
 
-    /// Strata does not encrypt files yet: a key is refused with an error that says so, before
-    /// anything is created, rather than writing plain data the app believes is encrypted.
-    func testAnEncryptionKeyIsRefusedAndNoFileIsCreated() {
-        let config = Realm.Configuration(
-            fileURL: url(), encryptionKey: Data(repeating: 7, count: 64), objectTypes: [Dog.self, DogToy.self])
-        XCTAssertThrowsError(try Realm(configuration: config)) { error in
-            XCTAssertEqual((error as? Realm.Error)?.realmCode, .fail, "\(error)")
-            XCTAssertTrue("\(error)".contains("encrypt"), "\(error)")
-        }
-        XCTAssertFalse(FileManager.default.fileExists(atPath: url().path))
-    }
-
     func testTheKeyTakesPartInEqualityButIsNeverPrinted() {
         var a = Realm.Configuration(fileURL: url())
         let b = a

@@ -119,13 +119,4 @@ final class RealmCopyTests: SeedTestCase {
             XCTAssertEqual((error as? Realm.Error)?.realmCode, .fail, "\(error)")
         }
     }
-
-    func testCopyWithAnEncryptionKeyIsRefusedAndWritesNothing() throws {
-        let realm = try Realm(configuration: configuration())
-        XCTAssertThrowsError(try realm.writeCopy(toFile: url("copy.realm"), encryptionKey: Data(count: 64))) { error in
-            XCTAssertEqual((error as? Realm.Error)?.realmCode, .fail, "\(error)")
-            XCTAssertTrue("\(error)".contains("encrypt"), "\(error)")
-        }
-        XCTAssertFalse(FileManager.default.fileExists(atPath: url("copy.realm").path))
-    }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 // The standard workload W1 (shared/WORKLOAD.md), one fresh child process per step.
 //
-//   strata-bench w1 [--n N] [--engine strata|strata-kv|grdb|grdb-record|all|a,b] [--dir DIR] [--rounds R] [--no-strace]
+//   strata-bench w1 [--n N] [--engine strata|strata-encrypted|strata-kv|grdb|grdb-record|all|a,b] [--dir DIR] [--rounds R] [--no-strace]
 //                   [--gets G] [--small-txns K] [--updates U] [--keep]
 //
 // --rounds R repeats the whole sequence on fresh files; ratios use the median per step. The disk
@@ -72,7 +72,9 @@ protocol W1Engine: AnyObject {
 }
 
 /// The engines `--engine all` runs, in this order. Add new engines here.
-var w1Engines: [any W1Engine.Type] { [GRDBEngine.self, GRDBRecordEngine.self, StrataKVEngine.self, StrataEngine.self] }
+var w1Engines: [any W1Engine.Type] {
+    [GRDBEngine.self, GRDBRecordEngine.self, StrataKVEngine.self, StrataEngine.self, StrataEncryptedEngine.self]
+}
 
 /// The peers ratios are printed against, when they ran: GRDB through SQL and through its record API.
 let w1Peers: [any W1Engine.Type] = [GRDBEngine.self, GRDBRecordEngine.self]
@@ -170,7 +172,7 @@ struct W1Args {
 }
 
 let w1Usage = """
-    usage: strata-bench w1 [--n N] [--engine all|grdb|grdb-record|strata-kv|strata|a,b] [--dir DIR] [--rounds R] [--no-strace] [--keep]
+    usage: strata-bench w1 [--n N] [--engine all|grdb|grdb-record|strata-kv|strata|strata-encrypted|a,b] [--dir DIR] [--rounds R] [--no-strace] [--keep]
                            [--gets G] [--small-txns K] [--updates U]
            strata-bench w1-step --engine E --step S --path P --n N [--gets G] [--small-txns K] [--updates U]
                            (internal: one step in this process)

@@ -14,13 +14,21 @@ final class StrataEngine: W1Engine {
     static func files(at path: String) -> [String] { [path, path + ".lock"] }
 
     let path: String
+    /// The key of an encrypted file (the `strata-encrypted` engine), else nil.
+    let encryptionKey: Data?
     /// Released by `close()`; the file closes when its last realm goes away.
     private var realmStorage: Realm?
     private var realm: Realm { realmStorage! }
 
-    init(path: String) throws {
+    convenience init(path: String) throws {
+        try self.init(path: path, encryptionKey: nil)
+    }
+
+    init(path: String, encryptionKey: Data?) throws {
         self.path = path
-        let config = Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [W1Person.self])
+        self.encryptionKey = encryptionKey
+        let config = Realm.Configuration(
+            fileURL: URL(fileURLWithPath: path), encryptionKey: encryptionKey, objectTypes: [W1Person.self])
         realmStorage = try Realm(configuration: config)
     }
 
@@ -112,7 +120,9 @@ final class StrataEngine: W1Engine {
     /// Not timed: how much of the (preallocated, grown in 50% steps) file is in use, read through
     /// a second storage handle with `verify()`, which the Realm API does not offer.
     func afterStep() throws -> [String: Any] {
-        let db = try Database(path: path)
+        var options = Database.Options()
+        options.encryptionKey = encryptionKey.map { [UInt8]($0) }
+        let db = try Database(path: path, options: options)
         defer { db.close() }
         let r = try db.verify()
         return [

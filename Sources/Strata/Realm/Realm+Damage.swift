@@ -32,7 +32,8 @@ extension Realm {
         switch error {
         case let e as StorageError:
             switch e {
-            case .corruptPage, .truncated, .damagedCommit, .notADatabase, .byteOrderMismatch: return true
+            case .corruptPage, .truncated, .damagedCommit, .notADatabase, .byteOrderMismatch, .pageAuthenticationFailed:
+                return true
             default: return false
             }
         case let e as StoreError:

@@ -20,12 +20,13 @@ extension Realm {
     ///
     /// - Parameters:
     ///   - fileURL: the new file; it must not exist.
-    ///   - encryptionKey: must be nil: Strata does not encrypt files yet.
-    /// - Throws: `Realm.Error` `.fileExists` when `fileURL` exists, `.fail` for an encryption
-    ///   key, `.invalidDatabase` for a damaged page of this realm, or the failed write's error.
+    ///   - encryptionKey: the 64-byte key to encrypt the copy with, or nil for a plain copy, whether
+    ///     or not this realm's file is encrypted: so a copy adds, changes or removes encryption.
+    /// - Throws: `Realm.Error` `.fileExists` when `fileURL` exists, `.fail` for a key that is not
+    ///   64 bytes, `.invalidDatabase` for a damaged page of this realm, or the failed write's error.
     public func writeCopy(toFile fileURL: URL, encryptionKey: Data? = nil) throws {
         try requireThread()
-        try Realm.refuseEncryption(encryptionKey, path: fileURL.path)
+        try Realm.checkEncryptionKey(encryptionKey, path: fileURL.path)
         let target = fileURL.path
         if FileManager.default.fileExists(atPath: target) {
             throw Realm.Error(
@@ -35,7 +36,7 @@ extension Realm {
         }
         let started = Date()
         do {
-            let report = try current().writeCopy(toPath: target)
+            let report = try current().writeCopy(toPath: target, encryptionKey: encryptionKey.map { [UInt8]($0) })
             Realm.logCopy(from: file.path, to: target, report, since: started)
         } catch {
             throw Realm.Error(storage: error, path: target)
@@ -43,7 +44,7 @@ extension Realm {
     }
 
     /// Writes a compacted copy of this realm to the file `configuration` names (its `fileURL`),
-    /// as ``writeCopy(toFile:encryptionKey:)`` does.
+    /// encrypted with its `encryptionKey` if it has one, as ``writeCopy(toFile:encryptionKey:)`` does.
     /// - Throws: as ``writeCopy(toFile:encryptionKey:)``; `.fail` for an in-memory configuration.
     public func writeCopy(configuration: Realm.Configuration) throws {
         guard configuration.inMemoryIdentifier == nil, let url = configuration.fileURL else {
@@ -52,7 +53,7 @@ extension Realm {
                 "Unable to write a copy of '\(file.path)' to an in-memory realm: give the configuration a fileURL instead of an inMemoryIdentifier."
             )
         }
-        try writeCopy(toFile: url)
+        try writeCopy(toFile: url, encryptionKey: configuration.encryptionKey)
     }
 
     /// Whether the file `configuration` names exists.
@@ -100,12 +101,22 @@ extension Realm {
 
     // MARK: Opening
 
-    /// Refuses an encryption key: Strata does not encrypt files yet.
-    static func refuseEncryption(_ key: Data?, path: String) throws {
-        guard let key else { return }
+    /// Checks an encryption key's length: 64 bytes, as RealmSwift's.
+    static func checkEncryptionKey(_ key: Data?, path: String) throws {
+        guard let key, key.count != 64 else { return }
         throw Realm.Error(
             .fail,
-            "Strata cannot encrypt or decrypt files yet (an encryptionKey of \(key.count) bytes was given for '\(path)'). Pass nil.",
+            "Encryption key must be exactly 64 bytes long, but the key given for '\(path)' has \(key.count) bytes.",
+            path: path)
+    }
+
+    /// Refuses a realm of a file this process has open with another key (or none), as
+    /// RealmSwift does: the key is checked once, when the file is opened.
+    static func requireSameKey(_ open: Data?, _ asked: Data?, path: String) throws {
+        guard open != asked else { return }
+        throw Realm.Error(
+            .fail,
+            "Realm at path '\(path)' already opened with \(open == nil ? "no encryption key" : "a different encryption key"): open it with the key its other realms use.",
             path: path)
     }
 
@@ -113,7 +124,7 @@ extension Realm {
     /// copies the seed file when no file exists yet.
     static func prepareFilesBeforeOpen(_ configuration: Realm.Configuration) throws {
         let path = configuration.path
-        try refuseEncryption(configuration.encryptionKey, path: path)
+        try checkEncryptionKey(configuration.encryptionKey, path: path)
         if configuration.readOnly && configuration.shouldCompactOnLaunch != nil {
             throw Realm.Error(
                 .readOnly,
@@ -184,20 +195,23 @@ extension Realm {
 /// without the models).
 /// - Parameters:
 ///   - fileURL: the file.
-///   - encryptionKey: must be nil: Strata does not encrypt files yet.
+///   - encryptionKey: the file's 64-byte key if it is encrypted, else nil.
 /// - Throws: `Realm.Error` `.fileNotFound` when there is no file, `.invalidDatabase` when it is
-///   not a Strata file or is damaged, `.fail` when the file has no schema version yet (no realm
-///   with models ever opened it).
+///   not a Strata file, is damaged, or is encrypted and the key is missing or wrong (or a key is
+///   given for a plain file), `.fail` for a key that is not 64 bytes or when the file has no
+///   schema version yet (no realm with models ever opened it).
 public func schemaVersionAtURL(_ fileURL: URL, encryptionKey: Data? = nil) throws -> UInt64 {
     let path = fileURL.path
-    try Realm.refuseEncryption(encryptionKey, path: path)
+    try Realm.checkEncryptionKey(encryptionKey, path: path)
     guard FileManager.default.fileExists(atPath: path) else {
         throw Realm.Error(
             .fileNotFound, "Unable to read the schema version of '\(path)': the file does not exist.", path: path)
     }
     let version: UInt64?
     do {
-        version = try RealmFile.withReadTransaction(path: path) { try $0.schemaVersion() }
+        version = try RealmFile.withReadTransaction(path: path, encryptionKey: encryptionKey.map { [UInt8]($0) }) {
+            try $0.schemaVersion()
+        }
     } catch let e as Realm.Error {
         throw e
     } catch {

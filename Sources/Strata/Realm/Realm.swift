@@ -75,8 +75,9 @@ public struct Realm: Equatable {
         /// - Parameters:
         ///   - fileURL: the file; nil for `default.realm` in the current directory.
         ///   - inMemoryIdentifier: names an in-memory realm instead of a file.
-        ///   - encryptionKey: a 64-byte key for an encrypted file. Strata does not encrypt files
-        ///     yet: opening a realm with a key fails with `Realm.Error.fail` and changes nothing.
+        ///   - encryptionKey: a 64-byte key for an encrypted file (AES-256-GCM per page; FORMAT.md,
+        ///     "Encrypted files"); nil for a plain file. A new file is created encrypted with it;
+        ///     an existing file opens only with the key it was created with.
         ///   - readOnly: open without writes or schema changes.
         ///   - schemaVersion: the version of the schema.
         ///   - migrationBlock: migrates objects from an older schema version.
@@ -224,6 +225,8 @@ public struct Realm: Equatable {
             cached.configuration.schemaVersion == configuration.schemaVersion,
             cached.configuration.readOnly == configuration.readOnly
         {
+            try Realm.requireSameKey(
+                cached.configuration.encryptionKey, configuration.encryptionKey, path: cached.file.path)
             self.realmState = cached
             try prepareSchemaAtOpen()
             return
@@ -255,7 +258,8 @@ public struct Realm: Equatable {
         do {
             file = try RealmFile.shared(
                 path: path, readOnly: configuration.readOnly, isInMemory: configuration.inMemoryIdentifier != nil,
-                openLastIntactVersion: configuration.openLastIntactVersion)
+                openLastIntactVersion: configuration.openLastIntactVersion,
+                encryptionKey: configuration.encryptionKey.map { [UInt8]($0) })
         } catch {
             throw Realm.Error(storage: error, path: path)
         }

@@ -117,7 +117,9 @@ extension Realm {
                 switch e {
                 case .notADatabase, .byteOrderMismatch:
                     self.init(.invalidDatabase, "Unable to open a realm at path '\(path)': \(e)", path: path)
-                case .corruptPage, .truncated:
+                case .encryptionKeyRequired, .fileNotEncrypted, .wrongEncryptionKey:
+                    self.init(.invalidDatabase, "Unable to open a realm at path '\(path)': \(e)", path: path)
+                case .corruptPage, .truncated, .pageAuthenticationFailed:
                     self.init(
                         .invalidDatabase,
                         "The realm file at '\(path)' is damaged: \(e) Nothing was changed; `strata verify` reports every damaged page.",

@@ -10,6 +10,9 @@ internal import StrataStorage
 final class RealmFile: @unchecked Sendable {
     let path: String
     let db: Database
+    /// The key the file was opened with (nil for a plain file): realms of this process that share
+    /// the handle must give the same one.
+    let encryptionKey: [UInt8]?
     let isInMemory: Bool
     let lock = NSLock()
     /// Makes asynchronous commits durable (`Database.sync()`), one at a time, off the realms' threads.
@@ -40,9 +43,10 @@ final class RealmFile: @unchecked Sendable {
         init(_ file: RealmFile) { self.file = file }
     }
 
-    private init(path: String, db: Database, isInMemory: Bool) {
+    private init(path: String, db: Database, isInMemory: Bool, encryptionKey: [UInt8]? = nil) {
         self.path = path
         self.db = db
+        self.encryptionKey = encryptionKey
         self.isInMemory = isInMemory
     }
 
@@ -64,11 +68,17 @@ final class RealmFile: @unchecked Sendable {
     /// handle stays with the realms that use it, coordinating with the new one through the lock
     /// file as two processes do.
     static func shared(
-        path: String, readOnly: Bool, isInMemory: Bool, openLastIntactVersion: Bool = false
+        path: String, readOnly: Bool, isInMemory: Bool, openLastIntactVersion: Bool = false,
+        encryptionKey: [UInt8]? = nil
     ) throws -> RealmFile {
         openLock.lock()
         defer { openLock.unlock() }
-        if let f = open[path]?.file, readOnly || !f.db.isReadOnly { return f }
+        if let f = open[path]?.file, readOnly || !f.db.isReadOnly {
+            // The handle checked its own key when it opened; a realm of the same file with another
+            // key (or none) must not read through it.
+            try Realm.requireSameKey(f.encryptionKey.map { Data($0) }, encryptionKey.map { Data($0) }, path: path)
+            return f
+        }
         var options = Database.Options()
         // 8 KiB pages: clusters of up to 2,016 bytes. Measured against 4 KiB (`strata-bench w1`, 1M objects,
         // Docs/Performance.md): scans 1.7x faster, file 7% smaller, other steps equal or faster.
@@ -76,8 +86,9 @@ final class RealmFile: @unchecked Sendable {
         options.readOnly = readOnly
         options.create = !readOnly
         options.openLastIntactVersion = openLastIntactVersion
+        options.encryptionKey = encryptionKey
         let db = try Database(path: path, options: options)
-        let file = RealmFile(path: path, db: db, isInMemory: isInMemory)
+        let file = RealmFile(path: path, db: db, isInMemory: isInMemory, encryptionKey: encryptionKey)
         open[path] = Weak(file)
         return file
     }

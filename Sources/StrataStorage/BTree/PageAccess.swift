@@ -25,11 +25,14 @@ struct PageAccess {
     /// `shadowGeneration`.
     var shadow: UnsafeMutablePointer<ShadowTable>? = nil
     var shadowGeneration: UInt64 = 0
+    /// For an encrypted file, its sealed pages, opened into `base` (the plaintext mirror) as
+    /// `page` reaches them; nil for a plain file. Unretained: the mapping holds it.
+    let sealed: Unmanaged<SealedFile>?
 
     init(
         base: UnsafeMutableRawPointer, pageSize: Int, pageCount: UInt32, path: PathName, maxVersion: UInt64 = .max,
         checked: CheckedPages? = nil, ownVersion: UInt64 = .max,
-        shadow: UnsafeMutablePointer<ShadowTable>? = nil, shadowGeneration: UInt64 = 0
+        shadow: UnsafeMutablePointer<ShadowTable>? = nil, shadowGeneration: UInt64 = 0, sealed: SealedFile? = nil
     ) {
         precondition(
             checked.map { $0.count >= Int(pageCount) } ?? true, "the checked-pages table must cover the version's pages"
@@ -43,16 +46,18 @@ struct PageAccess {
         self.pathName = path
         self.shadow = shadow
         self.shadowGeneration = shadowGeneration
+        self.sealed = sealed.map { Unmanaged.passUnretained($0) }
     }
 
     init(
         base: UnsafeMutableRawPointer, pageSize: Int, pageCount: UInt32, path: String, maxVersion: UInt64 = .max,
         checked: CheckedPages? = nil, ownVersion: UInt64 = .max,
-        shadow: UnsafeMutablePointer<ShadowTable>? = nil, shadowGeneration: UInt64 = 0
+        shadow: UnsafeMutablePointer<ShadowTable>? = nil, shadowGeneration: UInt64 = 0, sealed: SealedFile? = nil
     ) {
         self.init(
             base: base, pageSize: pageSize, pageCount: pageCount, path: PathName(path), maxVersion: maxVersion,
-            checked: checked, ownVersion: ownVersion, shadow: shadow, shadowGeneration: shadowGeneration)
+            checked: checked, ownVersion: ownVersion, shadow: shadow, shadowGeneration: shadowGeneration,
+            sealed: sealed)
     }
 
     /// The file's path.
@@ -66,8 +71,45 @@ struct PageAccess {
             throw corrupt(n, "reference to page \(n) outside the file's \(pageCount) pages")
         }
         let p = pointer(n)
+        if let sealed { try reveal(n, p, sealed) }
         guard p.u32(PageHeader.pageNumber) == n else { throw misplaced(n, p) }
         return p
+    }
+
+    /// Opens page `n` of an encrypted file into the mirror (`p`) unless it is there already, or
+    /// is this write transaction's own (in its private memory, or stamped with its version).
+    @inline(never)
+    func reveal(_ n: UInt32, _ p: UnsafeMutableRawPointer, _ sealed: Unmanaged<SealedFile>) throws {
+        guard p == base + Int(n) * pageSize else { return }  // a write transaction's private page
+        if ownVersion != .max && p.u64(PageHeader.version) == ownVersion { return }
+        try sealed._withUnsafeGuaranteedRef { try $0.reveal(n, into: p) }
+    }
+
+    /// Opens the pages of the run of `count` pages from `first` (whose first page `page` opened)
+    /// into the mirror, for an encrypted file; nothing for a plain one.
+    @inline(__always)
+    func revealRun(_ first: UInt32, count: Int) throws {
+        guard let sealed, count > 1 else { return }
+        try revealRest(first, count: count, sealed)
+    }
+
+    @inline(never)
+    func revealRest(_ first: UInt32, count: Int, _ sealed: Unmanaged<SealedFile>) throws {
+        let p = pointer(first)
+        guard p == base + Int(first) * pageSize else { return }
+        if ownVersion != .max && p.u64(PageHeader.version) == ownVersion { return }
+        for k in 1..<count {
+            let n = first + UInt32(k)
+            try sealed._withUnsafeGuaranteedRef { try $0.reveal(n, into: base + Int(n) * pageSize) }
+        }
+    }
+
+    /// Opens page `n` into the mirror when this access reads an encrypted file, before code that
+    /// reads the page's bytes without `page` (recovery, `verify()`); checks nothing else.
+    func revealForCheck(_ n: UInt32, pages: Int) throws {
+        guard let sealed, n >= 2, Int(n) + pages <= Int(pageCount) else { return }
+        try reveal(n, pointer(n), sealed)
+        if pages > 1 { try revealRest(n, count: pages, sealed) }
     }
 
     @inline(never)
@@ -206,6 +248,7 @@ extension PageAccess {
         else {
             throw corrupt(first, "not an overflow run inside the file (type \(p.u8(PageHeader.type)), \(run) pages)")
         }
+        try revealRun(first, count: run)
         return run
     }
 
@@ -227,6 +270,7 @@ extension PageAccess {
                 "overflow run header (\(run) pages, value of \(p.u32(PageHeader.valueLength)) bytes) does not match its reference (a value of \(length) bytes)"
             )
         }
+        try revealRun(first, count: run)
         let version = p.u64(PageHeader.version)
         guard version <= maxVersion else {
             throw corrupt(

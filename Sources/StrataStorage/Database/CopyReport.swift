@@ -1,4 +1,4 @@
-/// What a copy (``ReadTransaction/writeCopy(toPath:progress:)``) wrote.
+/// What a copy (``ReadTransaction/writeCopy(toPath:progress:encryptionKey:)``) wrote.
 ///
 /// ## Concurrency
 /// A value type; `Sendable`.

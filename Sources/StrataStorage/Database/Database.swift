@@ -52,6 +52,10 @@ public final class Database: @unchecked Sendable {
         /// and reports it in ``Database/recovery``. A torn commit (a crash before its pages
         /// reached the disk, so never acknowledged) is always rolled back.
         public var openLastIntactVersion: Bool = false
+        /// The 64-byte key of an encrypted file, or nil for a plain one. A new file is created
+        /// encrypted when a key is given; an existing file must be opened with the key it was
+        /// created with (FORMAT.md, "Encrypted files"). The lock file holds nothing secret.
+        public var encryptionKey: [UInt8]? = nil
         public init() {}
     }
 
@@ -79,6 +83,12 @@ public final class Database: @unchecked Sendable {
     let fd: FileDescriptor
     let lockFile: LockFile
     let options: Options
+    /// The page cipher of an encrypted file, nil for a plain one.
+    let cipher: PageCipher?
+    /// Whether the file is encrypted.
+    public var isEncrypted: Bool { cipher != nil }
+    /// The magic of this file's meta records.
+    var metaMagic: UInt64 { cipher == nil ? fileMagic : encryptedFileMagic }
     /// The longest key a tree of this file accepts, in bytes (about a quarter of a page).
     public let maxKeySize: Int
     let maxInlineCell: Int
@@ -141,14 +151,18 @@ public final class Database: @unchecked Sendable {
         else {
             throw StorageError.invalidPageSize(options.pageSize)
         }
+        if let key = options.encryptionKey, key.count != PageCipher.userKeyLength {
+            throw StorageError.invalidEncryptionKeyLength(key.count)
+        }
         var attempt = 0
-        var opened: (fd: FileDescriptor, size: Int64, pageSize: Int, lockFile: LockFile)?
+        var opened: (fd: FileDescriptor, size: Int64, pageSize: Int, lockFile: LockFile, cipher: PageCipher?)?
         while opened == nil {
             attempt += 1
             opened = try Database.openFiles(
                 path: path, options: options, lastAttempt: attempt >= Database.maximumReopens)
         }
-        let (fd, size, pageSize, lf) = opened!
+        let (fd, size, pageSize, lf, cipher) = opened!
+        self.cipher = cipher
         do {
             self.pageSize = pageSize
             self.maxInlineCell = (pageSize - PageHeader.size) / 4 - 2
@@ -157,8 +171,8 @@ public final class Database: @unchecked Sendable {
             self.lockFile = lf
             self.fileCapacity = size
             let mapLength = Database.mapLength(forFileSize: size, reserve: options.mapReserve)
-            self.mapping = Mapping(
-                region: try StorageError.wrap { try System.mmap(fd, length: mapLength, writable: !options.readOnly) })
+            self.mapping = try Database.makeMapping(
+                fd: fd, length: mapLength, writable: !options.readOnly, cipher: cipher, pathName: pathName)
         } catch {
             lf.close()
             System.close(fd)
@@ -223,7 +237,7 @@ public final class Database: @unchecked Sendable {
             lockFile.publish(state)
         }
         let state = lockFile.readState()
-        let needed = Int64(state.pageCount) * Int64(pageSize)
+        let needed = fileBytes(forPages: state.pageCount)
         let actual = try StorageError.wrap { try System.fileSize(fd) }
         if actual < needed { throw StorageError.truncated(path: path, expectedBytes: needed, actualBytes: actual) }
         try lockFile.claimSlot()
@@ -252,12 +266,12 @@ public final class Database: @unchecked Sendable {
     /// an error instead.
     private static func openFiles(
         path: String, options: Options, lastAttempt: Bool
-    ) throws -> (fd: FileDescriptor, size: Int64, pageSize: Int, lockFile: LockFile)? {
+    ) throws -> (fd: FileDescriptor, size: Int64, pageSize: Int, lockFile: LockFile, cipher: PageCipher?)? {
         if !System.fileExists(path) {
             guard options.create, !options.readOnly else {
                 throw StorageError.system(SystemError(call: "open", errno: 2 /* ENOENT */, path: path))
             }
-            try Database.createFile(path: path, pageSize: options.pageSize)
+            try Database.createFile(path: path, pageSize: options.pageSize, encryptionKey: options.encryptionKey)
         }
         let fd: FileDescriptor
         do {
@@ -271,6 +285,8 @@ public final class Database: @unchecked Sendable {
         do {
             let size = try StorageError.wrap { try System.fileSize(fd) }
             let pageSize = try Database.readHeader(fd: fd, path: path, fileSize: size)
+            let cipher = try Database.openCipher(
+                fd: fd, path: path, fileSize: size, pageSize: pageSize, key: options.encryptionKey)
             let lf: LockFile
             do {
                 lf = try LockFile.open(path: path + ".lock", maxReaders: options.maxReaders)
@@ -293,7 +309,7 @@ public final class Database: @unchecked Sendable {
                 System.close(fd)
                 return nil
             }
-            return (fd, size, pageSize, lf)
+            return (fd, size, pageSize, lf, cipher)
         } catch {
             lockFile?.close()
             System.close(fd)
@@ -313,13 +329,13 @@ public final class Database: @unchecked Sendable {
     /// On a file system without hard links (`link` fails with `EPERM` or `ENOTSUP`), the file is
     /// created in place with `O_EXCL` instead; an opener racing with that creation may see a file
     /// shorter than two pages and is told it is not a database (nothing is lost).
-    static func createFile(path: String, pageSize: Int) throws {
+    static func createFile(path: String, pageSize: Int, encryptionKey: [UInt8]? = nil) throws {
         let tmp =
             path + ".creating-\(System.processID)-\(creationCounter.loadThenWrappingIncrement(ordering: .relaxed))"
         creationsLock.withLock { _ = creationsInProgress.insert(tmp) }
         defer { creationsLock.withLock { _ = creationsInProgress.remove(tmp) } }
         do {
-            try writeEmptyDatabase(at: tmp, exclusive: false, pageSize: pageSize)
+            try writeEmptyDatabase(at: tmp, exclusive: false, pageSize: pageSize, encryptionKey: encryptionKey)
         } catch {
             try? System.unlink(tmp)
             throw error
@@ -334,7 +350,8 @@ public final class Database: @unchecked Sendable {
             return  // another thread or process created it first: open theirs
         } catch StorageError.system(let e) where e.errno == EPERM || e.errno == ENOTSUP || e.errno == EOPNOTSUPP {
             do {
-                try writeEmptyDatabase(at: path, exclusive: true, pageSize: pageSize)
+                try writeEmptyDatabase(
+                    at: path, exclusive: true, pageSize: pageSize, encryptionKey: encryptionKey)
             } catch StorageError.system(let e) where e.errno == EEXIST {
                 return
             }
@@ -375,18 +392,26 @@ public final class Database: @unchecked Sendable {
     private static let creationCounter = ManagedAtomic<UInt64>(0)
 
     /// Writes both meta pages of an empty database (version 1) to a new file and syncs it.
-    private static func writeEmptyDatabase(at file: String, exclusive: Bool, pageSize: Int) throws {
+    private static func writeEmptyDatabase(
+        at file: String, exclusive: Bool, pageSize: Int, encryptionKey: [UInt8]?
+    ) throws {
         let fd = try StorageError.wrap { try System.open(file, create: true, exclusive: exclusive) }
         defer { System.close(fd) }
-        let buf = UnsafeMutableRawPointer.allocate(byteCount: pageSize * 2, alignment: 4096)
+        // An encrypted file has its key page after the meta pages (FORMAT.md, "Encrypted files").
+        let pages = encryptionKey == nil ? 2 : 3
+        let buf = UnsafeMutableRawPointer.allocate(byteCount: pageSize * pages, alignment: 4096)
         defer { buf.deallocate() }
+        let magic = encryptionKey == nil ? fileMagic : encryptedFileMagic
+        if let encryptionKey {
+            _ = PageCipher.makeKeyPage(key: encryptionKey, into: buf + 2 * pageSize, pageSize: pageSize)
+        }
         let meta = MetaRecord(
             version: 1, catalogRoot: 0, freeListHead: 0, pageCount: 2, flags: MetaLayout.flagClean,
             durableBase: 1, freeListPages: 0, listHead: 0, listPagesOwn: 0, inlineList: [])
-        meta.encode(into: buf, pageSize: pageSize, slot: 0)
-        meta.encode(into: buf + pageSize, pageSize: pageSize, slot: 1)
+        meta.encode(into: buf, pageSize: pageSize, slot: 0, magic: magic)
+        meta.encode(into: buf + pageSize, pageSize: pageSize, slot: 1, magic: magic)
         try StorageError.wrap {
-            try System.pwrite(fd, from: buf, count: pageSize * 2, offset: 0)
+            try System.pwrite(fd, from: buf, count: pageSize * pages, offset: 0)
             try System.fdatasync(fd)
         }
     }
@@ -417,7 +442,7 @@ public final class Database: @unchecked Sendable {
             }
             let magic = p.u64(MetaLayout.magic)
             if magic == fileMagicByteSwapped { return .byteOrderMismatch(path: path) }
-            guard magic == fileMagic else {
+            guard magic == fileMagic || magic == encryptedFileMagic else {
                 return .notADatabase(path: path, reason: "its first page does not start with Strata's magic number")
             }
             let format = p.u32(MetaLayout.formatVersion)
@@ -450,7 +475,8 @@ public final class Database: @unchecked Sendable {
                 if slot1.count == MetaLayout.inlineList {
                     let verdict: Int? = try slot1.withUnsafeBytes { raw -> Int? in
                         let p = raw.baseAddress!
-                        guard p.u64(MetaLayout.magic) == fileMagic, Int(p.u32(MetaLayout.pageSize)) == ps,
+                        guard p.u64(MetaLayout.magic) == fileMagic || p.u64(MetaLayout.magic) == encryptedFileMagic,
+                            Int(p.u32(MetaLayout.pageSize)) == ps,
                             p.u32(PageHeader.pageNumber) == 1, p.u8(PageHeader.type) == PageType.meta.rawValue
                         else { return nil }
                         let format = p.u32(MetaLayout.formatVersion)
@@ -499,7 +525,7 @@ public final class Database: @unchecked Sendable {
         var chosen = metas[newestSlot]!
         let fileBytes = fileSize
         func checkLength(_ m: MetaRecord) throws {
-            let needed = Int64(m.pageCount) * Int64(pageSize)
+            let needed = self.fileBytes(forPages: m.pageCount)
             if fileBytes < needed {
                 throw StorageError.truncated(path: path, expectedBytes: needed, actualBytes: fileBytes)
             }
@@ -507,7 +533,8 @@ public final class Database: @unchecked Sendable {
         try checkLength(chosen)
         var problem: (error: StorageError, acknowledged: Bool)?
         if !chosen.isClean {
-            let acc = PageAccess(base: mapping.base, pageSize: pageSize, pageCount: chosen.pageCount, path: path)
+            let acc = PageAccess(
+                base: mapping.base, pageSize: pageSize, pageCount: chosen.pageCount, path: path, sealed: mapping.sealed)
             if let failure = verifyCommit(chosen, acc) {
                 problem = (failure, wasAcknowledged(chosen, slot: chosenSlot))
             }
@@ -546,7 +573,8 @@ public final class Database: @unchecked Sendable {
             if let failure = emptyCatalogProblem(chosen) { throw failure }
         }
         if options.verifyAllOnOpen {
-            let acc = PageAccess(base: mapping.base, pageSize: pageSize, pageCount: chosen.pageCount, path: path)
+            let acc = PageAccess(
+                base: mapping.base, pageSize: pageSize, pageCount: chosen.pageCount, path: path, sealed: mapping.sealed)
             var verifier = Verifier(access: acc, meta: chosen)
             _ = try verifier.run()
         }
@@ -587,7 +615,8 @@ public final class Database: @unchecked Sendable {
     /// meta pages must then be free or bookkeeping. Returns the damage found, or nil.
     func emptyCatalogProblem(_ m: MetaRecord) -> StorageError? {
         guard m.catalogRoot == 0, m.pageCount > 2 else { return nil }
-        let acc = PageAccess(base: mapping.base, pageSize: pageSize, pageCount: m.pageCount, path: path)
+        let acc = PageAccess(
+            base: mapping.base, pageSize: pageSize, pageCount: m.pageCount, path: path, sealed: mapping.sealed)
         var verifier = Verifier(access: acc, meta: m)
         do {
             let report = try verifier.run()
@@ -606,8 +635,21 @@ public final class Database: @unchecked Sendable {
     /// Checks every page the commit (and the deferred commits before it) wrote: returns the first
     /// problem, or nil if the commit is whole.
     func verifyCommit(_ m: MetaRecord, _ acc: PageAccess) -> StorageError? {
+        // In an encrypted file, opening a page's slot is its first check: a torn or damaged slot
+        // fails to authenticate.
+        func revealed(_ n: UInt32, pages: Int) -> StorageError? {
+            do {
+                try acc.revealForCheck(n, pages: pages)
+                return nil
+            } catch StorageError.pageAuthenticationFailed(_, let page, let reason) {
+                return acc.corrupt(page, reason)
+            } catch {
+                return acc.corrupt(n, "\(error)")
+            }
+        }
         func check(_ n: UInt32, expect type: PageType? = nil) -> StorageError? {
             guard n >= 2, n < m.pageCount else { return acc.corrupt(n, "commit list names a page outside the file") }
+            if let e = revealed(n, pages: 1) { return e }
             let p = acc.base + Int(n) * pageSize
             if let type, p.u8(PageHeader.type) != type.rawValue { return acc.corrupt(n, "expected a \(type) page") }
             var length = pageSize
@@ -616,6 +658,7 @@ public final class Database: @unchecked Sendable {
                 guard run >= 1, Int(n) + run <= Int(m.pageCount) else {
                     return acc.corrupt(n, "overflow run of \(run) pages")
                 }
+                if let e = revealed(n, pages: run) { return e }
                 length = run * pageSize
             }
             guard p.u32(PageHeader.pageNumber) == n else {
@@ -670,9 +713,10 @@ public final class Database: @unchecked Sendable {
             m.version == st.version + 1, m.durableBase == st.durableVersion
         else { return }
         let size = try StorageError.wrap { try System.fileSize(fd) }
-        guard size >= Int64(m.pageCount) * Int64(pageSize) else { return }
+        guard size >= fileBytes(forPages: m.pageCount) else { return }
         let mapping = try stateLock.withLock { try ensureMapping(pages: m.pageCount) }
-        let acc = PageAccess(base: mapping.base, pageSize: pageSize, pageCount: m.pageCount, path: path)
+        let acc = PageAccess(
+            base: mapping.base, pageSize: pageSize, pageCount: m.pageCount, path: path, sealed: mapping.sealed)
         guard verifyCommit(m, acc) == nil else { return }
         lockFile.publish(
             PublishedState(
@@ -734,7 +778,8 @@ public final class Database: @unchecked Sendable {
         let needed = Int(pages) * pageSize
         if needed <= mapping.length { return mapping }
         let length = Database.mapLength(forFileSize: Int64(needed), reserve: options.mapReserve)
-        mapping = Mapping(region: try StorageError.wrap { try System.mmap(fd, length: length, writable: !isReadOnly) })
+        mapping = try Database.makeMapping(
+            fd: fd, length: length, writable: !isReadOnly, cipher: cipher, pathName: pathName)
         return mapping
     }
 
@@ -910,7 +955,7 @@ public final class Database: @unchecked Sendable {
         let other = 1 - Int(st.latestSlot)
         let buf = UnsafeMutableRawPointer.allocate(byteCount: pageSize, alignment: 4096)
         defer { buf.deallocate() }
-        meta.encode(into: buf, pageSize: pageSize, slot: other)
+        meta.encode(into: buf, pageSize: pageSize, slot: other, magic: metaMagic)
         do {
             try System.pwrite(fd, from: buf, count: pageSize, offset: Int64(other * pageSize))
             try System.fdatasync(fd)

@@ -25,14 +25,18 @@ enum DatabaseCopier {
     static func copy(
         pageSize: Int, to path: String, names: [String], count: (String) throws -> UInt64,
         forEach: (String, (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws -> Void,
-        progress: ((UInt64, UInt64) -> Void)?
+        progress: ((UInt64, UInt64) -> Void)?, encryptionKey: [UInt8]? = nil
     ) throws -> CopyReport {
+        if let key = encryptionKey, key.count != PageCipher.userKeyLength {
+            throw StorageError.invalidEncryptionKeyLength(key.count)
+        }
         if System.fileExists(path) { throw StorageError.fileExists(path: path) }
         var total: UInt64 = 0
         for name in names { total += try count(name) }
         let temporary = path + ".copying-\(System.processID)-\(UInt64.random(in: 0...UInt64.max))"
         var options = Database.Options()
         options.pageSize = pageSize
+        options.encryptionKey = encryptionKey
         var copied: UInt64 = 0
         do {
             let db = try Database(path: temporary, options: options)
@@ -109,10 +113,15 @@ extension ReadTransaction {
     /// - Parameters:
     ///   - path: the new file; it must not exist.
     ///   - progress: called now and then with (entries copied, entries in all).
-    /// - Throws: ``StorageError/fileExists(path:)`` when `path` exists; ``StorageError`` for a
-    ///   damaged source page or a failed write.
+    ///   - encryptionKey: the 64-byte key to encrypt the copy with, or nil for a plain copy
+    ///     (whether or not this database is encrypted).
+    /// - Throws: ``StorageError/fileExists(path:)`` when `path` exists;
+    ///   ``StorageError/invalidEncryptionKeyLength(_:)`` for a key that is not 64 bytes;
+    ///   ``StorageError`` for a damaged source page or a failed write.
     @discardableResult
-    public func writeCopy(toPath path: String, progress: ((UInt64, UInt64) -> Void)? = nil) throws -> CopyReport {
+    public func writeCopy(
+        toPath path: String, progress: ((UInt64, UInt64) -> Void)? = nil, encryptionKey: [UInt8]? = nil
+    ) throws -> CopyReport {
         let names = try treeNames()
         return try DatabaseCopier.copy(
             pageSize: database.pageSize, to: path, names: names,
@@ -120,23 +129,25 @@ extension ReadTransaction {
             forEach: { name, body in
                 guard let t = try tree(named: name) else { return }
                 try forEach(in: t, body)
-            }, progress: progress)
+            }, progress: progress, encryptionKey: encryptionKey)
     }
 }
 
 extension WriteTransaction {
     /// Writes the data this transaction sees (its own changes included, committed or not) to a
-    /// new file at `path`: a compacted copy, as ``ReadTransaction/writeCopy(toPath:progress:)``.
-    /// The transaction stays open.
+    /// new file at `path`: a compacted copy, as ``ReadTransaction/writeCopy(toPath:progress:encryptionKey:)``,
+    /// encrypted with `encryptionKey` when one is given. The transaction stays open.
     /// - Throws: ``StorageError/fileExists(path:)`` when `path` exists; ``StorageError`` for a
-    ///   damaged page or a failed write.
+    ///   damaged page, a key that is not 64 bytes, or a failed write.
     @discardableResult
-    public func writeCopy(toPath path: String, progress: ((UInt64, UInt64) -> Void)? = nil) throws -> CopyReport {
+    public func writeCopy(
+        toPath path: String, progress: ((UInt64, UInt64) -> Void)? = nil, encryptionKey: [UInt8]? = nil
+    ) throws -> CopyReport {
         let names = try treeNames()
         return try DatabaseCopier.copy(
             pageSize: db.pageSize, to: path, names: names,
             count: { try count(openTree($0)) },
             forEach: { name, body in try forEach(in: try openTree(name), body) },
-            progress: progress)
+            progress: progress, encryptionKey: encryptionKey)
     }
 }

@@ -51,6 +51,17 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     case databaseClosed(path: String)
     case fileExists(path: String)
     case inUse(path: String)
+    /// The file is encrypted and was opened without a key.
+    case encryptionKeyRequired(path: String)
+    /// A key was given for a file that is not encrypted.
+    case fileNotEncrypted(path: String)
+    /// The key given is not the key the file was encrypted with.
+    case wrongEncryptionKey(path: String)
+    /// An encryption key of a length other than 64 bytes.
+    case invalidEncryptionKeyLength(Int)
+    /// A page of an encrypted file did not open: changed since it was written, moved from another
+    /// place or another file, or sealed under another key. Never read as data.
+    case pageAuthenticationFailed(path: String, page: UInt32, reason: String)
 
     public var description: String {
         switch self {
@@ -104,6 +115,20 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
                 "\(path) already exists; a copy never replaces a file. Choose another path, or delete the file first."
         case .inUse(let path):
             return "\(path) is open (in this process or another); close every handle to it before deleting its files."
+        case .encryptionKeyRequired(let path):
+            return
+                "\(path) is encrypted; open it with the 64-byte key it was encrypted with (Options.encryptionKey, or Realm.Configuration.encryptionKey)."
+        case .fileNotEncrypted(let path):
+            return
+                "\(path) is not encrypted, but a key was given; open it without a key, or write an encrypted copy of it (writeCopy with an encryption key)."
+        case .wrongEncryptionKey(let path):
+            return
+                "\(path) is encrypted with another key: the key given does not pass the file's key check. Open it with the key it was encrypted with."
+        case .invalidEncryptionKeyLength(let length):
+            return "An encryption key must be 64 bytes long, but the key given has \(length) bytes."
+        case .pageAuthenticationFailed(let path, let page, let reason):
+            return
+                "\(path) is damaged at page \(page): \(reason). Nothing of that page was read. Restore the file from a backup; Database.verify() lists the first damaged page."
         case .lockFileInvalid(let path, let reason):
             return
                 "\(path) is not a valid Strata lock file (\(reason)). Make sure no process has the database open, then delete the lock file; it is recreated on open."

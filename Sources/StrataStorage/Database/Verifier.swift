@@ -27,6 +27,7 @@ struct Verifier {
     }
 
     func checkChecksum(_ n: UInt32, length: Int) throws {
+        try access.revealForCheck(n, pages: length / access.pageSize)
         let p = access.base + Int(n) * access.pageSize
         guard p.u32(PageHeader.pageNumber) == n else {
             throw access.corrupt(n, "header names page \(p.u32(PageHeader.pageNumber))")

@@ -12,7 +12,8 @@ extension Database {
         try adoptUnpublishedCommit()
         let st = lockFile.readState()
         let mapping = try stateLock.withLock { try ensureMapping(pages: st.pageCount) }
-        let acc = PageAccess(base: mapping.base, pageSize: pageSize, pageCount: st.pageCount, path: path)
+        let acc = PageAccess(
+            base: mapping.base, pageSize: pageSize, pageCount: st.pageCount, path: path, sealed: mapping.sealed)
         guard
             case .success(let meta) = MetaRecord.decode(
                 mapping.base + Int(st.latestSlot) * pageSize, pageSize: pageSize, slot: Int(st.latestSlot)),

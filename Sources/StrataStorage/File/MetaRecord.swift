@@ -16,12 +16,12 @@ struct MetaRecord: Equatable {
     var isClean: Bool { flags & MetaLayout.flagClean != 0 }
 
     /// Writes the record into `page` (a full page buffer) for meta slot `slot`, with its checksum.
-    func encode(into page: UnsafeMutableRawPointer, pageSize: Int, slot: Int) {
+    func encode(into page: UnsafeMutableRawPointer, pageSize: Int, slot: Int, magic: UInt64 = fileMagic) {
         zeroBytes(page, pageSize)
         page.setU32(PageHeader.pageNumber, UInt32(slot))
         page.setU8(PageHeader.type, PageType.meta.rawValue)
         page.setU64(PageHeader.version, version)
-        page.setU64(MetaLayout.magic, fileMagic)
+        page.setU64(MetaLayout.magic, magic)
         page.setU32(MetaLayout.formatVersion, strataFormatVersion)
         page.setU32(MetaLayout.pageSize, UInt32(pageSize))
         page.setU64(MetaLayout.version, version)
@@ -56,9 +56,9 @@ struct MetaRecord: Equatable {
     /// identify the file and its page size by page 0), the checksum is left 0 so `decode` rejects
     /// it. Used to withdraw a record that must never be opened at; zeroing page 0 instead would
     /// make the whole file unrecognisable.
-    static func encodeErased(into page: UnsafeMutableRawPointer, pageSize: Int) {
+    static func encodeErased(into page: UnsafeMutableRawPointer, pageSize: Int, magic: UInt64 = fileMagic) {
         zeroBytes(page, pageSize)
-        page.setU64(MetaLayout.magic, fileMagic)
+        page.setU64(MetaLayout.magic, magic)
         page.setU32(MetaLayout.formatVersion, strataFormatVersion)
         page.setU32(MetaLayout.pageSize, UInt32(pageSize))
     }
@@ -73,7 +73,7 @@ struct MetaRecord: Equatable {
     static func decode(_ page: UnsafeRawPointer, pageSize: Int, slot: Int) -> Result<MetaRecord, Problem> {
         let magic = page.u64(MetaLayout.magic)
         if magic == fileMagicByteSwapped { return .failure(.byteSwapped) }
-        guard magic == fileMagic else { return .failure(.badMagic) }
+        guard magic == fileMagic || magic == encryptedFileMagic else { return .failure(.badMagic) }
         let format = page.u32(MetaLayout.formatVersion)
         guard isReadableFormat(format) else { return .failure(.formatVersion(format)) }
         let ps = page.u32(MetaLayout.pageSize)

@@ -18,11 +18,14 @@ final class Mapping: @unchecked Sendable {
     let region: MappedRegion
     /// The pages checked through this mapping (see `CheckedPages`).
     let checked: CheckedPages
+    /// For an encrypted file, its sealed pages; `region` is then the plaintext mirror (see `SealedFile`).
+    let sealed: SealedFile?
     @inline(__always) var base: UnsafeMutableRawPointer { region.base }
     @inline(__always) var length: Int { region.length }
 
-    init(region: MappedRegion) {
+    init(region: MappedRegion, sealed: SealedFile? = nil) {
         self.region = region
+        self.sealed = sealed
         checked = CheckedPages(pages: region.length / minimumPageSize)
     }
     deinit {

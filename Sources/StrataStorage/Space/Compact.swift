@@ -73,7 +73,7 @@ extension WriteTransaction {
             access = PageAccess(
                 base: access.base, pageSize: pageSize, pageCount: pageCount, path: db.pathName,
                 maxVersion: v, checked: access.checked, ownVersion: v,
-                shadow: shadow, shadowGeneration: access.shadowGeneration)
+                shadow: shadow, shadowGeneration: access.shadowGeneration, sealed: mappings.last!.sealed)
         }
     }
 }

@@ -31,7 +31,7 @@ public final class ReadTransaction: @unchecked Sendable {
         self.catalogRoot = state.catalogRoot
         self.access = PageAccess(
             base: mapping.base, pageSize: database.pageSize, pageCount: state.pageCount, path: database.pathName,
-            maxVersion: state.version, checked: mapping.checked)
+            maxVersion: state.version, checked: mapping.checked, sealed: mapping.sealed)
     }
 
     deinit { end() }

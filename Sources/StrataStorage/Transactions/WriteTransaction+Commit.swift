@@ -41,7 +41,7 @@ extension WriteTransaction {
         orderDirtyLeaves()  // 5
         checksumWrittenPages()  // 6
         commitWritesStarted = true
-        try writeShadowPages()  // 7
+        if let sealed = mappings.last!.sealed { try writeSealedPages(sealed) } else { try writeShadowPages() }  // 7
         let (meta, slot) = try writeMetaRecord(lists)  // 8
         let durable = try syncIfDurable(durability, slot: slot)  // 9
         publish(meta, slot: slot, durable: durable, lists: lists)  // 10
@@ -211,7 +211,7 @@ extension WriteTransaction {
             listHead: lists.listHead, listPagesOwn: UInt32(lists.commitListPages.count), inlineList: lists.inline,
             inlineFree: lists.freeInline ? lists.extents : [])
         let slot = 1 - Int(base.durableSlot)
-        meta.encode(into: scratch, pageSize: pageSize, slot: slot)
+        meta.encode(into: scratch, pageSize: pageSize, slot: slot, magic: db.metaMagic)
         let metaBytes = metaWriteLength(slot: slot)
         do {
             try StorageError.wrap {
@@ -235,7 +235,7 @@ extension WriteTransaction {
         do {
             try StorageError.wrap { try System.fdatasync(db.fd) }
         } catch {
-            MetaRecord.encodeErased(into: scratch, pageSize: pageSize)
+            MetaRecord.encodeErased(into: scratch, pageSize: pageSize, magic: db.metaMagic)
             try? System.pwrite(db.fd, from: scratch, count: pageSize, offset: Int64(slot * pageSize))
             try? System.fdatasync(db.fd)
             db.poisonedBy = "\(error)"

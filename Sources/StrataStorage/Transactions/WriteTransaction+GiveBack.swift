@@ -20,7 +20,7 @@ extension WriteTransaction {
     /// with the writer lock held, so the version moves with the length: a handle whose cached
     /// length predates it looks the length up again. Best effort: a failure leaves the file longer.
     func shortenToPageCount() {
-        let keep = Int64(max(pageCount, baseMeta.pageCount)) * Int64(pageSize)
+        let keep = db.fileBytes(forPages: max(pageCount, baseMeta.pageCount))
         guard fileCapacity > keep else { return }
         do {
             try System.ftruncate(db.fd, length: keep)
@@ -34,8 +34,7 @@ extension WriteTransaction {
     }
 
     func giveBackSpace() {
-        let pages = Int64(max(pageCount, baseMeta.pageCount))
-        let used = pages * Int64(pageSize)
+        let used = db.fileBytes(forPages: max(pageCount, baseMeta.pageCount))
         let keep = (used + max(1 << 20, used / 16) + (1 << 20) - 1) / (1 << 20) * (1 << 20)
         guard fileCapacity - keep > max(4 << 20, keep / 8) else { return }
         do {

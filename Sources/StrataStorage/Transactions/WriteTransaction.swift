@@ -103,7 +103,7 @@ public final class WriteTransaction: @unchecked Sendable {
         self.access = PageAccess(
             base: mapping.base, pageSize: db.pageSize, pageCount: st.pageCount, path: db.pathName,
             maxVersion: st.version + 1, checked: mapping.checked, ownVersion: st.version + 1,
-            shadow: shadow, shadowGeneration: db.shadowGeneration)
+            shadow: shadow, shadowGeneration: db.shadowGeneration, sealed: mapping.sealed)
         // The file's length: from the caller, or from this handle's last commit when no commit
         // came after it (every change of length happens in a commit, with the writer lock held:
         // growth, give-back, and compact's truncation in its last commit), else `fstat`. Not an
@@ -124,10 +124,10 @@ public final class WriteTransaction: @unchecked Sendable {
         // version nobody committed. Erase it durably before writing any page.
         let staleSlot = 1 - Int(st.durableSlot)
         let stale = mapping.base + staleSlot * db.pageSize
-        if stale.u64(MetaLayout.magic) == fileMagic && stale.u64(MetaLayout.version) > st.version {
+        if stale.u64(MetaLayout.magic) == db.metaMagic && stale.u64(MetaLayout.version) > st.version {
             let erased = UnsafeMutableRawPointer.allocate(byteCount: db.pageSize, alignment: 4096)
             defer { erased.deallocate() }
-            MetaRecord.encodeErased(into: erased, pageSize: db.pageSize)
+            MetaRecord.encodeErased(into: erased, pageSize: db.pageSize, magic: db.metaMagic)
             do {
                 try StorageError.wrap {
                     try System.pwrite(db.fd, from: erased, count: db.pageSize, offset: Int64(staleSlot * db.pageSize))
@@ -374,7 +374,7 @@ public final class WriteTransaction: @unchecked Sendable {
 
     /// Makes sure the file (and the map) cover `pages` pages, growing the file in large steps.
     func ensureCapacity(_ pages: UInt32) throws {
-        let needed = Int64(pages) * Int64(pageSize)
+        let needed = db.fileBytes(forPages: pages)
         if needed > fileCapacity {
             // Small files double (in 64 KiB units), so a new database stays small; from 4 MiB on
             // the file grows by an eighth (at least 4 MiB, at most 1 GiB, in 1 MiB units), so a
@@ -390,15 +390,16 @@ public final class WriteTransaction: @unchecked Sendable {
             try StorageError.wrap { try System.allocate(db.fd, offset: fileCapacity, length: newCap - fileCapacity) }
             fileCapacity = newCap
         }
-        if Int(needed) > mappings.last!.length {
+        if Int(pages) * pageSize > mappings.last!.length {
             let m = try db.stateLock.withLock { try db.ensureMapping(pages: pages) }
+            if m.sealed != nil { carryOwnPages(from: mappings.last!, to: m) }
             mappings.append(m)
         }
         if access.base != mappings.last!.base || access.pageCount != pages {
             access = PageAccess(
                 base: mappings.last!.base, pageSize: pageSize, pageCount: pages, path: db.pathName,
                 maxVersion: v, checked: mappings.last!.checked, ownVersion: v,
-                shadow: shadow, shadowGeneration: access.shadowGeneration)
+                shadow: shadow, shadowGeneration: access.shadowGeneration, sealed: mappings.last!.sealed)
         }
     }
 
@@ -670,6 +671,7 @@ public final class WriteTransaction: @unchecked Sendable {
         // a `sync()` or a later commit adopts, lists them: make them valid pages again.
         if !committed {
             for n in youngTaken where commitWritesStarted || !isInShadow(n) { stampYoungPage(n) }
+            if let sealed = mappings.last!.sealed { forgetUncommittedPages(sealed) }
         }
         ended = true
         // The table no longer belongs to this transaction: a stale cursor reads the map.
