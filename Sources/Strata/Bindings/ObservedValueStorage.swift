@@ -77,13 +77,15 @@ final class ObservedValueStorage<Value>: Observable, @unchecked Sendable {
         return current
     }
 
-    /// Replaces the value, telling the trackings that read it.
+    /// Replaces the value, then tells the trackings that read it. The value changes before
+    /// `willSet`, so a tracking installed while it changes (Observation installs a tracking once
+    /// its closure returned) either is told, or reads the new value when it looks again.
     func publish(_ value: Value) {
-        registrar.withMutation(of: self, keyPath: \.value) {
-            lock.lock()
-            current = value
-            lock.unlock()
-        }
+        lock.lock()
+        current = value
+        lock.unlock()
+        registrar.willSet(self, keyPath: \.value)
+        registrar.didSet(self, keyPath: \.value)
     }
 
 }
