@@ -14,6 +14,7 @@ class ObservationTestCase: SeedTestCase {
 
     override func tearDown() {
         Realm.isObservationTrackingEnabled = false
+        ObservationHub.forgetAllReads()
         super.tearDown()
     }
 

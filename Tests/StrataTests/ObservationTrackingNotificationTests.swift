@@ -180,6 +180,20 @@ final class ObservationTrackingNotificationTests: ObservationTestCase {
         XCTAssertEqual(hub.recordedReadCount, 0)
     }
 
+    func testReadsOfManyObjectsOfOneClassStayBoundedAndStillFire() throws {
+        let realm = try open()
+        let count = ObservationHub.maximumObjects + 1
+        try realm.write {
+            for i in 0..<count { realm.add(QuickBone(value: ["size": i])) }
+        }
+        let bones = Array(realm.objects(QuickBone.self))
+        let hub = ObservationHub.hub(for: realm.file)
+        let fired = track { XCTAssertEqual(bones.reduce(0) { $0 + $1.size }, count * (count - 1) / 2) }
+        XCTAssertEqual(hub.recordedReadCount, 2, "the class as a whole, and its objects all together")
+        try realm.write { bones[count - 1].size = -1 }
+        wait(for: fired, toReach: 1)
+    }
+
     /// The `strata-async-stress` executable SwiftPM builds beside the test bundle.
     private func stressExecutable() throws -> String {
         let dirs = [

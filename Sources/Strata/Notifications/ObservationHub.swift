@@ -64,6 +64,22 @@ final class ObservationHub: @unchecked Sendable {
         return hub
     }
 
+    /// Forgets every recorded read of every file and stops watching the files (tests, so that
+    /// one test's reads do not keep its files open for the next).
+    static func forgetAllReads() {
+        hubsLock.lock()
+        let all = Array(hubs.values)
+        hubsLock.unlock()
+        for hub in all {
+            hub.lock.lock()
+            hub.reads = [:]
+            let token = hub.token
+            hub.token = nil
+            hub.lock.unlock()
+            token?.invalidate()
+        }
+    }
+
     // MARK: Reads
 
     /// Records a read of `slot` made with `configuration`, and reports it to Observation.
