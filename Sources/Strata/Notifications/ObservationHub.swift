@@ -85,19 +85,19 @@ final class ObservationHub: @unchecked Sendable {
     /// Records a read of `slot` made with `configuration`, and reports it to Observation.
     func access(_ slot: ObservationSlot, configuration: Realm.Configuration) {
         lock.lock()
-        var table = reads[slot.table, default: TableReads()]
+        // Changed in place: a copy of the table's reads, changed and stored back, copied its
+        // dictionary on every read (quadratic in the objects read).
         if let key = slot.key, let column = slot.column {
-            if !table.everyObject {
-                table.objects[key, default: []].insert(column)
-                if table.objects.count > Self.maximumObjects {
-                    table.objects = [:]
-                    table.everyObject = true
+            if reads[slot.table]?.everyObject != true {
+                reads[slot.table, default: TableReads()].objects[key, default: []].insert(column)
+                if let count = reads[slot.table]?.objects.count, count > Self.maximumObjects {
+                    reads[slot.table]?.objects = [:]
+                    reads[slot.table]?.everyObject = true
                 }
             }
         } else {
-            table.whole = true
+            reads[slot.table, default: TableReads()].whole = true
         }
-        reads[slot.table] = table
         if token == nil, let file {
             let token = NotificationToken()
             let entry = ObservationNotifierEntry(
