@@ -98,6 +98,15 @@ let package = Package(
             plugins: [.plugin(name: "StrataPlugin")]
         ),
 
+        // A terminal board of the dogs of a realm file: @ObservedResults, quick writes through
+        // $-bindings, redrawn when another process writes (`swift run DoggoBoard [PATH]`).
+        .executableTarget(
+            name: "DoggoBoard",
+            dependencies: ["Strata"],
+            path: "Examples/DoggoBoard",
+            plugins: [.plugin(name: "StrataPlugin")]
+        ),
+
         // MARK: Test helpers
         // A writer process that crash tests kill with SIGKILL at random moments.
         // The crash workload, shared by the stress writer and the crash tests.

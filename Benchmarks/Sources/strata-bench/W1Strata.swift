@@ -27,6 +27,11 @@ final class StrataEngine: W1Engine {
     init(path: String, encryptionKey: Data?) throws {
         self.path = path
         self.encryptionKey = encryptionKey
+        // STRATA_BENCH_OBSERVATION=1 measures the steps with reads registering with Observation
+        // (Realm.isObservationTrackingEnabled), as in a process that uses the property wrappers.
+        if ProcessInfo.processInfo.environment["STRATA_BENCH_OBSERVATION"] == "1" {
+            Realm.isObservationTrackingEnabled = true
+        }
         let config = Realm.Configuration(
             fileURL: URL(fileURLWithPath: path), encryptionKey: encryptionKey, objectTypes: [W1Person.self])
         realmStorage = try Realm(configuration: config)

@@ -48,6 +48,7 @@ extension LinkingObjects: _LinkingObjectsProtocol {
     /// The objects linking to a managed object, read now from its realm's current version.
     public static func _strataManagedGet(_ state: ManagedObjectState, _ index: Int) -> LinkingObjects<Element> {
         let property = state.realm.schemaProperty(state, index)
+        state.realm.noteTableRead(className: property.objectClassName)
         var result = LinkingObjects(fromType: Element.self, property: property.linkOriginPropertyName ?? "")
         result.objects = state.realm.linkingObjects(state, index).compactMap { $0 as? Element }
         result.owner = _CollectionOwner(state: state, index: index)

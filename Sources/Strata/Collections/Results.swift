@@ -65,6 +65,7 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
     /// The matching object keys, evaluated once per realm version.
     func keys() -> [Int64] {
         guard let realm else { return [] }
+        realm.noteTableRead(objectType)
         if realm.isFrozen { return frozenKeys(realm)._withUnsafeGuaranteedRef { $0.keys } }
         guard realm.checkThread(), let binding else { return [] }
         if cache.stamp == realm.stamp, let keys = cache.keys { return keys }
@@ -104,6 +105,7 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
     /// The number of matching objects (or values).
     public var count: Int {
         guard realm?.checkThread() ?? true else { return 0 }
+        realm?.noteTableRead(objectType)
         if let values { return valueElements(values).count }
         if query.predicate == nil, query.distinctKeyPaths.isEmpty, query.source == .table, let realm, let binding {
             do {
@@ -144,7 +146,8 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
     /// `self[position]` of frozen results, which several threads may read at once: it reads
     /// only immutable state and retains nothing they share but what the object keeps.
     private func frozenElement(_ position: Int) -> Element {
-        frozenKeys(realm!)._withUnsafeGuaranteedRef { f in
+        realm?.noteTableRead(objectType)
+        return frozenKeys(realm!)._withUnsafeGuaranteedRef { f in
             precondition(
                 position >= 0 && position < f.keys.count,
                 "Index \(position) is out of bounds (must be less than \(f.keys.count)).")

@@ -26,6 +26,7 @@ struct _CollectionOwner {
     /// since it was decoded; nil (after reporting the violation) when the owner was deleted or the
     /// stored value does not fit the model.
     func read<Value>(_ kind: String, as _: Value.Type, decode: (PropertyValue) -> Value?) -> Value? {
+        state.realm.noteRead(state, index)
         let stamp = state.realm.stamp
         // Frozen objects may be read from several threads at once: no per-object cache.
         let frozen = state.realm.isFrozen

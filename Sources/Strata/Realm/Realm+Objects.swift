@@ -66,6 +66,7 @@ extension Realm {
 
     /// The `Int` value of property `index`, read in place.
     @usableFromInline func intValue(_ state: ManagedObjectState, _ index: Int) -> Int64? {
+        noteRead(state, index)
         if state.frozenRow != nil { return state.frozenRow?.int(state.binding.columns[index]) }
         guard let r = liveRow(state) else { return nil }
         return r.int(state.binding.columns[index])
@@ -73,6 +74,7 @@ extension Realm {
 
     /// The `Double` value of property `index`, read in place.
     @usableFromInline func doubleValue(_ state: ManagedObjectState, _ index: Int) -> Double? {
+        noteRead(state, index)
         if state.frozenRow != nil { return state.frozenRow?.double(state.binding.columns[index]) }
         guard let r = liveRow(state) else { return nil }
         return r.double(state.binding.columns[index])
@@ -80,6 +82,7 @@ extension Realm {
 
     /// The `String` value of property `index`.
     @usableFromInline func stringValue(_ state: ManagedObjectState, _ index: Int) -> String? {
+        noteRead(state, index)
         if state.frozenRow != nil { return state.frozenRow?.string(state.binding.columns[index]) }
         guard let r = liveRow(state) else { return nil }
         return r.string(state.binding.columns[index])
@@ -87,6 +90,7 @@ extension Realm {
 
     /// The value of property `index` of a managed object.
     @usableFromInline func propertyValue(_ state: ManagedObjectState, _ index: Int) -> PropertyValue {
+        noteRead(state, index)
         guard let r = liveRow(state) else { return .null }
         let value = r.value(state.binding.columns[index])
         switch value {

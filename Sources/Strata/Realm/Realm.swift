@@ -505,6 +505,8 @@ public struct Realm: Equatable {
 
     @usableFromInline
     static func violation<T>(_ message: String, fallback: T) -> T {
+        // Inside a quick write (a `$`-binding's implicit write), misuse goes to its error handler.
+        if QuickWrite.divert(message) { return fallback }
         if let handler = violationHandler {
             handler(message)
             return fallback

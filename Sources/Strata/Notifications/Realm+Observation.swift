@@ -1,0 +1,76 @@
+import Foundation
+internal import StrataCore
+
+extension Realm {
+    /// Whether reading managed objects and collections registers the reads with Swift's
+    /// Observation framework, so that `withObservationTracking` (or `Observations`, or a SwiftUI
+    /// view body) is told when a commit from any thread or process changes what it read.
+    ///
+    /// ```swift
+    /// Realm.isObservationTrackingEnabled = true
+    /// withObservationTracking {
+    ///     print(dog.name, person.dogs.count)
+    /// } onChange: {
+    ///     print("a commit changed the dog's name or the person's dogs")
+    /// }
+    /// ```
+    ///
+    /// Off until set, or until a property wrapper (`@ObservedResults`, `@ObservedRealmObject`,
+    /// `@StateRealmObject`, `@ObservedSectionedResults`) is first made; it then stays on for the
+    /// process. While off, a read costs one atomic load more than it did; while on, every
+    /// property read and collection read is reported to Observation, whether or not a tracking
+    /// runs (Observation does not tell which threads track).
+    ///
+    /// What a read registers: a property of an object (live or frozen), changed or deleted by a
+    /// later commit; `List`, `MutableSet` and `Map` properties as properties of their object; a
+    /// `Results` or `LinkingObjects` read (count, iteration, elements) as its whole class, changed
+    /// by a commit that inserts, deletes or modifies any object of that class. `onChange` runs
+    /// on the file's notifier thread, after the commit.
+    ///
+    /// ## Concurrency
+    /// May be set from any thread.
+    public static var isObservationTrackingEnabled: Bool {
+        get { ObservationGate.isOpen }
+        set { ObservationGate.set(newValue) }
+    }
+
+    /// Registers a read of property `index` of the object `state` with Observation, when enabled.
+    @inline(__always)
+    func noteRead(_ state: ManagedObjectState, _ index: Int) {
+        if ObservationGate.isOpen { observeRead(state, index) }
+    }
+
+    /// Registers a read of every object of class `type` with Observation, when enabled.
+    @inline(__always)
+    func noteTableRead(_ type: ObjectBase.Type?) {
+        if ObservationGate.isOpen, let type { observeTableRead(type) }
+    }
+
+    /// Registers a read of every object of the class named `className`, when enabled.
+    @inline(__always)
+    func noteTableRead(className: String?) {
+        if ObservationGate.isOpen, let className, let binding = binding(named: className) {
+            observeTableRead(binding)
+        }
+    }
+
+    @inline(never)
+    private func observeRead(_ state: ManagedObjectState, _ index: Int) {
+        let binding = state.binding
+        guard index >= 0, index < binding.columns.count else { return }
+        ObservationHub.hub(for: file).access(
+            ObservationSlot(table: binding.table.name, key: state.key, column: binding.columns[index]),
+            configuration: configuration)
+    }
+
+    @inline(never)
+    private func observeTableRead(_ type: ObjectBase.Type) {
+        if let binding = binding(for: type) { observeTableRead(binding) }
+    }
+
+    @inline(never)
+    private func observeTableRead(_ binding: TableBinding) {
+        ObservationHub.hub(for: file).access(
+            ObservationSlot(table: binding.table.name, key: nil, column: nil), configuration: configuration)
+    }
+}
