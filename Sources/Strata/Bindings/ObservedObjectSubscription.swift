@@ -2,6 +2,17 @@ import Foundation
 
 /// How the object property wrappers observe one object. Not API.
 enum ObservedObjectSubscription {
+    /// The storage of an object property wrapper holding `object`: observed from its realm when
+    /// managed and not deleted, else held as it is (and Observation turned on for its reads).
+    static func storage<T: ObjectBase>(for object: T) -> ObservedValueStorage<T?> {
+        guard let configuration = configuration(of: object) else {
+            ObservationGate.set(true)
+            return ObservedValueStorage(constant: object)
+        }
+        return ObservedValueStorage(
+            placeholder: frozen(object), configuration: configuration, subscribe: subscribe(object))
+    }
+
     /// The frozen version of `object` to hand out first (the object itself when unmanaged or
     /// frozen already).
     static func frozen<T: ObjectBase>(_ object: T) -> T {

@@ -66,13 +66,6 @@ public struct ObservedRealmObject<ObjectType: ObjectBase> {
     /// Observes `wrappedValue` (live, frozen or unmanaged).
     public init(wrappedValue: ObjectType) {
         defaultValue = ObjectType()
-        if let configuration = ObservedObjectSubscription.configuration(of: wrappedValue) {
-            storage = ObservedValueStorage(
-                placeholder: ObservedObjectSubscription.frozen(wrappedValue), configuration: configuration,
-                subscribe: ObservedObjectSubscription.subscribe(wrappedValue))
-        } else {
-            ObservationGate.set(true)
-            storage = ObservedValueStorage(constant: wrappedValue)
-        }
+        storage = ObservedObjectSubscription.storage(for: wrappedValue)
     }
 }

@@ -51,13 +51,6 @@ public struct StateRealmObject<T: ObjectBase> {
     /// Owns and observes `wrappedValue`.
     public init(wrappedValue: T) {
         defaultValue = T()
-        if let configuration = ObservedObjectSubscription.configuration(of: wrappedValue) {
-            storage = ObservedValueStorage(
-                placeholder: ObservedObjectSubscription.frozen(wrappedValue), configuration: configuration,
-                subscribe: ObservedObjectSubscription.subscribe(wrappedValue))
-        } else {
-            ObservationGate.set(true)
-            storage = ObservedValueStorage(constant: wrappedValue)
-        }
+        storage = ObservedObjectSubscription.storage(for: wrappedValue)
     }
 }
