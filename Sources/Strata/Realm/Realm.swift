@@ -221,7 +221,9 @@ public struct Realm: Equatable {
     }
 
     init(configuration: Configuration, confinement: Confinement) throws {
-        if let cached = RealmState.cached(path: configuration.path, confinement: confinement),
+        // Resolved once: a file URL's path costs a Foundation conversion each time it is asked.
+        let path = configuration.path
+        if let cached = RealmState.cached(path: path, confinement: confinement),
             cached.configuration.schemaVersion == configuration.schemaVersion,
             cached.configuration.readOnly == configuration.readOnly
         {
@@ -231,7 +233,6 @@ public struct Realm: Equatable {
             try prepareSchemaAtOpen()
             return
         }
-        let path = configuration.path
         // As in RealmSwift, a missing directory is an error, not created: a typo in a path must
         // not silently give an empty database.
         let dir = (path as NSString).deletingLastPathComponent
