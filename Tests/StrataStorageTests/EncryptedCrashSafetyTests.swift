@@ -11,11 +11,14 @@ import StrataPOSIX
     import Darwin
 #endif
 
-/// Crash safety of encrypted files: injected write and sync failures keep the last commit (the
-/// fault tests' rounds, with a key), and a commit whose sealed slots did not all reach the disk
-/// (built byte by byte, as after a power cut) falls back to the commit before it.
-final class EncryptedCrashSafetyTests: FaultTestCase {
+/// Crash safety of encrypted files: every fault-injection test runs again on files opened with a
+/// key (inherited from FaultInjectionTests), and a commit whose sealed slots did not all reach the
+/// disk (built byte by byte, as after a power cut) falls back to the commit before it.
+final class EncryptedCrashSafetyTests: FaultInjectionTests {
     let encryptionKey = [UInt8]((0..<64).map { UInt8(255 - $0) })
+
+    /// A commit writes its sealed slots with `pwrite`, before its meta record.
+    override var dataPageWrite: (point: FaultPoint, call: String) { (.pwrite, "pwrite") }
 
     override func open(_ name: String = "test.strata", pageSize: Int = 4096, readOnly: Bool = false) throws -> Database
     {
@@ -25,58 +28,6 @@ final class EncryptedCrashSafetyTests: FaultTestCase {
         o.mapReserve = 64 << 20
         o.encryptionKey = encryptionKey
         return try Database(path: path(name), options: o)
-    }
-
-    /// The first `pwrite` of a commit writes its sealed slots; when it fails, only free pages'
-    /// slots changed: the previous version stays current (after a deferred commit too) and the
-    /// handle keeps working.
-    func testSealedPageWriteFailureKeepsLastCommitAndHandleStaysUsable() throws {
-        for deferred in [false, true] {
-            for (label, kind, errno) in Self.writeKinds {
-                let name = "slots-\(deferred ? "deferred-" : "")\(label).strata"
-                let db = try open(name)
-                try writeRound(db, 1)
-                if deferred { try writeRound(db, 2, durability: .deferred) }
-                let committed = db.latestVersion
-                FaultInjector.arm(.pwrite, kind: kind, pathContaining: path(name))
-                XCTAssertThrowsError(try writeRound(db, 3), label) {
-                    assertSystemError($0, call: "pwrite", path: path(name), errno: errno)
-                }
-                FaultInjector.disarmAll()
-                XCTAssertEqual(db.latestVersion, committed, label)
-                try assertIntact(db, round: deferred ? 2 : 1)
-                try writeRound(db, 4)
-                try assertIntact(db, round: 4)
-                db.close()
-                let reopened = try open(name)
-                try assertIntact(reopened, round: 4)
-                reopened.close()
-            }
-        }
-    }
-
-    func testSyncFailurePoisonsHandleAndReopenShowsLastDurableCommit() throws {
-        for (label, kind, errno) in Self.errorKinds {
-            let name = "sync-\(label).strata"
-            let db = try open(name)
-            try writeRound(db, 1)
-            let committed = db.latestVersion
-            FaultInjector.arm(.fdatasync, kind: kind, pathContaining: path(name))
-            XCTAssertThrowsError(try writeRound(db, 2), label) {
-                assertSystemError($0, call: "fdatasync", path: path(name), errno: errno)
-            }
-            FaultInjector.disarmAll()
-            XCTAssertEqual(db.latestVersion, committed, label)
-            XCTAssertEqual(try round(of: db), 1, label)
-            assertNeedsReopen(db)
-            db.close()
-            let reopened = try open(name)
-            XCTAssertEqual(reopened.latestVersion, committed, label)
-            try assertIntact(reopened, round: 1)
-            try writeRound(reopened, 3)
-            try assertIntact(reopened, round: 3)
-            reopened.close()
-        }
     }
 
     /// Commit A, then B; every slot B wrote is torn three ways (its bytes from before B, zeros,

@@ -16,17 +16,40 @@ import StrataPOSIX
 /// file; the last committed version stays intact (read back and `verify()`ed after reopening);
 /// after a failure at the durability step the handle refuses writes with `needsReopen`, and
 /// reopening works. Faults are armed with `pathContaining:` so the lock file's calls are only hit
-/// on purpose; `StorageTestCase.tearDown` disarms everything.
-final class FaultInjectionTests: FaultTestCase {
+/// on purpose; `StorageTestCase.tearDown` disarms everything. A subclass runs every test on files
+/// opened another way (EncryptedCrashSafetyTests: with a key).
+class FaultInjectionTests: FaultTestCase {
+    /// The call a commit writes its data pages with: `pwritev` of the pages it holds in private
+    /// memory (an encrypted file writes its sealed slots with `pwrite`).
+    var dataPageWrite: (point: FaultPoint, call: String) { (.pwritev, "pwritev") }
+
+    /// How many `pwrite`s a commit makes before the one that writes its meta record (its last):
+    /// none on a plain file; an encrypted file writes its sealed slots with `pwrite` first. Found
+    /// by making the same commits on a twin file and counting.
+    func metaRecordWriteIndex(deferredFirst: Bool) throws -> Int {
+        let twin = "twin-\(UUID().uuidString).strata"
+        let db = try open(twin)
+        defer { db.close() }
+        try writeRound(db, 1)
+        if deferredFirst { try writeRound(db, 2, durability: .deferred) }
+        FaultInjector.arm(.pwrite, kind: .error(EIO), after: Int.max, pathContaining: path(twin))
+        defer { FaultInjector.disarmAll() }
+        try writeRound(db, 3)
+        let writes = FaultInjector.hits(.pwrite)
+        XCTAssertGreaterThan(writes, 0, "a commit writes its meta record with pwrite")
+        return writes - 1
+    }
+
     // MARK: Commit path
 
     func testMetaPageWriteFailureKeepsLastCommitAndHandleStaysUsable() throws {
         for (label, kind, errno) in Self.writeKinds {
             let name = "meta-\(label).strata"
+            let metaWrite = try metaRecordWriteIndex(deferredFirst: false)
             let db = try open(name)
             try writeRound(db, 1)
             let committed = db.latestVersion
-            FaultInjector.arm(.pwrite, kind: kind, pathContaining: path(name))
+            FaultInjector.arm(.pwrite, kind: kind, after: metaWrite, pathContaining: path(name))
             XCTAssertThrowsError(try writeRound(db, 2), label) {
                 assertSystemError($0, call: "pwrite", path: path(name), errno: errno)
             }
@@ -53,9 +76,9 @@ final class FaultInjectionTests: FaultTestCase {
                 try writeRound(db, 1)
                 if deferred { try writeRound(db, 2, durability: .deferred) }
                 let committed = db.latestVersion
-                FaultInjector.arm(.pwritev, kind: kind, pathContaining: path(name))
+                FaultInjector.arm(dataPageWrite.point, kind: kind, pathContaining: path(name))
                 XCTAssertThrowsError(try writeRound(db, 3), label) {
-                    assertSystemError($0, call: "pwritev", path: path(name), errno: errno)
+                    assertSystemError($0, call: dataPageWrite.call, path: path(name), errno: errno)
                 }
                 FaultInjector.disarmAll()
                 XCTAssertEqual(db.latestVersion, committed, label)
@@ -72,10 +95,11 @@ final class FaultInjectionTests: FaultTestCase {
     func testMetaPageWriteFailureAfterDeferredCommitRequiresReopen() throws {
         for (label, kind, errno) in Self.writeKinds {
             let name = "meta-deferred-\(label).strata"
+            let metaWrite = try metaRecordWriteIndex(deferredFirst: true)
             let db = try open(name)
             try writeRound(db, 1)
             try writeRound(db, 2, durability: .deferred)
-            FaultInjector.arm(.pwrite, kind: kind, pathContaining: path(name))
+            FaultInjector.arm(.pwrite, kind: kind, after: metaWrite, pathContaining: path(name))
             XCTAssertThrowsError(try writeRound(db, 3), label) {
                 assertSystemError($0, call: "pwrite", path: path(name), errno: errno)
             }
