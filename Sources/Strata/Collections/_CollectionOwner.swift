@@ -48,14 +48,7 @@ struct _CollectionOwner {
     /// Whether a mutation may proceed: inside a write transaction, with the owner still present.
     /// Reports the violation (as RealmSwift raises its exception) when not.
     func checkWritable(_ kind: String) -> Bool {
-        guard state.realm.checkThread() else { return false }
-        guard !state.realm.isFrozen else {
-            return Realm.violation(
-                "Attempting to modify a frozen object - call thaw on the Object instance first.", fallback: false)
-        }
-        guard state.realm.isInWriteTransaction else {
-            return Realm.violation("Cannot modify managed objects outside of a write transaction.", fallback: false)
-        }
+        guard state.realm.modifiableTransaction() != nil else { return false }
         guard state.row() != nil else {
             return state.realm.ownerMissing(state, Self.invalidatedMessage(kind), fallback: false)
         }

@@ -20,15 +20,7 @@ extension Realm {
     /// `write`/`commitWrite` then cancels and throws.
     @discardableResult
     public func create<T: Object>(_ type: T.Type, value: Any = [String: Any](), update: UpdatePolicy = .error) -> T {
-        guard checkThread() else { return T() }
-        guard !isFrozen else {
-            return Realm.violation(
-                "Attempting to modify a frozen object - call thaw on the Object instance first.", fallback: T())
-        }
-        guard isInWriteTransaction else {
-            return Realm.violation("Cannot modify managed objects outside of a write transaction.", fallback: T())
-        }
-        guard pendingError == nil, let binding = binding(for: type) else { return T() }
+        guard modifiableTransaction() != nil, pendingError == nil, let binding = binding(for: type) else { return T() }
         if update != .error {
             do { try Realm.requirePrimaryKey(binding) } catch {
                 fail(translate(error, className: binding.className)); return T()

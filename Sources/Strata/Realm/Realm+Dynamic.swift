@@ -100,17 +100,7 @@ extension Realm {
     )
         -> DynamicObject
     {
-        guard checkThread() else { return DynamicObject() }
-        guard !isFrozen else {
-            return Realm.violation(
-                "Attempting to modify a frozen object - call thaw on the Object instance first.",
-                fallback: DynamicObject())
-        }
-        guard isInWriteTransaction else {
-            return Realm.violation(
-                "Cannot modify managed objects outside of a write transaction.", fallback: DynamicObject())
-        }
-        guard pendingError == nil else { return DynamicObject() }
+        guard modifiableTransaction() != nil, pendingError == nil else { return DynamicObject() }
         guard let binding = dynamicBinding(named: typeName) else {
             fail(Realm.Error(.invalidInput, unknownClassMessage(typeName)))
             return DynamicObject()
@@ -289,14 +279,7 @@ extension Realm {
 
     /// Writes the property `name` names (`DynamicObject`'s subscript setter).
     func setDynamicValue(_ state: ManagedObjectState, named name: String, to value: Any?) {
-        guard checkThread() else { return }
-        guard !isFrozen else {
-            return Realm.violation(
-                "Attempting to modify a frozen object - call thaw on the Object instance first.", fallback: ())
-        }
-        guard let txn = writeTxn else {
-            return Realm.violation("Cannot modify managed objects outside of a write transaction.", fallback: ())
-        }
+        guard let txn = modifiableTransaction() else { return }
         let binding = state.binding
         guard let i = binding.dynamicPropertyIndex(name) else {
             return fail(

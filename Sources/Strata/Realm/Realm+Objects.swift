@@ -134,14 +134,7 @@ extension Realm {
 
     /// Writes property `index` of a managed object (inside a write transaction).
     @usableFromInline func setPropertyValue(_ state: ManagedObjectState, _ index: Int, _ value: PropertyValue) {
-        guard checkThread() else { return }
-        guard !isFrozen else {
-            return Realm.violation(
-                "Attempting to modify a frozen object - call thaw on the Object instance first.", fallback: ())
-        }
-        guard let txn = writeTxn else {
-            return Realm.violation("Cannot modify managed objects outside of a write transaction.", fallback: ())
-        }
+        guard let txn = modifiableTransaction() else { return }
         let binding = state.binding
         // The property's description is copied (its strings retained) only off the scalar path.
         if binding.schema.properties[index].isPrimaryKey {
@@ -367,15 +360,7 @@ extension Realm {
     /// Not `throws`, as in RealmSwift: a failure marks the write transaction as failed, and
     /// `write`/`commitWrite` cancels it and throws the error (nothing of it is written).
     public func add(_ object: Object, update: UpdatePolicy = .error) {
-        guard checkThread() else { return }
-        guard !isFrozen else {
-            return Realm.violation(
-                "Attempting to modify a frozen object - call thaw on the Object instance first.", fallback: ())
-        }
-        guard pendingError == nil else { return }
-        guard isInWriteTransaction else {
-            return Realm.violation("Cannot modify managed objects outside of a write transaction.", fallback: ())
-        }
+        guard modifiableTransaction() != nil, pendingError == nil else { return }
         // As in RealmSwift, an object of another realm (another file, thread, queue or frozen
         // version) is refused here, at `add`, not later at commit.
         if let state = object._strataManaged, state.realm.realmState !== realmState {
@@ -402,14 +387,7 @@ extension Realm {
     /// Deletes `object` from the realm: links to it are removed (to-one links become nil, list
     /// entries disappear), embedded objects it owns are deleted, and the object becomes invalid.
     public func delete(_ object: ObjectBase) {
-        guard checkThread() else { return }
-        guard !isFrozen else {
-            return Realm.violation(
-                "Attempting to modify a frozen object - call thaw on the Object instance first.", fallback: ())
-        }
-        guard let txn = writeTxn else {
-            return Realm.violation("Cannot modify managed objects outside of a write transaction.", fallback: ())
-        }
+        guard let txn = modifiableTransaction() else { return }
         guard let state = object._strataManaged, state.realm.file === file else {
             return Realm.violation("Can only delete an object from the Realm it belongs to.", fallback: ())
         }
@@ -431,14 +409,7 @@ extension Realm {
 
     /// Deletes every object of every class.
     public func deleteAll() {
-        guard checkThread() else { return }
-        guard !isFrozen else {
-            return Realm.violation(
-                "Attempting to modify a frozen object - call thaw on the Object instance first.", fallback: ())
-        }
-        guard let txn = writeTxn else {
-            return Realm.violation("Cannot modify managed objects outside of a write transaction.", fallback: ())
-        }
+        guard let txn = modifiableTransaction() else { return }
         do {
             for table in txn.tables.values where !table.isEmbedded { try txn.deleteAll(table) }
             for table in txn.tables.values where table.isEmbedded { try txn.deleteAll(table) }

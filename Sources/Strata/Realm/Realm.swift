@@ -504,6 +504,22 @@ public struct Realm: Equatable {
     /// that returns instead; the operation is then skipped and `fallback` is returned.
     public nonisolated(unsafe) static var violationHandler: ((String) -> Void)?
 
+    /// The open write transaction when this realm's objects may be modified here and now; nil
+    /// after reporting the misuse as RealmSwift does (a realm of another thread, a frozen realm,
+    /// no write transaction). Every write entry point starts with it.
+    @inline(__always)
+    func modifiableTransaction() -> StoreTransaction? {
+        guard checkThread() else { return nil }
+        guard !isFrozen else {
+            return Realm.violation(
+                "Attempting to modify a frozen object - call thaw on the Object instance first.", fallback: nil)
+        }
+        guard let txn = writeTxn else {
+            return Realm.violation("Cannot modify managed objects outside of a write transaction.", fallback: nil)
+        }
+        return txn
+    }
+
     @usableFromInline
     static func violation<T>(_ message: String, fallback: T) -> T {
         // Inside a quick write (a `$`-binding's implicit write), misuse goes to its error handler.
