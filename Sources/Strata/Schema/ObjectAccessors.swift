@@ -31,11 +31,13 @@ public struct ObjectAccessors<Root: ObjectBase>: @unchecked Sendable {
         self.makeObject = make
         self.properties = properties
         self.bind = bindPropertyIndexes
-        var keyPathIndex: [AnyKeyPath: Int] = [:]
-        var nameIndex: [String: Int] = [:]
-        for (index, property) in properties.enumerated() {
-            keyPathIndex[property.keyPath] = index
-            nameIndex[property.name] = index
+        // Sized once: growing a dictionary re-hashes its key paths (this runs when a process
+        // first opens a realm of the class, on the open's path).
+        var keyPathIndex = [AnyKeyPath: Int](minimumCapacity: properties.count)
+        var nameIndex = [String: Int](minimumCapacity: properties.count)
+        for index in properties.indices {
+            keyPathIndex[properties[index].keyPath] = index
+            nameIndex[properties[index].name] = index
         }
         self.keyPathIndex = keyPathIndex
         self.nameIndex = nameIndex
