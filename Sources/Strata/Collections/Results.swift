@@ -140,7 +140,7 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
         let k = keys()
         precondition(
             position >= 0 && position < k.count, "Index \(position) is out of bounds (must be less than \(k.count)).")
-        return realm!.object(binding!, key: k[position]) as! Element
+        return _resultsElement(realm!.object(binding!, key: k[position]), as: Element.self)!
     }
 
     /// `self[position]` of frozen results, which several threads may read at once: it reads
@@ -152,7 +152,7 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
                 position >= 0 && position < f.keys.count,
                 "Index \(position) is out of bounds (must be less than \(f.keys.count)).")
             let key = f.keys[position]
-            return realm!.object(f.binding!, key: key, frozenRow: f.row(key)) as! Element
+            return _resultsElement(realm!.object(f.binding!, key: key, frozenRow: f.row(key)), as: Element.self)!
         }
     }
 

@@ -38,6 +38,6 @@ public struct ResultsIterator<Element: RealmCollectionValue>: IteratorProtocol {
         }
         guard position < keys.count, let realm, let binding else { return nil }
         defer { position += 1 }
-        return realm.object(binding, key: keys[position]) as? Element
+        return _resultsElement(realm.object(binding, key: keys[position]), as: Element.self)
     }
 }

@@ -5,11 +5,11 @@ extension PreparedQuery {
     /// from the rows' bytes during a scan of the table when the query is one fixed-width
     /// comparison or AND, OR and NOT over such and the candidates are many; nil when the general
     /// path (``run(restrictedTo:)``) must answer.
-    func count(restrictedTo candidates: [Int64]) throws -> Int? {
+    func count(restrictedTo candidates: CollectionCandidates) throws -> Int? {
         if case .constant(false) = predicate { return 0 }
-        guard case .test(let test) = predicate, probes == nil, try intersects(candidates.count) else { return nil }
+        guard case .test(let test) = predicate, probes == nil, try intersects(candidates.keys.count) else { return nil }
         let sink = UnsafeMutablePointer<WeightedCountSink>.allocate(capacity: 1)
-        sink.initialize(to: WeightedCountSink(weights: KeyWeights(candidates)))
+        sink.initialize(to: WeightedCountSink(weights: candidates.weights))
         defer {
             sink.deinitialize(count: 1)
             sink.deallocate()
@@ -22,14 +22,16 @@ extension PreparedQuery {
     /// query is simple (as for ``count(restrictedTo:)``) and the candidates are many; nil when the
     /// general path must answer. Adds in key order, as the general path does for so many
     /// candidates, so both give the same bits.
-    func sum(column: Int, restrictedTo candidates: [Int64]) throws -> (ints: Int64, doubles: Double, sawValue: Bool)? {
-        guard probes == nil, isSimpleColumn(table, column), try intersects(candidates.count) else { return nil }
+    func sum(
+        column: Int, restrictedTo candidates: CollectionCandidates
+    ) throws -> (ints: Int64, doubles: Double, sawValue: Bool)? {
+        guard probes == nil, isSimpleColumn(table, column), try intersects(candidates.keys.count) else { return nil }
         let matchBytes = UnsafeMutablePointer<UInt8>.allocate(capacity: SimpleSumSink.matchByteCapacity)
         defer { matchBytes.deallocate() }
         let sink = UnsafeMutablePointer<WeightedSumSink>.allocate(capacity: 1)
         sink.initialize(
             to: WeightedSumSink(
-                weights: KeyWeights(candidates),
+                weights: candidates.weights,
                 inner: SimpleSumSink(table: table, column: column, matchBytes: matchBytes)))
         defer {
             sink.deinitialize(count: 1)

@@ -49,35 +49,22 @@ extension PreparedQuery {
     }
 
     /// Calls `body` with the row of each matching candidate, once per time it appears among the
-    /// candidates: in key order when matched against the table's matches, else in the
-    /// candidates' order.
-    func forEachMatch(restrictedTo candidates: [Int64], _ body: (RowReader) throws -> Void) throws {
+    /// candidates: in key order when matched against the table's matches (one pass over them,
+    /// each weighed by ``CollectionCandidates/weights``), else in the candidates' order.
+    func forEachMatch(restrictedTo candidates: CollectionCandidates, _ body: (RowReader) throws -> Void) throws {
         if case .constant(false) = predicate { return }
-        guard try intersects(candidates.count) else {
-            for key in candidates {
+        guard try intersects(candidates.keys.count) else {
+            for key in candidates.keys {
                 guard let row = try txn.row(table, key: key) else { continue }
                 if try matches(row) { try body(row) }
             }
             return
         }
-        let query = unordered
-        let positions = KeyPositions(try query.run())
-        let matched = positions.keys
-        var times = [Int32](repeating: 0, count: matched.count)
-        var any = false
-        for key in candidates {
-            if let i = positions.position(of: key) {
-                times[i] &+= 1
-                any = true
-            }
-        }
-        guard any else { return }
-        var next = 0
-        try query.forEachMatch { row in
-            let key = row.key
-            while next < matched.count && matched[next] < key { next += 1 }
-            guard next < matched.count, matched[next] == key else { return }
-            for _ in 0..<times[next] { try body(row) }
+        let weights = candidates.weights
+        try unordered.forEachMatch { row in
+            let times = weights.weight(of: row.key)
+            guard times > 0 else { return }
+            for _ in 0..<times { try body(row) }
         }
     }
 

@@ -158,6 +158,9 @@ extension QueryCompiler {
             )
         }
         let collection = try resolvePath(subquery.collection, aggregate: nil)
+        if collection.isMulti, collection.aggregate == nil, collection.valueType != .link {
+            return try valueSubqueryCounter(subquery, collection)
+        }
         guard collection.isMulti, collection.aggregate == nil, collection.valueType == .link,
             let targetName = collection.linkTarget, let target = txn.tables[targetName]
         else {

@@ -234,8 +234,8 @@ package struct StoreQuery: Sendable {
     package func evaluate(in txn: StoreTransaction, table: StoreTable) throws -> [Int64] {
         let prepared = try prepare(txn, table)
         var keys: [Int64]
-        if let candidates = try source.keys(in: txn) {
-            keys = try prepared.run(restrictedTo: candidates)
+        if let candidates = try source.candidates(in: txn) {
+            keys = try prepared.run(restrictedTo: candidates.keys)
         } else {
             keys = try prepared.run()
         }
@@ -256,7 +256,7 @@ package struct StoreQuery: Sendable {
             return
         }
         let prepared = try prepare(txn, table)
-        guard let candidates = try source.keys(in: txn) else { return try prepared.forEachMatch(body) }
+        guard let candidates = try source.candidates(in: txn) else { return try prepared.forEachMatch(body) }
         try prepared.forEachMatch(restrictedTo: candidates, body)
     }
 
@@ -272,7 +272,7 @@ package struct StoreQuery: Sendable {
     ) throws -> (ints: Int64, doubles: Double, sawValue: Bool)? {
         guard limit == nil else { return nil }
         let prepared = try prepare(txn, table)
-        if let candidates = try source.keys(in: txn) {
+        if let candidates = try source.candidates(in: txn) {
             return try prepared.sum(column: column, restrictedTo: candidates)
         }
         return try prepared.simpleSum(column: column)
@@ -293,7 +293,7 @@ package struct StoreQuery: Sendable {
         default: return nil
         }
         let prepared = try prepare(txn, table)
-        if let candidates = try source.keys(in: txn) { return try prepared.count(restrictedTo: candidates) }
+        if let candidates = try source.candidates(in: txn) { return try prepared.count(restrictedTo: candidates) }
         guard prepared.probes == nil, case .test(let test) = prepared.predicate else { return nil }
         return try prepared.simpleCount(test)
     }

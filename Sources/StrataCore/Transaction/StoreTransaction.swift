@@ -121,6 +121,13 @@ package final class StoreTransaction {
     /// nil for a transaction of one thread, which looks trees up as it needs them.
     private let sharedTrees: [String: Tree]?
 
+    /// Whether several threads may read this transaction at once (`init(sharedRead:)`).
+    var isShared: Bool { sharedTrees != nil }
+
+    /// The candidates of queries restricted to collections, read once per snapshot (see
+    /// ``CollectionCandidates``); only a read transaction of one thread keeps them.
+    var collectionCandidates: [StoreQuerySource: CollectionCandidates] = [:]
+
     @inline(__always)
     func readTree(_ name: String) throws -> Tree? {
         if let sharedTrees { return sharedTrees[name] }

@@ -1,0 +1,10 @@
+import Foundation
+
+extension Query {
+    /// A property of the projected object, in a query of projections
+    /// (`realm.objects(PersonProjection.self).where { $0.firstName == "Ann" }`): queries of
+    /// projections name the projected class's properties, as their string form does.
+    public subscript<V>(dynamicMember keyPath: KeyPath<T.Root, V>) -> Query<V> where T: ProjectionObservable {
+        member(propertyName(T.Root.self, keyPath), collection: V.self is _QueryCollectionMarker.Type)
+    }
+}
