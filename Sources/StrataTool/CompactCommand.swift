@@ -16,7 +16,7 @@ struct CompactCommand: ParsableCommand {
     @OptionGroup var file: FileArgument
 
     func run() throws {
-        let store = try StoreFile.open(file.file, writable: true)
+        let store = try file.open(writable: true)
         let report = try store.db.compact(rebuildingTrees: true)
         print("\(file.file): \(report.bytesBefore) -> \(report.bytesAfter) bytes")
     }

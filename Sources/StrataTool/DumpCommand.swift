@@ -36,7 +36,7 @@ struct DumpCommand: ParsableCommand {
     }
 
     func run() throws {
-        let store = try StoreFile.open(file.file)
+        let store = try file.open()
         let progress = Progress("Dumping")
         defer { progress.finish() }
         var out = OutputBuffer()

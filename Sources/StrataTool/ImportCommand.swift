@@ -22,7 +22,7 @@ struct ImportCommand: ParsableCommand {
     var type: String
 
     func run() throws {
-        let store = try StoreFile.open(file.file, writable: true)
+        let store = try file.open(writable: true)
         let progress = Progress("Importing")
         defer { progress.finish() }
         let txn = StoreTransaction(write: try store.db.beginWrite())

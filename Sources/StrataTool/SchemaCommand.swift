@@ -13,7 +13,7 @@ struct SchemaCommand: ParsableCommand {
     @OptionGroup var file: FileArgument
 
     func run() throws {
-        let store = try StoreFile.open(file.file)
+        let store = try file.open()
         let lines = try store.read { txn, tables -> [String] in
             var out = [
                 "\(file.file): format version \(store.db.formatVersion), page size \(store.db.pageSize) bytes, schema version \(try Self.schemaVersion(txn).map(String.init) ?? "none")"

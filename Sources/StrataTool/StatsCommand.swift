@@ -13,7 +13,7 @@ struct StatsCommand: ParsableCommand {
     @OptionGroup var file: FileArgument
 
     func run() throws {
-        let store = try StoreFile.open(file.file)
+        let store = try file.open()
         let db = store.db
         let size = (try FileManager.default.attributesOfItem(atPath: file.file)[.size] as? NSNumber)?.int64Value ?? 0
         let report = try db.verify()

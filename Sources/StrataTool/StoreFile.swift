@@ -7,17 +7,31 @@ struct StoreFile {
     let path: String
     let db: Database
 
-    /// Opens the existing file at `path`, read-only unless `writable`.
-    /// - Throws: `ToolError` for a missing file; the storage error (which says what is wrong
-    ///   with the file) otherwise.
-    static func open(_ path: String, writable: Bool = false) throws -> StoreFile {
+    /// Opens the existing file at `path`, read-only unless `writable`, with `encryptionKey` for
+    /// an encrypted file.
+    /// - Throws: `ToolError` for a missing file, or an encrypted file opened without a key; the
+    ///   storage error (which says what is wrong with the file or the key) otherwise.
+    static func open(_ path: String, writable: Bool = false, encryptionKey: [UInt8]? = nil) throws -> StoreFile {
         guard FileManager.default.fileExists(atPath: path) else {
             throw ToolError("\(path): no such file. Give the path of a Strata file.")
         }
         var options = Database.Options()
         options.readOnly = !writable
         options.create = false
-        return StoreFile(path: path, db: try Database(path: path, options: options))
+        options.encryptionKey = encryptionKey
+        do {
+            return StoreFile(path: path, db: try Database(path: path, options: options))
+        } catch StorageError.encryptionKeyRequired {
+            throw ToolError(
+                "\(path) is encrypted. Give its 64-byte key with --key-file KEYFILE, or as 128 hexadecimal digits in \(EncryptionKeyInput.environmentVariable)."
+            )
+        } catch let error as StorageError {
+            // A key that does not fit the file is the caller's mistake, not damage.
+            switch error {
+            case .wrongEncryptionKey, .fileNotEncrypted: throw ToolError(error.description)
+            default: throw error
+            }
+        }
     }
 
     /// Runs `body` with a read transaction of the newest version and the stored tables.

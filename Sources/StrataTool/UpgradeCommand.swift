@@ -19,8 +19,8 @@ struct UpgradeCommand: ParsableCommand {
     @OptionGroup var file: FileArgument
 
     func run() throws {
-        let before = try StoreFile.open(file.file).db.formatVersion
-        let store = try StoreFile.open(file.file, writable: true)
+        let before = try file.open().db.formatVersion
+        let store = try file.open(writable: true)
         let txn = StoreTransaction(write: try store.db.beginWrite())
         var converted: [String] = []
         do {

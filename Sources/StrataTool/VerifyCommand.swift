@@ -24,7 +24,7 @@ struct VerifyCommand: ParsableCommand {
         var lines: [String] = []
         let store: StoreFile
         do {
-            store = try StoreFile.open(file.file)
+            store = try file.open()
         } catch let e as ToolError {
             throw e
         } catch {

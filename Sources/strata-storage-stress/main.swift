@@ -34,7 +34,8 @@
 //            snapshot until stdin reaches end of file (or the process is killed).
 //
 // Every mode that opens the file takes --start-at MS (milliseconds since the epoch): it waits
-// until then before opening, so that several processes open (or create) the file together.
+// until then before opening, so that several processes open (or create) the file together; and
+// --key-hex K (128 hexadecimal digits): the 64-byte key of an encrypted file (a test key).
 //
 // Exit status: 0 on success, 1 on an invariant violation, 2 on an error (message on stderr).
 import StrataStorage
@@ -80,11 +81,30 @@ func waitForStart(_ args: Arguments) {
 
 func openDatabase(_ path: String, _ args: Arguments) -> Database {
     waitForStart(args)
+    var options = Database.Options()
+    if let hex = args.values["key-hex"] {
+        let digits = Array(hex.utf8)
+        guard digits.count == 128, let key = hexBytes(digits) else { fail("--key-hex needs 128 hexadecimal digits") }
+        options.encryptionKey = key
+    }
     do {
-        return try Database(path: path)
+        return try Database(path: path, options: options)
     } catch {
         fail("cannot open \(path): \(error)")
     }
+}
+
+/// The bytes that pairs of hexadecimal digits spell, or nil for a character that is not one.
+func hexBytes(_ digits: [UInt8]) -> [UInt8]? {
+    guard digits.count % 2 == 0 else { return nil }
+    var out: [UInt8] = []
+    var i = 0
+    while i < digits.count {
+        guard let byte = UInt8(String(decoding: digits[i...i + 1], as: UTF8.self), radix: 16) else { return nil }
+        out.append(byte)
+        i += 2
+    }
+    return out
 }
 
 func bigEndian(_ v: UInt64) -> [UInt8] { withUnsafeBytes(of: v.bigEndian) { Array($0) } }

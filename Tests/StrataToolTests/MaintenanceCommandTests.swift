@@ -89,10 +89,6 @@ final class MaintenanceCommandTests: ToolTestCase {
         let again = try strata(["copy", path("app.realm"), path("copy.realm")])
         XCTAssertNotEqual(again.status, 0)
         XCTAssertTrue(again.stderr.contains("already exists"), again.stderr)
-        let encrypted = try strata(["copy", path("app.realm"), path("enc.realm"), "--encrypt", path("key")])
-        XCTAssertNotEqual(encrypted.status, 0)
-        XCTAssertTrue(encrypted.stderr.contains("cannot encrypt"), encrypted.stderr)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: path("enc.realm")))
     }
 
     func testStatsShowsSizeFreeSpaceAndPagesPerType() throws {

@@ -48,11 +48,15 @@ class ToolTestCase: XCTestCase {
         var lines: [String] { stdout.split(separator: "\n").map(String.init) }
     }
 
-    /// Runs `strata arguments` with `input` on standard input; output is piped (not a terminal).
-    func strata(_ arguments: [String], input: String? = nil) throws -> Run {
+    /// Runs `strata arguments` with `input` on standard input and `environment` added to this
+    /// process's environment; output is piped (not a terminal).
+    func strata(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> Run {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: try Self.executable)
         p.arguments = arguments
+        if !environment.isEmpty {
+            p.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         let out = Pipe(), err = Pipe(), inp = Pipe()
         p.standardOutput = out
         p.standardError = err

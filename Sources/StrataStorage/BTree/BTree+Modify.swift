@@ -385,21 +385,26 @@ extension WriteTransaction {
     func descendWritable(
         _ key: UnsafeRawBufferPointer, _ t: inout TreeState, _ path: inout [PathEntry]
     ) throws -> (UInt32, UnsafeMutableRawPointer, Bool) {
-        descentSource = t.root
-        var (n, p) = try writable(t.root)
-        t.root = n
+        // One call of `writable` for the root and every level below it, so that it is inlined
+        // once (two call sites left one out of line: callgrind, about 50 instructions a put).
+        var source = t.root
+        var parent: PathEntry? = nil
         var rightmost = true
-        while !Node.isLeaf(p) {
+        while true {
+            descentSource = source
+            let (n, p) = try writable(source)
+            if let (pn, pp, i) = parent {
+                if n != source { pp.setU32(Node.slot(pp, i), n) }
+                path.append((pn, pp, i))
+                if path.count > 64 { throw access.corrupt(t.root, "tree deeper than 64 levels") }
+            } else {
+                t.root = n
+            }
+            if Node.isLeaf(p) { return (n, p, rightmost) }
             let i = try access.branchSearch(p, key)
             if i != Node.count(p) - 1 { rightmost = false }
-            let child = try Node.child(p, i, access)
-            descentSource = child
-            let (cn, cp) = try writable(child)
-            if cn != child { p.setU32(Node.slot(p, i), cn) }
-            path.append((n, p, i))
-            (n, p) = (cn, cp)
-            if path.count > 64 { throw access.corrupt(t.root, "tree deeper than 64 levels") }
+            source = try Node.child(p, i, access)
+            parent = (n, p, i)
         }
-        return (n, p, rightmost)
     }
 }
