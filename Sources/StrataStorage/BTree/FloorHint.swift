@@ -15,6 +15,7 @@ struct FloorHint {
     let low: UInt64
     let high: UInt64
 
+    @inline(__always)
     init(
         _ key: UnsafeRawBufferPointer, tree: Int, root: UInt32, stamp: UInt64, leaf: UnsafeMutableRawPointer, index: Int
     ) {
