@@ -186,9 +186,13 @@ final class ObservationTrackingNotificationTests: ObservationTestCase {
         try realm.write {
             for i in 0..<count { realm.add(QuickBone(value: ["size": i])) }
         }
-        let bones = Array(realm.objects(QuickBone.self))
+        let results = realm.objects(QuickBone.self)
+        let bones = Array(results)
         let hub = ObservationHub.hub(for: realm.file)
-        let fired = track { XCTAssertEqual(bones.reduce(0) { $0 + $1.size }, count * (count - 1) / 2) }
+        let fired = track {
+            XCTAssertEqual(results.count, count)
+            XCTAssertEqual(bones.reduce(0) { $0 + $1.size }, count * (count - 1) / 2)
+        }
         XCTAssertEqual(hub.recordedReadCount, 2, "the class as a whole, and its objects all together")
         try realm.write { bones[count - 1].size = -1 }
         wait(for: fired, toReach: 1)

@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import Strata
 import StrataStorage
 
@@ -18,6 +19,7 @@ final class StrataEngine: W1Engine {
     let encryptionKey: Data?
     /// Released by `close()`; the file closes when its last realm goes away.
     private var realmStorage: Realm?
+    private let tracksGets: Bool
     private var realm: Realm { realmStorage! }
 
     convenience init(path: String) throws {
@@ -28,12 +30,15 @@ final class StrataEngine: W1Engine {
         self.path = path
         self.encryptionKey = encryptionKey
         // STRATA_BENCH_OBSERVATION=1 measures the steps with reads registering with Observation
-        // (Realm.isObservationTrackingEnabled), as in a process that uses the property wrappers.
-        // getenv, not ProcessInfo's environment dictionary: that builds a dictionary of every
-        // variable (~0.8M instructions) inside the timed open of open_first_read.
-        if let flag = getenv("STRATA_BENCH_OBSERVATION"), String(cString: flag) == "1" {
+        // (Realm.isObservationTrackingEnabled), as in a process that uses the property wrappers;
+        // =tracked also reads each point_get object inside a `withObservationTracking` of its own,
+        // as a view body does. getenv, not ProcessInfo's environment dictionary: that builds a
+        // dictionary of every variable (~0.8M instructions) inside the timed open of open_first_read.
+        let observation = getenv("STRATA_BENCH_OBSERVATION").map { String(cString: $0) }
+        if observation == "1" || observation == "tracked" {
             Realm.isObservationTrackingEnabled = true
         }
+        tracksGets = observation == "tracked"
         let config = Realm.Configuration(
             fileURL: URL(fileURLWithPath: path), encryptionKey: encryptionKey, objectTypes: [W1Person.self])
         realmStorage = try Realm(configuration: config)
@@ -71,7 +76,14 @@ final class StrataEngine: W1Engine {
             guard let o = realm.object(ofType: W1Person.self, forPrimaryKey: id) else {
                 throw W1Error.missing("id \(id) missing")
             }
-            c.add(name: o.name, age: o.age)
+            if tracksGets {
+                withObservationTracking {
+                    c.add(name: o.name, age: o.age)
+                } onChange: {
+                }
+            } else {
+                c.add(name: o.name, age: o.age)
+            }
         }
         checksum = c
     }

@@ -4,18 +4,18 @@ internal import StrataCore
 
 /// The link between one open file and Swift's Observation framework.
 ///
-/// A read made while ``ObservationGate`` is open calls ``access(_:)``: the hub records what was
-/// read (an object's property, or a whole table for collections of query results) and reports
-/// the read to its `ObservationRegistrar`, which adds it to the `withObservationTracking` running
-/// on the reading thread, if any. While it has recorded reads, the hub watches the file through
+/// A read made while ``ObservationGate`` is open and a tracking may run on the reading thread
+/// (``ObservationProbe``) calls ``access(_:file:configuration:)``: the hub records what was read
+/// (an object's property, or a whole table for collections of query results) and reports the
+/// read to its `ObservationRegistrar`, which adds it to the `withObservationTracking` running on
+/// the reading thread. While it has recorded reads, the hub watches the file through
 /// its notifier (``ObservationNotifierEntry``): after each commit, of any thread or process,
 /// it finds the recorded reads whose data changed, forgets them, and tells the registrar
 /// (`willSet`, then `didSet`), which calls the trackings' `onChange` on the notifier thread.
 /// A tracking ends at its first change (Observation removes it), so each read is reported once:
 /// reading again inside a new tracking records it again.
 ///
-/// A recorded read whose tracking ended without a change (or that ran outside any tracking)
-/// stays recorded until its data changes; the hub stops watching the file when none is left.
+/// A recorded read whose tracking ended without a change stays recorded until its data changes; the hub stops watching the file when none is left.
 /// Past ``maximumObjects`` objects read in one table, the table's objects are no longer
 /// recorded one by one: every change of the table is reported to Observation (which ignores
 /// the ones no tracking read), so memory stays bounded.
@@ -36,39 +36,39 @@ final class ObservationHub: @unchecked Sendable {
     static let maximumObjects = 10_000
 
     let registrar = ObservationRegistrar()
-    private weak var file: RealmFile?
     private let lock = NSLock()
     // Guarded by `lock`.
     private var reads: [String: TableReads] = [:]
     private var token: NotificationToken?
 
-    private init(file: RealmFile) {
-        self.file = file
+    /// A hub for one file; the file keeps it (``RealmFile/observationHub``).
+    init() {
+        Self.hubsLock.lock()
+        Self.hubs.removeAll { $0.hub == nil }
+        Self.hubs.append(WeakHub(self))
+        Self.hubsLock.unlock()
     }
 
     // MARK: The hubs of open files
 
-    private static let hubsLock = NSLock()
-    private nonisolated(unsafe) static var hubs: [ObjectIdentifier: ObservationHub] = [:]
+    private final class WeakHub {
+        weak var hub: ObservationHub?
+        init(_ hub: ObservationHub) { self.hub = hub }
+    }
 
-    /// The hub of `file`, made on first use.
+    private static let hubsLock = NSLock()
+    private nonisolated(unsafe) static var hubs: [WeakHub] = []
+
+    /// The hub of `file`.
     static func hub(for file: RealmFile) -> ObservationHub {
-        hubsLock.lock()
-        defer { hubsLock.unlock() }
-        let id = ObjectIdentifier(file)
-        if let hub = hubs[id], hub.file === file { return hub }
-        // Hubs of closed files are dropped here (an identifier may be reused by a new file).
-        hubs = hubs.filter { $0.value.file != nil }
-        let hub = ObservationHub(file: file)
-        hubs[id] = hub
-        return hub
+        file.observationHub
     }
 
     /// Forgets every recorded read of every file and stops watching the files (tests, so that
     /// one test's reads do not keep its files open for the next).
     static func forgetAllReads() {
         hubsLock.lock()
-        let all = Array(hubs.values)
+        let all = hubs.compactMap(\.hub)
         hubsLock.unlock()
         for hub in all {
             hub.lock.lock()
@@ -82,32 +82,37 @@ final class ObservationHub: @unchecked Sendable {
 
     // MARK: Reads
 
-    /// Records a read of `slot` made with `configuration`, and reports it to Observation.
-    func access(_ slot: ObservationSlot, configuration: Realm.Configuration) {
+    /// Records a read of `slot` in `file` made with `configuration`, and reports it to
+    /// Observation. `configuration` is evaluated only when the hub starts watching the file.
+    func access(_ slot: ObservationSlot, file: RealmFile, configuration: @autoclosure () -> Realm.Configuration) {
         lock.lock()
-        // Changed in place: a copy of the table's reads, changed and stored back, copied its
-        // dictionary on every read (quadratic in the objects read).
-        if let key = slot.key, let column = slot.column {
-            if reads[slot.table]?.everyObject != true {
-                reads[slot.table, default: TableReads()].objects[key, default: []].insert(column)
-                if let count = reads[slot.table]?.objects.count, count > Self.maximumObjects {
-                    reads[slot.table]?.objects = [:]
-                    reads[slot.table]?.everyObject = true
-                }
-            }
-        } else {
-            reads[slot.table, default: TableReads()].whole = true
-        }
-        if token == nil, let file {
+        // One lookup of the table's reads, changed in place (a copy changed and stored back
+        // copied its dictionary on every read: quadratic in the objects read).
+        Self.record(slot, in: &reads[slot.table, default: TableReads()])
+        if token == nil {
             let token = NotificationToken()
             let entry = ObservationNotifierEntry(
-                token: token, target: .queue(DispatchQueue.global(), configuration), hub: self)
+                token: token, target: .queue(DispatchQueue.global(), configuration()), hub: self)
             self.token = token
             // Attached under the lock, so a commit cannot slip between the record and the watch.
             token.attach(entry, to: file.notifier)
         }
         lock.unlock()
         registrar.access(ObservationSubject.shared, keyPath: slot.keyPath)
+    }
+
+    /// Adds `slot` to the reads of its table.
+    private static func record(_ slot: ObservationSlot, in table: inout TableReads) {
+        guard let key = slot.key, let column = slot.column else {
+            table.whole = true
+            return
+        }
+        if table.everyObject { return }
+        table.objects[key, default: []].insert(column)
+        if table.objects.count > maximumObjects {
+            table.objects = [:]
+            table.everyObject = true
+        }
     }
 
     // MARK: Changes

@@ -34,6 +34,8 @@ final class RealmFile: @unchecked Sendable {
     /// Per bound table whose model maps property names (`propertiesMapping()`): stored name by
     /// Swift name, for queries (`StoreTransaction.propertyColumns`).
     private var propertyColumns: [String: [String: String]] = [:]
+    /// Records the reads of this file's objects made inside Observation trackings.
+    let observationHub = ObservationHub()
 
     private nonisolated(unsafe) static var open: [String: Weak] = [:]
     private static let openLock = NSLock()
