@@ -56,7 +56,7 @@ final class SealedFile: @unchecked Sendable {
     @inline(__always)
     func reveal(_ n: UInt32, into page: UnsafeMutableRawPointer) throws {
         let version = sealedVersion(n)
-        if version == 0 || UnsafeAtomic<UInt64>(at: opened.words + Int(n)).load(ordering: .relaxed) != version {
+        if version == 0 || UnsafeAtomic<UInt64>(at: opened.words + Int(n)).load(ordering: .acquiring) != version {
             try open(n, version: version, into: page)
         }
     }
@@ -70,9 +70,11 @@ final class SealedFile: @unchecked Sendable {
     }
 
     /// Records that the mirror holds page `n` as sealed by `version` (0: holds nothing known).
+    /// Release, paired with `reveal`'s acquire: a thread that sees the record also sees the
+    /// plaintext written before it (free on x86; needed on ARM).
     @inline(__always)
     func record(_ n: UInt32, version: UInt64) {
         guard Int(n) < opened.count else { return }
-        UnsafeAtomic<UInt64>(at: opened.words + Int(n)).store(version, ordering: .relaxed)
+        UnsafeAtomic<UInt64>(at: opened.words + Int(n)).store(version, ordering: .releasing)
     }
 }
