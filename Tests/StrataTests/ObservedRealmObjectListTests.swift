@@ -8,20 +8,7 @@ import XCTest
 // `EmbeddedObject`: the wrapped value is frozen, kept current by notifications and observable;
 // the `$`-methods write implicitly.
 
-final class ObservedRealmObjectListTests: ObservationTestCase {
-    private var reported: Locked<[String]> = Locked([])
-
-    override func setUp() {
-        super.setUp()
-        let reported = Locked<[String]>([])
-        self.reported = reported
-        Realm.quickWriteErrorHandler = { error in reported.mutate { $0.append("\(error)") } }
-    }
-
-    override func tearDown() {
-        Realm.quickWriteErrorHandler = nil
-        super.tearDown()
-    }
+final class ObservedRealmObjectListTests: QuickWriteTestCase {
 
     private func addPerson(_ realm: Realm, dogs: [String]) throws -> QuickPerson {
         let person = QuickPerson(value: ["firstName": "Ann", "dogs": dogs.map { ["name": $0] }])

@@ -8,20 +8,10 @@ import XCTest
 // own, or joins the current one; an unchanged value is not written; failures go to
 // `Realm.quickWriteErrorHandler` and leave the data unchanged.
 
-final class QuickWriteBindingTests: ObservationTestCase {
-    private var reported: Locked<[String]> = Locked([])
-
+final class QuickWriteBindingTests: QuickWriteTestCase {
     override func setUp() {
         super.setUp()
         Realm.Configuration.defaultConfiguration = config()
-        let reported = Locked<[String]>([])
-        self.reported = reported
-        Realm.quickWriteErrorHandler = { error in reported.mutate { $0.append("\(error)") } }
-    }
-
-    override func tearDown() {
-        Realm.quickWriteErrorHandler = nil
-        super.tearDown()
     }
 
     private func addDog(_ realm: Realm, name: String = "Rex", toy: String = "ball") throws -> QuickDog {
