@@ -133,6 +133,36 @@ final class CorruptFileTests: StorageTestCase {
         }
     }
 
+    /// A meta record whose version is past any count of commits (forged or damaged, with a valid
+    /// checksum) is not used: with the other slot intact the file opens at it and takes writes;
+    /// with both such records the open is refused with a typed error. (The next write computed
+    /// `version + 1` and stopped the process on overflow.)
+    func testMetaRecordWithAnImpossibleVersionIsNotUsed() throws {
+        try makeDatabase()
+        var file = try DamagedFile(path: path())
+        file.setU64(0, MetaLayout.version, UInt64.max)
+        file.resum(0)
+        try file.write(to: path())
+        let db = try open()
+        try db.write { txn in
+            let t = try txn.openTree("t", create: true)
+            try txn.put(key(1), [1], in: t)
+        }
+        try db.read { r in XCTAssertEqual(try r.tree(named: "t")?.count, 3000) }
+        db.close()
+        var both = try DamagedFile(path: path())
+        for slot in [UInt32(0), 1] {
+            both.setU64(slot, MetaLayout.version, UInt64.max)
+            both.resum(slot)
+        }
+        try both.write(to: path())
+        expectRefusal { e in
+            guard case .corruptPage(_, let page, let reason) = e else { return XCTFail("\(e)") }
+            XCTAssertEqual(page, 0)
+            XCTAssertTrue(reason.contains("neither meta page"), reason)
+        }
+    }
+
     func testOneCorruptMetaPageFallsBackToTheOther() throws {
         try makeDatabase()
         // After a clean close both slots hold the newest version; lose either one.

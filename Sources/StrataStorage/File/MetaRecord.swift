@@ -121,6 +121,11 @@ struct MetaRecord: Equatable {
             return .failure(.inconsistent("inline free extent outside the file"))
         }
         guard m.pageCount >= 2 else { return .failure(.inconsistent("page count \(m.pageCount)")) }
+        // Versions count commits from 1; one at or past 2^63 was not written by a commit, and the
+        // next write (version + 1) would overflow.
+        guard m.version < 1 << 63, m.durableBase <= m.version else {
+            return .failure(.inconsistent("version \(m.version) (durable base \(m.durableBase))"))
+        }
         guard m.catalogRoot < m.pageCount, m.freeListHead < m.pageCount, m.listHead < m.pageCount else {
             return .failure(.inconsistent("root pages beyond the page count"))
         }
