@@ -16,7 +16,9 @@ import Strata
 //                           list's objects, the way to do it without a store query
 //   list_append_one_by_one  10,000 appends of one person each to a new team's list, in one write
 //                           transaction (a list is stored in its owner's row: each append
-//                           rewrites the list so far)
+//                           adds its element's bytes there and copies the cluster holding it)
+//   set_insert_one_by_one   2,000 inserts of one person each into a new team's set, in one write
+//                           transaction (each insert stores the whole set again)
 // The file holds N persons (--n, default 100,000), all of them in one team's list in a shuffled
 // order.
 
@@ -24,6 +26,7 @@ import Strata
 final class BenchTeam: Object {
     @Persisted(primaryKey: true) var id = 0
     @Persisted var members: List<W1Person>
+    @Persisted var memberSet: MutableSet<W1Person>
 }
 
 func runCollectionQueries(_ args: Args) throws {
@@ -85,6 +88,20 @@ func runCollectionQueries(_ args: Args) throws {
             }
         }
         emit("list_append_one_by_one", n: count, seconds: now() - t0, fileBytes: fileBytes(path))
+    }
+    if args.wants("set_insert_one_by_one") {
+        let count = min(2_000, n)
+        let t0 = now()
+        try realm.write {
+            let other = BenchTeam()
+            other.id = 3
+            realm.add(other)
+            for id in 0..<Int64(count) {
+                other.memberSet.insert(realm.object(ofType: W1Person.self, forPrimaryKey: id)!)
+            }
+            precondition(other.memberSet.count == count, "the set lost an insert")
+        }
+        emit("set_insert_one_by_one", n: count, seconds: now() - t0, fileBytes: fileBytes(path))
     }
     precondition(team.members.where { $0.age > 50 }.count == expected, "the list query found the wrong objects")
 }

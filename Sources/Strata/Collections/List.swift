@@ -141,19 +141,21 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
         var current = snapshot
         guard valid(current.count) else { return }
         change(&current)
-        owner.write(.list(current.map(\._strataPropertyValue)), decoded: current)
+        owner.write(.list(current.map { $0._strataPropertyValue }), decoded: current)
     }
 
     /// Appends `element` at the end. Appending an unmanaged object to a managed list adds the
     /// object to the realm.
     public func append(_ element: Element) {
-        mutate { $0.append(element) }
+        guard let owner else { return mutate { $0.append(element) } }
+        owner.append([element])
     }
 
     /// Appends the elements of `sequence` at the end, in order (one write when managed).
     public func append<S: Sequence>(objectsIn sequence: S) where S.Element == Element {
         let added = Array(sequence)
-        mutate { $0.append(contentsOf: added) }
+        guard let owner else { return mutate { $0.append(contentsOf: added) } }
+        owner.append(added)
     }
 
     /// Inserts `element` at `index` (0...count).
@@ -199,7 +201,7 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
 
 extension List: _Persistable, _PropertyValueConvertible {
     public static func _strataDefaultValue() -> List<Element> { List() }
-    public var _strataPropertyValue: PropertyValue { .list(snapshot.map(\._strataPropertyValue)) }
+    public var _strataPropertyValue: PropertyValue { .list(snapshot.map { $0._strataPropertyValue }) }
     public static func _strataFromPropertyValue(_ value: PropertyValue) -> List<Element>? {
         guard case .list(let values) = value, let elements = _decodeElements(values, as: Element.self) else {
             return nil

@@ -124,7 +124,7 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
         guard owner.checkWritable("MutableSet") else { return }
         var current = snapshot
         change(&current)
-        owner.write(.set(current.map(\._strataPropertyValue)), decoded: current)
+        owner.write(.set(current.map { $0._strataPropertyValue }), decoded: current)
     }
 
     /// Adds `element` unless it is already a member. Inserting an unmanaged object into a managed
@@ -139,13 +139,7 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
             for element in sequence where lookup.insert(element).inserted { members.append(element) }
             return
         }
-        let added = Array(sequence)
-        mutateManaged(owner) { members in
-            var seen = Set(members.map { _CollectionElementIdentity($0) })
-            for element in added where seen.insert(_CollectionElementIdentity(element)).inserted {
-                members.append(element)
-            }
-        }
+        owner.insert(Array(sequence))
     }
 
     /// Removes `element` if it is a member.
@@ -200,7 +194,7 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
 
 extension MutableSet: _Persistable, _PropertyValueConvertible {
     public static func _strataDefaultValue() -> MutableSet<Element> { MutableSet() }
-    public var _strataPropertyValue: PropertyValue { .set(snapshot.map(\._strataPropertyValue)) }
+    public var _strataPropertyValue: PropertyValue { .set(snapshot.map { $0._strataPropertyValue }) }
     public static func _strataFromPropertyValue(_ value: PropertyValue) -> MutableSet<Element>? {
         guard case .set(let values) = value, let elements = _decodeElements(values, as: Element.self) else {
             return nil

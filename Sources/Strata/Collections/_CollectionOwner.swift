@@ -77,7 +77,7 @@ struct _CollectionOwner {
         state.collectionCaches[index] = _CollectionCache(stamp: realm.stamp, value: decoded)
     }
 
-    private static func readsBackUnchanged(_ value: PropertyValue, in realm: Realm) -> Bool {
+    static func readsBackUnchanged(_ value: PropertyValue, in realm: Realm) -> Bool {
         switch value {
         case .date: false
         case .object(let object): object._strataManaged?.realm.realmState === realm.realmState
@@ -98,7 +98,7 @@ struct _CollectionOwner {
         guard owner.checkWritable(kind) else { return }
         if let source, source.isSame(as: owner) { return }
         let elements = elements()
-        owner.write(wrap(elements.map(\._strataPropertyValue)), decoded: elements)
+        owner.write(wrap(elements.map { $0._strataPropertyValue }), decoded: elements)
     }
 
     /// Whether `self` and `other` are the same property of the same object.

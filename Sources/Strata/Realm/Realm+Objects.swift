@@ -178,9 +178,12 @@ extension Realm {
         case .list(let elements), .set(let elements):
             var out: [StoreValue] = []
             out.reserveCapacity(elements.count)
+            // A set keeps the first of equal values; the hash set keeps this linear in the count.
+            var seen: Set<StoreValue> = []
+            let isSet = property.collection == .set
             for e in elements {
                 let c = try coreValue(e, property: property, update: update)
-                if property.collection == .set, out.contains(c) { continue }
+                if isSet, !seen.insert(c).inserted { continue }
                 out.append(c)
             }
             return .list(out)

@@ -203,6 +203,43 @@ final class ClusterEditor {
         try placeValue(c, i, value, inserting: false, check: true)
     }
 
+    /// Appends `added` to the list (or set: the caller leaves out members) in column `c` of
+    /// object `i` without decoding the stored elements: the element count in the stored value's
+    /// header is raised and the new elements' encoding follows the last one (FORMAT.md, "Tagged
+    /// values").
+    /// - Throws: `.typeMismatch` when the column is not a list or set, the stored value is not
+    ///   one, or an element does not fit the column; `.nullNotAllowed` for a null the column does
+    ///   not take. Nothing has changed then.
+    func appendToList(column c: Int, at i: Int, _ added: [StoreValue]) throws(StoreError) {
+        let column = table.columns[c]
+        guard table.layout.clusterKinds[c] == .variable, column.collection == .list || column.collection == .set else {
+            throw .typeMismatch(
+                table: table.name, column: column.name, expected: "a list", found: "\(column.collection)")
+        }
+        for e in added { try RowEncoder.checkElement(e, column, table) }
+        if nulls[c][i] { return try placeValue(c, i, .list(added), inserting: false, check: false) }
+        let start = i == 0 ? 0 : varEnds[c][i - 1]
+        let end = varEnds[c][i]
+        let header = 5
+        let stored: UInt32? = varBytes[c].withUnsafeBytes { b in
+            guard end - start >= header, b[start] == ValueCodec.listTag else { return nil }
+            return UInt32(littleEndian: b.loadUnaligned(fromByteOffset: start + 1, as: UInt32.self))
+        }
+        guard let stored, UInt64(stored) + UInt64(added.count) <= UInt64(UInt32.max) else {
+            throw .typeMismatch(table: table.name, column: column.name, expected: "a list", found: "another value")
+        }
+        var encoded: [UInt8] = []
+        for e in added { ValueCodec.write(e, &encoded) }
+        varBytes[c].withUnsafeMutableBytes { b in
+            b.storeBytes(of: (stored + UInt32(added.count)).littleEndian, toByteOffset: start + 1, as: UInt32.self)
+        }
+        varBytes[c].insert(contentsOf: encoded, at: end)
+        let delta = encoded.count
+        varEnds[c].withUnsafeMutableBufferPointer { e in
+            for j in i..<e.count { e[j] += delta }
+        }
+    }
+
     /// Removes object `i`.
     func remove(at i: Int) {
         keys.remove(at: i)

@@ -3,6 +3,9 @@ import Foundation
 /// The tagged encoding of values inside `AnyRealmValue` columns and collections (FORMAT.md,
 /// "Tagged values").
 enum ValueCodec {
+    /// The tag of a list: a `UInt32` element count and the elements follow.
+    static let listTag: UInt8 = 13
+
     static func write(_ value: StoreValue, _ out: inout [UInt8]) {
         switch value {
         case .null: out.append(0)
@@ -20,7 +23,7 @@ enum ValueCodec {
         case .link(let k): out.append(11); appendU64(UInt64(bitPattern: k), &out)
         case .typedLink(let t, let k): out.append(12); appendString(t, &out); appendU64(UInt64(bitPattern: k), &out)
         case .list(let values):
-            out.append(13)
+            out.append(listTag)
             appendU32(UInt32(values.count), &out)
             for v in values { write(v, &out) }
         case .map(let entries):

@@ -708,9 +708,15 @@ package final class StoreTransaction {
     /// B-tree operations).
     func updateLinks(_ table: StoreTable, column: Int, key: Int64, old: StoreValue, new: StoreValue) throws {
         guard let target = table.columns[column].targetTable else { return }
+        let before = linkTargets(old)
+        let after = linkTargets(new)
+        // A list edit (append, insert, remove, move) keeps most links where they were: only the
+        // stretch between the common head and the common tail can change the counts.
+        let (removed, added) = Self.differingMiddles(before, after)
+        guard !removed.isEmpty || !added.isEmpty else { return }
         var delta: [Int64: Int] = [:]
-        for t in linkTargets(old) { delta[t, default: 0] -= 1 }
-        for t in linkTargets(new) { delta[t, default: 0] += 1 }
+        for t in removed { delta[t, default: 0] -= 1 }
+        for t in added { delta[t, default: 0] += 1 }
         let changed = delta.filter { $0.value != 0 }.sorted { $0.key < $1.key }
         guard !changed.isEmpty,
             let h = try writeTree("b:" + target, create: changed.contains { $0.value > 0 })
@@ -728,6 +734,16 @@ package final class StoreTransaction {
                 _ = try write!.put(bk, withUnsafeBytes(of: UInt32(count).littleEndian) { Array($0) }, in: h)
             }
         }
+    }
+
+    /// `old` and `new` without the longest head and then the longest tail they share.
+    static func differingMiddles(_ old: [Int64], _ new: [Int64]) -> (ArraySlice<Int64>, ArraySlice<Int64>) {
+        let shorter = min(old.count, new.count)
+        var head = 0
+        while head < shorter, old[head] == new[head] { head += 1 }
+        var tail = 0
+        while tail < shorter - head, old[old.count - 1 - tail] == new[new.count - 1 - tail] { tail += 1 }
+        return (old[head..<(old.count - tail)], new[head..<(new.count - tail)])
     }
 
     /// Deletes embedded objects that `old` linked to and `new` no longer does (an embedded object

@@ -1,0 +1,60 @@
+internal import StrataCore
+
+extension _CollectionOwner {
+    /// Appends `added` to the stored list: only the new elements are converted for the store,
+    /// the stored elements are kept as they are (a loop of single appends costs what the stored
+    /// list's bytes cost, not a conversion of every element per append). The decoded list cached
+    /// for the realm's version before the append is carried to the new version when it was
+    /// there. Nothing happens (after reporting the violation) outside a write transaction or
+    /// when the owner was deleted.
+    func append<Element: RealmCollectionValue>(_ added: [Element]) {
+        guard checkWritable("List") else { return }
+        let realm = state.realm
+        let before = realm.stamp
+        let wasFailed = realm.pendingError != nil
+        let cached = (state.collectionCaches[index] as? _CollectionCache<[Element]>).flatMap {
+            $0.stamp == before ? $0.value : nil
+        }
+        state.collectionCaches[index] = nil
+        realm.appendToList(state, index, added.map { $0._strataPropertyValue })
+        guard !wasFailed, realm.pendingError == nil, realm.stamp != before, let cached,
+            added.allSatisfy({ Self.readsBackUnchanged($0._strataPropertyValue, in: realm) })
+        else { return }
+        state.collectionCaches[index] = _CollectionCache(stamp: realm.stamp, value: cached + added)
+    }
+
+    /// Adds to the stored set each of `candidates` that is not a member yet: only the candidates
+    /// are converted for the store. Nothing happens (after reporting the violation) outside a
+    /// write transaction or when the owner was deleted.
+    func insert<Element: RealmCollectionValue>(_ candidates: [Element]) {
+        guard checkWritable("MutableSet") else { return }
+        state.collectionCaches[index] = nil
+        state.realm.appendToList(state, index, candidates.map { $0._strataPropertyValue }, asSet: true)
+    }
+}
+
+extension Realm {
+    /// Appends `values` to list property `index` of a managed object (inside a write
+    /// transaction), adding the unmanaged objects they link to; `asSet`: adds to set property
+    /// `index` those that are not members yet.
+    func appendToList(_ state: ManagedObjectState, _ index: Int, _ values: [PropertyValue], asSet: Bool = false) {
+        guard let txn = modifiableTransaction() else { return }
+        let binding = state.binding
+        do {
+            guard
+                case .list(let added) = try coreValue(
+                    .list(values), property: binding.schema.properties[index], update: .error)
+            else { return }
+            if asSet {
+                try txn.insertIntoSet(binding.table, key: state.key, column: binding.columns[index], added)
+            } else {
+                try txn.appendToList(binding.table, key: state.key, column: binding.columns[index], added)
+            }
+            stamp &+= 1
+        } catch let e as Realm.Error {
+            fail(e)
+        } catch {
+            fail(translate(error, className: binding.className))
+        }
+    }
+}
