@@ -45,6 +45,35 @@ final class EmbeddedObjectFreezeTests: SeedTestCase {
         XCTAssertEqual(contact.address?.city, "Tromso")
     }
 
+    /// As in RealmSwift, thawing does not refresh the calling thread's realm: an object (or
+    /// embedded object) frozen at a newer version thaws into the live realm's version, and reads
+    /// the newer values once that realm refreshes.
+    func testThawingANewerFrozenObjectDoesNotRefreshTheLiveRealm() throws {
+        let realm = try seeded()
+        let contact = try XCTUnwrap(realm.object(ofType: Contact.self, forPrimaryKey: 1))
+        XCTAssertEqual(contact.address?.city, "Oslo")
+        let configuration = realm.configuration
+        let frozen = onNewThread { () -> Unchecked<(Contact, PostalAddress)> in
+            let other = try! Realm(configuration: configuration)
+            let c = other.object(ofType: Contact.self, forPrimaryKey: 1)!
+            try! other.write {
+                c.name = "Bo"
+                c.address!.city = "Bergen"
+            }
+            return Unchecked((c.freeze(), c.address!.freeze()))
+        }.value
+        XCTAssertEqual(frozen.0.name, "Bo")
+        XCTAssertEqual(frozen.1.city, "Bergen")
+        let thawedContact = try XCTUnwrap(frozen.0.thaw())
+        let thawedAddress = try XCTUnwrap(frozen.1.thaw())
+        XCTAssertEqual(thawedContact.name, "Ann", "the live realm has not refreshed")
+        XCTAssertEqual(thawedAddress.city, "Oslo", "the live realm has not refreshed")
+        XCTAssertEqual(contact.name, "Ann")
+        realm.refresh()
+        XCTAssertEqual(thawedContact.name, "Bo")
+        XCTAssertEqual(thawedAddress.city, "Bergen")
+    }
+
     func testUnmanagedEmbeddedObjectsCannotBeFrozenOrThawed() {
         let address = PostalAddress(value: ["Main St"])
         XCTAssertFalse(address.isFrozen)

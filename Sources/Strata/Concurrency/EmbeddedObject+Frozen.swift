@@ -15,7 +15,8 @@ extension EmbeddedObject {
     public func freeze() -> Self { frozenObject() as! Self }
 
     /// The live embedded object for this frozen one in the calling thread's realm of the same
-    /// file, or nil if it was deleted since (with its parent, or replaced). A live object returns
+    /// file, or nil if it is not in the version that realm shows (deleted with its parent, or
+    /// replaced). The live realm is not refreshed, as for `Object.thaw()`. A live object returns
     /// itself; an unmanaged one cannot be thawed ("Unmanaged objects cannot be thawed.", through
     /// `Realm.violationHandler`, which may let it continue with nil).
     public func thaw() -> Self? {
@@ -25,7 +26,6 @@ extension EmbeddedObject {
         guard state.realm.isFrozen else { return self }
         let live = state.realm.thaw()
         guard !live.isFrozen else { return nil }
-        live.refresh()
         guard live.currentRow(state.binding, state.key) != nil else { return nil }
         return live.object(state.binding, key: state.key) as? Self
     }
