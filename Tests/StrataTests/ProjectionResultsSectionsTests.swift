@@ -5,7 +5,7 @@ import XCTest
 
 /// `Results` of a projection class sectioned with RealmSwift's `sectioned(sortDescriptors:_:)`:
 /// the projections sorted by the projected class's properties and grouped by the block's key,
-/// live as the objects change, frozen and thawed; the same call on `Results` of objects.
+/// live as the objects change, frozen and thawed, observed; the same call on `Results` of objects.
 final class ProjectionResultsSectionsTests: SeedTestCase {
     private func addPeople(_ realm: Realm, _ names: [String]) throws {
         try realm.write {
@@ -48,6 +48,37 @@ final class ProjectionResultsSectionsTests: SeedTestCase {
         try realm.write { realm.delete(realm.object(ofType: Person.self, forPrimaryKey: 9)!) }
         XCTAssertEqual(layout(frozen), ["A: Abe,Amy,Ann", "B: Bea,Bob", "D: Dan"])
         XCTAssertEqual(layout(try XCTUnwrap(frozen.thaw())), ["A: Abe,Amy,Ann", "B: Bea,Bob"])
+    }
+
+    func testProjectionSectionsReportChangesAsIndexPaths() throws {
+        let realm = try open()
+        try addPeople(realm, ["Bob", "Ann"])
+        let sections = realm.objects(PersonProjection.self).sectioned(
+            sortDescriptors: [SortDescriptor(keyPath: "name")]
+        ) { String($0.displayName.prefix(1)) }
+        var initial: [String]?
+        var update: (keys: [String], insertions: [IndexPath], sectionsToInsert: IndexSet)?
+        let token = sections.observe { change in
+            switch change {
+            case .initial(let s): initial = s.allKeys
+            case .update(let s, _, let insertions, _, let sectionsToInsert, _):
+                update = (s.allKeys, insertions, sectionsToInsert)
+            }
+        }
+        defer { token.invalidate() }
+        let deadline = Date(timeIntervalSinceNow: 20)
+        func spin(until condition: () -> Bool) {
+            while !condition(), Date() < deadline {
+                _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.005))
+            }
+        }
+        spin(until: { initial != nil })
+        XCTAssertEqual(initial, ["A", "B"])
+        try realm.write { realm.add(Person(value: ["id": 3, "name": "Cid"])) }
+        spin(until: { update != nil })
+        XCTAssertEqual(update?.keys, ["A", "B", "C"])
+        XCTAssertEqual(update?.insertions, [IndexPath(item: 0, section: 2)])
+        XCTAssertEqual(update?.sectionsToInsert, IndexSet([2]))
     }
 
     func testSectioningProjectionResultsWithoutASortDescriptorIsReported() throws {
