@@ -33,10 +33,12 @@ struct MatchMarkSink: SimpleScanSink {
         // a branch per object (a filter matching half the objects at random would mispredict
         // one in two).
         let (offset, overflow) = view.firstKey.subtractingReportingOverflow(first)
-        guard m > 0, view.keyWidth == 0, !overflow, offset < Int64(span), offset > Int64(Int32.min) else {
+        guard m > 0, view.keyWidth == 0, !overflow, offset > Int64(Int32.min) else {
             for i in 0..<m where matches(i) { take(i, view) }
             return
         }
+        // A cluster past the range holds no key of the collection.
+        if offset >= Int64(span) { return }
         let start = Int(offset)
         if start &+ m <= 0 { return }
         let lower = Swift.max(0, -start)
