@@ -3,6 +3,14 @@
 protocol _ProjectingElement {
     /// The element for `object`, nil when `object` is not of the projected class.
     static func _strataProjecting(_ object: ObjectBase) -> Self?
+    /// The projected class: the class of the objects results of this element query.
+    static var _strataRootType: ObjectBase.Type { get }
+}
+
+/// The class of the objects results of `Element` hold: `Element` itself for an object class,
+/// the projected class for a projection class; nil for values.
+func _resultsObjectType<Element>(_: Element.Type) -> ObjectBase.Type? {
+    (Element.self as? ObjectBase.Type) ?? (Element.self as? _ProjectingElement.Type)?._strataRootType
 }
 
 /// The element of results of `Element` for `object`: the object itself (an object class, or an

@@ -26,9 +26,10 @@ struct _SectionSource<Element>: @unchecked Sendable {
             NotificationToken
 }
 
-extension _SectionSource where Element: Object {
-    /// The elements of `results`; `owner`, when given, owns the collection (of `kind`: "List",
-    /// "Set", "LinkingObjects") the results query, whose deletion invalidates them.
+extension _SectionSource where Element: RealmCollectionValue {
+    /// The elements of `results` (objects, or projections of them); `owner`, when given, owns the
+    /// collection (of `kind`: "List", "Set", "LinkingObjects") the results query, whose deletion
+    /// invalidates them.
     init(_ results: Results<Element>, owner: _CollectionOwner? = nil, kind: String = "") {
         self.realm = results.realm
         self.count = { results.keys().count }

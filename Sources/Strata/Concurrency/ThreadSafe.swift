@@ -83,7 +83,7 @@ extension Results: _ThreadSafeResolvable {
     static func _strataResolve(
         in realm: Realm, className: String, key: Int64?, propertyIndex: Int?, query: StoreQuery?
     ) -> Self? {
-        guard let query, let type = Element.self as? ObjectBase.Type else { return nil }
+        guard let query, let type = _resultsObjectType(Element.self) else { return nil }
         if type == DynamicObject.self {
             guard let binding = realm.dynamicBinding(named: className) else { return nil }
             return Results(realm: realm, query: query, objectType: type, values: nil, dynamicBinding: binding)

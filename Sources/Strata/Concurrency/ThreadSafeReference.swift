@@ -182,8 +182,9 @@ extension Realm {
     ) -> Results<Element>? {
         guard prepareToResolve(reference) else { return nil }
         guard let recipe = reference.valueRecipe else {
-            // Results of objects made in generic code: the query, re-run here.
-            guard let query = reference.query, let type = Element.self as? ObjectBase.Type,
+            // Results of objects (or of projections of them) made in generic code: the query,
+            // re-run here.
+            guard let query = reference.query, let type = _resultsObjectType(Element.self),
                 binding(for: type) != nil
             else { return nil }
             return Results(realm: self, query: query, objectType: type, values: nil)

@@ -19,4 +19,6 @@ extension Projection: _ProjectingElement {
     static func _strataProjecting(_ object: ObjectBase) -> Self? {
         (object as? Root).map { Self(projecting: $0) }
     }
+
+    static var _strataRootType: ObjectBase.Type { Root.self }
 }

@@ -6,9 +6,12 @@
 /// The byte table lets a cluster whose keys run consecutively (most clusters of a table filled in
 /// key order) weigh its objects from one contiguous run of bytes (``byteRun(from:count:)``).
 struct KeyWeights {
-    private let first: Int64
+    /// The smallest key (0 when there are none): the direct table's first entry.
+    let first: Int64
     /// Entries of the direct table (0 when the keys are sparse).
-    private let span: Int
+    let span: Int
+    /// Whether some key appears more than once.
+    let repeats: Bool
     /// The direct table, one count per key from `first`; nil when sparse or when a count needs
     /// more than a byte (then `wide` holds it).
     private let bytes: UnsafeMutablePointer<UInt8>?
@@ -30,7 +33,7 @@ struct KeyWeights {
 
     init(_ candidates: [Int64]) {
         guard var low = candidates.first else {
-            (first, span, bytes, wide, keys, counts, owner) = (0, 0, nil, [], [], [], nil)
+            (first, span, repeats, bytes, wide, keys, counts, owner) = (0, 0, false, nil, [], [], [], nil)
             return
         }
         var high = low
@@ -48,11 +51,16 @@ struct KeyWeights {
             let buffer = Buffer(span)
             let table = buffer.pointer
             var saturated = false
+            var repeated = false
             for key in candidates {
                 let slot = table + Int(key &- low)
-                if slot.pointee == UInt8.max { saturated = true }
+                if slot.pointee != 0 {
+                    repeated = true
+                    if slot.pointee == UInt8.max { saturated = true }
+                }
                 slot.pointee &+= 1
             }
+            repeats = repeated
             if !saturated {
                 (bytes, wide, keys, counts, owner) = (table, [], [], [], buffer)
                 return
@@ -75,6 +83,7 @@ struct KeyWeights {
                 write += 1
             }
         }
+        repeats = write < sorted.count
         sorted.removeLast(sorted.count - write)
         (bytes, wide, keys, self.counts, owner) = (nil, [], sorted, counts, nil)
     }

@@ -235,7 +235,7 @@ package struct StoreQuery: Sendable {
         let prepared = try prepare(txn, table)
         var keys: [Int64]
         if let candidates = try source.candidates(in: txn) {
-            keys = try prepared.run(restrictedTo: candidates.keys)
+            keys = try prepared.run(restrictedTo: candidates)
         } else {
             keys = try prepared.run()
         }

@@ -20,12 +20,15 @@ struct WeightedCountSink: SimpleScanSink {
         var n = 0
         var i = 0
         if m > 0, view.keyWidth == 0, let run = weights.byteRun(from: view.firstKey, count: m) {
-            // Consecutive keys: their weights are one run of the byte table.
+            // Consecutive keys: their weights are one run of the byte table. 32-bit lanes and a
+            // mask rather than a multiply, as the unrestricted count's loop (a cluster's at most
+            // 65,535 weights of at most 255 each fit).
+            var lanes: UInt32 = 0
             while i < m {
-                n &+= Int(run[i]) &* (matches(i) ? 1 : 0)
+                lanes &+= UInt32(run[i]) & (matches(i) ? UInt32.max : 0)
                 i &+= 1
             }
-            count &+= n
+            count &+= Int(lanes)
             return
         }
         while i < m {

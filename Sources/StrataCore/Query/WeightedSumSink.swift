@@ -30,6 +30,12 @@ struct WeightedSumSink: SimpleScanSink {
 
     @inline(__always)
     mutating func takeMatches<M: RowMatcher>(_ m: Int, _ view: ClusterView, where matches: M) {
+        // No key appears twice and the keys run consecutively: each object is added at most once,
+        // so the inner sum takes the matches that are in the collection (branch-free where it is).
+        if !weights.repeats, m > 0, view.keyWidth == 0, let run = weights.byteRun(from: view.firstKey, count: m) {
+            inner.takeMatches(m, view, where: WeightRunMatcher(matches: matches, run: run))
+            return
+        }
         for i in 0..<m where matches(i) { take(i, view) }
     }
 }
