@@ -59,6 +59,22 @@ public struct StateRealmObject<T> {
         }
     }
 
+    /// Owns and observes the projection `wrappedValue` (through its projected object).
+    public init(wrappedValue: T) where T: ProjectionObservable {
+        defaultValue = T(projecting: T.Root())
+        storage = ObservedProjectionSubscription.storage(for: wrappedValue)
+        observe = { storage, newValue in
+            let root = newValue.rootObject
+            let subscribeRoot = ObservedObjectSubscription.subscribe(root)
+            storage.restart(
+                with: T(projecting: ObservedObjectSubscription.frozen(root)),
+                configuration: ObservedObjectSubscription.configuration(of: root)
+            ) { realm, queue, publish in
+                subscribeRoot(realm, queue) { root in publish(root.map { T(projecting: $0) }) }
+            }
+        }
+    }
+
     /// Owns and observes the list `wrappedValue`.
     public init<Element>(wrappedValue: T) where T == List<Element> {
         defaultValue = List<Element>()
