@@ -82,6 +82,13 @@ public struct ObservedRealmObject<ObjectType> {
         defaultValue = List<Element>()
         storage = ObservedListSubscription.storage(for: wrappedValue)
     }
+
+    /// Observes the projection `wrappedValue` through its projected object; once that object
+    /// is deleted the wrapped value projects a new unmanaged object.
+    public init(wrappedValue: ObjectType) where ObjectType: ProjectionObservable {
+        defaultValue = ObjectType(projecting: ObjectType.Root())
+        storage = ObservedProjectionSubscription.storage(for: wrappedValue)
+    }
 }
 
 /// For a wrapped list, `$dogs.append(dog)`, `$dogs.remove(atOffsets:)` and

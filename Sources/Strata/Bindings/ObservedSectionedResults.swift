@@ -9,10 +9,18 @@ internal import StrataCore
 ///                           sortDescriptors: [SortDescriptor(keyPath: "breed"), SortDescriptor(keyPath: "name")])
 /// var dogsByBreed
 ///
+/// @ObservedSectionedResults(Dog.self, sectionBlock: { String($0.name.prefix(1)) },
+///                           sortDescriptors: [SortDescriptor(keyPath: "name")])
+/// var dogsByInitial
+///
 /// for section in dogsByBreed { print(section.key, section.map(\.name)) }
+/// $dogsByBreed.filter = "age > 2"                  // the sections follow the new query
 /// ```
 ///
-/// With no sort descriptors the objects are sorted by the section key. The configuration is an
+/// With a section key path and no sort descriptors the objects are sorted by the section key;
+/// with a section block at least one sort descriptor is needed (its absence is reported through
+/// `Realm.violationHandler`, and the objects are then sectioned in their stored order). Setting
+/// ``filter``, ``where`` or ``sortDescriptors`` replaces the query. The configuration is an
 /// argument (RealmSwift reads it from the SwiftUI environment); `filter` is a query string.
 ///
 /// ## Concurrency
@@ -20,7 +28,9 @@ internal import StrataCore
 @propertyWrapper
 public struct ObservedSectionedResults<Key: _Persistable & Hashable, ResultType: Object> {
     private let storage: ObservedValueStorage<SectionedResults<Key, ResultType>?>
-    private let sectionKeyPath: KeyPath<ResultType, Key>
+    private let query: ObservedResultsQuery<ResultType>
+    private let sectionBlock: (ResultType) -> Key
+    private let sectionKeyPath: KeyPath<ResultType, Key>?
 
     /// The sections, frozen at the newest version the notifications delivered; empty when the
     /// realm could not be opened.
@@ -30,6 +40,37 @@ public struct ObservedSectionedResults<Key: _Persistable & Hashable, ResultType:
 
     /// The wrapper.
     public var projectedValue: Self { self }
+
+    /// The query string the objects match; setting it replaces the filter (and a type-safe
+    /// query set with ``where``) and the sections follow. Nil when there is none, or when the
+    /// filter is a type-safe query.
+    public var filter: String? {
+        get { query.filterString }
+        nonmutating set {
+            query.currentFilter = newValue.map { .string($0) }
+            restart()
+        }
+    }
+
+    /// The type-safe query the objects match; setting it replaces the filter (and a query
+    /// string set with ``filter``) and the sections follow.
+    public var `where`: ((Query<ResultType>) -> Query<Bool>)? {
+        get { query.whereQuery }
+        nonmutating set {
+            query.currentFilter = newValue.map { .query($0) }
+            restart()
+        }
+    }
+
+    /// The order of the objects (the first descriptor should order by the section key);
+    /// setting it re-sorts and regroups the sections.
+    public var sortDescriptors: [SortDescriptor] {
+        get { query.sortDescriptors }
+        nonmutating set {
+            query.sortDescriptors = newValue
+            restart()
+        }
+    }
 
     /// Observes the objects of `type` matching `filter` (or the query `where` builds), grouped by
     /// `sectionKeyPath` and sorted by `sortDescriptors`.
@@ -41,16 +82,72 @@ public struct ObservedSectionedResults<Key: _Persistable & Hashable, ResultType:
         filter: String? = nil, where query: ((Query<ResultType>) -> Query<Bool>)? = nil, keyPaths: [String]? = nil,
         configuration: Realm.Configuration? = nil
     ) {
+        self.init(
+            sectionKeyPath: sectionKeyPath, sectionBlock: { $0[keyPath: sectionKeyPath] },
+            query: ObservedResultsQuery(
+                configuration: configuration, keyPaths: keyPaths,
+                filter: filter.map { .string($0) } ?? query.map { .query($0) }, sortDescriptors: sortDescriptors))
+    }
+
+    /// Observes the objects of `type` matching `filter` (or the query `where` builds), sorted by
+    /// `sortDescriptors` and grouped by the key `sectionBlock` gives each one.
+    /// - Parameters:
+    ///   - sectionBlock: The section key of an object; the first sort descriptor should order
+    ///     by it (or by what it is computed from), so that each key's objects are together.
+    ///   - keyPaths: The properties whose changes replace the sections; nil for all.
+    ///   - configuration: The realm to read (the default configuration when nil).
+    public init(
+        _ type: ResultType.Type, sectionBlock: @escaping (ResultType) -> Key, sortDescriptors: [SortDescriptor],
+        filter: String? = nil, where query: ((Query<ResultType>) -> Query<Bool>)? = nil, keyPaths: [String]? = nil,
+        configuration: Realm.Configuration? = nil
+    ) {
+        self.init(
+            sectionKeyPath: nil, sectionBlock: sectionBlock,
+            query: ObservedResultsQuery(
+                configuration: configuration, keyPaths: keyPaths,
+                filter: filter.map { .string($0) } ?? query.map { .query($0) }, sortDescriptors: sortDescriptors))
+    }
+
+    private init(
+        sectionKeyPath: KeyPath<ResultType, Key>?, sectionBlock: @escaping (ResultType) -> Key,
+        query: ObservedResultsQuery<ResultType>
+    ) {
         self.sectionKeyPath = sectionKeyPath
-        let configuration = configuration ?? Realm.Configuration.defaultConfiguration
-        storage = ObservedValueStorage(placeholder: nil, configuration: configuration) { realm, queue, publish in
+        self.sectionBlock = sectionBlock
+        self.query = query
+        storage = ObservedValueStorage(
+            placeholder: nil, configuration: query.configuration,
+            subscribe: Self.subscribe(query, sectionKeyPath: sectionKeyPath, sectionBlock: sectionBlock))
+    }
+
+    /// Observes the sections of the current query from now on.
+    private func restart() {
+        storage.restart(
+            with: storage.value, configuration: query.configuration,
+            subscribe: Self.subscribe(query, sectionKeyPath: sectionKeyPath, sectionBlock: sectionBlock))
+    }
+
+    /// Publishes the sections of `query` (as it is now) and then after each change.
+    private static func subscribe(
+        _ query: ObservedResultsQuery<ResultType>, sectionKeyPath: KeyPath<ResultType, Key>?,
+        sectionBlock: @escaping (ResultType) -> Key
+    ) -> (Realm, DispatchQueue, @escaping (SectionedResults<Key, ResultType>?) -> Void) -> NotificationToken? {
+        let sortDescriptors = query.sortDescriptors
+        let filter = query.currentFilter
+        let keyPaths = query.keyPaths
+        return { realm, queue, publish in
             var results = realm.objects(ResultType.self)
-            if let filter { results = results.filter(filter) }
-            if let query { results = results.where(query) }
+            switch filter {
+            case .string(let string): results = results.filter(string)
+            case .query(let query): results = results.where(query)
+            case nil: break
+            }
             let sections =
-                sortDescriptors.isEmpty
-                ? results.sectioned(by: sectionKeyPath, ascending: true)
-                : results.sectioned(by: sectionKeyPath, sortDescriptors: sortDescriptors)
+                if let sectionKeyPath, sortDescriptors.isEmpty {
+                    results.sectioned(by: sectionKeyPath, ascending: true)
+                } else {
+                    results.sectioned(by: sectionBlock, sortDescriptors: sortDescriptors)
+                }
             publish(sections.freeze())
             return sections.observe(keyPaths: keyPaths, on: queue) { change in
                 switch change {
@@ -61,8 +158,7 @@ public struct ObservedSectionedResults<Key: _Persistable & Hashable, ResultType:
     }
 
     private var empty: SectionedResults<Key, ResultType> {
-        let keyPath = sectionKeyPath
-        return Results<ResultType>(realm: nil, query: StoreQuery(), objectType: ResultType.self, values: nil)
-            ._sectionedUnsorted(by: { $0[keyPath: keyPath] }, owner: nil, kind: "")
+        Results<ResultType>(realm: nil, query: StoreQuery(), objectType: ResultType.self, values: nil)
+            ._sectionedUnsorted(by: sectionBlock, owner: nil, kind: "")
     }
 }

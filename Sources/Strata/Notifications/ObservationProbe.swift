@@ -2,8 +2,10 @@ import Observation
 internal import Synchronization
 
 /// Tells whether a `withObservationTracking` (or an `Observations` sequence, or a SwiftUI view
-/// body) is collecting reads on the calling thread, so that reads made outside any tracking cost
-/// a few instructions instead of a recorded read and an allocated key path.
+/// body) is collecting reads on the calling thread, so that reads made outside any tracking are
+/// not recorded. Used where ``ObservationTrackingSlot`` (a direct read of Observation's
+/// thread-local, much cheaper) cannot be: other platforms, toolchains that lay Observation out
+/// otherwise, programs linked with the standard library statically.
 ///
 /// Observation keeps its "tracking in progress" state in a thread-local that it does not export;
 /// `ObservationRegistrar.access` reads it and, only when a tracking runs, adds the key path to

@@ -18,9 +18,10 @@ extension Realm {
     /// Off until set, or until a property wrapper (`@ObservedResults`, `@ObservedRealmObject`,
     /// `@StateRealmObject`, `@ObservedSectionedResults`) is first made; it then stays on for the
     /// process. While off, a read costs one atomic load more than it did; while on, a read
-    /// made outside any tracking costs about two hundred instructions more (asking Observation
-    /// whether a tracking runs on the thread), and a read inside a tracking is recorded and
-    /// reported to Observation.
+    /// made outside any tracking costs a few instructions more (reading Observation's
+    /// thread-local: is a tracking running on this thread?; about two hundred where that
+    /// thread-local cannot be found and Observation is asked instead), and a read inside a
+    /// tracking is recorded and reported to Observation.
     ///
     /// What a read registers: a property of an object (live or frozen), changed or deleted by a
     /// later commit; `List`, `MutableSet` and `Map` properties as properties of their object; a
@@ -55,7 +56,13 @@ extension Realm {
 
     @inline(never)
     private func observeRead(_ state: ManagedObjectState, _ index: Int) {
-        guard ObservationGate.readIsTracked else { return }
+        if ObservationGate.readIsTracked { recordRead(state, index) }
+    }
+
+    /// Records a tracked read; apart from ``observeRead(_:_:)`` so that the untracked read,
+    /// the common case, runs a small function.
+    @inline(never)
+    private func recordRead(_ state: ManagedObjectState, _ index: Int) {
         let binding = state.binding
         guard index >= 0, index < binding.columns.count else { return }
         let file = self.file
