@@ -346,16 +346,16 @@ final class QueryEngineTests: QueryTestCase {
         let t = try insert(
             ids,
             [
-                [.objectId(bytes(12, 1)), .uuid(bytes(16, 9)), .decimal128(bytes(16, 1))],
-                [.objectId(bytes(12, 2)), .null, .decimal128(bytes(16, 2))],
-                [.objectId(bytes(12, 3)), .uuid(bytes(16, 7)), .decimal128(bytes(16, 1))],
+                [.objectId(bytes(12, 1)), .uuid(bytes(16, 9)), .decimal128(StoreDecimal(1).bytes)],
+                [.objectId(bytes(12, 2)), .null, .decimal128(StoreDecimal(2).bytes)],
+                [.objectId(bytes(12, 3)), .uuid(bytes(16, 7)), .decimal128(StoreDecimal(1).bytes)],
             ])
         XCTAssertEqual(try keys(ids, "oid == %@", [.objectId(bytes(12, 2))]), [t[1]])
         XCTAssertEqual(try keys(ids, "oid > %@", [.objectId(bytes(12, 1))]), [t[1], t[2]])
         XCTAssertEqual(try keys(ids, "uuid IN %@", [.list([.uuid(bytes(16, 7)), .null])]), [t[1], t[2]])
         XCTAssertEqual(try keys(ids, "uuid < %@", [.uuid(bytes(16, 8))]), [t[2]])
-        XCTAssertEqual(try keys(ids, "dec == %@", [.decimal128(bytes(16, 1))]), [t[0], t[2]])
-        XCTAssertEqual(try keys(ids, "dec != %@", [.decimal128(bytes(16, 1))]), [t[1]])
+        XCTAssertEqual(try keys(ids, "dec == %@", [.decimal128(StoreDecimal(1).bytes)]), [t[0], t[2]])
+        XCTAssertEqual(try keys(ids, "dec != %@", [.decimal128(StoreDecimal(1).bytes)]), [t[1]])
     }
 
     /// Rows written before a column was added read as the column's default, in the fast path and

@@ -71,8 +71,8 @@ final class QueryErrorTests: QueryTestCase {
             try error("photo LIKE %@", [.data([1])]), .invalidOperator(keyPath: "photo", type: "data", operator: "LIKE")
         )
         XCTAssertEqual(
-            try error("price > %@", [.decimal128([UInt8](repeating: 0, count: 16))]),
-            .invalidOperator(keyPath: "price", type: "Decimal128", operator: ">"))
+            try error("price BEGINSWITH %@", [.decimal128(StoreDecimal(1).bytes)]),
+            .invalidOperator(keyPath: "price", type: "Decimal128", operator: "BEGINSWITH"))
         XCTAssertEqual(
             try error("age BETWEEN {'a', 'b'}"),
             .typeMismatch(keyPath: "age", type: "int", found: "string", source: "the constant 'a'"))

@@ -261,7 +261,7 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
         var best: StoreValue?
         var bestKey: [UInt8] = []
         fold(property) { v in
-            let k = IndexKey.encode(v)
+            let k = IndexKey.encodeForOrdering(v)
             if best == nil || (larger ? bestKey.lexicographicallyPrecedes(k) : k.lexicographicallyPrecedes(bestKey)) {
                 best = v
                 bestKey = k

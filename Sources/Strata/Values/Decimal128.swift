@@ -1,3 +1,5 @@
+internal import StrataCore
+
 /// A 128-bit decimal floating-point number (IEEE 754-2008 decimal128 range: up to 34 significant
 /// digits, exponents -6176...6111), for amounts that must not suffer binary rounding.
 ///
@@ -166,16 +168,6 @@ public struct Decimal128: Hashable, Comparable, Sendable, CustomStringConvertibl
         return (isNegative, s, e)
     }
 
-    static func digitCount(_ value: UInt128) -> Int {
-        var count = 1
-        var v = value
-        while v >= 10 {
-            v /= 10
-            count += 1
-        }
-        return count
-    }
-
     /// Value equality: `0.10 == 0.1`; NaN equals NaN (as in RealmSwift, so that queries and
     /// sorting have one order).
     public static func == (lhs: Decimal128, rhs: Decimal128) -> Bool {
@@ -196,7 +188,7 @@ public struct Decimal128: Hashable, Comparable, Sendable, CustomStringConvertibl
         if lhs.kind != .finite || rhs.kind != .finite { return specialRank(lhs) < specialRank(rhs) }
         let a = lhs.normalized, b = rhs.normalized
         if a.negative != b.negative { return a.negative }
-        let magnitudeLess = lessMagnitude(a.significand, a.exponent, b.significand, b.exponent)
+        let magnitudeLess = StoreDecimal.compareMagnitude(a.significand, a.exponent, b.significand, b.exponent) < 0
         let magnitudeEqual = a == b
         return a.negative ? (!magnitudeLess && !magnitudeEqual) : magnitudeLess
     }
@@ -208,18 +200,6 @@ public struct Decimal128: Hashable, Comparable, Sendable, CustomStringConvertibl
         case .infinity: d.isNegative ? 1 : 4
         case .finite: d.isNegative ? 2 : 3
         }
-    }
-
-    static func lessMagnitude(_ s1: UInt128, _ e1: Int, _ s2: UInt128, _ e2: Int) -> Bool {
-        if s1 == 0 || s2 == 0 { return s1 == 0 && s2 != 0 }
-        let d1 = digitCount(s1), d2 = digitCount(s2)
-        // Compare the position of the most significant digit first, then the digits aligned.
-        if d1 + e1 != d2 + e2 { return d1 + e1 < d2 + e2 }
-        let width = Swift.max(d1, d2)
-        var a = s1, b = s2
-        for _ in d1..<width { a *= 10 }
-        for _ in d2..<width { b *= 10 }
-        return a < b
     }
 
     /// Plain notation (`-12.5`, `0.001`) for moderate exponents, else scientific (`1.5E+40`).

@@ -44,10 +44,12 @@ extension PreparedQuery {
         for key in keys {
             guard let row = try txn.row(table, key: key) else { continue }
             present.append(key)
-            for (i, sortKey) in sortKeys.enumerated() { sortValues[i].append(IndexKey.encode(try sortKey.value(row))) }
+            for (i, sortKey) in sortKeys.enumerated() {
+                sortValues[i].append(IndexKey.encodeForOrdering(try sortKey.value(row)))
+            }
             if !distinctKeys.isEmpty {
                 var combined: [UInt8] = []
-                for distinctKey in distinctKeys { IndexKey.encode(try distinctKey(row), into: &combined) }
+                for distinctKey in distinctKeys { IndexKey.encodeForOrdering(try distinctKey(row), into: &combined) }
                 distinctValues.append(combined)
             }
         }

@@ -30,10 +30,12 @@ struct PreparedQuery {
         let ordering = !sortKeys.isEmpty || !distinctKeys.isEmpty
         func accept(_ row: RowReader) throws {
             keys.append(row.key)
-            for (i, key) in sortKeys.enumerated() { sortValues[i].append(IndexKey.encode(try key.value(row))) }
+            for (i, key) in sortKeys.enumerated() {
+                sortValues[i].append(IndexKey.encodeForOrdering(try key.value(row)))
+            }
             if !distinctKeys.isEmpty {
                 var combined: [UInt8] = []
-                for key in distinctKeys { IndexKey.encode(try key(row), into: &combined) }
+                for key in distinctKeys { IndexKey.encodeForOrdering(try key(row), into: &combined) }
                 distinctValues.append(combined)
             }
         }

@@ -181,6 +181,8 @@ final class QueryCompiler {
         }
         let stringOperator = op == .beginsWith || op == .endsWith || op == .contains || op == .like
         if let pathClass = path.valueClass {
+            // An integer constant compared with a Decimal128 property is the decimal of that integer.
+            if pathClass == .decimal, case .int(let k) = value { return .decimal128(StoreDecimal(k).bytes) }
             guard pathClass == valueClass else {
                 throw .typeMismatch(keyPath: path.text, type: path.typeName, found: value.kindName, source: source)
             }

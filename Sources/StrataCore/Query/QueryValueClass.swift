@@ -41,8 +41,8 @@ enum QueryValueClass: Equatable {
     /// Whether `<`, `<=`, `>`, `>=` and `BETWEEN` are defined.
     var isOrdered: Bool {
         switch self {
-        case .numeric, .string, .data, .date, .objectId, .uuid: return true
-        case .bool, .decimal, .link, .collection: return false
+        case .numeric, .string, .data, .date, .objectId, .uuid, .decimal: return true
+        case .bool, .link, .collection: return false
         }
     }
 }

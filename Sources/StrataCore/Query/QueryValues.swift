@@ -13,6 +13,8 @@ import StrataQuery
 //   their bytes are (no normalisation, as in Realm). `[c]` lower-cases both sides, `[d]` removes
 //   combining marks after canonical decomposition (`é` -> `e`).
 // - Dates compare by (seconds, nanoseconds); ObjectId, UUID and data by their bytes.
+// - Decimal128 values compare by numeric value (`0.10 == 0.1`, `-0 == 0`) in a total order: NaN
+//   (equal to NaN), negative infinity, the finite values, positive infinity (`StoreDecimal`).
 // - Values of different kinds (possible only in `AnyRealmValue` columns) are never equal and
 //   never ordered.
 
@@ -28,9 +30,9 @@ enum QueryValues {
         case (.bool(let x), .bool(let y)): return x == y
         case (.link(let x), .link(let y)): return x == y
         case (.typedLink(let t, let x), .typedLink(let u, let y)): return x == y && t == u
-        case (.data(let x), .data(let y)), (.objectId(let x), .objectId(let y)),
-            (.uuid(let x), .uuid(let y)), (.decimal128(let x), .decimal128(let y)):
+        case (.data(let x), .data(let y)), (.objectId(let x), .objectId(let y)), (.uuid(let x), .uuid(let y)):
             return x == y
+        case (.decimal128(let x), .decimal128(let y)): return StoreDecimal.compare(x, y).map { $0 == 0 } ?? (x == y)
         case (.timestamp(let s1, let n1), .timestamp(let s2, let n2)): return s1 == s2 && n1 == n2
         case (.list, _), (.map, _), (_, .list), (_, .map): return false
         default:
@@ -54,6 +56,7 @@ enum QueryValues {
         case (.string(let x), .string(let y)): return compareBytes(x.utf8, y.utf8)
         case (.data(let x), .data(let y)), (.objectId(let x), .objectId(let y)), (.uuid(let x), .uuid(let y)):
             return compareBytes(x, y)
+        case (.decimal128(let x), .decimal128(let y)): return StoreDecimal.compare(x, y)
         case (.timestamp(let s1, let n1), .timestamp(let s2, let n2)):
             if s1 != s2 { return s1 < s2 ? -1 : 1 }
             return n1 < n2 ? -1 : (n1 == n2 ? 0 : 1)

@@ -127,7 +127,8 @@ package enum StoreQueryError: Error, Sendable, Equatable, CustomStringConvertibl
         case "[c]", "[d]", "[cd]":
             return "\(op) applies only to string comparisons; remove it."
         case "<", "<=", ">", ">=", "BETWEEN":
-            return "ordering works on numbers, dates, strings, data, ObjectId and UUID; use == or != instead."
+            return
+                "ordering works on numbers, Decimal128, dates, strings, data, ObjectId and UUID; use == or != instead."
         default:
             return "use == or != instead."
         }

@@ -27,6 +27,25 @@ import StrataStorage
 ///
 /// Floats are widened to doubles, so a `Float` index orders exactly like its values.
 package enum IndexKey {
+    /// The key of `value` for sorting and `DISTINCT` in memory: as `encode`, except that a
+    /// decimal128 is `09` and then `StoreDecimal.orderKey` (its numeric order, equal for equal
+    /// values), which index keys on disk do not use.
+    package static func encodeForOrdering(_ value: StoreValue, into out: inout [UInt8]) {
+        if case .decimal128(let bytes) = value, let decimal = StoreDecimal(bytes: bytes) {
+            out.append(0x09)
+            out.append(contentsOf: decimal.orderKey)
+        } else {
+            encode(value, into: &out)
+        }
+    }
+
+    /// `encodeForOrdering(_:into:)` into a new array.
+    package static func encodeForOrdering(_ value: StoreValue) -> [UInt8] {
+        var out: [UInt8] = []
+        encodeForOrdering(value, into: &out)
+        return out
+    }
+
     package static func encode(_ value: StoreValue, into out: inout [UInt8]) {
         switch value {
         case .null:
