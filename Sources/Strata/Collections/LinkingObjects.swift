@@ -8,16 +8,25 @@
 /// ```
 ///
 /// An unmanaged object has no stored links pointing at it, so its `LinkingObjects` is always
-/// empty (as in RealmSwift); the object layer will compute it for managed objects.
+/// empty (as in RealmSwift). A managed object's is live: it reads the links of its realm's
+/// current version whenever it is used.
 ///
 /// ## Concurrency
 /// Not `Sendable`; follows the rules of the object that owns it.
 public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection {
     /// The name of the linking property in `Element`.
     public let propertyName: String
-    @usableFromInline internal var objects: [Element] = []
-    /// The managed object whose backlinks these are (nil when unmanaged), for freeze and thaw.
+    /// The managed object whose backlinks these are (nil when unmanaged).
     internal var owner: _CollectionOwner?
+
+    /// The objects of a frozen owner, read once (its realm never changes).
+    private var frozenObjects: [Element]?
+
+    /// The objects linking to the owner in its realm's current version: a value kept across
+    /// writes follows them, as RealmSwift's live `LinkingObjects` do. Empty when unmanaged.
+    @usableFromInline internal var objects: [Element] {
+        frozenObjects ?? owner?.linkingObjects(as: Element.self) ?? []
+    }
 
     /// Declares the inverse of `Element.propertyName`.
     public init(fromType _: Element.Type, property propertyName: String) {
@@ -25,9 +34,9 @@ public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection {
     }
 
     /// The position of the first object (0).
-    public var startIndex: Int { objects.startIndex }
+    public var startIndex: Int { 0 }
     /// One past the last object; equals `count`.
-    public var endIndex: Int { objects.endIndex }
+    public var endIndex: Int { objects.count }
     /// The object at `position`.
     public subscript(position: Int) -> Element { objects[position] }
 }
@@ -45,13 +54,12 @@ extension LinkingObjects: _LinkingObjectsProtocol {
 
     public var _strataPropertyValue: PropertyValue { .linkingObjects }
 
-    /// The objects linking to a managed object, read now from its realm's current version.
+    /// The objects linking to a managed object, read from its realm's current version when used.
     public static func _strataManagedGet(_ state: ManagedObjectState, _ index: Int) -> LinkingObjects<Element> {
         let property = state.realm.schemaProperty(state, index)
-        state.realm.noteTableRead(className: property.objectClassName)
         var result = LinkingObjects(fromType: Element.self, property: property.linkOriginPropertyName ?? "")
-        result.objects = state.realm.linkingObjects(state, index).compactMap { $0 as? Element }
         result.owner = _CollectionOwner(state: state, index: index)
+        if state.realm.isFrozen { result.frozenObjects = result.owner?.linkingObjects(as: Element.self) }
         return result
     }
 
