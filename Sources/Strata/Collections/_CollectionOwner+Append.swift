@@ -29,15 +29,33 @@ extension _CollectionOwner {
     func insert<Element: RealmCollectionValue>(_ candidates: [Element]) {
         guard checkWritable("MutableSet") else { return }
         state.collectionCaches[index] = nil
-        state.realm.appendToList(state, index, candidates.map { $0._strataPropertyValue }, asSet: true)
+        state.realm.insertIntoSet(state, index, candidates.map { $0._strataPropertyValue })
     }
 }
 
 extension Realm {
     /// Appends `values` to list property `index` of a managed object (inside a write
-    /// transaction), adding the unmanaged objects they link to; `asSet`: adds to set property
-    /// `index` those that are not members yet.
-    func appendToList(_ state: ManagedObjectState, _ index: Int, _ values: [PropertyValue], asSet: Bool = false) {
+    /// transaction), adding the unmanaged objects they link to.
+    func appendToList(_ state: ManagedObjectState, _ index: Int, _ values: [PropertyValue]) {
+        addToCollection(state, index, values) { txn, table, key, column, added in
+            try txn.appendToList(table, key: key, column: column, added)
+        }
+    }
+
+    /// Adds to set property `index` of a managed object (inside a write transaction) those of
+    /// `values` that are not members yet, adding the unmanaged objects they link to.
+    func insertIntoSet(_ state: ManagedObjectState, _ index: Int, _ values: [PropertyValue]) {
+        addToCollection(state, index, values) { txn, table, key, column, added in
+            try txn.insertIntoSet(table, key: key, column: column, added)
+        }
+    }
+
+    /// Converts `values` for collection property `index` and hands them to `store`; reports a
+    /// failure as a violation of the write.
+    private func addToCollection(
+        _ state: ManagedObjectState, _ index: Int, _ values: [PropertyValue],
+        _ store: (StoreTransaction, StoreTable, Int64, Int, [StoreValue]) throws -> Void
+    ) {
         guard let txn = modifiableTransaction() else { return }
         let binding = state.binding
         do {
@@ -45,11 +63,7 @@ extension Realm {
                 case .list(let added) = try coreValue(
                     .list(values), property: binding.schema.properties[index], update: .error)
             else { return }
-            if asSet {
-                try txn.insertIntoSet(binding.table, key: state.key, column: binding.columns[index], added)
-            } else {
-                try txn.appendToList(binding.table, key: state.key, column: binding.columns[index], added)
-            }
+            try store(txn, binding.table, state.key, binding.columns[index], added)
             stamp &+= 1
         } catch let e as Realm.Error {
             fail(e)

@@ -14,11 +14,7 @@ extension StoreTransaction {
             if try row(table, key: key) == nil { throw StoreError.objectMissing(table: table.name, key: key) }
             return
         }
-        try rewriteObject(table, key: key) { e, p throws(StoreError) in try e.appendToList(column: column, at: p, added)
-        }
-        if col.type == .link { try addLinks(table, column: column, key: key, value: .list(added)) }
-        changeCount &+= 1
-        changeRecorder?.modify(table.name, key, column: column)
+        try appendEncoded(table, key: key, column: column, added)
     }
 
     /// Adds to set column `column` of object `key` each of `candidates` that is not a member yet
@@ -42,9 +38,15 @@ extension StoreTransaction {
         }
         let added = candidates.filter { members.insert($0).inserted }
         guard !added.isEmpty else { return }
+        try appendEncoded(table, key: key, column: column, added)
+    }
+
+    /// Writes `added` after the stored elements of collection column `column` of object `key`,
+    /// gives the added links their backlinks and records the change.
+    private func appendEncoded(_ table: StoreTable, key: Int64, column: Int, _ added: [StoreValue]) throws {
         try rewriteObject(table, key: key) { e, p throws(StoreError) in try e.appendToList(column: column, at: p, added)
         }
-        if col.type == .link { try addLinks(table, column: column, key: key, value: .list(added)) }
+        if table.columns[column].type == .link { try addLinks(table, column: column, key: key, value: .list(added)) }
         changeCount &+= 1
         changeRecorder?.modify(table.name, key, column: column)
     }
