@@ -29,7 +29,7 @@ internal import StrataCore
 /// The wrapped value is frozen and may be read on any thread. The `$`-writes run on the
 /// calling thread, in a realm of the configuration confined to it.
 @propertyWrapper
-public struct ObservedResults<ResultType: Object>: BoundCollection {
+public struct ObservedResults<ResultType: _ObservedResultsValue>: BoundCollection {
     private let storage: ObservedValueStorage<Results<ResultType>>
     private let query: ObservedResultsQuery<ResultType>
 
@@ -102,7 +102,7 @@ public struct ObservedResults<ResultType: Object>: BoundCollection {
     private init(_ query: ObservedResultsQuery<ResultType>) {
         self.query = query
         storage = ObservedValueStorage(
-            placeholder: Results(realm: nil, query: StoreQuery(), objectType: ResultType.self, values: nil),
+            placeholder: Realm.observedResults(ResultType.self, in: nil),
             configuration: query.configuration, subscribe: Self.subscribe(query))
     }
 
@@ -119,7 +119,7 @@ public struct ObservedResults<ResultType: Object>: BoundCollection {
         let filter = query.currentFilter
         let keyPaths = query.keyPaths
         return { realm, queue, publish in
-            var results = realm.objects(ResultType.self)
+            var results = Realm.observedResults(ResultType.self, in: realm)
             switch filter {
             case .string(let string): results = results.filter(string)
             case .query(let query): results = results.where(query)

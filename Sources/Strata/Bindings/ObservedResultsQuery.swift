@@ -8,7 +8,7 @@ internal import StrataCore
 ///
 /// ## Concurrency
 /// Thread-safe: `lock` guards the changeable parts.
-final class ObservedResultsQuery<Element: Object>: @unchecked Sendable {
+final class ObservedResultsQuery<Element: _ObservedResultsValue>: @unchecked Sendable {
     /// A filter of the wrapper's objects.
     enum Filter {
         case string(String)
