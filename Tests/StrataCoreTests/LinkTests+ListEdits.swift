@@ -51,3 +51,27 @@ extension LinkTests {
         XCTAssertEqual(middles([1, 2], [1, 2]), [[], []])
     }
 }
+
+/// Backlink counts across single map-entry edits.
+extension LinkTests {
+    func testMapEntryEditsKeepBacklinkCounts() throws {
+        var rng = CoreRandom(seed: 78)
+        try write(Self.tables) { txn in
+            for n in 0..<6 { try txn.insert(into: Self.dog, values: [.string("d\(n)"), .null]) }
+            try txn.insert(into: Self.person, values: personValues(1, dogMap: ["a": .link(0), "b": .link(0)]))
+        }
+        for round in 0..<200 {
+            let mapKey = ["a", "b", "c", "d"].randomElement(using: &rng)!
+            let value: StoreValue? =
+                switch Int.random(in: 0..<4, using: &rng) {
+                case 0: nil
+                case 1: .null
+                default: .link(Int64.random(in: 0..<6, using: &rng))
+                }
+            try write(Self.tables) { txn in
+                try txn.setMapEntry(Self.person, key: 1, column: pDogMap, mapKey: mapKey, to: value)
+                try checkLinkInvariants(txn, "round \(round): \(mapKey) = \(String(describing: value))")
+            }
+        }
+    }
+}

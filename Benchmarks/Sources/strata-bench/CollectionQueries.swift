@@ -19,6 +19,8 @@ import Strata
 //                           adds its element's bytes there and copies the cluster holding it)
 //   set_insert_one_by_one   2,000 inserts of one person each into a new team's set, in one write
 //                           transaction (each insert stores the whole set again)
+//   map_set_one_by_one      10,000 `map[key] = value` sets of new keys in a new team's map, in
+//                           one write transaction (each set edits one entry of the stored map)
 // The file holds N persons (--n, default 100,000), all of them in one team's list in a shuffled
 // order.
 
@@ -27,6 +29,7 @@ final class BenchTeam: Object {
     @Persisted(primaryKey: true) var id = 0
     @Persisted var members: List<W1Person>
     @Persisted var memberSet: MutableSet<W1Person>
+    @Persisted var scoreByName: Map<String, Int>
 }
 
 func runCollectionQueries(_ args: Args) throws {
@@ -102,6 +105,18 @@ func runCollectionQueries(_ args: Args) throws {
             precondition(other.memberSet.count == count, "the set lost an insert")
         }
         emit("set_insert_one_by_one", n: count, seconds: now() - t0, fileBytes: fileBytes(path))
+    }
+    if args.wants("map_set_one_by_one") {
+        let count = 10_000
+        let t0 = now()
+        try realm.write {
+            let other = BenchTeam()
+            other.id = 4
+            realm.add(other)
+            for i in 0..<count { other.scoreByName["person-\(i)"] = i }
+            precondition(other.scoreByName.count == count, "the map lost a set")
+        }
+        emit("map_set_one_by_one", n: count, seconds: now() - t0, fileBytes: fileBytes(path))
     }
     precondition(team.members.where { $0.age > 50 }.count == expected, "the list query found the wrong objects")
 }

@@ -123,12 +123,20 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence {
 
     /// Sets the value for `key`. Setting an unmanaged object in a managed map adds it to the realm.
     public func updateValue(_ value: Value, forKey key: Key) {
-        mutate { $0[key] = value }
+        guard let owner else {
+            entries[key] = value
+            return
+        }
+        owner.setMapEntry(key, value)
     }
 
     /// Removes the entry for `key`, if any.
     public func removeObject(for key: Key) {
-        mutate { $0[key] = nil }
+        guard let owner else {
+            entries[key] = nil
+            return
+        }
+        owner.setMapEntry(key, nil as Value?)
     }
 
     /// Removes every entry.

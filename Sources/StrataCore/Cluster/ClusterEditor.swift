@@ -240,6 +240,70 @@ final class ClusterEditor {
         }
     }
 
+    /// Sets entry `key` of the map in column `c` of object `i` to `value` (removes it when
+    /// nil) by editing the stored map's bytes: the other entries are skipped over, neither
+    /// decoded nor written again; the entries stay in ascending key order (FORMAT.md, "Tagged
+    /// values").
+    /// - Returns: the value the entry held (nil when there was none), and whether the map
+    ///   changed.
+    /// - Throws: `.typeMismatch` when the column is not a map, the stored value is not one, or
+    ///   `value` does not fit the column; `.nullNotAllowed` for a null the column does not take.
+    ///   Nothing has changed then.
+    func setMapEntry(
+        column c: Int, at i: Int, key: String, _ value: StoreValue?
+    ) throws(StoreError) -> (previous: StoreValue?, changed: Bool) {
+        let column = table.columns[c]
+        guard table.layout.clusterKinds[c] == .variable, column.collection == .map else {
+            throw .typeMismatch(
+                table: table.name, column: column.name, expected: "a map", found: "\(column.collection)")
+        }
+        if let value { try RowEncoder.checkElement(value, column, table) }
+        if nulls[c][i] {
+            guard let value else { return (nil, false) }
+            try set(column: c, at: i, to: .map([key: value]))
+            return (nil, true)
+        }
+        let start = i == 0 ? 0 : varEnds[c][i - 1]
+        let end = varEnds[c][i]
+        guard
+            let place = varBytes[c].withUnsafeBytes({
+                MapEntryPlace(find: key, in: UnsafeRawBufferPointer(rebasing: $0[start..<end]))
+            })
+        else {
+            throw .typeMismatch(table: table.name, column: column.name, expected: "a map", found: "another value")
+        }
+        var replacement: [UInt8] = []
+        let replaced: Range<Int>
+        var count = place.count
+        switch (place.previous, value) {
+        case (nil, nil):
+            return (nil, false)
+        case (let previous?, let value?):
+            guard previous != value else { return (previous, false) }
+            ValueCodec.write(value, &replacement)
+            replaced = place.valueStart..<place.entryEnd
+        case (_?, nil):
+            replaced = place.entryStart..<place.entryEnd
+            count -= 1
+        case (nil, let value?):
+            appendString(key, &replacement)
+            ValueCodec.write(value, &replacement)
+            replaced = place.entryStart..<place.entryStart
+            count += 1
+        }
+        varBytes[c].withUnsafeMutableBytes { b in
+            b.storeBytes(of: count.littleEndian, toByteOffset: start + 1, as: UInt32.self)
+        }
+        varBytes[c].replaceSubrange((start + replaced.lowerBound)..<(start + replaced.upperBound), with: replacement)
+        let delta = replacement.count - replaced.count
+        if delta != 0 {
+            varEnds[c].withUnsafeMutableBufferPointer { e in
+                for j in i..<e.count { e[j] += delta }
+            }
+        }
+        return (place.previous, true)
+    }
+
     /// Removes object `i`.
     func remove(at i: Int) {
         keys.remove(at: i)
