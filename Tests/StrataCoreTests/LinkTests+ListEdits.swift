@@ -75,3 +75,25 @@ extension LinkTests {
         }
     }
 }
+
+/// Backlink counts and embedded owners across list splices.
+extension LinkTests {
+    func testListSplicesKeepBacklinkCountsIncludingDuplicates() throws {
+        var rng = CoreRandom(seed: 79)
+        try write(Self.tables) { txn in
+            for n in 0..<6 { try txn.insert(into: Self.dog, values: [.string("d\(n)"), .null]) }
+            try txn.insert(into: Self.person, values: personValues(1, dogs: [0, 1, 1, 2]))
+        }
+        var dogs: [Int64] = [0, 1, 1, 2]
+        for round in 0..<200 {
+            let lower = Int.random(in: 0...dogs.count, using: &rng)
+            let upper = Int.random(in: lower...min(dogs.count, lower + 2), using: &rng)
+            let added = (0..<Int.random(in: 0..<3, using: &rng)).map { _ in Int64.random(in: 0..<6, using: &rng) }
+            try write(Self.tables) { txn in
+                try txn.spliceList(Self.person, key: 1, column: pDogs, lower..<upper, with: added.map(StoreValue.link))
+                try checkLinkInvariants(txn, "round \(round): \(dogs) [\(lower)..<\(upper)] = \(added)")
+            }
+            dogs.replaceSubrange(lower..<upper, with: added)
+        }
+    }
+}

@@ -19,6 +19,9 @@ import Strata
 //                           adds its element's bytes there and copies the cluster holding it)
 //   set_insert_one_by_one   2,000 inserts of one person each into a new team's set, in one write
 //                           transaction (each insert stores the whole set again)
+//   list_insert_front_one_by_one
+//                           2,000 inserts of one person each at index 0 of a new team's list,
+//                           in one write transaction (each insert edits the list's front only)
 //   map_set_one_by_one      10,000 `map[key] = value` sets of new keys in a new team's map, in
 //                           one write transaction (each set edits one entry of the stored map)
 // The file holds N persons (--n, default 100,000), all of them in one team's list in a shuffled
@@ -105,6 +108,20 @@ func runCollectionQueries(_ args: Args) throws {
             precondition(other.memberSet.count == count, "the set lost an insert")
         }
         emit("set_insert_one_by_one", n: count, seconds: now() - t0, fileBytes: fileBytes(path))
+    }
+    if args.wants("list_insert_front_one_by_one") {
+        let count = min(2_000, n)
+        let t0 = now()
+        try realm.write {
+            let other = BenchTeam()
+            other.id = 5
+            realm.add(other)
+            for id in 0..<Int64(count) {
+                other.members.insert(realm.object(ofType: W1Person.self, forPrimaryKey: id)!, at: 0)
+            }
+            precondition(other.members.first?.id == Int64(count - 1), "the list lost an insert")
+        }
+        emit("list_insert_front_one_by_one", n: count, seconds: now() - t0, fileBytes: fileBytes(path))
     }
     if args.wants("map_set_one_by_one") {
         let count = 10_000

@@ -29,7 +29,7 @@ extension List: RangeReplaceableCollection {
     public func replaceSubrange<C: Collection>(_ subrange: Range<Int>, with newElements: C)
     where C.Element == Element {
         let added = Array(newElements)
-        mutate({ Self.checkRange(subrange, count: $0) }) { $0.replaceSubrange(subrange, with: added) }
+        splice({ Self.checkRange(subrange, count: $0) }) { _ in (subrange, added) }
     }
 
     /// The elements in `bounds`; assigning replaces them with the assigned elements, which may be
@@ -42,29 +42,30 @@ extension List: RangeReplaceableCollection {
     /// Inserts `newElements` at `index` (0...count), in order.
     public func insert<C: Collection>(contentsOf newElements: C, at index: Int) where C.Element == Element {
         let added = Array(newElements)
-        mutate({ _checkIndex(index, count: $0, allowingEnd: true) }) { $0.insert(contentsOf: added, at: index) }
+        splice({ _checkIndex(index, count: $0, allowingEnd: true) }) { _ in (index..<index, added) }
     }
 
     /// Removes the elements in `bounds`.
     public func removeSubrange(_ bounds: Range<Int>) {
-        mutate({ Self.checkRange(bounds, count: $0) }) { $0.removeSubrange(bounds) }
+        splice({ Self.checkRange(bounds, count: $0) }) { _ in (bounds, []) }
     }
 
     /// Removes the first element; the list must not be empty.
     public func removeFirst() {
-        mutate({ $0 > 0 || Realm.violation("Cannot remove the first element of an empty List.", fallback: false) }) {
-            $0.removeFirst()
+        splice({ $0 > 0 || Realm.violation("Cannot remove the first element of an empty List.", fallback: false) }) {
+            _ in
+            (0..<1, [])
         }
     }
 
     /// Removes the first `number` elements (0...count).
     public func removeFirst(_ number: Int) {
-        mutate({ Self.checkRemoval(number, count: $0) }) { $0.removeFirst(number) }
+        splice({ Self.checkRemoval(number, count: $0) }) { _ in (0..<number, []) }
     }
 
     /// Removes the last `number` elements (0...count).
     public func removeLast(_ number: Int) {
-        mutate({ Self.checkRemoval(number, count: $0) }) { $0.removeLast(number) }
+        splice({ Self.checkRemoval(number, count: $0) }) { ($0.count - number..<$0.count, []) }
     }
 
     /// Removes the elements at `offsets` (SwiftUI's `onDelete`).

@@ -144,6 +144,24 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
         owner.write(.list(current.map { $0._strataPropertyValue }), decoded: current)
     }
 
+    /// Replaces a range of the elements, which `edit` picks from the current elements (once
+    /// `valid` accepted their count), with the elements it gives: in memory when unmanaged;
+    /// when managed, the stored list's range alone is rewritten, inside a write transaction.
+    func splice(_ valid: (Int) -> Bool, _ edit: ([Element]) -> (range: Range<Int>, with: [Element])) {
+        guard let owner else {
+            guard valid(elements.count) else { return }
+            let (range, added) = edit(elements)
+            elements.replaceSubrange(range, with: added)
+            return
+        }
+        guard owner.checkWritable("List") else { return }
+        let current = snapshot
+        guard valid(current.count) else { return }
+        let (range, added) = edit(current)
+        guard !range.isEmpty || !added.isEmpty else { return }
+        owner.splice(range, with: added)
+    }
+
     /// Appends `element` at the end. Appending an unmanaged object to a managed list adds the
     /// object to the realm.
     public func append(_ element: Element) {
@@ -160,18 +178,18 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
 
     /// Inserts `element` at `index` (0...count).
     public func insert(_ element: Element, at index: Int) {
-        mutate({ _checkIndex(index, count: $0, allowingEnd: true) }) { $0.insert(element, at: index) }
+        splice({ _checkIndex(index, count: $0, allowingEnd: true) }) { _ in (index..<index, [element]) }
     }
 
     /// Removes the element at `index`.
     public func remove(at index: Int) {
-        mutate({ _checkIndex(index, count: $0) }) { $0.remove(at: index) }
+        splice({ _checkIndex(index, count: $0) }) { _ in (index..<index + 1, []) }
     }
 
     /// Removes the last element; the list must not be empty.
     public func removeLast() {
-        mutate({ $0 > 0 || Realm.violation("Cannot remove the last element of an empty List.", fallback: false) }) {
-            $0.removeLast()
+        splice({ $0 > 0 || Realm.violation("Cannot remove the last element of an empty List.", fallback: false) }) {
+            ($0.count - 1..<$0.count, [])
         }
     }
 
@@ -182,20 +200,29 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
 
     /// Replaces the element at `index` with `object`.
     public func replace(index: Int, object: Element) {
-        mutate({ _checkIndex(index, count: $0) }) { $0[index] = object }
+        splice({ _checkIndex(index, count: $0) }) { _ in (index..<index + 1, [object]) }
     }
 
     /// Moves the element at `from` to `to`, shifting the elements between.
     public func move(from: Int, to: Int) {
-        mutate({ _checkIndex(from, count: $0) && _checkIndex(to, count: $0) }) { elements in
-            let element = elements.remove(at: from)
-            elements.insert(element, at: to)
+        // One edit of the stretch between the two positions, rotated.
+        splice({ _checkIndex(from, count: $0) && _checkIndex(to, count: $0) }) { current in
+            let stretch = Swift.min(from, to)..<Swift.max(from, to) + 1
+            var rotated = Array(current[stretch])
+            rotated.insert(rotated.remove(at: from - stretch.lowerBound), at: to - stretch.lowerBound)
+            return (from == to ? from..<from : stretch, from == to ? [] : rotated)
         }
     }
 
     /// Exchanges the elements at `i` and `j` (one write when managed).
     public func swapAt(_ i: Int, _ j: Int) {
-        mutate({ _checkIndex(i, count: $0) && _checkIndex(j, count: $0) }) { $0.swapAt(i, j) }
+        splice({ _checkIndex(i, count: $0) && _checkIndex(j, count: $0) }) { current in
+            guard i != j else { return (i..<i, []) }
+            let stretch = Swift.min(i, j)..<Swift.max(i, j) + 1
+            var swapped = Array(current[stretch])
+            swapped.swapAt(i - stretch.lowerBound, j - stretch.lowerBound)
+            return (stretch, swapped)
+        }
     }
 }
 

@@ -304,6 +304,67 @@ final class ClusterEditor {
         return (place.previous, true)
     }
 
+    /// Replaces elements `range` of the list in column `c` of object `i` with `added` by
+    /// editing the stored list's bytes: the elements before the range are skipped over and the
+    /// ones after it moved, neither decoded nor written again (FORMAT.md, "Tagged values").
+    /// - Returns: the elements the range held.
+    /// - Throws: `.typeMismatch` when the column is not a list, the stored value is not one or
+    ///   is shorter than `range`, or an element does not fit the column; `.nullNotAllowed` for a
+    ///   null the column does not take. Nothing has changed then.
+    func spliceList(
+        column c: Int, at i: Int, _ range: Range<Int>, _ added: [StoreValue]
+    ) throws(StoreError)
+        -> [StoreValue]
+    {
+        let column = table.columns[c]
+        guard table.layout.clusterKinds[c] == .variable, column.collection == .list else {
+            throw .typeMismatch(
+                table: table.name, column: column.name, expected: "a list", found: "\(column.collection)")
+        }
+        for e in added { try RowEncoder.checkElement(e, column, table) }
+        if nulls[c][i], range.isEmpty, range.lowerBound == 0 {
+            try placeValue(c, i, .list(added), inserting: false, check: false)
+            return []
+        }
+        let start = i == 0 ? 0 : varEnds[c][i - 1]
+        let end = varEnds[c][i]
+        let found: (count: UInt32, from: Int, to: Int, removed: [StoreValue])? =
+            nulls[c][i]
+            ? nil
+            : varBytes[c].withUnsafeBytes { b in
+                var r = ByteReader(UnsafeRawBufferPointer(rebasing: b[start..<end]))
+                guard r.u8() == ValueCodec.listTag, let n = r.u32(), range.upperBound <= Int(n) else { return nil }
+                for _ in 0..<range.lowerBound where !ValueCodec.skip(&r) { return nil }
+                let from = r.offset
+                var removed: [StoreValue] = []
+                removed.reserveCapacity(range.count)
+                for _ in range {
+                    guard let v = ValueCodec.read(&r) else { return nil }
+                    removed.append(v)
+                }
+                return (n, from, r.offset, removed)
+            }
+        guard let found else {
+            throw .typeMismatch(
+                table: table.name, column: column.name, expected: "a list of at least \(range.upperBound) elements",
+                found: "another value")
+        }
+        var encoded: [UInt8] = []
+        for e in added { ValueCodec.write(e, &encoded) }
+        let count = found.count - UInt32(range.count) + UInt32(added.count)
+        varBytes[c].withUnsafeMutableBytes { b in
+            b.storeBytes(of: count.littleEndian, toByteOffset: start + 1, as: UInt32.self)
+        }
+        varBytes[c].replaceSubrange((start + found.from)..<(start + found.to), with: encoded)
+        let delta = encoded.count - (found.to - found.from)
+        if delta != 0 {
+            varEnds[c].withUnsafeMutableBufferPointer { e in
+                for j in i..<e.count { e[j] += delta }
+            }
+        }
+        return found.removed
+    }
+
     /// Removes object `i`.
     func remove(at i: Int) {
         keys.remove(at: i)

@@ -1,0 +1,46 @@
+internal import StrataCore
+
+extension _CollectionOwner {
+    /// Replaces elements `range` of the stored list with `added`: only `added` is converted for
+    /// the store, which edits the range alone (a loop of single inserts or removals costs what
+    /// the stored list's bytes cost, not a conversion of every element per edit). The decoded
+    /// list cached for the realm's version before the edit is carried to the new version when
+    /// it was there. The caller has checked `range` against the list's count and that the
+    /// owner is writable.
+    func splice<Element: RealmCollectionValue>(_ range: Range<Int>, with added: [Element]) {
+        let realm = state.realm
+        let before = realm.stamp
+        let wasFailed = realm.pendingError != nil
+        let cached = (state.collectionCaches[index] as? _CollectionCache<[Element]>).flatMap {
+            $0.stamp == before ? $0.value : nil
+        }
+        state.collectionCaches[index] = nil
+        realm.spliceList(state, index, range, added.map { $0._strataPropertyValue })
+        guard !wasFailed, realm.pendingError == nil, realm.stamp != before, var cached,
+            added.allSatisfy({ Self.readsBackUnchanged($0._strataPropertyValue, in: realm) })
+        else { return }
+        cached.replaceSubrange(range, with: added)
+        state.collectionCaches[index] = _CollectionCache(stamp: realm.stamp, value: cached)
+    }
+}
+
+extension Realm {
+    /// Replaces elements `range` of list property `index` of a managed object with `values`
+    /// (inside a write transaction), adding the unmanaged objects they link to.
+    func spliceList(_ state: ManagedObjectState, _ index: Int, _ range: Range<Int>, _ values: [PropertyValue]) {
+        guard let txn = modifiableTransaction() else { return }
+        let binding = state.binding
+        do {
+            guard
+                case .list(let added) = try coreValue(
+                    .list(values), property: binding.schema.properties[index], update: .error)
+            else { return }
+            try txn.spliceList(binding.table, key: state.key, column: binding.columns[index], range, with: added)
+            stamp &+= 1
+        } catch let e as Realm.Error {
+            fail(e)
+        } catch {
+            fail(translate(error, className: binding.className))
+        }
+    }
+}
