@@ -15,7 +15,9 @@ extension Realm {
     static func closure(
         of types: [any ObjectSchemaProviding.Type], includeModules: Bool
     ) -> [any ObjectSchemaProviding.Type] {
-        var seen: Set<ObjectIdentifier> = []
+        // A plain array: a `Set<ObjectIdentifier>` cost a process's first open a scan of the
+        // conformance records (see TypeTable); a schema has few classes.
+        var seen: [ObjectIdentifier] = []
         var result: [any ObjectSchemaProviding.Type] = []
         var byName: [String: any ObjectSchemaProviding.Type] = [:]
         var queue = types
@@ -24,7 +26,8 @@ extension Realm {
         }
         if includeModules { queue += types.flatMap { $0.strataModuleSchema.objectTypes } }
         while let t = queue.popLast() {
-            guard seen.insert(ObjectIdentifier(t)).inserted else { continue }
+            guard !seen.contains(ObjectIdentifier(t)) else { continue }
+            seen.append(ObjectIdentifier(t))
             result.append(t)
             for p in t.strataObjectSchema.properties {
                 if let target = p.objectClassName, let tt = byName[target] { queue.append(tt) }

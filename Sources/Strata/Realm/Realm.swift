@@ -146,7 +146,7 @@ public struct Realm: Equatable {
                 let safe = id.map { $0.isLetter || $0.isNumber ? $0 : "_" }
                 return NSTemporaryDirectory() + "/strata-inmemory-\(getpid())-\(String(safe)).realm"
             }
-            return (fileURL ?? Self.defaultFileURL).path
+            return Self.filePath(of: fileURL ?? Self.defaultFileURL)
         }
     }
 
@@ -185,7 +185,7 @@ public struct Realm: Equatable {
         nonmutating set { realmState.pendingError = newValue }
     }
     /// Bindings this realm has used, without the file's lock.
-    var bindingCache: [ObjectIdentifier: TableBinding] {
+    var bindingCache: TypeTable<TableBinding> {
         get { realmState.bindingCache }
         nonmutating set { realmState.bindingCache = newValue }
     }

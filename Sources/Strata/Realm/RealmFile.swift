@@ -26,7 +26,7 @@ final class RealmFile: @unchecked Sendable {
     nonisolated(unsafe) var openFailed = false
     /// Versions pinned by realms of this process: version -> number of snapshots.
     var pinned: [UInt64: Int] = [:]
-    private var bindings: [ObjectIdentifier: TableBinding] = [:]
+    private var bindings = TypeTable<TableBinding>()
     private var bindingsByName: [String: TableBinding] = [:]
     /// Bindings of stored classes read through `DynamicObject`, by class name (guarded by `lock`;
     /// see RealmFile+Dynamic.swift).
@@ -170,7 +170,7 @@ final class RealmFile: @unchecked Sendable {
     /// The bindings and tables, to put back when a schema change fails (it installs bindings as
     /// it goes, before its transaction commits).
     struct BindingState {
-        fileprivate let bindings: [ObjectIdentifier: TableBinding]
+        fileprivate let bindings: TypeTable<TableBinding>
         fileprivate let bindingsByName: [String: TableBinding]
         fileprivate let tables: [String: StoreTable]
     }

@@ -25,7 +25,7 @@ final class RealmState {
     /// object cost a generic metadata lookup each time). Empty while in use.
     var valueScratch: [StoreValue] = []
     var pendingError: Realm.Error?
-    var bindingCache: [ObjectIdentifier: TableBinding] = [:] {
+    var bindingCache = TypeTable<TableBinding>() {
         didSet { lastBinding = nil }
     }
     /// The binding found last (a loop of `add`s asks for one type over and over; hashing its

@@ -97,7 +97,7 @@ public final class Database: @unchecked Sendable {
     let stateLock = Lock()
     var mapping: Mapping
     var fileCapacity: Int64
-    var pins: [UInt64: Int] = [:]
+    var pins = PinCounts()
     var pinnedMin: UInt64 = 0
     var closed = false
 
@@ -734,7 +734,7 @@ public final class Database: @unchecked Sendable {
             let st = lockFile.readState()
             let mapping: Mapping = try stateLock.withLock {
                 if closed { throw StorageError.databaseClosed(path: path) }
-                pins[st.version, default: 0] += 1
+                pins.pin(st.version)
                 if pinnedMin == 0 || st.version < pinnedMin {
                     pinnedMin = st.version
                     lockFile.setMySlotVersion(st.version)
@@ -751,10 +751,9 @@ public final class Database: @unchecked Sendable {
 
     func unpin(_ version: UInt64) {
         stateLock.withLock {
-            guard let c = pins[version] else { return }
-            if c == 1 { pins[version] = nil } else { pins[version] = c - 1 }
-            if version == pinnedMin && pins[version] == nil {
-                pinnedMin = pins.keys.min() ?? 0
+            guard pins.unpin(version) else { return }
+            if version == pinnedMin && pins.count(of: version) == 0 {
+                pinnedMin = pins.oldest ?? 0
                 if !closed { lockFile.setMySlotVersion(pinnedMin) }
             }
         }
