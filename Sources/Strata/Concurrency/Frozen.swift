@@ -9,21 +9,21 @@ extension RealmFile {
     func pin(_ version: UInt64) {
         lock.lock()
         defer { lock.unlock() }
-        pinned[version, default: 0] += 1
+        pinned.pin(version)
     }
 
     func unpin(_ version: UInt64) {
         lock.lock()
         defer { lock.unlock() }
-        if let n = pinned[version] { pinned[version] = n > 1 ? n - 1 : nil }
+        pinned.unpin(version)
     }
 
     /// Versions pinned by realms of this process, counting `extra` as pinned too.
     func activeVersions(adding extra: UInt64?) -> Int {
         lock.lock()
         defer { lock.unlock() }
-        var n = pinned.count
-        if let extra, pinned[extra] == nil { n += 1 }
+        var n = pinned.versionCount
+        if let extra, pinned.count(of: extra) == 0 { n += 1 }
         return n
     }
 }

@@ -25,7 +25,7 @@ final class RealmFile: @unchecked Sendable {
     /// cannot be read, a failed migration): closing it then writes nothing.
     nonisolated(unsafe) var openFailed = false
     /// Versions pinned by realms of this process: version -> number of snapshots.
-    var pinned: [UInt64: Int] = [:]
+    var pinned = PinCounts()
     private var bindings = TypeTable<TableBinding>()
     private var bindingsByName: [String: TableBinding] = [:]
     /// Bindings of stored classes read through `DynamicObject`, by class name (guarded by `lock`;

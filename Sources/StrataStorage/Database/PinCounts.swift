@@ -9,20 +9,26 @@
 ///
 /// ## Concurrency
 /// A value type; `Database` keeps its instance under `stateLock`.
-struct PinCounts {
+package struct PinCounts {
     private var entries: [(version: UInt64, count: Int)] = []
 
+    /// No pins.
+    package init() {}
+
+    /// The number of distinct versions pinned.
+    package var versionCount: Int { entries.count }
+
     /// The oldest pinned version, or nil when nothing is pinned.
-    var oldest: UInt64? { entries.first?.version }
+    package var oldest: UInt64? { entries.first?.version }
 
     /// The number of pins on `version` (0 when it has none).
-    func count(of version: UInt64) -> Int {
+    package func count(of version: UInt64) -> Int {
         let i = index(of: version)
         return i < entries.count && entries[i].version == version ? entries[i].count : 0
     }
 
     /// Adds a pin on `version`.
-    mutating func pin(_ version: UInt64) {
+    package mutating func pin(_ version: UInt64) {
         let i = index(of: version)
         if i < entries.count && entries[i].version == version {
             entries[i].count += 1
@@ -33,7 +39,7 @@ struct PinCounts {
 
     /// Removes a pin on `version`; false (and no change) when `version` has none.
     @discardableResult
-    mutating func unpin(_ version: UInt64) -> Bool {
+    package mutating func unpin(_ version: UInt64) -> Bool {
         let i = index(of: version)
         guard i < entries.count && entries[i].version == version else { return false }
         if entries[i].count == 1 { entries.remove(at: i) } else { entries[i].count -= 1 }

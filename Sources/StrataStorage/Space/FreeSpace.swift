@@ -344,18 +344,28 @@ struct FreeSpace {
     /// Adds the extents of a free list read from disk (grouping pending pages by version first,
     /// so a version with thousands of extents is sorted once).
     mutating func load(_ extents: [FreeExtent]) {
-        var byVersion: [UInt64: [UInt32]] = [:]
+        // Sorted by version, then grouped: no dictionary keyed by version (the first one a
+        // process makes looks up `UInt64`'s `Hashable` conformance, a scan of every loaded
+        // library's conformance records, inside the first commit).
         var reusable: [FreeExtent] = []
+        var pendingExtents: [FreeExtent] = []
         for e in extents {
-            if e.version == 0 {
-                reusable.append(e)
-            } else {
-                byVersion[e.version, default: []].append(contentsOf: (0..<e.count).map { e.first + $0 })
-            }
+            if e.version == 0 { reusable.append(e) } else { pendingExtents.append(e) }
         }
         reusable.sort { $0.first < $1.first }
         addRunsToPool(reusable)
-        for v in byVersion.keys.sorted() { addPending(v, sorted: byVersion[v]!.sorted()) }
+        pendingExtents.sort { $0.version < $1.version || ($0.version == $1.version && $0.first < $1.first) }
+        var j = 0
+        while j < pendingExtents.count {
+            let v = pendingExtents[j].version
+            var pages: [UInt32] = []
+            while j < pendingExtents.count && pendingExtents[j].version == v {
+                let e = pendingExtents[j]
+                pages.append(contentsOf: (0..<e.count).map { e.first + $0 })
+                j += 1
+            }
+            addPending(v, sorted: pages.sorted())
+        }
     }
 
     /// Records `pages` (sorted ascending) as freed by version `v`.
