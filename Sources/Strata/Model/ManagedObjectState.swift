@@ -33,7 +33,9 @@ public final class ManagedObjectState {
     let bornInvalidations: UInt32
     /// Decoded values of collection properties (`_CollectionCache`), by property index; each
     /// carries the realm stamp it was read at (see ManagedCollection.swift).
-    var collectionCaches: [Int: AnyObject] = [:]
+    /// (Made with `init()`: an empty `[:]` literal called the runtime's dictionary-literal
+    /// initializer for every object made.)
+    var collectionCaches = [Int: AnyObject]()
 
     /// The state of object `key`; `frozenRow` is its row when the realm is frozen and the
     /// caller has found it already (nil: find it here).
@@ -52,11 +54,38 @@ public final class ManagedObjectState {
         self.bornInvalidations = realm.realmState.invalidations
     }
 
+    /// The state of object `key` whose row in the realm's current version the caller has just
+    /// read (`row`): a frozen object keeps it for good, a live one caches it at the realm's
+    /// current stamp, so that the object's first property read finds it without a lookup and
+    /// without the copy (a retain and a release) of setting the cache afterwards.
+    init(realm: Realm, binding: TableBinding, key: Int64, currentRow row: RowReader) {
+        let state = realm.realmState
+        if state.isFrozen {
+            frozenRow = row
+        } else {
+            frozenRow = nil
+            cachedRow = row
+            cachedStamp = state.stamp
+        }
+        self.realm = realm
+        self.binding = binding
+        self.key = key
+        self.bornStamp = state.stamp
+        self.bornInvalidations = state.invalidations
+    }
+
     /// The object's row in the realm's current version; traps (through `Realm.violation`) when
     /// the object was deleted.
     @inline(__always)
     func row() -> RowReader? {
         guard realm.realmState.isOnOwner || realm.checkThread() else { return nil }
+        return rowOnOwner()
+    }
+
+    /// `row()` for a caller that has checked the thread already (a second check read the
+    /// thread's id again: about 25 instructions a property read).
+    @inline(__always)
+    func rowOnOwner() -> RowReader? {
         // Frozen objects may be read from several threads at once: the row found in `init`.
         if realm.realmState.isFrozen { return frozenRow }
         if cachedStamp == realm.stamp, let r = cachedRow { return r }

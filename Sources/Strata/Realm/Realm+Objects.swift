@@ -31,7 +31,7 @@ extension Realm {
     @inline(__always)
     func liveRow(_ state: ManagedObjectState) -> RowReader? {
         guard state.realm.checkThread() else { return nil }
-        if let r = state.row() { return r }
+        if let r = state.rowOnOwner() { return r }
         return missingRow(state)
     }
 
@@ -129,6 +129,16 @@ extension Realm {
         let o = binding.make()
         binding.bind(o)
         o._strataManaged = ManagedObjectState(realm: self, binding: binding, key: key, frozenRow: frozenRow)
+        return o
+    }
+
+    /// A managed object for `key` of `binding`'s class, whose row in the current version the
+    /// caller has just read (see `ManagedObjectState.init(realm:binding:key:currentRow:)`).
+    @inline(__always)
+    func object(_ binding: TableBinding, key: Int64, currentRow row: RowReader) -> ObjectBase {
+        let o = binding.make()
+        binding.bind(o)
+        o._strataManaged = ManagedObjectState(realm: self, binding: binding, key: key, currentRow: row)
         return o
     }
 
@@ -443,26 +453,30 @@ extension Realm {
                 "'\(binding.className)' does not have a primary key; declare one with @Persisted(primaryKey: true) or query with where/filter.",
                 fallback: nil)
         }
+        if binding.table.primaryKeyIsObjectKey {
+            // Matched here rather than through StoreTransaction.objectKey(_:forKeyValue:):
+            // passing the value on cost the `strata-bench w1` point_get 28 instructions a lookup, this 6
+            // (callgrind, n = 20,000, 100,000 gets). Matched on `pv` itself, without converting it
+            // with `coreScalar`: destroying that optional store value went through the runtime's
+            // generic value witness (about 80 instructions a lookup). Int64.min is the nil key of
+            // an optional Int key (RowLayout.nullKey), not a value.
+            let k: Int64
+            switch pv {
+            case .int(let v) where v != binding.table.layout.nullKey: k = v
+            case .null: guard let nullKey = binding.table.layout.nullKey else { return nil }; k = nullKey
+            default: return nil
+            }
+            do {
+                guard let row = try current().row(binding.table, key: k) else { return nil }
+                return (object(binding, key: k, currentRow: row) as! Element)
+            } catch {
+                return readFailed(
+                    error, "cannot read '\(binding.className)' from '\(file.path)': \(error)", fallback: nil)
+            }
+        }
         guard let realmState = coreScalar(pv) else { return nil }
         do {
             let txn = current()
-            if binding.table.primaryKeyIsObjectKey {
-                // Matched here rather than through StoreTransaction.objectKey(_:forKeyValue:):
-                // passing the value on cost the `strata-bench w1` point_get 28 instructions a lookup, this 6
-                // (callgrind, n = 20,000, 100,000 gets). Int64.min is the nil key of an
-                // optional Int key (RowLayout.nullKey), not a value.
-                let k: Int64
-                switch realmState {
-                case .int(let v) where v != binding.table.layout.nullKey: k = v
-                case .null: guard let nullKey = binding.table.layout.nullKey else { return nil }; k = nullKey
-                default: return nil
-                }
-                guard let row = try txn.row(binding.table, key: k) else { return nil }
-                let o = object(binding, key: k, frozenRow: row) as! Element
-                o._strataManaged!.cachedRow = row
-                o._strataManaged!.cachedStamp = stamp
-                return o
-            }
             guard let k = try txn.objectKey(binding.table, primaryKey: realmState) else { return nil }
             return (object(binding, key: k) as! Element)
         } catch {

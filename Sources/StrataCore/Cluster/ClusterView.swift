@@ -40,7 +40,9 @@ struct ClusterView {
     }
 
     /// Whether column `c` of `table` can be read from this cluster (validated without
-    /// `checkColumns`): its area lies inside (a column the cluster predates has none).
+    /// `checkColumns`): its area lies inside (a column the cluster predates has none). Inlined
+    /// into the scans, which check each cluster's scanned columns with it.
+    @inline(__always)
     func fits(column c: Int, table: StoreTable) -> Bool {
         c >= columnCount
             || Self.columnFits(

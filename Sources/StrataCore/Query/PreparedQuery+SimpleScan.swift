@@ -163,10 +163,16 @@ extension PreparedQuery {
     func forEachScannedCluster(columns: [Int], _ body: (UnsafeRawBufferPointer, ClusterView) throws -> Void) throws {
         try txn.forEachLeaf(tree: table.objectTree) { leaf in
             leaf.prefetchCells()
-            for e in 0..<leaf.count {
-                let (_, v) = try leaf.inlineEntry(e) ?? leaf.entry(e)
-                if e + 1 < leaf.count, let (_, next) = leaf.inlineEntry(e + 1) {
-                    for c in columns { prefetchColumn(next, c) }
+            let count = leaf.count
+            // Each entry is located once: the entry located for the prefetch is the next
+            // iteration's (nil when its cell is not inline or fails the check: `entry` then reads
+            // the overflow run or throws).
+            var next = count > 0 ? leaf.inlineEntry(0) : nil
+            for e in 0..<count {
+                let (_, v) = try next ?? leaf.entry(e)
+                next = e &+ 1 < count ? leaf.inlineEntry(e &+ 1) : nil
+                if let (_, n) = next {
+                    for c in columns { prefetchColumn(n, c) }
                 }
                 try body(v, try scanView(v, columns))
             }
