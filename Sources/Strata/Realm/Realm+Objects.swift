@@ -261,9 +261,11 @@ extension Realm {
             for c in binding.linkingColumns { values[c] = .null }
         }
         var deferred: [(Int, PropertyValue)] = []
+        // The getters held once for the loop, not retained and released per property.
+        let getters = binding.getters
         for step in binding.addSteps {
             let i = step.property
-            let v = binding.getters[i](o)
+            let v = getters[i](o)
             guard step.mayDefer else {
                 switch v {
                 case .object, .list, .set, .map:
