@@ -261,11 +261,9 @@ extension Realm {
             for c in binding.linkingColumns { values[c] = .null }
         }
         var deferred: [(Int, PropertyValue)] = []
-        // The getters held once for the loop, not retained and released per property.
-        let getters = binding.getters
         for step in binding.addSteps {
             let i = step.property
-            let v = getters[i](o)
+            let v = binding.getters[i](o)
             guard step.mayDefer else {
                 switch v {
                 case .object, .list, .set, .map:

@@ -42,7 +42,7 @@ final class TableBinding: @unchecked Sendable {
     /// checked cast, which cost a dynamic cast and an associated-type lookup per property read
     /// (about 35 instructions a call); any other object keeps the checked `as!`.
     private static func getter<Root: ObjectBase>(
-        _ get: @escaping (Root) -> PropertyValue
+        _ get: @escaping @Sendable (Root) -> PropertyValue
     ) -> (ObjectBase) -> PropertyValue {
         { object in
             ObjectIdentifier(Swift.type(of: object)) == ObjectIdentifier(Root.self)
