@@ -367,6 +367,28 @@ extension ClusterSplice {
         values: [StoreValue], table: StoreTable, maxObjects: Int,
         scratch: UnsafeMutableRawBufferPointer, pieces: inout [Piece]
     ) -> Bool {
+        // At most one piece for the keys and three per column (a null bitmap, then the values,
+        // or the end offsets and the bytes of a variable-width column).
+        let capacity = 1 + 3 * view.columnCount
+        if pieces.count < capacity {
+            pieces = Array(
+                repeating: Piece(
+                    start: 0, end: 0, head: 0, tail: 0, from: 0, count: 0, column: -1, adjustWidth: 0, adjustBy: 0),
+                count: capacity)
+        }
+        return pieces.withUnsafeMutableBufferPointer { room in
+            insertInPlace(
+                bytes, view, at: p, key: key, values: values, table: table, maxObjects: maxObjects, scratch: scratch,
+                pieces: room.baseAddress!)
+        }
+    }
+
+    /// `insertInPlace` with room for `1 + 3 * view.columnCount` pieces at `pieces`.
+    private static func insertInPlace(
+        _ bytes: UnsafeMutableRawBufferPointer, _ view: ClusterView, at p: Int, key: Int64,
+        values: [StoreValue], table: StoreTable, maxObjects: Int,
+        scratch: UnsafeMutableRawBufferPointer, pieces: UnsafeMutablePointer<Piece>
+    ) -> Bool {
         let layout = table.layout
         let m = view.count
         let n = view.columnCount
@@ -383,12 +405,11 @@ extension ClusterSplice {
         } else {
             guard clusterWidth(delta) <= kw else { return false }
         }
-        // `pieces` keeps its elements from insert to insert; the first `count` are this one's.
         var count = 0
         var used = 0
         var growth = 0
         @inline(__always) func add(_ piece: Piece) {
-            if count < pieces.count { pieces[count] = piece } else { pieces.append(piece) }
+            pieces[count] = piece
             count += 1
             growth += piece.growth
         }
@@ -509,17 +530,20 @@ extension ClusterSplice {
         }
         // The reserve must hold the growth.
         guard o <= bytes.count, growth <= bytes.count - o else { return false }
-        // Last piece first: each moves up by the growth of the pieces before it, into bytes that
-        // the pieces after it have already left (or the reserve), and never below its own start.
+        // Last piece first. The pieces lie back to back, so a piece's kept tail and the next
+        // piece's kept head are one run of bytes that moves up by the growth of the pieces up to
+        // this one: one move per piece, into bytes that the runs after it have already left (or
+        // the reserve), then the piece's new bytes just below the moved run.
         var shift = growth
         for r in (0..<count).reversed() {
             let piece = pieces[r]
+            let runStart = piece.start + piece.tail
+            let runEnd = r + 1 < count ? pieces[r + 1].start + pieces[r + 1].head : piece.end
+            let tailLength = piece.end - runStart
+            let tailTo = base + runStart + shift
+            if runEnd > runStart, shift > 0 { tailTo.copyMemory(from: base + runStart, byteCount: runEnd - runStart) }
             shift -= piece.growth
             let to = piece.start + shift
-            let tailLength = piece.end - piece.start - piece.tail
-            let tailTo = base + to + piece.head + piece.count
-            if tailLength > 0 { tailTo.copyMemory(from: base + piece.start + piece.tail, byteCount: tailLength) }
-            if shift > 0, piece.head > 0 { (base + to).copyMemory(from: base + piece.start, byteCount: piece.head) }
             if piece.count > 0 { (base + to + piece.head).copyMemory(from: room + piece.from, byteCount: piece.count) }
             if piece.adjustWidth == 2 {
                 for j in 0..<tailLength / 2 {
