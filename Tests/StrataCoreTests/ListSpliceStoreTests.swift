@@ -65,6 +65,20 @@ final class ListSpliceStoreTests: CoreTestCase {
         }
     }
 
+    func testReplacingElementsWithEqualOnesRecordsNoChange() throws {
+        try write([Self.bag]) { txn in
+            try txn.insert(
+                into: Self.bag, values: [.int(1), .list([.string("a"), .string("b")]), .string("one"), .list([])])
+        }
+        try write([Self.bag]) { txn in
+            let before = txn.changeCount
+            try txn.spliceList(Self.bag, key: 1, column: tags, 1..<2, with: [.string("b")])
+            XCTAssertEqual(txn.changeCount, before, "an equal replacement is not a change")
+            try txn.spliceList(Self.bag, key: 1, column: tags, 1..<2, with: [.string("c")])
+            XCTAssertEqual(txn.changeCount, before + 1)
+        }
+    }
+
     func testWhatDoesNotFitIsRefusedWithNothingChanged() throws {
         try write([Self.bag]) { txn in
             try txn.insert(into: Self.bag, values: [.int(1), .list([.string("a")]), .string("one"), .list([])])

@@ -24,6 +24,8 @@ extension StoreTransaction {
         try rewriteObject(table, key: key) { e, p throws(StoreError) in
             removed = try e.spliceList(column: column, at: p, range, added)
         }
+        // Replacing elements with equal ones (`list[i] = list[i]`) changes nothing to report.
+        guard removed != added else { return removed }
         if col.type == .link {
             try updateLinks(table, column: column, key: key, old: .list(removed), new: .list(added))
             try deleteOrphanedEmbedded(col, old: .list(removed), new: .list(added))
