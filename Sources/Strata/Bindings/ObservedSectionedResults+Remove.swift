@@ -1,6 +1,6 @@
 import Foundation
 
-extension ObservedSectionedResults {
+extension ObservedSectionedResults where ResultType: Object {
     /// Deletes the objects at `offsets` of `section` from their realm in a quick write, as
     /// SwiftUI's `onDelete` of a section's rows does (`$dogsByBreed.remove(atOffsets:section:)`).
     /// Offsets outside the section and objects deleted since are skipped.

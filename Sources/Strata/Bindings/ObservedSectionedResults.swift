@@ -23,10 +23,14 @@ internal import StrataCore
 /// ``filter``, ``where`` or ``sortDescriptors`` replaces the query. The configuration is an
 /// argument (RealmSwift reads it from the SwiftUI environment); `filter` is a query string.
 ///
+/// `ResultType` may also be a `Projection` class: the sections then hold projections, a section
+/// key path of the projection sorts by the projected class's property it reads, and sort
+/// descriptors and filters name the projected class's properties.
+///
 /// ## Concurrency
 /// The wrapped value is frozen and may be read on any thread.
 @propertyWrapper
-public struct ObservedSectionedResults<Key: _Persistable & Hashable, ResultType: Object> {
+public struct ObservedSectionedResults<Key: _Persistable & Hashable, ResultType: _ObservedResultsValue> {
     private let storage: ObservedValueStorage<SectionedResults<Key, ResultType>?>
     private let query: ObservedResultsQuery<ResultType>
     private let sectionBlock: (ResultType) -> Key
@@ -136,18 +140,14 @@ public struct ObservedSectionedResults<Key: _Persistable & Hashable, ResultType:
         let filter = query.currentFilter
         let keyPaths = query.keyPaths
         return { realm, queue, publish in
-            var results = realm.objects(ResultType.self)
+            var results = Realm.observedResults(ResultType.self, in: realm)
             switch filter {
             case .string(let string): results = results.filter(string)
             case .query(let query): results = results.where(query)
             case nil: break
             }
-            let sections =
-                if let sectionKeyPath, sortDescriptors.isEmpty {
-                    results.sectioned(by: sectionKeyPath, ascending: true)
-                } else {
-                    results.sectioned(by: sectionBlock, sortDescriptors: sortDescriptors)
-                }
+            let sections = Self.sections(
+                of: results, keyPath: sectionKeyPath, block: sectionBlock, sortDescriptors: sortDescriptors)
             publish(sections.freeze())
             return sections.observe(keyPaths: keyPaths, on: queue) { change in
                 switch change {
@@ -158,7 +158,41 @@ public struct ObservedSectionedResults<Key: _Persistable & Hashable, ResultType:
     }
 
     private var empty: SectionedResults<Key, ResultType> {
-        Results<ResultType>(realm: nil, query: StoreQuery(), objectType: ResultType.self, values: nil)
-            ._sectionedUnsorted(by: sectionBlock, owner: nil, kind: "")
+        SectionedResults(
+            core: _SectionedResultsCore(
+                source: _SectionSource(Realm.observedResults(ResultType.self, in: nil)), keyOf: sectionBlock))
+    }
+
+    /// `results` sorted by `sortDescriptors` (by the persisted property `keyPath` reads when
+    /// there are none and a key path is given) and grouped by `block`'s key. Without sort
+    /// descriptors, or with a key path that is not a persisted property, the misuse is reported
+    /// and the objects are grouped in their stored order.
+    private static func sections(
+        of results: Results<ResultType>, keyPath: KeyPath<ResultType, Key>?, block: @escaping (ResultType) -> Key,
+        sortDescriptors: [SortDescriptor]
+    ) -> SectionedResults<Key, ResultType> {
+        var sorts = sortDescriptors
+        if sorts.isEmpty, let keyPath {
+            if let name = persistedName(of: keyPath) {
+                sorts = [SortDescriptor(keyPath: name, ascending: true)]
+            } else {
+                Realm.violation(
+                    "The key path \(keyPath) is not a persisted property of \(ResultType.self); pass its name as a string to follow links (\"owner.name\").",
+                    fallback: ())
+            }
+        } else if sorts.isEmpty {
+            Realm.violation("There must be at least one SortDescriptor when using SectionedResults.", fallback: ())
+        }
+        let sorted = sorts.isEmpty ? results : results.sorted(by: sorts)
+        return SectionedResults(core: _SectionedResultsCore(source: _SectionSource(sorted), keyOf: block))
+    }
+
+    /// The persisted property `keyPath` reads: for an object class, the property's name; for a
+    /// projection, the path in the projected class it projects (`\.years` -> `age`).
+    private static func persistedName(of keyPath: AnyKeyPath) -> String? {
+        if let projection = ResultType.self as? any _ProjectionSchemaProviding.Type {
+            return projection._strataProjectedProperties.first { $0.projectionKeyPath == keyPath }?.origin
+        }
+        return (ResultType.self as? any ObjectSchemaProviding.Type)?.strataKeyPathNames[keyPath]
     }
 }
