@@ -10,17 +10,14 @@ extension _CollectionOwner {
     func append<Element: RealmCollectionValue>(_ added: [Element]) {
         guard checkWritable("List") else { return }
         let realm = state.realm
-        let before = realm.stamp
-        let wasFailed = realm.pendingError != nil
-        let cached = (state.collectionCaches[index] as? _CollectionCache<[Element]>).flatMap {
-            $0.stamp == before ? $0.value : nil
+        carryingCache(
+            [Element].self,
+            readsBack: { added.allSatisfy { Self.readsBackUnchanged($0._strataPropertyValue, in: realm) } }
+        ) {
+            realm.appendToList(state, index, added.map { $0._strataPropertyValue })
+        } update: {
+            $0 += added
         }
-        state.collectionCaches[index] = nil
-        realm.appendToList(state, index, added.map { $0._strataPropertyValue })
-        guard !wasFailed, realm.pendingError == nil, realm.stamp != before, let cached,
-            added.allSatisfy({ Self.readsBackUnchanged($0._strataPropertyValue, in: realm) })
-        else { return }
-        state.collectionCaches[index] = _CollectionCache(stamp: realm.stamp, value: cached + added)
     }
 
     /// Adds to the stored set each of `candidates` that is not a member yet: only the candidates

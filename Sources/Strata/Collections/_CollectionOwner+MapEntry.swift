@@ -10,21 +10,16 @@ extension _CollectionOwner {
     /// owner was deleted.
     func setMapEntry<Key: _MapKey, Value: RealmCollectionValue>(_ key: Key, _ value: Value?) {
         guard checkWritable("Map") else { return }
+        if value == nil, let cached = cachedValue([Key: Value].self), cached[key] == nil { return }
         let realm = state.realm
-        let before = realm.stamp
-        let wasFailed = realm.pendingError != nil
-        let cached = (state.collectionCaches[index] as? _CollectionCache<[Key: Value]>).flatMap {
-            $0.stamp == before ? $0.value : nil
-        }
-        if value == nil, let cached, cached[key] == nil { return }
-        state.collectionCaches[index] = nil
         let converted = value.map { $0._strataPropertyValue }
-        realm.setMapEntry(state, index, key._strataMapKey, converted)
-        guard !wasFailed, realm.pendingError == nil, realm.stamp != before, var cached,
-            converted.map({ Self.readsBackUnchanged($0, in: realm) }) ?? true
-        else { return }
-        cached[key] = value
-        state.collectionCaches[index] = _CollectionCache(stamp: realm.stamp, value: cached)
+        carryingCache(
+            [Key: Value].self, readsBack: { converted.map { Self.readsBackUnchanged($0, in: realm) } ?? true }
+        ) {
+            realm.setMapEntry(state, index, key._strataMapKey, converted)
+        } update: {
+            $0[key] = value
+        }
     }
 }
 

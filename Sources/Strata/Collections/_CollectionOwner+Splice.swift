@@ -9,18 +9,14 @@ extension _CollectionOwner {
     /// owner is writable.
     func splice<Element: RealmCollectionValue>(_ range: Range<Int>, with added: [Element]) {
         let realm = state.realm
-        let before = realm.stamp
-        let wasFailed = realm.pendingError != nil
-        let cached = (state.collectionCaches[index] as? _CollectionCache<[Element]>).flatMap {
-            $0.stamp == before ? $0.value : nil
+        carryingCache(
+            [Element].self,
+            readsBack: { added.allSatisfy { Self.readsBackUnchanged($0._strataPropertyValue, in: realm) } }
+        ) {
+            realm.spliceList(state, index, range, added.map { $0._strataPropertyValue })
+        } update: {
+            $0.replaceSubrange(range, with: added)
         }
-        state.collectionCaches[index] = nil
-        realm.spliceList(state, index, range, added.map { $0._strataPropertyValue })
-        guard !wasFailed, realm.pendingError == nil, realm.stamp != before, var cached,
-            added.allSatisfy({ Self.readsBackUnchanged($0._strataPropertyValue, in: realm) })
-        else { return }
-        cached.replaceSubrange(range, with: added)
-        state.collectionCaches[index] = _CollectionCache(stamp: realm.stamp, value: cached)
     }
 }
 
