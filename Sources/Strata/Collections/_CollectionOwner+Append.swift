@@ -49,7 +49,7 @@ extension Realm {
 
     /// Converts `values` for collection property `index` and hands them to `store`; reports a
     /// failure as a violation of the write.
-    private func addToCollection(
+    func addToCollection(
         _ state: ManagedObjectState, _ index: Int, _ values: [PropertyValue],
         _ store: (StoreTransaction, StoreTable, Int64, Int, [StoreValue]) throws -> Void
     ) {

@@ -24,19 +24,8 @@ extension Realm {
     /// Replaces elements `range` of list property `index` of a managed object with `values`
     /// (inside a write transaction), adding the unmanaged objects they link to.
     func spliceList(_ state: ManagedObjectState, _ index: Int, _ range: Range<Int>, _ values: [PropertyValue]) {
-        guard let txn = modifiableTransaction() else { return }
-        let binding = state.binding
-        do {
-            guard
-                case .list(let added) = try coreValue(
-                    .list(values), property: binding.schema.properties[index], update: .error)
-            else { return }
-            try txn.spliceList(binding.table, key: state.key, column: binding.columns[index], range, with: added)
-            stamp &+= 1
-        } catch let e as Realm.Error {
-            fail(e)
-        } catch {
-            fail(translate(error, className: binding.className))
+        addToCollection(state, index, values) { txn, table, key, column, added in
+            try txn.spliceList(table, key: key, column: column, range, with: added)
         }
     }
 }

@@ -230,14 +230,7 @@ final class ClusterEditor {
         }
         var encoded: [UInt8] = []
         for e in added { ValueCodec.write(e, &encoded) }
-        varBytes[c].withUnsafeMutableBytes { b in
-            b.storeBytes(of: (stored + UInt32(added.count)).littleEndian, toByteOffset: start + 1, as: UInt32.self)
-        }
-        varBytes[c].insert(contentsOf: encoded, at: end)
-        let delta = encoded.count
-        varEnds[c].withUnsafeMutableBufferPointer { e in
-            for j in i..<e.count { e[j] += delta }
-        }
+        editCollection(c, i, start: start, count: stored + UInt32(added.count), replacing: end..<end, with: encoded)
     }
 
     /// Sets entry `key` of the map in column `c` of object `i` to `value` (removes it when
@@ -291,16 +284,9 @@ final class ClusterEditor {
             replaced = place.entryStart..<place.entryStart
             count += 1
         }
-        varBytes[c].withUnsafeMutableBytes { b in
-            b.storeBytes(of: count.littleEndian, toByteOffset: start + 1, as: UInt32.self)
-        }
-        varBytes[c].replaceSubrange((start + replaced.lowerBound)..<(start + replaced.upperBound), with: replacement)
-        let delta = replacement.count - replaced.count
-        if delta != 0 {
-            varEnds[c].withUnsafeMutableBufferPointer { e in
-                for j in i..<e.count { e[j] += delta }
-            }
-        }
+        editCollection(
+            c, i, start: start, count: count,
+            replacing: (start + replaced.lowerBound)..<(start + replaced.upperBound), with: replacement)
         return (place.previous, true)
     }
 
@@ -352,17 +338,27 @@ final class ClusterEditor {
         var encoded: [UInt8] = []
         for e in added { ValueCodec.write(e, &encoded) }
         let count = found.count - UInt32(range.count) + UInt32(added.count)
+        editCollection(
+            c, i, start: start, count: count, replacing: (start + found.from)..<(start + found.to), with: encoded)
+        return found.removed
+    }
+
+    /// Edits the stored list or map of object `i` in column `c`, whose tagged value starts at
+    /// byte `start` of the column: writes `count` as its element count and replaces the bytes
+    /// `range` (of the column) with `replacement`, moving the ends of the objects after it.
+    private func editCollection(
+        _ c: Int, _ i: Int, start: Int, count: UInt32, replacing range: Range<Int>, with replacement: [UInt8]
+    ) {
         varBytes[c].withUnsafeMutableBytes { b in
             b.storeBytes(of: count.littleEndian, toByteOffset: start + 1, as: UInt32.self)
         }
-        varBytes[c].replaceSubrange((start + found.from)..<(start + found.to), with: encoded)
-        let delta = encoded.count - (found.to - found.from)
+        varBytes[c].replaceSubrange(range, with: replacement)
+        let delta = replacement.count - range.count
         if delta != 0 {
             varEnds[c].withUnsafeMutableBufferPointer { e in
                 for j in i..<e.count { e[j] += delta }
             }
         }
-        return found.removed
     }
 
     /// Removes object `i`.
