@@ -159,9 +159,12 @@ extension PreparedQuery {
 
     /// Calls `body` with each cluster of the table in key order, checked for `columns` (see
     /// `scanView`), after asking for the next cluster's areas of those columns (`prefetchColumn`).
+    /// `body` must keep nothing of the cluster past its call (the leaf may be in a buffer the
+    /// walk reuses: `StoreTransaction.forEachLeaf(tree:passing:_:)`); the sinks keep keys,
+    /// counts and sums.
     @inline(__always)
     func forEachScannedCluster(columns: [Int], _ body: (UnsafeRawBufferPointer, ClusterView) throws -> Void) throws {
-        try txn.forEachLeaf(tree: table.objectTree) { leaf in
+        try txn.forEachLeaf(tree: table.objectTree, passing: true) { leaf in
             leaf.prefetchCells()
             let count = leaf.count
             // Each entry is located once: the entry located for the prefetch is the next

@@ -192,15 +192,17 @@ package final class StoreTransaction {
     }
 
     /// Calls `body` with each leaf of tree `name` in key order until it returns false (scans
-    /// that loop over a leaf's entries themselves: see `LeafView`).
-    package func forEachLeaf(tree name: String, _ body: (LeafView) throws -> Bool) throws {
+    /// that loop over a leaf's entries themselves: see `LeafView`). With `passing`, `body`
+    /// keeps nothing of a leaf past its call, so that a reader of an encrypted file may open the
+    /// leaves into a buffer it reuses (`ReadTransaction.forEachLeaf(in:passing:_:)`).
+    package func forEachLeaf(tree name: String, passing: Bool = false, _ body: (LeafView) throws -> Bool) throws {
         if let w = write {
             guard let h = try writeTree(name, create: false) else { return }
             try w.forEachLeaf(in: h, body)
             return
         }
         guard let t = try readTree(name) else { return }
-        try read!.forEachLeaf(in: t, body)
+        try read!.forEachLeaf(in: t, passing: passing, body)
     }
 
     /// Number of entries of tree `name`.
@@ -313,7 +315,7 @@ package final class StoreTransaction {
     /// Number of objects in `table`: the sum of its clusters' counts.
     package func count(_ table: StoreTable) throws -> Int {
         var total = 0
-        try forEachLeaf(tree: table.objectTree) { leaf in
+        try forEachLeaf(tree: table.objectTree, passing: true) { leaf in
             leaf.prefetchCells()
             for i in 0..<leaf.count {
                 let (_, v) = try leaf.inlineEntry(i) ?? leaf.entry(i)

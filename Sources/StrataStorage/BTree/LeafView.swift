@@ -89,10 +89,20 @@ extension PageAccess {
     /// and below the separator of the leaf after it; every leaf at the depth of the first; the
     /// first leaf within the separators that lead to it. The leaves after the first are not
     /// checksummed (that would cost a scan of a cold file about 40% more: Docs/Performance.md).
+    ///
+    /// With `passing`, for a reader of an encrypted file, the leaves after the first are opened
+    /// into two buffers of the walk's own, taken in turn (the leaf before stays readable for the
+    /// order check), unless the mirror holds them (`SealedFile.scanPage`): for a body that
+    /// reads each leaf and keeps nothing of it past its call, as `LeafView` requires.
     func forEachLeaf(
-        root: UInt32, from start: UnsafeRawBufferPointer? = nil, _ body: (LeafView, Int) throws -> Bool
+        root: UInt32, from start: UnsafeRawBufferPointer? = nil, passing: Bool = false,
+        _ body: (LeafView, Int) throws -> Bool
     ) throws {
         guard root != 0 else { return }
+        let scratch: UnsafeMutableRawPointer? =
+            passing && sealed != nil ? .allocate(byteCount: 2 * pageSize, alignment: 64) : nil
+        defer { scratch?.deallocate() }
+        var turn = 0
         var stack: [(UnsafeMutableRawPointer, Int)] = []
         stack.reserveCapacity(8)
         var p = try node(root)
@@ -131,11 +141,15 @@ extension PageAccess {
             while let (b, j) = stack.last {
                 if j + 1 < Node.count(b) {
                     stack[stack.count - 1].1 = j + 1
-                    var c = try nodeHeader(try Node.child(b, j + 1, self))
+                    var c = try stepNode(
+                        try Node.child(b, j + 1, self),
+                        into: leafBuffer(scratch, depth: stack.count, leafDepth: leafDepth, turn: &turn))
                     while !Node.isLeaf(c) {
                         try checkOnce(Self.number(c), c)
                         stack.append((c, 0))
-                        c = try nodeHeader(try Node.child(c, 0, self))
+                        c = try stepNode(
+                            try Node.child(c, 0, self),
+                            into: leafBuffer(scratch, depth: stack.count, leafDepth: leafDepth, turn: &turn))
                         if stack.count > 64 { throw corrupt(root, "tree deeper than 64 levels") }
                     }
                     guard stack.count == leafDepth else { throw wrongDepth(c, stack.count, leafDepth) }
@@ -147,6 +161,26 @@ extension PageAccess {
             }
             if !advanced { return }
         }
+    }
+
+    /// The buffer a passing walk opens a child at `depth` into: at the leaves' depth (the
+    /// children there are leaves, or the walk throws), one of `scratch`'s two pages in turn;
+    /// elsewhere, or without `scratch`, nil (the mirror).
+    @inline(__always)
+    func leafBuffer(
+        _ scratch: UnsafeMutableRawPointer?, depth: Int, leafDepth: Int, turn: inout Int
+    ) -> UnsafeMutableRawPointer? {
+        guard let scratch, depth == leafDepth else { return nil }
+        turn ^= 1
+        return scratch + turn * pageSize
+    }
+
+    /// Node `n`'s page, header checked (`nodeHeader`); opened into `buffer` when given
+    /// (`passingNodeHeader`).
+    @inline(__always)
+    func stepNode(_ n: UInt32, into buffer: UnsafeMutableRawPointer?) throws -> UnsafeMutableRawPointer {
+        guard let buffer else { return try nodeHeader(n) }
+        return try passingNodeHeader(n, scratch: buffer)
     }
 
     /// Checks that the last key of leaf `p` lies below the separator of the leaf after it: the
@@ -185,8 +219,12 @@ extension ReadTransaction {
     /// Calls `body` with each leaf of `tree` in key order until it returns false: the fastest
     /// way to read every entry (see ``LeafView``).
     /// - Throws: `StorageError.corruptPage` for a damaged branch or leaf header; what `body` throws.
-    package func forEachLeaf(in tree: Tree, _ body: (LeafView) throws -> Bool) throws {
-        try access.forEachLeaf(root: tree.root) { leaf, _ in try body(leaf) }
+    ///
+    /// With `passing`, `body` promises to keep nothing of a leaf past its call (not even what
+    /// `LeafView`'s documentation allows within the walk): an encrypted file's leaves may then be
+    /// opened into a buffer the walk reuses instead of the mirror (`SealedFile.scanPage`).
+    package func forEachLeaf(in tree: Tree, passing: Bool = false, _ body: (LeafView) throws -> Bool) throws {
+        try access.forEachLeaf(root: tree.root, passing: passing) { leaf, _ in try body(leaf) }
     }
 }
 

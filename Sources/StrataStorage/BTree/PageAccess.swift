@@ -151,7 +151,28 @@ struct PageAccess {
     /// a scan steps to, which it checks itself (`checkScannedLeaf`).
     @inline(__always)
     func nodeHeader(_ n: UInt32) throws -> UnsafeMutableRawPointer {
-        let p = try page(n)
+        try checkedHeader(n, try page(n))
+    }
+
+    /// `nodeHeader` for a leaf a scan reads only until it moves on: of an encrypted file, opened
+    /// into `scratch` (the scan's buffer) unless the mirror holds it (`SealedFile.scanPage`).
+    /// Readers only: a write transaction's access has no sealed pages of its own to skip.
+    @inline(__always)
+    func passingNodeHeader(_ n: UInt32, scratch: UnsafeMutableRawPointer) throws -> UnsafeMutableRawPointer {
+        guard let sealed, shadow == nil, ownVersion == .max else { return try nodeHeader(n) }
+        guard n >= 2 && n < pageCount else {
+            throw corrupt(n, "reference to page \(n) outside the file's \(pageCount) pages")
+        }
+        let p = try sealed._withUnsafeGuaranteedRef {
+            try $0.scanPage(n, mirror: base + Int(n) * pageSize, scratch: scratch)
+        }
+        guard p.u32(PageHeader.pageNumber) == n else { throw misplaced(n, p) }
+        return try checkedHeader(n, p)
+    }
+
+    /// `p` (page `n`), checked to be a B-tree node with a sane header (see `nodeHeader`).
+    @inline(__always)
+    func checkedHeader(_ n: UInt32, _ p: UnsafeMutableRawPointer) throws -> UnsafeMutableRawPointer {
         let t = p.u8(PageHeader.type)
         let count = Int(p.u16(PageHeader.cellCount))
         let start = Int(p.u16(PageHeader.cellStart))

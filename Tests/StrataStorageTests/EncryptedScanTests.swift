@@ -1,0 +1,202 @@
+import Foundation
+import XCTest
+@testable import StrataStorage
+import StrataPOSIX
+
+/// Scans of encrypted files that keep nothing of a leaf past its turn (`forEachLeaf(in:passing:)`,
+/// `SealedFile.scanPage`): the leaves are opened into the walk's own buffers, not the mirror,
+/// until a page's third scan; what they read is what the file holds, and a damaged leaf is
+/// refused as on every other path.
+final class EncryptedScanTests: StorageTestCase {
+    let secretKey = [UInt8]((0..<64).map { UInt8(truncatingIfNeeded: $0 &* 11 &+ 3) })
+
+    func openEncrypted(_ name: String = "scan.strata") throws -> Database {
+        var o = Database.Options()
+        o.encryptionKey = secretKey
+        o.mapReserve = 64 << 20
+        return try Database(path: path(name), options: o)
+    }
+
+    func assertEntries(
+        _ entries: [([UInt8], [UInt8])], count: Int, tag: String, file: StaticString = #filePath, line: UInt = #line
+    ) {
+        XCTAssertEqual(entries.count, count, file: file, line: line)
+        for (i, (k, v)) in entries.enumerated() where k != key(i) || v != value(i, tag) {
+            XCTFail("entry \(i) differs", file: file, line: line)
+            return
+        }
+    }
+
+    /// What the mirror holds of page `n`: its header's page number (0 for memory never written).
+    func mirrorPageNumber(_ r: ReadTransaction, _ n: UInt32) -> UInt32 {
+        (r.access.base + Int(n) * r.access.pageSize).u32(PageHeader.pageNumber)
+    }
+
+    func openedWord(_ r: ReadTransaction, _ n: UInt32) throws -> UInt64 {
+        try XCTUnwrap(r.mapping.sealed).opened.entry(n)
+    }
+
+    func testLeavesStayOutOfTheMirrorForTwoScansAndEnterItOnTheThird() throws {
+        do {
+            let db = try openEncrypted()
+            try fill(db, count: 2_000, tag: "a")
+            db.close()
+        }
+        // A new handle: a fresh mirror, which the writes above did not fill.
+        let db = try openEncrypted()
+        defer { db.close() }
+        try db.read { r in
+            var leaves: [UInt32] = []
+            for visit in 1...4 {
+                let scan = try passingScan(r)
+                assertEntries(scan.entries, count: 2_000, tag: "a")
+                leaves = scan.laterLeaves
+                XCTAssertGreaterThan(leaves.count, 20, "a tree of many leaves")
+                for n in leaves {
+                    let sealedBy = try XCTUnwrap(r.mapping.sealed).sealedVersion(n)
+                    let word = try openedWord(r, n)
+                    if visit <= 2 {
+                        XCTAssertEqual(mirrorPageNumber(r, n), 0, "scan \(visit) left page \(n) out of the mirror")
+                        XCTAssertEqual(word, sealedBy | UInt64(visit) << SealedFile.scanVisitShift, "page \(n)")
+                    } else {
+                        XCTAssertEqual(mirrorPageNumber(r, n), n, "scan \(visit) put page \(n) in the mirror")
+                        XCTAssertEqual(word, sealedBy, "page \(n)")
+                    }
+                }
+            }
+        }
+    }
+
+    func testALeafOpenedForAScanStaysOpenableForLookupsThroughTheMirror() throws {
+        do {
+            let db = try openEncrypted()
+            try fill(db, count: 1_500, tag: "a")
+            db.close()
+        }
+        let db = try openEncrypted()
+        defer { db.close() }
+        try db.read { r in
+            let scan = try passingScan(r)
+            assertEntries(scan.entries, count: 1_500, tag: "a")
+            // Lookups reach the same leaves through `node`, which opens them into the mirror
+            // whatever the scans counted.
+            let t = try XCTUnwrap(try r.tree(named: "t"))
+            for i in stride(from: 0, to: 1_500, by: 7) {
+                XCTAssertEqual(try r.get(key(i), in: t), value(i, "a"), "entry \(i)")
+            }
+            assertEntries(try passingScan(r).entries, count: 1_500, tag: "a")
+            assertEntries(try r.allEntries(t), count: 1_500, tag: "a")
+        }
+    }
+
+    func testScansSeeEachNewVersionOfRewrittenLeaves() throws {
+        let db = try openEncrypted()
+        defer { db.close() }
+        try fill(db, count: 1_200, tag: "a")
+        for generation in ["b", "c", "d", "e"] {
+            // Two scans of the old version (visits counted at its leaves' versions), then a
+            // rewrite of every entry: the next scans must open the new slots, not reuse counts.
+            try db.read { r in
+                _ = try passingScan(r)
+                _ = try passingScan(r)
+            }
+            try fill(db, count: 1_200, tag: generation)
+            try db.read { r in assertEntries(try passingScan(r).entries, count: 1_200, tag: generation) }
+        }
+    }
+
+    func testADamagedLeafIsRefusedByAScan() throws {
+        var leaf: UInt32 = 0
+        do {
+            let db = try openEncrypted()
+            try fill(db, count: 1_000, tag: "a")
+            db.close()
+            let reopened = try openEncrypted()
+            try reopened.read { r in leaf = try passingScan(r).laterLeaves[5] }
+            reopened.close()
+        }
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path("scan.strata"))))
+        bytes[CipherLayout.slotOffset(leaf, pageSize: 4096) + 2_000] ^= 0x04
+        try Data(bytes).write(to: URL(fileURLWithPath: path("scan.strata")))
+        let db = try openEncrypted()
+        defer { db.close() }
+        for visit in 1...3 {
+            do {
+                try db.read { r in _ = try passingScan(r) }
+                XCTFail("scan \(visit) read a damaged leaf")
+            } catch let StorageError.pageAuthenticationFailed(_, page, reason) {
+                XCTAssertEqual(page, leaf, reason)
+            }
+        }
+    }
+
+    func testConcurrentScansWhileAWriterRewritesTheTreeReadWholeVersions() throws {
+        let db = try openEncrypted()
+        defer { db.close() }
+        try fill(db, count: 800, tag: "g0")
+        let failures = ManagedFailureList()
+        let writer = Thread {
+            for g in 1...12 {
+                do { try fill(db, count: 800, tag: "g\(g)") } catch { failures.add("writer: \(error)") }
+            }
+        }
+        writer.start()
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            for _ in 0..<15 {
+                do {
+                    try db.read { r in
+                        let entries = try passingScan(r).entries
+                        // One snapshot: every entry carries the same generation's tag.
+                        guard entries.count == 800 else { return failures.add("a scan read \(entries.count) entries") }
+                        // Entry 0's value starts "<tag>0:".
+                        let tag = String(
+                            String(decoding: entries[0].1.prefix(while: { $0 != 0x3A }), as: UTF8.self).dropLast())
+                        for (i, (k, v)) in entries.enumerated() where k != key(i) || v != value(i, tag) {
+                            return failures.add("entry \(i) is not generation \(tag)'s")
+                        }
+                    }
+                } catch { failures.add("reader: \(error)") }
+            }
+        }
+        while !writer.isFinished { usleep(1_000) }
+        XCTAssertEqual(failures.all, [])
+    }
+}
+
+private func value(_ i: Int, _ tag: String) -> [UInt8] {
+    // Every 25th value is an overflow run: the walk reads those through the mirror.
+    let size = i % 25 == 0 ? 6_000 : 60 + i % 40
+    return Array("\(tag)\(i):".utf8) + [UInt8](repeating: UInt8(truncatingIfNeeded: i), count: size)
+}
+
+private func fill(_ db: Database, count: Int, tag: String) throws {
+    try db.write { txn in
+        let t = try txn.openTree("t", create: true)
+        for i in 0..<count { try txn.put(key(i), value(i, tag), in: t) }
+    }
+}
+
+/// The entries a passing scan reads (copied out inside each leaf's turn), and the pages of
+/// the leaves it reached after the first.
+private func passingScan(_ r: ReadTransaction) throws -> (entries: [([UInt8], [UInt8])], laterLeaves: [UInt32]) {
+    let t = try XCTUnwrap(try r.tree(named: "t"))
+    var entries: [([UInt8], [UInt8])] = []
+    var leaves: [UInt32] = []
+    try r.forEachLeaf(in: t, passing: true) { leaf in
+        leaves.append(leaf.identity.page)
+        for i in 0..<leaf.count {
+            let (k, v) = try leaf.inlineEntry(i) ?? leaf.entry(i)
+            entries.append((Array(k), Array(v)))
+        }
+        return true
+    }
+    return (entries, Array(leaves.dropFirst()))
+}
+
+/// Failures gathered from several threads.
+private final class ManagedFailureList: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [String] = []
+    func add(_ s: String) { lock.withLock { list.append(s) } }
+    var all: [String] { lock.withLock { list } }
+}
