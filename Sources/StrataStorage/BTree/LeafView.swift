@@ -141,15 +141,22 @@ extension PageAccess {
             while let (b, j) = stack.last {
                 if j + 1 < Node.count(b) {
                     stack[stack.count - 1].1 = j + 1
-                    var c = try stepNode(
-                        try Node.child(b, j + 1, self),
-                        into: leafBuffer(scratch, depth: stack.count, leafDepth: leafDepth, turn: &turn))
+                    // Without a scratch buffer (a plain file, or not passing), `nodeHeader` inline.
+                    let next = try Node.child(b, j + 1, self)
+                    var c =
+                        try scratch == nil
+                        ? nodeHeader(next)
+                        : stepNode(
+                            next, into: leafBuffer(scratch, depth: stack.count, leafDepth: leafDepth, turn: &turn))
                     while !Node.isLeaf(c) {
                         try checkOnce(Self.number(c), c)
                         stack.append((c, 0))
-                        c = try stepNode(
-                            try Node.child(c, 0, self),
-                            into: leafBuffer(scratch, depth: stack.count, leafDepth: leafDepth, turn: &turn))
+                        let first = try Node.child(c, 0, self)
+                        c =
+                            try scratch == nil
+                            ? nodeHeader(first)
+                            : stepNode(
+                                first, into: leafBuffer(scratch, depth: stack.count, leafDepth: leafDepth, turn: &turn))
                         if stack.count > 64 { throw corrupt(root, "tree deeper than 64 levels") }
                     }
                     guard stack.count == leafDepth else { throw wrongDepth(c, stack.count, leafDepth) }
@@ -177,7 +184,7 @@ extension PageAccess {
 
     /// Node `n`'s page, header checked (`nodeHeader`); opened into `buffer` when given
     /// (`passingNodeHeader`).
-    @inline(__always)
+    @inline(never)
     func stepNode(_ n: UInt32, into buffer: UnsafeMutableRawPointer?) throws -> UnsafeMutableRawPointer {
         guard let buffer else { return try nodeHeader(n) }
         return try passingNodeHeader(n, scratch: buffer)
