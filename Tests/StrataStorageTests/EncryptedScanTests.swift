@@ -130,6 +130,43 @@ final class EncryptedScanTests: StorageTestCase {
         }
     }
 
+    /// A slot damaged while a snapshot reads the page opened from it (its trailer's version
+    /// changed, so the next visit opens it again) is refused, and the page the mirror holds stays
+    /// as it was: the cipher may zero what it fails to open, so a held page opens by way of a
+    /// buffer.
+    func testASlotDamagedUnderALiveReaderLeavesTheOpenedPageIntact() throws {
+        do {
+            let db = try openEncrypted()
+            try fill(db, count: 1_000, tag: "a")
+            db.close()
+        }
+        let db = try openEncrypted()
+        defer { db.close() }
+        try db.read { r in
+            let t = try XCTUnwrap(try r.tree(named: "t"))
+            assertEntries(try r.allEntries(t), count: 1_000, tag: "a")
+            let n = try passingScan(r).laterLeaves[3]
+            let pageSize = r.access.pageSize
+            let mirror = r.access.base + Int(n) * pageSize
+            XCTAssertEqual(mirror.u32(PageHeader.pageNumber), n, "the lookups opened the leaf into the mirror")
+            let before = Array(UnsafeRawBufferPointer(start: mirror, count: pageSize))
+            let version = try XCTUnwrap(r.mapping.sealed).sealedVersion(n)
+            let file = try XCTUnwrap(FileHandle(forUpdatingAtPath: path("scan.strata")))
+            defer { try? file.close() }
+            try file.seek(toOffset: UInt64(CipherLayout.slotOffset(n, pageSize: pageSize) + pageSize))
+            try file.write(contentsOf: withUnsafeBytes(of: (version + 1).littleEndian) { Data($0) })
+            XCTAssertThrowsError(try r.access.page(n)) { error in
+                guard case StorageError.pageAuthenticationFailed(_, let page, _) = error else {
+                    return XCTFail("\(error)")
+                }
+                XCTAssertEqual(page, n)
+            }
+            XCTAssertTrue(
+                Array(UnsafeRawBufferPointer(start: mirror, count: pageSize)) == before,
+                "the failed open changed the page the mirror held")
+        }
+    }
+
     func testConcurrentScansWhileAWriterRewritesTheTreeReadWholeVersions() throws {
         let db = try openEncrypted()
         defer { db.close() }
