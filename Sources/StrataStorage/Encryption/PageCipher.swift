@@ -33,6 +33,14 @@ final class PageCipher: @unchecked Sendable {
         private let context: UnsafeMutablePointer<EVP_AEAD_CTX>
     #endif
 
+    /// Whether pages go through BoringSSL's AEAD calls (true wherever swift-crypto carries
+    /// BoringSSL, as on Linux) rather than `AES.GCM`; a test holds Linux builds to it.
+    #if canImport(CCryptoBoringSSL)
+        static let opensInPlace = true
+    #else
+        static let opensInPlace = false
+    #endif
+
     /// The length of the key the user gives, as RealmSwift's `encryptionKey`.
     static let userKeyLength = 64
 

@@ -63,19 +63,9 @@ final class SealedFile: @unchecked Sendable {
 
     @inline(never)
     func open(_ n: UInt32, version: UInt64, into page: UnsafeMutableRawPointer) throws {
-        // A mirror page that holds an opened version stays as it is when the slot does not open
-        // (a snapshot may be reading it: only a damaged or tampered file fails here), and
-        // `PageCipher.open` may zero its output on failure: such a page is opened by way of a
-        // buffer. A page the mirror never held (or whose word counts scan visits: its old
-        // contents are unreachable) is opened in place.
-        let held = Int(n) < opened.count ? opened.entry(n) : 0
-        guard held != 0, held >> Self.scanVisitShift == 0 else {
-            if let problem = cipher.open(slot(n), number: n, into: page) {
-                throw StorageError.pageAuthenticationFailed(path: path.string, page: n, reason: problem)
-            }
-            record(n, version: version)
-            return
-        }
+        // By way of a buffer: `PageCipher.open` may zero its output when the slot fails, and a
+        // snapshot may be reading the mirror's page (another thread may have opened and recorded
+        // it since this one looked), so a failed open must leave the page as it was.
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: pageSize, alignment: 64)
         defer { buffer.deallocate() }
         if let problem = cipher.open(slot(n), number: n, into: buffer) {
