@@ -163,6 +163,16 @@ final class EncryptedRealmTests: SeedTestCase {
             XCTAssertEqual(e.sum(ofProperty: "age") as Int, p.sum(ofProperty: "age") as Int, "round \(round)")
             XCTAssertEqual(encrypted.objects(Dog.self).count, plain.objects(Dog.self).count, "round \(round)")
             XCTAssertEqual(Array(e.map(\.name)), Array(p.map(\.name)), "round \(round)")
+            // Scans through the compiled test (strings), with and without sorting.
+            func names(_ realm: Realm) -> [String] {
+                Array(realm.objects(Dog.self).filter("name BEGINSWITH 'dog 2'").map(\.name))
+            }
+            func sortedAges(_ realm: Realm) -> [Int] {
+                Array(realm.objects(Dog.self).where { $0.name.contains("7") }.sorted(byKeyPath: "age").map(\.age))
+            }
+            XCTAssertEqual(names(encrypted), names(plain), "round \(round)")
+            XCTAssertEqual(sortedAges(encrypted), sortedAges(plain), "round \(round)")
+            XCTAssertEqual(names(encrypted).count, 1_111, "round \(round)")
             if round == 0 {
                 XCTAssertEqual(e.count, 1_999)
                 XCTAssertEqual(e.sum(ofProperty: "age") as Int, (1_001...2_999).reduce(0, +))

@@ -46,8 +46,10 @@ struct PreparedQuery {
                 if try test?(row) ?? true { try accept(row) }
             }
         } else if ordering {
+            // These walks keep keys and encoded copies of values (`passing`: see
+            // `StoreTransaction.forEachRowInPlace`); the compiled tests read the row in place.
             try txn.forEachRowInPlace(
-                table,
+                table, passing: true,
                 { (row: inout RowReader) in
                     if try test?(row) ?? true { try accept(row) }
                     return true
@@ -57,14 +59,14 @@ struct PreparedQuery {
         } else if let test {
             // The hot loop: one call of the compiled test per row, the key appended on a match.
             try txn.forEachRowInPlace(
-                table,
+                table, passing: true,
                 { (row: inout RowReader) in
                     if try test(row) { keys.append(row.key) }
                     return true
                 })
         } else {
             try txn.forEachRowInPlace(
-                table,
+                table, passing: true,
                 { (row: inout RowReader) in
                     keys.append(row.key)
                     return true

@@ -334,11 +334,15 @@ package final class StoreTransaction {
 
     /// `forEachRow` for the query engine's loops: one reader moves from object to object and
     /// reaches `body` in place. Making a reader per object, or passing a copy, retained and
-    /// released its table each time (a fifth of a scan's time).
+    /// released its table each time (a fifth of a scan's time). With `passing`, `body` keeps
+    /// nothing of a row past its call (values it keeps are copies), so that an encrypted file's
+    /// leaves may be opened into a buffer the walk reuses (`forEachLeaf(tree:passing:_:)`).
     @inline(__always)
-    func forEachRowInPlace(_ table: StoreTable, _ body: (inout RowReader) throws -> Bool) throws {
+    func forEachRowInPlace(
+        _ table: StoreTable, passing: Bool = false, _ body: (inout RowReader) throws -> Bool
+    ) throws {
         var reader = RowReader(table: table)
-        try forEachLeaf(tree: table.objectTree) { leaf in
+        try forEachLeaf(tree: table.objectTree, passing: passing) { leaf in
             leaf.prefetchCells()
             for i in 0..<leaf.count {
                 let (_, v) = try leaf.inlineEntry(i) ?? leaf.entry(i)
