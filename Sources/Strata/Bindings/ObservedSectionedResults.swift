@@ -171,20 +171,16 @@ public struct ObservedSectionedResults<Key: _Persistable & Hashable, ResultType:
         of results: Results<ResultType>, keyPath: KeyPath<ResultType, Key>?, block: @escaping (ResultType) -> Key,
         sortDescriptors: [SortDescriptor]
     ) -> SectionedResults<Key, ResultType> {
-        var sorts = sortDescriptors
-        if sorts.isEmpty, let keyPath {
-            if let name = persistedName(of: keyPath) {
-                sorts = [SortDescriptor(keyPath: name, ascending: true)]
-            } else {
-                Realm.violation(
-                    "The key path \(keyPath) is not a persisted property of \(ResultType.self); pass its name as a string to follow links (\"owner.name\").",
-                    fallback: ())
-            }
-        } else if sorts.isEmpty {
-            Realm.violation("There must be at least one SortDescriptor when using SectionedResults.", fallback: ())
+        guard sortDescriptors.isEmpty, let keyPath else {
+            return results._sortedSections(sortDescriptors: sortDescriptors, block)
         }
-        let sorted = sorts.isEmpty ? results : results.sorted(by: sorts)
-        return SectionedResults(core: _SectionedResultsCore(source: _SectionSource(sorted), keyOf: block))
+        guard let name = persistedName(of: keyPath) else {
+            Realm.violation(
+                "The key path \(keyPath) is not a persisted property of \(ResultType.self); pass its name as a string to follow links (\"owner.name\").",
+                fallback: ())
+            return SectionedResults(core: _SectionedResultsCore(source: _SectionSource(results), keyOf: block))
+        }
+        return results._sortedSections(sortDescriptors: [SortDescriptor(keyPath: name, ascending: true)], block)
     }
 
     /// The persisted property `keyPath` reads: for an object class, the property's name; for a

@@ -22,6 +22,18 @@ extension Results where Element: ProjectionObservable {
     public func sectioned<Key: _Persistable & Hashable>(
         sortDescriptors: [SortDescriptor], _ keyBlock: @escaping (Element) -> Key
     ) -> SectionedResults<Key, Element> {
+        _sortedSections(sortDescriptors: sortDescriptors, keyBlock)
+    }
+}
+
+extension Results {
+    /// These results sorted by `sortDescriptors` and grouped by `keyBlock`'s key, for objects or
+    /// projections alike (the projection form above, `ObservedSectionedResults`). No sort
+    /// descriptor is reported through `Realm.violationHandler`, and the results are then grouped
+    /// in their current order.
+    func _sortedSections<Key: _Persistable & Hashable>(
+        sortDescriptors: [SortDescriptor], _ keyBlock: @escaping (Element) -> Key
+    ) -> SectionedResults<Key, Element> {
         if sortDescriptors.isEmpty {
             Realm.violation("There must be at least one SortDescriptor when using SectionedResults.", fallback: ())
         }
