@@ -19,6 +19,9 @@ let package = Package(
         .executable(name: "strata-schema", targets: ["strata-schema"]),
         // Strata's Logger to swift-log, for apps that log with swift-log (Sources/StrataLogging).
         .library(name: "StrataLogging", targets: ["StrataLogging"]),
+        // Sync with PostgreSQL through postgres-nio (Sources/StrataSync, Docs/Sync.md): a product of
+        // its own, so apps that do not sync never build postgres-nio.
+        .library(name: "StrataSync", targets: ["StrataSync"]),
         // The command-line tool for any Strata file, without its models (Sources/StrataTool).
         .executable(name: "strata", targets: ["StrataTool"]),
         .plugin(name: "StrataPlugin", targets: ["StrataPlugin"]),
@@ -31,10 +34,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-atomics", exact: "1.3.0"),
         // Only the `strata` command-line tool uses it.
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
-        // Only the StrataLogging bridge uses it.
+        // The StrataLogging bridge uses it (and StrataSync, for postgres-nio's logger).
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         // Only StrataStorage uses it: the page cipher of encrypted files (AES-GCM, HKDF).
         .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),
+        // Only StrataSync uses it: the PostgreSQL client of synced realms.
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
     ],
     targets: [
         // MARK: Runtime (what users link)
@@ -52,7 +57,9 @@ let package = Package(
         .target(name: "StrataCore", dependencies: ["StrataStorage", "StrataQuery"]),
         .target(
             name: "Strata",
-            dependencies: ["StrataStorage", "StrataCore", "StrataQuery", .product(name: "Atomics", package: "swift-atomics")]
+            dependencies: [
+                "StrataStorage", "StrataCore", "StrataQuery", .product(name: "Atomics", package: "swift-atomics"),
+            ]
         ),
         // Parser for Realm's string query language (`filter("age > %@", 3)`); no dependencies.
         .target(name: "StrataQuery"),
@@ -60,13 +67,26 @@ let package = Package(
         // The swift-log bridge: a product of its own, so apps that do not use swift-log never build it.
         .target(name: "StrataLogging", dependencies: ["Strata", .product(name: "Logging", package: "swift-log")]),
 
+        // Sync with PostgreSQL: the outbox written in each local commit, the uploader and the
+        // downloader, per-field last-writer-wins by hybrid logical clock.
+        .target(
+            name: "StrataSync",
+            dependencies: [
+                "Strata", "StrataCore", "StrataStorage", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
         // MARK: Command-line tool
         // `strata`: schema, dump, import, verify, compact, stats, copy, upgrade. Works on the object
         // store's stored schema, so it needs no models. The target has another name than the
         // product: a module `strata` beside `Strata` would clash on case-insensitive file systems.
         .executableTarget(
             name: "StrataTool",
-            dependencies: ["StrataCore", "StrataStorage", "StrataPOSIX", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "StrataCore", "StrataStorage", "StrataPOSIX",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
 
         // MARK: Schema compiler (build time only)
@@ -82,7 +102,8 @@ let package = Package(
         .plugin(
             name: "StrataSchemaCommand",
             capability: .command(
-                intent: .custom(verb: "strata-schema", description: "Record the current model schema in the schema history file"),
+                intent: .custom(
+                    verb: "strata-schema", description: "Record the current model schema in the schema history file"),
                 permissions: [.writeToPackageDirectory(reason: "Writes the schema history file beside the models")]
             ),
             dependencies: ["strata-schema"]
@@ -113,7 +134,8 @@ let package = Package(
         .target(name: "StrataStressWorkload", path: "Sources/StrataStressWorkload"),
         .executableTarget(name: "strata-storage-stress", dependencies: ["StrataStorage", "StrataStressWorkload"]),
         // A process making grouped asynchronous commits through the Realm API, killed by the crash tests.
-        .executableTarget(name: "strata-async-stress", dependencies: ["Strata"], plugins: [.plugin(name: "StrataPlugin")]),
+        .executableTarget(
+            name: "strata-async-stress", dependencies: ["Strata"], plugins: [.plugin(name: "StrataPlugin")]),
 
         // MARK: Fuzzing
         // The fuzz harness (Fuzz/README.md): base files, the input script, the storage and Realm
@@ -131,7 +153,9 @@ let package = Package(
         .testTarget(name: "StrataStorageTests", dependencies: ["StrataStorage", "StrataPOSIX", "StrataTestSupport"]),
         .testTarget(name: "StrataCoreTests", dependencies: ["StrataCore", "StrataTestSupport"]),
         // Kills real `strata-storage-stress` processes; finds the executable beside the test bundle.
-        .testTarget(name: "StrataStorageCrashTests", dependencies: ["StrataStorage", "StrataPOSIX", "StrataStressWorkload", "StrataTestSupport"]),
+        .testTarget(
+            name: "StrataStorageCrashTests",
+            dependencies: ["StrataStorage", "StrataPOSIX", "StrataStressWorkload", "StrataTestSupport"]),
         .testTarget(name: "StrataSchemaTests", dependencies: ["StrataSchemaKit"]),
         // Replays every input the fuzzer found a crash with (Fuzz/regressions).
         .testTarget(name: "StrataFuzzRegressionTests", dependencies: ["StrataFuzzKit", "Strata", "StrataStorage"]),
@@ -142,11 +166,21 @@ let package = Package(
             dependencies: ["Strata", "StrataTestSupport"],
             plugins: [.plugin(name: "StrataPlugin")]
         ),
-        .testTarget(name: "StrataLoggingTests", dependencies: ["StrataLogging", "Strata", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(
+            name: "StrataLoggingTests",
+            dependencies: ["StrataLogging", "Strata", .product(name: "Logging", package: "swift-log")]),
         // Runs the built `strata` executable against files written through the Realm API.
         .testTarget(
             name: "StrataToolTests",
             dependencies: ["Strata", "StrataStorage", "StrataCore"],
+            plugins: [.plugin(name: "StrataPlugin")]
+        ),
+        // Synced realms against a real PostgreSQL server the tests start (initdb, pg_ctl) on loopback.
+        .testTarget(
+            name: "StrataSyncTests",
+            dependencies: [
+                "StrataSync", "Strata", "StrataTestSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
             plugins: [.plugin(name: "StrataPlugin")]
         ),
         // The Realm-style API end to end: models compiled with StrataPlugin, stored in real files.

@@ -16,7 +16,7 @@ import json
 import os
 import sys
 
-PRODUCTS = ["Strata", "StrataStorage", "StrataLogging"]
+PRODUCTS = ["Strata", "StrataStorage", "StrataLogging", "StrataSync"]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 

@@ -393,9 +393,12 @@ final class AsyncWriteQueue {
         // it: the next transaction begins without unlocking and locking again.
         let continues = allowGrouping && running != nil && groupSize + 1 < Self.maximumGroupSize && nextIsBlock
         let version: UInt64
-        let silent = realm.prepareSilentCommit(txn, skipping: skipping)
-        let expected = realm.expectCommit(txn)
+        var silent: UInt64?
+        var expected: UInt64?
         do {
+            try realmState.file.commitObserver?.willCommit(txn)
+            silent = realm.prepareSilentCommit(txn, skipping: skipping)
+            expected = realm.expectCommit(txn)
             if continues {
                 let (v, next) = try txn.commitAndContinue(durability: .deferred)
                 version = v.rawValue
@@ -412,6 +415,7 @@ final class AsyncWriteQueue {
             afterWrite()
             return id
         }
+        realmState.file.commitObserver?.didCommit()
         realm.finishSilentCommit(silent)
         realmState.writeTxn = nil
         realmState.stamp &+= 1

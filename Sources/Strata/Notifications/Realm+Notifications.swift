@@ -82,6 +82,8 @@ extension RealmFile {
 
     /// A recorder for a write transaction beginning now, when the file has observers.
     func changeRecorderIfObserved() -> CommitChanges? {
+        // A synced file's commits always carry their record: it is what the outbox is made of.
+        if commitObserver != nil { return CommitChanges(unbounded: true) }
         guard let n = existingNotifier, n.wantsRecords else { return nil }
         return CommitChanges()
     }
@@ -94,10 +96,12 @@ extension Realm {
         _ txn: StoreTransaction, skipping tokens: [NotificationToken],
         durability: Durability = .full
     ) throws -> UInt64 {
+        try file.commitObserver?.willCommit(txn)
         let silent = prepareSilentCommit(txn, skipping: tokens)
         let expected = expectCommit(txn)
         do {
             let created = try txn.commit(durability: durability).rawValue
+            file.commitObserver?.didCommit()
             finishSilentCommit(silent)
             return created
         } catch {

@@ -69,6 +69,8 @@ public struct Realm: Equatable {
         /// compares with the file when `objectTypes` is nil. Set by the `Realm.Configuration`
         /// initializer StrataPlugin generates in each module with models; not API.
         public var _strataModuleSchema: Schema?
+        /// The sync product's attachment (`StrataSync`'s `syncConfiguration`); nil for a local realm.
+        package var _syncAttachment: (any RealmSyncAttachment)?
 
         /// A configuration; every argument has RealmSwift's default, in RealmSwift's order.
         ///
@@ -231,6 +233,7 @@ public struct Realm: Equatable {
                 cached.configuration.encryptionKey, configuration.encryptionKey, path: cached.file.path)
             self.realmState = cached
             try prepareSchemaAtOpen()
+            try configuration._syncAttachment?.realmDidOpen(self)
             return
         }
         // As in RealmSwift, a missing directory is an error, not created: a typo in a path must
@@ -274,11 +277,28 @@ public struct Realm: Equatable {
         do {
             if !wasOpen { try compactOnLaunchIfAsked() }
             try prepareSchemaAtOpen()
+            if !wasOpen && configuration._syncAttachment == nil && !configuration.readOnly {
+                try refuseSyncedFileWithoutSync()
+            }
         } catch {
             // An open that fails writes nothing to the file, not even the clean-close record.
             if !wasOpen { file.openFailed = true }
             if Realm.isDamage(error) || (error as? Realm.Error)?.code == .invalidDatabase { file.openFailed = true }
             throw error
+        }
+        try configuration._syncAttachment?.realmDidOpen(self)
+    }
+
+    /// A synced file (one with the sync product's meta tree) opened for writing without its sync
+    /// configuration would commit changes that never reach the server: refused.
+    private func refuseSyncedFileWithoutSync() throws {
+        // A snapshot of its own: the realm may belong to a queue or actor this thread is not on.
+        guard let read = try? file.db.beginRead() else { return }
+        if (try? StoreTransaction(read: read).count(tree: "y:m")) ?? 0 > 0 {
+            throw Realm.Error(
+                .fail,
+                "'\(file.path)' is a synced realm: open it with its syncConfiguration (import StrataSync), or readOnly, so that its changes are not lost to the server.",
+                path: file.path)
         }
     }
 

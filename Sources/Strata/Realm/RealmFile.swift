@@ -36,6 +36,14 @@ final class RealmFile: @unchecked Sendable {
     private var propertyColumns: [String: [String: String]] = [:]
     /// Records the reads of this file's objects made inside Observation trackings.
     let observationHub = ObservationHub()
+    /// Sees every commit of this file before it is made (the sync product's outbox); guarded by `lock`.
+    private var commitObserverStorage: (any RealmCommitObserver)?
+
+    /// The commit observer, if one is installed.
+    var commitObserver: (any RealmCommitObserver)? {
+        get { lock.withLock { commitObserverStorage } }
+        set { lock.withLock { commitObserverStorage = newValue } }
+    }
 
     private nonisolated(unsafe) static var open: [String: Weak] = [:]
     private static let openLock = NSLock()

@@ -24,12 +24,16 @@ package final class CommitChanges: @unchecked Sendable {
     package var version: UInt64 = 0
     private var noted = 0
 
-    package init() {}
+    /// Whether the record never gives up (a synced file's outbox needs every change).
+    private let unbounded: Bool
+
+    /// An empty record; `unbounded` records keep every change however many there are.
+    package init(unbounded: Bool = false) { self.unbounded = unbounded }
 
     @inline(__always)
     private func count() -> Bool {
         noted += 1
-        if noted > Self.maximumObjects {
+        if noted > Self.maximumObjects && !unbounded {
             isComplete = false
             tables = [:]
             return false

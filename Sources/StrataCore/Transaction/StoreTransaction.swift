@@ -83,6 +83,9 @@ package final class StoreTransaction {
     /// change notifications; see CommitChanges.swift). Read on every write, so it opts out of the
     /// run-time exclusivity check like the other hot state.
     @exclusivity(unchecked) package var changeRecorder: CommitChanges?
+    /// Set by the sync product on the transactions that apply what it downloaded: their changes
+    /// are not queued for upload again.
+    package var isSyncApply = false
 
     package init(read: ReadTransaction) {
         self.read = read
@@ -175,6 +178,26 @@ package final class StoreTransaction {
         }
         guard let t = try readTree(name) else { return nil }
         return try read!.get(key, in: t)
+    }
+
+    /// Sets `key` to `value` in tree `name` (created if missing), in the write transaction.
+    package func put(_ key: [UInt8], _ value: [UInt8], tree name: String) throws {
+        let w = requireWrite()
+        guard let h = try writeTree(name, create: true) else { return }
+        _ = try w.put(key, value, in: h)
+    }
+
+    /// Removes `key` from tree `name`, in the write transaction. Returns whether it was there.
+    @discardableResult
+    package func remove(_ key: [UInt8], tree name: String) throws -> Bool {
+        let w = requireWrite()
+        guard let h = try writeTree(name, create: false) else { return false }
+        return try w.delete(key, in: h)
+    }
+
+    /// The value under `key` in tree `name`, copied.
+    package func get(_ key: [UInt8], tree name: String) throws -> [UInt8]? {
+        try key.withUnsafeBytes { try get($0, tree: name).map { [UInt8]($0) } }
     }
 
     /// Calls `body` for entries of tree `name` with key >= `start` in order, until it returns false.

@@ -1,0 +1,624 @@
+import Foundation
+import Strata
+import StrataCore
+
+/// The sync of one realm file in this process: captures each local commit's changes into the
+/// outbox (in the same commit), uploads the outbox, downloads the server's changes and applies
+/// them as local commits (Docs/Sync.md, "The protocol").
+///
+/// One engine per file path, made by the first synced realm opened on it; it keeps a realm of
+/// its own on a private queue for its local reads and writes.
+///
+/// ## Concurrency
+/// Thread-safe: its mutable state is guarded by `lock`; the loops run as tasks; the private
+/// realm is used only on `queue`.
+final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
+    let path: String
+    let config: SyncConfiguration
+    let realmConfiguration: Realm.Configuration
+    let tables: [String: SyncTable]
+    private let queue: DispatchQueue
+    private nonisolated(unsafe) var workerRealm: Realm?
+    private let lock = NSLock()
+    private var clock: HybridLogicalClock?
+    private var running = false
+    /// Counts `start()`s: a loop runs while the engine runs and its generation is current.
+    private var generation = 0
+    private var tasks: [Task<Void, Never>] = []
+    private var links: [SyncServerLink] = []
+    private let uploadSignal = SyncSignal()
+    private let downloadSignal = SyncSignal()
+    private var uploadWaiters: [(UInt64, Int, CheckedContinuation<Void, Error>)] = []
+    private var downloadWaiters: [(Int, Int, CheckedContinuation<Void, Error>)] = []
+    private var waiterIDs = 0
+    private var uploadedThrough: UInt64 = 0
+    private var passesStarted = 0
+    private var passesCompleted = 0
+    private var schemaReady = false
+    private(set) var state: SyncSession.State = .inactive
+    private(set) var connectionState: SyncSession.ConnectionState = .disconnected
+    private(set) var lastError: Error?
+    /// The session object handed out for this engine.
+    private(set) lazy var session = SyncSession(engine: self)
+
+    /// Set STRATA_SYNC_TRACE=1 to print what the loops do to standard error.
+    static let tracing = ProcessInfo.processInfo.environment["STRATA_SYNC_TRACE"] == "1"
+
+    func trace(_ message: @autoclosure () -> String) {
+        if Self.tracing { FileHandle.standardError.write(Data("[sync \(path.suffix(12))] \(message())\n".utf8)) }
+    }
+
+    private static let registryLock = NSLock()
+    private nonisolated(unsafe) static var registry: [String: SyncEngine] = [:]
+
+    private init(
+        path: String, config: SyncConfiguration, realmConfiguration: Realm.Configuration, tables: [String: SyncTable]
+    ) {
+        self.path = path
+        self.config = config
+        self.realmConfiguration = realmConfiguration
+        self.tables = tables
+        queue = DispatchQueue(label: "io.strata.sync.engine")
+    }
+
+    /// The engine of `path`, if a synced realm of it was opened in this process.
+    static func engine(path: String) -> SyncEngine? {
+        registryLock.withLock { registry[path] }
+    }
+
+    /// Makes (once per file) and starts the engine of a synced realm just opened.
+    /// - Throws: `SyncError.unsupportedSchema` naming a model that cannot be synced.
+    static func attach(_ realm: Realm, _ config: SyncConfiguration) throws {
+        let path = realm._filePath
+        if engine(path: path) != nil { return }
+        let txn = realm._storeTransaction
+        var tables: [String: SyncTable] = [:]
+        let names = realm.configuration.objectTypes.map { $0.map { $0.className() } } ?? Array(txn.tables.keys)
+        for name in names {
+            guard let st = txn.tables[name] else { continue }
+            tables[name] = try SyncTable(st)
+        }
+        let created: SyncEngine? = registryLock.withLock {
+            if registry[path] != nil { return nil }
+            let e = SyncEngine(path: path, config: config, realmConfiguration: realm.configuration, tables: tables)
+            registry[path] = e
+            return e
+        }
+        guard let e = created else { return }
+        realm._installCommitObserver(e)
+        e.start()
+    }
+
+    /// Stops every engine of this process and forgets them (tests, and processes that close
+    /// their synced realms for good).
+    static func stopAll() async {
+        let all = registryLock.withLock {
+            defer { registry = [:] }
+            return Array(registry.values)
+        }
+        for e in all { await e.stop(forget: true) }
+    }
+
+    // MARK: Capture (in the committing thread, writer lock held)
+
+    /// The clock, made from the file's meta values on first use (inside a write transaction).
+    private func ensureClock(_ txn: StoreTransaction) throws -> HybridLogicalClock {
+        if let c = lock.withLock({ clock }) { return c }
+        var node = try SyncLocalStore.meta(txn, "node") ?? 0
+        if node == 0 {
+            node = UInt64.random(in: 1...UInt64.max)
+            try SyncLocalStore.setMeta(txn, "node", node)
+        }
+        let floor = try SyncLocalStore.meta(txn, "hlc") ?? 0
+        return lock.withLock {
+            if let c = clock { return c }
+            let c = HybridLogicalClock(node: node, floor: floor)
+            clock = c
+            return c
+        }
+    }
+
+    func willCommit(_ txn: StoreTransaction) throws {
+        guard !txn.isSyncApply, let record = txn.changeRecorder else { return }
+        var ops: [String] = []
+        var stamp: SyncClock?
+        for name in tables.keys.sorted() {
+            let t = tables[name]!
+            var changes = record.tables[name] ?? TableChanges()
+            if record.rewrittenTables.contains(name) {
+                try txn.forEachRow(t.store) { row in
+                    changes.modified[row.key] = .all
+                    return true
+                }
+            }
+            if changes.isEmpty { continue }
+            let c = try stamp ?? ensureClock(txn).now()
+            stamp = c
+            for key in changes.inserted.sorted() {
+                if let op = try captureWrite(txn, t, key: key, columns: .all, clock: c) { ops.append(op) }
+            }
+            for (key, columns) in changes.modified.sorted(by: { $0.key < $1.key }) {
+                if let op = try captureWrite(txn, t, key: key, columns: columns, clock: c) { ops.append(op) }
+            }
+            for key in changes.deleted.sorted() {
+                let old = try SyncLocalStore.clocks(txn, table: name, key: key)
+                guard let keyText = old?.key ?? (t.store.primaryKeyIsObjectKey ? String(key) : nil) else { continue }
+                try SyncLocalStore.removeClocks(txn, table: name, key: key)
+                try SyncLocalStore.setTombstone(txn, table: name, key: keyText, c)
+                ops.append(SyncOperation(table: name, key: keyText, deleteClock: c, fields: [:]).json(t))
+            }
+        }
+        guard let c = stamp, !ops.isEmpty else { return }
+        try SyncLocalStore.appendOutbox(txn, "[" + ops.joined(separator: ",") + "]")
+        try SyncLocalStore.setMeta(txn, "hlc", c.time)
+    }
+
+    /// The outbox operation for a write of `columns` of object `key`, stamping their clocks.
+    private func captureWrite(
+        _ txn: StoreTransaction, _ t: SyncTable, key: Int64, columns: ColumnSet, clock c: SyncClock
+    ) throws
+        -> String?
+    {
+        guard let row = try txn.row(t.store, key: key) else { return nil }
+        let pk = row.value(t.primaryKeyColumn)
+        let keyText = SyncTable.keyText(pk)
+        var clocks = try SyncLocalStore.clocks(txn, table: t.name, key: key) ?? .init(key: keyText, fields: [:])
+        var fields: [String: SyncRecord<StoreValue>.Field] = [:]
+        for f in t.fields where columns.contains(f.column) {
+            var v = row.value(f.column)
+            if f.type == .timestamp {
+                // PostgreSQL keeps microseconds: every replica keeps what the server keeps.
+                let rounded = SyncTable.microseconds(v)
+                if rounded != v {
+                    _ = try txn.set(t.store, key: key, column: f.column, to: rounded)
+                    v = rounded
+                }
+            }
+            fields[f.name] = .init(value: v, clock: c)
+            clocks.fields[f.name] = c
+        }
+        if fields.isEmpty { return nil }
+        try SyncLocalStore.setClocks(txn, table: t.name, key: key, clocks)
+        return SyncOperation(table: t.name, key: keyText, deleteClock: nil, fields: fields).json(t)
+    }
+
+    func didCommit() {
+        uploadSignal.fire()
+    }
+
+    // MARK: Applying downloads (on the worker queue, inside a write)
+
+    /// Merges one write or delete from the server into the local object.
+    private func applyRemote(
+        _ txn: StoreTransaction, _ t: SyncTable, key keyText: String, write: [String: SyncRecord<StoreValue>.Field]?,
+        delete: SyncClock?
+    ) throws {
+        guard let pk = t.keyValue(keyText) else { return }
+        let key = try txn.objectKey(t.store, primaryKey: pk)
+        var clocks = SyncLocalStore.Clocks(key: keyText, fields: [:])
+        var record = SyncRecord<StoreValue>.absent
+        record.tombstone = try SyncLocalStore.tombstone(txn, table: t.name, key: keyText)
+        if let key, let row = try txn.row(t.store, key: key) {
+            clocks = try SyncLocalStore.clocks(txn, table: t.name, key: key) ?? clocks
+            record.alive = true
+            for f in t.fields {
+                record.fields[f.name] = .init(value: row.value(f.column), clock: clocks.fields[f.name] ?? .zero)
+            }
+        }
+        let before = record
+        if let write { record.applyWrite(write, defaults: t.defaults) }
+        if let delete { record.applyDelete(delete, defaults: t.defaults) }
+        guard record != before else { return }
+        if record.tombstone != before.tombstone {
+            try SyncLocalStore.setTombstone(txn, table: t.name, key: keyText, record.tombstone)
+        }
+        switch (before.alive, record.alive, key) {
+        case (true, true, let key?):
+            for f in t.fields {
+                guard let new = record.fields[f.name], let old = before.fields[f.name] else { continue }
+                if new.value != old.value { _ = try txn.set(t.store, key: key, column: f.column, to: new.value) }
+                clocks.fields[f.name] = new.clock
+            }
+            try SyncLocalStore.setClocks(txn, table: t.name, key: key, clocks)
+        case (false, true, _):
+            var values = t.store.columns.map(\.defaultValue)
+            values[t.primaryKeyColumn] = pk
+            clocks.fields = [:]
+            for f in t.fields {
+                let v = record.fields[f.name] ?? .init(value: f.defaultValue, clock: record.tombstone)
+                values[f.column] = v.value
+                clocks.fields[f.name] = v.clock
+            }
+            let newKey = try txn.insert(into: t.store, values: values)
+            try SyncLocalStore.setClocks(txn, table: t.name, key: newKey, clocks)
+        case (true, false, let key?):
+            try txn.delete(t.store, key: key)
+            try SyncLocalStore.removeClocks(txn, table: t.name, key: key)
+        default:
+            break
+        }
+    }
+
+    // MARK: The worker realm
+
+    /// Runs `body` with the engine's own realm on its queue.
+    private func onWorker<T: Sendable>(_ body: @escaping @Sendable (Realm) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { c in
+            queue.async { [self] in
+                do {
+                    if workerRealm == nil { workerRealm = try Realm(configuration: realmConfiguration, queue: queue) }
+                    c.resume(returning: try body(workerRealm!))
+                } catch {
+                    c.resume(throwing: error)
+                }
+            }
+        }
+    }
+
+    /// Runs `body` in a write transaction of the engine's realm whose changes are not queued
+    /// for upload.
+    private func syncWrite(_ realm: Realm, _ body: (StoreTransaction) throws -> Void) throws {
+        try realm.write {
+            guard let txn = realm._storeWriteTransaction else { return }
+            txn.isSyncApply = true
+            try body(txn)
+        }
+    }
+
+    // MARK: Loops
+
+    func start() {
+        let gen: Int? = lock.withLock {
+            guard !running else { return nil }
+            running = true
+            state = .active
+            generation += 1
+            return generation
+        }
+        guard let gen else { return }
+        let up = Task.detached { [self] in await uploadLoop(gen) }
+        let down = Task.detached { [self] in await downloadLoop(gen) }
+        let listen = Task.detached { [self] in await listenLoop(gen) }
+        lock.withLock { tasks = [up, down, listen] }
+        uploadSignal.fire()
+        downloadSignal.fire()
+    }
+
+    /// Stops the loops and closes the connections; with `forget`, also drops the engine.
+    func stop(forget: Bool = false) async {
+        let (ts, ls): ([Task<Void, Never>], [SyncServerLink]) = lock.withLock {
+            running = false
+            state = forget ? .inactive : .paused
+            connectionState = .disconnected
+            defer {
+                tasks = []
+                links = []
+            }
+            return (tasks, links)
+        }
+        trace("stop: cancelling \(ts.count) tasks, closing \(ls.count) links")
+        for t in ts { t.cancel() }
+        uploadSignal.fire()
+        downloadSignal.fire()
+        for l in ls { await l.close() }
+        trace("stop: links closed")
+        // The loops end at their next step; one stuck in the client library (see SyncDeadline)
+        // is left to end on its own rather than holding the stop.
+        for (i, t) in ts.enumerated() {
+            _ = try? await SyncDeadline.run(5, "stopping") { await t.value }
+            trace("stop: task \(i) ended")
+        }
+        failWaiters(
+            SyncError(
+                .connection, "The sync session of '\(path)' was stopped before the wait ended. Resume it to go on."))
+        if forget {
+            let observer = self
+            try? await onWorker { realm in
+                realm._removeCommitObserver(observer)
+                return ()
+            }
+            queue.sync { workerRealm = nil }
+        }
+    }
+
+    private func isCurrent(_ gen: Int) -> Bool { lock.withLock { running && generation == gen } }
+
+    /// Stops the loops without waiting for them (`SyncSession.suspend()`): each ends at its
+    /// next step; a later `start()` begins new ones.
+    func suspend() {
+        let (ts, ls): ([Task<Void, Never>], [SyncServerLink]) = lock.withLock {
+            running = false
+            state = .paused
+            connectionState = .disconnected
+            defer {
+                tasks = []
+                links = []
+            }
+            return (tasks, links)
+        }
+        for t in ts { t.cancel() }
+        uploadSignal.fire()
+        downloadSignal.fire()
+        failWaiters(
+            SyncError(
+                .connection, "The sync session of '\(path)' was suspended before the wait ended. Resume it to go on."))
+        Task.detached { for l in ls { await l.close() } }
+    }
+
+    private func connect() async throws -> SyncServerLink {
+        lock.withLock { if connectionState == .disconnected { connectionState = .connecting } }
+        let link = try await SyncServerLink.connect(config)
+        let keep = lock.withLock {
+            guard running else { return false }
+            links.append(link)
+            connectionState = .connected
+            return true
+        }
+        if !keep {
+            await link.close()
+            throw CancellationError()
+        }
+        if !lock.withLock({ schemaReady }) {
+            try await link.prepareSchema(Array(tables.values).sorted { $0.name < $1.name })
+            lock.withLock { schemaReady = true }
+        }
+        return link
+    }
+
+    private func drop(_ link: SyncServerLink) async {
+        lock.withLock { links.removeAll { $0 === link } }
+        await link.close()
+    }
+
+    /// Reports `error` (not a cancellation) to the app; fatal ones fail the waits.
+    private func report(_ error: Error, _ gen: Int) {
+        guard !(error is CancellationError), isCurrent(gen) else { return }
+        let state = (error as? SyncError)?.sqlState
+        lock.withLock {
+            lastError = error
+            connectionState = .disconnected
+            // A sync table or column missing on the server (dropped, or lost with a restored
+            // backup): the next connection creates the schema again.
+            if state == "42P01" || state == "42703" || state == "42883" { schemaReady = false }
+        }
+        if let s = error as? SyncError,
+            s.code == .authentication || s.code == .schemaMismatch || s.code == .badServerData
+        {
+            failWaiters(error)
+        }
+        config.errorHandler?(error, session)
+    }
+
+    private func backoff(_ attempt: Int) async {
+        let seconds = min(5.0, 0.05 * pow(2.0, Double(min(attempt, 8))))
+        try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+    }
+
+    private func clientID() async throws -> String {
+        if let id = config.clientID { return id }
+        let node = try await onWorker { realm -> UInt64 in
+            if let n = try SyncLocalStore.meta(realm._storeTransaction, "node") { return n }
+            var made: UInt64 = 0
+            try self.syncWrite(realm) { txn in made = try self.ensureClock(txn).node }
+            return made
+        }
+        return "node-" + String(node, radix: 16)
+    }
+
+    private func uploadLoop(_ gen: Int) async {
+        var link: SyncServerLink?
+        var attempt = 0
+        while isCurrent(gen) {
+            do {
+                let client = try await clientID()
+                while isCurrent(gen) {
+                    let tables = self.tables
+                    let batch = try await onWorker { realm -> [(UInt64, [UInt8])] in
+                        realm.refresh()
+                        return try SyncLocalStore.outbox(realm._storeTransaction, limit: 256).map { ($0.seq, $0.json) }
+                    }
+                    guard let last = batch.last?.0 else {
+                        markUploaded(nil)
+                        break
+                    }
+                    let entries = try batch.map { (seq: $0.0, ops: try SyncOperation.decode($0.1, tables: tables)) }
+                    if link == nil { link = try await connect() }
+                    let held = try await link!.upload(client: client, entries: entries, tables: tables)
+                    try await onWorker { realm in
+                        try self.syncWrite(realm) { try SyncLocalStore.trimOutbox($0, through: max(last, held)) }
+                    }
+                    markUploaded(last)
+                }
+                attempt = 0
+                await uploadSignal.wait(timeout: 5)
+            } catch {
+                trace("upload: \(error)")
+                report(error, gen)
+                if let l = link { await drop(l) }
+                link = nil
+                attempt += 1
+                await backoff(attempt)
+            }
+        }
+        trace("upload loop ends")
+        if let l = link { await drop(l) }
+    }
+
+    private func downloadLoop(_ gen: Int) async {
+        var link: SyncServerLink?
+        var attempt = 0
+        while isCurrent(gen) {
+            await downloadSignal.wait(timeout: 10)
+            guard isCurrent(gen) else { break }
+            let pass = lock.withLock {
+                passesStarted += 1
+                return passesStarted
+            }
+            do {
+                trace("download pass \(pass): connecting")
+                if link == nil { link = try await connect() }
+                trace("download pass \(pass): reading the position")
+                let position = try await onWorker { realm -> UInt64 in
+                    realm.refresh()
+                    return try SyncLocalStore.meta(realm._storeTransaction, "pos") ?? 0
+                }
+                trace("download pass \(pass): from \(position)")
+                let d = try await link!.download(from: position, tables: Array(tables.values))
+                trace("download pass \(pass): \(d.rows.count) rows, \(d.tombstones.count) tombstones, next \(d.next)")
+                if d.next != position {
+                    let tables = self.tables
+                    let box = DownloadBox(d)
+                    try await onWorker { realm in
+                        try self.syncWrite(realm) { txn in
+                            let c = try self.ensureClock(txn)
+                            for t in box.value.tombstones {
+                                guard let table = tables[t.table] else { continue }
+                                c.observe(t.clock)
+                                try self.applyRemote(txn, table, key: t.key, write: nil, delete: t.clock)
+                            }
+                            for r in box.value.rows {
+                                guard let table = tables[r.table] else { continue }
+                                for f in r.fields.values { c.observe(f.clock) }
+                                try self.applyRemote(txn, table, key: r.key, write: r.fields, delete: nil)
+                            }
+                            try SyncLocalStore.setMeta(txn, "pos", box.value.next)
+                            try SyncLocalStore.setMeta(txn, "hlc", c.lastTime)
+                        }
+                    }
+                }
+                attempt = 0
+                completePass(pass)
+            } catch {
+                trace("download: \(error)")
+                report(error, gen)
+                if let l = link { await drop(l) }
+                link = nil
+                attempt += 1
+                await backoff(attempt)
+                downloadSignal.fire()
+            }
+        }
+        trace("download loop ends")
+        if let l = link { await drop(l) }
+    }
+
+    private func listenLoop(_ gen: Int) async {
+        var attempt = 0
+        while isCurrent(gen) {
+            var link: SyncServerLink?
+            do {
+                trace("listen: connecting")
+                link = try await connect()
+                trace("listen: LISTEN")
+                try await link!.connection.listen(on: "strata_changes") { notifications in
+                    // Listening now: whatever committed before is caught up by one pass.
+                    trace("listen: listening")
+                    downloadSignal.fire()
+                    for try await _ in notifications {
+                        guard isCurrent(gen) else { break }
+                        downloadSignal.fire()
+                    }
+                }
+            } catch {
+                trace("listen: \(error)")
+                report(error, gen)
+            }
+            if let l = link { await drop(l) }
+            attempt += 1
+            if isCurrent(gen) { await backoff(attempt) }
+        }
+        trace("listen loop ends")
+    }
+
+    // MARK: Waits
+
+    private func markUploaded(_ seq: UInt64?) {
+        let ready: [CheckedContinuation<Void, Error>] = lock.withLock {
+            if let seq { uploadedThrough = max(uploadedThrough, seq) }
+            // An empty outbox: everything committed before is on the server.
+            let through = seq == nil ? UInt64.max : uploadedThrough
+            let r = uploadWaiters.filter { $0.0 <= through }.map(\.2)
+            uploadWaiters.removeAll { $0.0 <= through }
+            return r
+        }
+        for c in ready { c.resume() }
+    }
+
+    private func completePass(_ pass: Int) {
+        let ready: [CheckedContinuation<Void, Error>] = lock.withLock {
+            passesCompleted = max(passesCompleted, pass)
+            let r = downloadWaiters.filter { $0.0 <= pass }.map(\.2)
+            downloadWaiters.removeAll { $0.0 <= pass }
+            return r
+        }
+        for c in ready { c.resume() }
+    }
+
+    private func failWaiters(_ error: Error) {
+        let all: [CheckedContinuation<Void, Error>] = lock.withLock {
+            defer {
+                uploadWaiters = []
+                downloadWaiters = []
+            }
+            return uploadWaiters.map(\.2) + downloadWaiters.map(\.2)
+        }
+        for c in all { c.resume(throwing: error) }
+    }
+
+    /// Returns once every commit made before the call is on the server. Cancellable.
+    func waitForUpload() async throws {
+        let target = try await onWorker { realm -> UInt64 in
+            realm.refresh()
+            return try SyncLocalStore.lastOutboxSeq(realm._storeTransaction)
+        }
+        if target == 0 { return }
+        let id = lock.withLock {
+            waiterIDs += 1
+            return waiterIDs
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, Error>) in
+                let now: Bool = lock.withLock {
+                    if uploadedThrough >= target || Task.isCancelled { return true }
+                    uploadWaiters.append((target, id, c))
+                    return false
+                }
+                if now { c.resume() } else { uploadSignal.fire() }
+            }
+        } onCancel: {
+            cancelWaiter(id)
+        }
+        try Task.checkCancellation()
+    }
+
+    /// Returns once a download pass that started after the call has been applied locally.
+    /// Cancellable.
+    func waitForDownload() async throws {
+        let id = lock.withLock {
+            waiterIDs += 1
+            return waiterIDs
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, Error>) in
+                let now: Bool = lock.withLock {
+                    if Task.isCancelled { return true }
+                    downloadWaiters.append((passesStarted + 1, id, c))
+                    return false
+                }
+                if now { c.resume() } else { downloadSignal.fire() }
+            }
+        } onCancel: {
+            cancelWaiter(id)
+        }
+        try Task.checkCancellation()
+    }
+
+    private func cancelWaiter(_ id: Int) {
+        let c: CheckedContinuation<Void, Error>? = lock.withLock {
+            if let i = uploadWaiters.firstIndex(where: { $0.1 == id }) { return uploadWaiters.remove(at: i).2 }
+            if let i = downloadWaiters.firstIndex(where: { $0.1 == id }) { return downloadWaiters.remove(at: i).2 }
+            return nil
+        }
+        c?.resume(throwing: CancellationError())
+    }
+}

@@ -1,0 +1,325 @@
+import Foundation
+import Logging
+import PostgresNIO
+import StrataCore
+
+/// One connection to the sync server and the statements the engine runs on it: the schema,
+/// an upload batch, a download pass.
+///
+/// ## Concurrency
+/// Used by one task at a time (each loop of the engine has its own link).
+final class SyncServerLink: @unchecked Sendable {
+    let connection: PostgresConnection
+    static let logger = Logger(label: "io.strata.sync", factory: { _ in SwiftLogNoOpLogHandler() })
+    /// The longest one statement may take before the link is given up.
+    static let queryLimit = 60.0
+    private static let ids = NSLock()
+    private nonisolated(unsafe) static var nextID = 0
+
+    private init(_ c: PostgresConnection) { connection = c }
+
+    /// Connects to the server `config` names.
+    static func connect(_ config: SyncConfiguration) async throws -> SyncServerLink {
+        let id = ids.withLock {
+            nextID += 1
+            return nextID
+        }
+        do {
+            let settings = config.connection
+            let c = try await SyncDeadline.run(10, "connecting", late: { try? await $0.close() }) {
+                try await PostgresConnection.connect(configuration: settings, id: id, logger: logger)
+            }
+            let link = SyncServerLink(c)
+            try await link.run("SET TIME ZONE 'UTC'")
+            return link
+        } catch {
+            throw Self.syncError(
+                error, "connecting to \(config.host):\(config.port)/\(config.database) as \(config.user)")
+        }
+    }
+
+    func close() async {
+        try? await connection.close()
+    }
+
+    /// A bind value: text, or an array of texts.
+    enum Bind {
+        case text(String)
+        case texts([String])
+    }
+
+    /// Runs `sql` with `binds`; returns the rows' columns as text (nil for NULL).
+    @discardableResult
+    func run(_ sql: String, _ binds: [Bind] = []) async throws -> [[String?]] {
+        var b = PostgresBindings(capacity: binds.count)
+        for x in binds {
+            switch x {
+            case .text(let s): b.append(s)
+            case .texts(let a): b.append(a)
+            }
+        }
+        let query = PostgresQuery(unsafeSQL: sql, binds: b)
+        let connection = self.connection
+        do {
+            return try await SyncDeadline.run(Self.queryLimit, "a statement") {
+                let rows = try await connection.query(query, logger: Self.logger)
+                var out: [[String?]] = []
+                for try await row in rows {
+                    var r: [String?] = []
+                    for cell in row { r.append((try? cell.decode(String?.self)) ?? nil) }
+                    out.append(r)
+                }
+                return out
+            }
+        } catch {
+            if (error as? SyncError)?.code == .connection, error is SyncError { try? await connection.close() }
+            throw Self.syncError(error, "running \(sql.prefix(120))")
+        }
+    }
+
+    /// A `SyncError` for a failure of the server or the connection, with the server's message.
+    static func syncError(_ error: Error, _ doing: String) -> Error {
+        if error is SyncError { return error }
+        guard let p = error as? PSQLError else {
+            return SyncError(.connection, "\(doing): \(error)")
+        }
+        let state = p.serverInfo?[.sqlState] ?? ""
+        let message = p.serverInfo?[.message] ?? "\(p.code)"
+        switch state {
+        case "28P01", "28000", "3D000", "42501":
+            return SyncError(
+                .authentication,
+                "The server refused \(doing): \(message) (SQLSTATE \(state)). Check the user, password and database of the SyncConfiguration."
+            )
+        case _ where p.code == .server:
+            var e = SyncError(.connection, "The server failed \(doing): \(message) (SQLSTATE \(state)).")
+            e.sqlState = state
+            return e
+        default:
+            return SyncError(.connection, "Lost the server \(doing): \(p.code). The session reconnects.")
+        }
+    }
+
+    // MARK: Schema
+
+    /// Creates or updates the server's tables for `tables` and checks their column types.
+    func prepareSchema(_ tables: [SyncTable]) async throws {
+        try await run("BEGIN")
+        do {
+            try await run("SELECT pg_advisory_xact_lock(hashtext('strata_schema'))")
+            for s in SyncServerSchema.statements(tables) { try await run(s) }
+            for t in tables {
+                let cols = try await run(SyncServerSchema.columnsQuery, [.text(t.name)])
+                var types: [String: String] = [:]
+                for c in cols { if let n = c[0], let ty = c[1] { types[n] = ty } }
+                let expected = [(t.primaryKeyName, t.primaryKeyType)] + t.fields.map { ($0.name, $0.type) }
+                for (name, type) in expected where types[name] != SyncTable.sqlType(type) {
+                    throw SyncError(
+                        .schemaMismatch,
+                        "The server's table \(t.name) has column \(name) of type \(types[name] ?? "(none)"), the model needs \(SyncTable.sqlType(type)). Change the column with ALTER TABLE, or the model."
+                    )
+                }
+            }
+            try await run("COMMIT")
+        } catch {
+            _ = try? await run("ROLLBACK")
+            throw error
+        }
+    }
+
+    // MARK: Upload
+
+    /// Applies outbox entries (sequence number and operations, in order) in one transaction,
+    /// skipping those the server has from this client already. Returns the newest sequence number
+    /// the server holds for the client afterwards.
+    func upload(
+        client: String, entries: [(seq: UInt64, ops: [SyncOperation])], tables: [String: SyncTable]
+    ) async throws
+        -> UInt64
+    {
+        try await run("BEGIN")
+        do {
+            try await run("SET LOCAL strata.applying = 'on'")
+            try await run("INSERT INTO strata_clients (client) VALUES ($1) ON CONFLICT DO NOTHING", [.text(client)])
+            let had =
+                UInt64(
+                    try await run(
+                        "SELECT uploaded::text FROM strata_clients WHERE client = $1 FOR UPDATE", [.text(client)]
+                    ).first?[0] ?? "0") ?? 0
+            let fresh = entries.filter { $0.seq > had }
+            guard let last = fresh.last?.seq else {
+                try await run("COMMIT")
+                return had
+            }
+            var byTable: [String: [SyncOperation]] = [:]
+            var order: [String] = []
+            for e in fresh {
+                for op in e.ops {
+                    if byTable[op.table] == nil { order.append(op.table) }
+                    byTable[op.table, default: []].append(op)
+                }
+            }
+            for name in order.sorted() {
+                guard let t = tables[name] else { continue }
+                try await apply(byTable[name]!, to: t)
+            }
+            try await run(
+                "UPDATE strata_clients SET uploaded = $2::bigint WHERE client = $1",
+                [.text(client), .text(String(last))])
+            try await run("COMMIT")
+            return last
+        } catch {
+            _ = try? await run("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Merges `ops` into the server's rows of `t` (locked for the transaction) and writes back
+    /// what changed.
+    private func apply(_ ops: [SyncOperation], to t: SyncTable) async throws {
+        let keys = Array(Set(ops.map(\.key))).sorted()
+        var records: [String: SyncRecord<StoreValue>] = [:]
+        for k in keys { records[k] = .absent }
+        let pkArray = SyncTable.sqlType(t.primaryKeyType) + "[]"
+        let rows = try await run(
+            "SELECT row_to_json(x)::text FROM (SELECT \(t.selectList) FROM \(SyncTable.quote(t.name)) WHERE \(SyncTable.quote(t.primaryKeyName)) = ANY($1::text[]::\(pkArray)) ORDER BY 1 FOR UPDATE) x",
+            [.texts(keys)])
+        for r in rows {
+            guard let json = r[0], let (key, fields) = try Self.decodeRow(json, t) else { continue }
+            records[key] = SyncRecord(alive: true, fields: fields, tombstone: .zero)
+        }
+        let tombs = try await run(
+            "SELECT pk, clock FROM strata_tombstones WHERE tbl = $1 AND pk = ANY($2::text[]) ORDER BY pk FOR UPDATE",
+            [.text(t.name), .texts(keys)])
+        for r in tombs {
+            guard let k = r[0], let c = r[1].flatMap({ SyncClock(text: $0) }) else { continue }
+            records[k]?.tombstone = c
+        }
+        let before = records
+        for op in ops {
+            if let d = op.deleteClock {
+                records[op.key]?.applyDelete(d, defaults: t.defaults)
+            } else {
+                records[op.key]?.applyWrite(op.fields, defaults: t.defaults)
+            }
+        }
+        var upserts: [String] = []
+        var deletes: [String] = []
+        var tombstones: [String] = []
+        for k in keys {
+            guard let a = before[k], let b = records[k], a != b else { continue }
+            if b.tombstone != a.tombstone {
+                tombstones.append("{\"pk\":" + SyncTable.jsonString(k) + ",\"clock\":\"" + b.tombstone.text + "\"}")
+            }
+            if b.alive {
+                guard let pk = t.keyValue(k) else { continue }
+                var s = "{" + SyncTable.jsonString(t.primaryKeyName) + ":" + SyncTable.json(pk, t.primaryKeyType)
+                var clocks = "{"
+                for (i, f) in t.fields.enumerated() {
+                    let v = b.fields[f.name] ?? .init(value: f.defaultValue, clock: b.tombstone)
+                    s += "," + SyncTable.jsonString(f.name) + ":" + SyncTable.json(v.value, f.type)
+                    clocks += (i == 0 ? "" : ",") + SyncTable.jsonString(f.name) + ":\"" + v.clock.text + "\""
+                }
+                upserts.append(s + ",\"_strata_clocks\":" + clocks + "}}")
+            } else if a.alive {
+                deletes.append(k)
+            }
+        }
+        let q = SyncTable.quote(t.name)
+        if !deletes.isEmpty {
+            try await run(
+                "DELETE FROM \(q) WHERE \(SyncTable.quote(t.primaryKeyName)) = ANY($1::text[]::\(pkArray))",
+                [.texts(deletes)])
+        }
+        if !upserts.isEmpty {
+            let cols = [t.primaryKeyName] + t.fields.map(\.name)
+            let types = [t.primaryKeyType] + t.fields.map(\.type)
+            let def = zip(cols, types).map { SyncTable.quote($0) + " " + SyncTable.wireType($1) }.joined(
+                separator: ", ")
+            let exprs = zip(cols, types).map { SyncTable.insertExpression($0, $1) }.joined(separator: ", ")
+            let sets =
+                (t.fields.map { SyncTable.quote($0.name) + " = EXCLUDED." + SyncTable.quote($0.name) } + [
+                    "_strata_clocks = EXCLUDED._strata_clocks"
+                ])
+                .joined(separator: ", ")
+            try await run(
+                "INSERT INTO \(q) (\(cols.map(SyncTable.quote).joined(separator: ", ")), _strata_clocks) SELECT \(exprs), x._strata_clocks FROM jsonb_to_recordset($1::text::jsonb) AS x(\(def), _strata_clocks jsonb) ON CONFLICT (\(SyncTable.quote(t.primaryKeyName))) DO UPDATE SET \(sets)",
+                [.text("[" + upserts.joined(separator: ",") + "]")])
+        }
+        if !tombstones.isEmpty {
+            try await run(
+                "INSERT INTO strata_tombstones (tbl, pk, clock) SELECT $1, x.pk, x.clock FROM jsonb_to_recordset($2::text::jsonb) AS x(pk text, clock text) ON CONFLICT (tbl, pk) DO UPDATE SET clock = EXCLUDED.clock",
+                [.text(t.name), .text("[" + tombstones.joined(separator: ",") + "]")])
+        }
+    }
+
+    /// A row of `t` in wire form (JSON of `t.selectList`) as its key text and fields with clocks.
+    static func decodeRow(_ json: String, _ t: SyncTable) throws -> (String, [String: SyncRecord<StoreValue>.Field])? {
+        guard let d = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
+            let pk = SyncTable.value(fromJSON: d[t.primaryKeyName], t.primaryKeyType)
+        else {
+            throw SyncError(
+                .badServerData, "A row of \(t.name) on the server has no readable primary key: \(json.prefix(200))")
+        }
+        let clocks = d["_strata_clocks"] as? [String: Any] ?? [:]
+        var fields: [String: SyncRecord<StoreValue>.Field] = [:]
+        for f in t.fields {
+            guard let v = SyncTable.value(fromJSON: d[f.name], f.type) else {
+                throw SyncError(
+                    .badServerData,
+                    "\(t.name).\(f.name) of the row \(SyncTable.keyText(pk)) on the server is not a \(f.type): \(String(describing: d[f.name]))"
+                )
+            }
+            let c = (clocks[f.name] as? String).flatMap { SyncClock(text: $0) } ?? .zero
+            fields[f.name] = .init(value: v, clock: c)
+        }
+        return (SyncTable.keyText(pk), fields)
+    }
+
+    // MARK: Download
+
+    /// What a download pass read: every row version and tombstone written by server
+    /// transactions from `position` up to (not including) `next`, the oldest transaction still
+    /// running when the pass's snapshot was taken.
+    struct Download {
+        var next: UInt64
+        var rows: [(table: String, key: String, fields: [String: SyncRecord<StoreValue>.Field])] = []
+        var tombstones: [(table: String, key: String, clock: SyncClock)] = []
+    }
+
+    /// Reads what changed on the server since `position` (a transaction id), in one snapshot.
+    func download(from position: UInt64, tables: [SyncTable]) async throws -> Download {
+        try await run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        do {
+            let xmin =
+                UInt64(try await run("SELECT pg_snapshot_xmin(pg_current_snapshot())::text").first?[0] ?? "") ?? 0
+            var d = Download(next: xmin)
+            if xmin > position {
+                let from = String(position)
+                let to = String(xmin)
+                for t in tables {
+                    let rows = try await run(
+                        "SELECT row_to_json(x)::text FROM (SELECT \(t.selectList) FROM \(SyncTable.quote(t.name)) WHERE _strata_xid >= $1::text::xid8 AND _strata_xid < $2::text::xid8) x",
+                        [.text(from), .text(to)])
+                    for r in rows {
+                        guard let json = r[0], let (k, f) = try Self.decodeRow(json, t) else { continue }
+                        d.rows.append((t.name, k, f))
+                    }
+                }
+                let names = tables.map(\.name)
+                for r in try await run(
+                    "SELECT tbl, pk, clock FROM strata_tombstones WHERE _strata_xid >= $1::text::xid8 AND _strata_xid < $2::text::xid8 AND tbl = ANY($3::text[])",
+                    [.text(from), .text(to), .texts(names)])
+                {
+                    guard let t = r[0], let k = r[1], let c = r[2].flatMap({ SyncClock(text: $0) }) else { continue }
+                    d.tombstones.append((t, k, c))
+                }
+            }
+            try await run("COMMIT")
+            return d
+        } catch {
+            _ = try? await run("ROLLBACK")
+            throw error
+        }
+    }
+}

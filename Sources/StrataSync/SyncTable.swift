@@ -1,0 +1,293 @@
+import Foundation
+import StrataCore
+
+/// One synced model's table, as both ends see it: the local `StoreTable`, and the PostgreSQL
+/// table of the same name with one column per property (Docs/Sync.md, "The data model").
+///
+/// Values travel as JSON ("wire form"): numbers, booleans and strings as themselves, `Data` and
+/// `ObjectId` as lowercase hex, `Date` as whole microseconds since 1970 (PostgreSQL's
+/// `timestamptz` keeps microseconds), `UUID` as its canonical text.
+package struct SyncTable: Sendable {
+    /// A synced property.
+    package struct Field: Sendable {
+        package let name: String
+        package let column: Int
+        package let type: ColumnType
+        package let isNullable: Bool
+        package let defaultValue: StoreValue
+    }
+
+    package let name: String
+    package let store: StoreTable
+    /// The primary key column (index in `store.columns`) and its type.
+    package let primaryKeyColumn: Int
+    package let primaryKeyType: ColumnType
+    package var primaryKeyName: String { store.columns[primaryKeyColumn].name }
+    /// The synced properties other than the primary key, in column order.
+    package let fields: [Field]
+    /// Field index by name.
+    package let fieldIndex: [String: Int]
+    /// Every field's default value by name (for the merge).
+    package let defaults: [String: StoreValue]
+
+    /// The table for `store`, or an error naming what cannot be synced yet.
+    package init(_ store: StoreTable) throws {
+        name = store.name
+        self.store = store
+        guard !store.isEmbedded else {
+            throw SyncError(
+                .unsupportedSchema,
+                "'\(store.name)' is an EmbeddedObject: synced realms do not sync embedded objects yet. Remove it from the synced objectTypes, or make it a top-level Object with a primary key."
+            )
+        }
+        guard let pk = store.primaryKeyColumn else {
+            throw SyncError(
+                .unsupportedSchema,
+                "'\(store.name)' has no primary key: every synced type needs one (@Persisted(primaryKey: true)), which names the object on every replica and in PostgreSQL."
+            )
+        }
+        primaryKeyColumn = pk
+        primaryKeyType = store.columns[pk].type
+        guard [.int, .string, .objectId, .uuid].contains(primaryKeyType) else {
+            throw SyncError(
+                .unsupportedSchema,
+                "'\(store.name).\(store.columns[pk].name)': a synced primary key must be an Int, String, ObjectId or UUID."
+            )
+        }
+        var fields: [Field] = []
+        for (i, c) in store.columns.enumerated() where i != pk && c.isStored {
+            guard c.collection == .none, Self.supported.contains(c.type) else {
+                throw SyncError(
+                    .unsupportedSchema,
+                    "'\(store.name).\(c.name)': synced realms sync Bool, Int, Float, Double, String, Data, Date, ObjectId and UUID properties (optional or not) so far; lists, sets, maps, links, Decimal128 and AnyRealmValue are not synced yet. Leave the type out of the synced objectTypes or change the property."
+                )
+            }
+            fields.append(
+                Field(name: c.name, column: i, type: c.type, isNullable: c.isNullable, defaultValue: c.defaultValue))
+        }
+        self.fields = fields
+        fieldIndex = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1.name, $0) })
+        defaults = Dictionary(uniqueKeysWithValues: fields.map { ($0.name, $0.defaultValue) })
+    }
+
+    private static let supported: Set<ColumnType> = [
+        .int, .bool, .float, .double, .string, .data, .timestamp, .objectId, .uuid,
+    ]
+
+    // MARK: SQL
+
+    /// `name` quoted as a PostgreSQL identifier.
+    package static func quote(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// `text` as a PostgreSQL string literal.
+    package static func literal(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
+
+    /// The PostgreSQL column type of a property type.
+    package static func sqlType(_ t: ColumnType) -> String {
+        switch t {
+        case .int: "bigint"
+        case .bool: "boolean"
+        case .float: "real"
+        case .double: "double precision"
+        case .string, .objectId: "text"
+        case .data: "bytea"
+        case .timestamp: "timestamp with time zone"
+        case .uuid: "uuid"
+        default: "text"
+        }
+    }
+
+    /// The type a column has in `jsonb_to_recordset` (its wire form).
+    package static func wireType(_ t: ColumnType) -> String {
+        switch t {
+        case .timestamp: "bigint"
+        case .data: "text"
+        default: sqlType(t)
+        }
+    }
+
+    /// The SQL expression that reads column `name` in wire form.
+    package static func selectExpression(_ name: String, _ t: ColumnType) -> String {
+        let q = quote(name)
+        switch t {
+        case .timestamp: return "(extract(epoch from \(q)) * 1000000)::bigint AS \(q)"
+        case .data: return "encode(\(q), 'hex') AS \(q)"
+        default: return q
+        }
+    }
+
+    /// The SQL expression that turns wire-form column `name` of a recordset `x` into the column's type.
+    package static func insertExpression(_ name: String, _ t: ColumnType) -> String {
+        let q = "x." + quote(name)
+        switch t {
+        case .timestamp: return "timestamptz 'epoch' + \(q) * interval '1 microsecond'"
+        case .data: return "decode(\(q), 'hex')"
+        default: return q
+        }
+    }
+
+    /// The select list of a row in wire form: primary key, fields, clocks.
+    package var selectList: String {
+        ([Self.selectExpression(primaryKeyName, primaryKeyType)]
+            + fields.map { Self.selectExpression($0.name, $0.type) }
+            + ["_strata_clocks"]).joined(separator: ", ")
+    }
+
+    // MARK: Wire values
+
+    /// `value` (of a column of type `t`) as JSON text in wire form.
+    package static func json(_ value: StoreValue, _ t: ColumnType) -> String {
+        switch value {
+        case .null: return "null"
+        case .bool(let b): return b ? "true" : "false"
+        case .int(let i): return String(i)
+        case .float(let f):
+            return f.isFinite ? "\(f)" : (f.isNaN ? "\"NaN\"" : (f > 0 ? "\"Infinity\"" : "\"-Infinity\""))
+        case .double(let d):
+            return d.isFinite ? "\(d)" : (d.isNaN ? "\"NaN\"" : (d > 0 ? "\"Infinity\"" : "\"-Infinity\""))
+        case .string(let s): return jsonString(s)
+        case .data(let b), .objectId(let b): return "\"" + hex(b) + "\""
+        case .uuid(let b): return "\"" + uuidText(b) + "\""
+        case .timestamp(let s, let n): return String(s * 1_000_000 + Int64(n) / 1000)
+        default: return "null"
+        }
+    }
+
+    /// The value of a column of type `t` from a JSON value in wire form (as `JSONSerialization`
+    /// returns it), or nil when it is not one.
+    package static func value(fromJSON j: Any?, _ t: ColumnType) -> StoreValue? {
+        guard let j, !(j is NSNull) else { return .null }
+        switch t {
+        case .bool:
+            if let n = j as? NSNumber { return .bool(n.boolValue) }
+        case .int:
+            if let n = j as? NSNumber { return .int(n.int64Value) }
+        case .float:
+            if let n = j as? NSNumber { return .float(n.floatValue) }
+            if let s = j as? String, let f = Float(s == "Infinity" ? "inf" : (s == "-Infinity" ? "-inf" : s)) {
+                return .float(f)
+            }
+        case .double:
+            if let n = j as? NSNumber { return .double(n.doubleValue) }
+            if let s = j as? String, let d = Double(s == "Infinity" ? "inf" : (s == "-Infinity" ? "-inf" : s)) {
+                return .double(d)
+            }
+        case .string:
+            if let s = j as? String { return .string(s) }
+        case .data:
+            if let s = j as? String, let b = bytes(hex: s) { return .data(b) }
+        case .objectId:
+            if let s = j as? String, let b = bytes(hex: s), b.count == 12 { return .objectId(b) }
+        case .uuid:
+            if let s = j as? String, let u = UUID(uuidString: s) {
+                return .uuid(withUnsafeBytes(of: u.uuid) { [UInt8]($0) })
+            }
+        case .timestamp:
+            if let n = j as? NSNumber {
+                let us = n.int64Value
+                var s = us / 1_000_000
+                var r = us % 1_000_000
+                if r < 0 { s -= 1; r += 1_000_000 }
+                return .timestamp(seconds: s, nanoseconds: Int32(r * 1000))
+            }
+        default: break
+        }
+        return nil
+    }
+
+    /// The primary key's text form: how `strata_tombstones.pk` and the local clock records name
+    /// the object (`"pk"::text` in PostgreSQL gives the same).
+    package static func keyText(_ value: StoreValue) -> String {
+        switch value {
+        case .int(let i): String(i)
+        case .string(let s): s
+        case .objectId(let b): hex(b)
+        case .uuid(let b): uuidText(b)
+        default: ""
+        }
+    }
+
+    /// The primary key value of a key text, or nil.
+    package func keyValue(_ text: String) -> StoreValue? {
+        switch primaryKeyType {
+        case .int: Int64(text).map { .int($0) }
+        case .string: .string(text)
+        case .objectId: Self.bytes(hex: text).flatMap { $0.count == 12 ? .objectId($0) : nil }
+        case .uuid: UUID(uuidString: text).map { u in .uuid(withUnsafeBytes(of: u.uuid) { [UInt8]($0) }) }
+        default: nil
+        }
+    }
+
+    /// A date rounded down to whole microseconds (what PostgreSQL keeps).
+    package static func microseconds(_ v: StoreValue) -> StoreValue {
+        guard case .timestamp(let s, let n) = v else { return v }
+        return .timestamp(seconds: s, nanoseconds: n / 1000 * 1000)
+    }
+
+    package static func jsonString(_ s: String) -> String {
+        var out = "\""
+        out.reserveCapacity(s.utf8.count + 2)
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if u.value < 0x20 {
+                    let h = String(u.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
+                } else {
+                    out.unicodeScalars.append(u)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    private static let digits = Array("0123456789abcdef".utf8)
+
+    package static func hex(_ b: [UInt8]) -> String {
+        var out = [UInt8]()
+        out.reserveCapacity(b.count * 2)
+        for x in b {
+            out.append(digits[Int(x >> 4)])
+            out.append(digits[Int(x & 15)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    package static func bytes(hex s: String) -> [UInt8]? {
+        let u = Array(s.utf8)
+        guard u.count % 2 == 0 else { return nil }
+        var out = [UInt8]()
+        out.reserveCapacity(u.count / 2)
+        var i = 0
+        while i < u.count {
+            guard let h = nibble(u[i]), let l = nibble(u[i + 1]) else { return nil }
+            out.append(h << 4 | l)
+            i += 2
+        }
+        return out
+    }
+
+    private static func nibble(_ c: UInt8) -> UInt8? {
+        switch c {
+        case 48...57: c - 48
+        case 97...102: c - 87
+        case 65...70: c - 55
+        default: nil
+        }
+    }
+
+    private static func uuidText(_ b: [UInt8]) -> String {
+        guard b.count == 16 else { return "" }
+        let h = hex(b)
+        let c = Array(h)
+        return String(c[0..<8]) + "-" + String(c[8..<12]) + "-" + String(c[12..<16]) + "-" + String(c[16..<20]) + "-"
+            + String(c[20..<32])
+    }
+}

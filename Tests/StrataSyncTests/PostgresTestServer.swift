@@ -1,0 +1,174 @@
+import Foundation
+import XCTest
+
+/// A PostgreSQL server of the tests' own: `initdb` into a temporary directory, `pg_ctl start`
+/// on a free loopback port, a database per test (`createDatabase`), `pg_ctl stop` at the end.
+/// It uses Debian's server binaries (on `PATH` or under /usr/lib/postgresql/*/bin); as root, it
+/// runs them as the `postgres` user, since the server refuses to run as root.
+final class PostgresTestServer: @unchecked Sendable {
+    let directory: String
+    let port: Int
+    let user = "strata"
+    private let binaries: String
+    private let asUser: String?
+    private var stopped = false
+
+    /// Why the server cannot start here (no binaries), or nil.
+    static var unavailableReason: String? {
+        findBinaries() == nil
+            ? "PostgreSQL's server binaries (initdb, pg_ctl) are not installed: apt-get install -y postgresql (.ci/run does)."
+            : nil
+    }
+
+    private static func findBinaries() -> String? {
+        var dirs = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
+        if let versions = try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql") {
+            dirs += versions.sorted(by: >).map { "/usr/lib/postgresql/\($0)/bin" }
+        }
+        return dirs.first {
+            FileManager.default.isExecutableFile(atPath: $0 + "/initdb")
+                && FileManager.default.isExecutableFile(atPath: $0 + "/pg_ctl")
+        }
+    }
+
+    /// Starts a new server.
+    init() throws {
+        guard let bin = Self.findBinaries() else { throw XCTSkip(Self.unavailableReason!) }
+        binaries = bin
+        asUser = getuid() == 0 ? "postgres" : nil
+        directory = "/tmp/strata-pg-\(getpid())-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        if let u = asUser {
+            _ = try Self.run("/bin/chown", ["-R", u, directory])
+        }
+        port = Self.freePort()
+        try runServerTool("initdb", ["-D", directory + "/data", "-U", user, "--auth=trust", "-E", "UTF8", "--no-sync"])
+        try runServerTool(
+            "pg_ctl",
+            [
+                "-D", directory + "/data", "-l", directory + "/server.log", "-w", "-t", "60", "-o",
+                "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200",
+                "start",
+            ])
+    }
+
+    deinit { stop() }
+
+    /// Stops the server now (immediate shutdown, as a crash would) and removes its directory.
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        _ = try? runServerTool("pg_ctl", ["-D", directory + "/data", "-m", "immediate", "-w", "stop"])
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Stops the server without removing its data (`start()` brings it back).
+    func pause() throws {
+        try runServerTool("pg_ctl", ["-D", directory + "/data", "-m", "immediate", "-w", "stop"])
+    }
+
+    /// Starts the server again after `pause()`.
+    func start() throws {
+        try runServerTool(
+            "pg_ctl",
+            [
+                "-D", directory + "/data", "-l", directory + "/server.log", "-w", "-t", "60", "-o",
+                "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200",
+                "start",
+            ])
+    }
+
+    /// Creates database `name`.
+    func createDatabase(_ name: String) throws {
+        _ = try sql("CREATE DATABASE \(name)", database: "postgres")
+    }
+
+    /// Runs `statement` with psql in `database`; returns what it printed (unaligned, tuples only).
+    @discardableResult
+    func sql(_ statement: String, database: String) throws -> String {
+        try Self.run(
+            Self.psql,
+            [
+                "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", "\(port)", "-U", user, "-d",
+                database, "-c", statement,
+            ])
+    }
+
+    private static let psql =
+        ["/usr/bin/psql", "/usr/local/bin/psql"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        ?? "/usr/bin/psql"
+
+    private func runServerTool(_ tool: String, _ args: [String]) throws {
+        let path = binaries + "/" + tool
+        if let u = asUser {
+            try Self.run("/usr/sbin/runuser", ["-u", u, "--", path] + args)
+        } else {
+            try Self.run(path, args)
+        }
+    }
+
+    /// Runs `tool` with `args` and waits for it (posix_spawn and waitpid: Foundation's `Process`
+    /// waits on the run loop, which an async test on the main actor does not turn); returns what
+    /// it printed. The server `pg_ctl` starts keeps the output file open, so it is read at exit.
+    @discardableResult
+    static func run(_ tool: String, _ args: [String]) throws -> String {
+        let outPath = "/tmp/strata-pg-out-\(getpid())-\(UUID().uuidString.prefix(8))"
+        let pid = try spawn(tool, args, environment: [:], output: outPath)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let text = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
+        unlink(outPath)
+        let exited = (status & 0x7f) == 0
+        let code = (status >> 8) & 0xff
+        guard exited && code == 0 else {
+            throw NSError(
+                domain: "PostgresTestServer", code: Int(code),
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "\(tool) \(args.joined(separator: " ")) failed (status \(status)): \(text)"
+                ])
+        }
+        return text
+    }
+
+    /// Starts `tool` with `args` and `environment` added, its output to `output`; returns its pid.
+    static func spawn(_ tool: String, _ args: [String], environment: [String: String], output: String) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in environment { env[k] = v }
+        let argv = ([tool] + args).map { strdup($0) } + [nil]
+        let envp = env.map { strdup("\($0)=\($1)") } + [nil]
+        defer {
+            for a in argv { free(a) }
+            for e in envp { free(e) }
+        }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, tool, &actions, nil, argv, envp)
+        guard rc == 0 else {
+            throw NSError(
+                domain: "PostgresTestServer", code: Int(rc),
+                userInfo: [NSLocalizedDescriptionKey: "cannot start \(tool): \(rc)"])
+        }
+        return pid
+    }
+
+    private static func freePort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = 0
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
+        _ = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
+        }
+        return Int(UInt16(bigEndian: addr.sin_port))
+    }
+}

@@ -1,0 +1,324 @@
+import Foundation
+import Strata
+import StrataTestSupport
+import XCTest
+
+@testable import StrataSync
+
+/// Synced realms against a real PostgreSQL server started for this test class.
+final class SyncTests: TemporaryDirectoryTestCase {
+    nonisolated(unsafe) static var server: PostgresTestServer?
+    nonisolated(unsafe) static var databases = 0
+
+    override class func tearDown() {
+        server?.stop()
+        server = nil
+        super.tearDown()
+    }
+
+    /// The shared server (started on first use), and a new database for this test.
+    func freshDatabase() throws -> (PostgresTestServer, String) {
+        if Self.server == nil { Self.server = try PostgresTestServer() }
+        Self.databases += 1
+        let name = "sync_\(getpid())_\(Self.databases)"
+        try Self.server!.createDatabase(name)
+        return (Self.server!, name)
+    }
+
+    override func tearDown() async throws {
+        await SyncEngine.stopAll()
+        try await super.tearDown()
+    }
+
+    func configuration(
+        _ name: String, _ server: PostgresTestServer, _ db: String, types: [ObjectBase.Type] = [SyncDog.self]
+    )
+        -> Realm.Configuration
+    {
+        var c = Realm.Configuration(
+            fileURL: temporaryDirectory.appendingPathComponent(name + ".realm"), objectTypes: types)
+        c.syncConfiguration = SyncConfiguration(host: "127.0.0.1", port: server.port, database: db, user: server.user)
+        return c
+    }
+
+    /// `realm.syncSession.wait(for:)`, failing the test after 60 seconds instead of hanging.
+    @MainActor
+    func wait(_ realm: Realm, _ direction: SyncSession.ProgressDirection, seconds: Double = 60) async throws {
+        let session = try XCTUnwrap(realm.syncSession)
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                try await session.wait(for: direction)
+                return true
+            }
+            group.addTask {
+                try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+                return false
+            }
+            let finished = try await group.next()!
+            group.cancelAll()
+            if !finished {
+                XCTFail("wait(for: \(direction)) did not end within \(seconds) s")
+                throw CancellationError()
+            }
+        }
+    }
+
+    /// Waits until `realm`'s commits are on the server, then until each of `others` has the
+    /// server's data.
+    @MainActor
+    func sync(_ realm: Realm, to others: [Realm]) async throws {
+        try await wait(realm, .upload)
+        for o in others {
+            try await wait(o, .download)
+            o.refresh()
+        }
+    }
+
+    @MainActor
+    func testTwoReplicasEditingDifferentFieldsOfOneObjectConverge() async throws {
+        let (server, db) = try freshDatabase()
+        let a = try await Realm(configuration: configuration("a", server, db), downloadBeforeOpen: .always)
+        let b = try await Realm(configuration: configuration("b", server, db), downloadBeforeOpen: .always)
+        try a.write { a.add(SyncDog(value: ["id": 1, "name": "Rex", "age": 3])) }
+        try await sync(a, to: [b])
+        XCTAssertEqual(b.object(ofType: SyncDog.self, forPrimaryKey: 1)?.name, "Rex")
+
+        // Both offline: A renames, B ages the dog.
+        a.syncSession!.suspend()
+        b.syncSession!.suspend()
+        try a.write { a.object(ofType: SyncDog.self, forPrimaryKey: 1)!.name = "Max" }
+        try b.write { b.object(ofType: SyncDog.self, forPrimaryKey: 1)!.age = 4 }
+        a.syncSession!.resume()
+        b.syncSession!.resume()
+        try await sync(a, to: [b])
+        try await sync(b, to: [a])
+        for r in [a, b] {
+            let dog = try XCTUnwrap(r.object(ofType: SyncDog.self, forPrimaryKey: 1))
+            XCTAssertEqual(dog.name, "Max")
+            XCTAssertEqual(dog.age, 4)
+        }
+        XCTAssertEqual(
+            try server.sql("SELECT name || ',' || age FROM \"SyncDog\" WHERE id = 1", database: db), "Max,4\n")
+    }
+
+    /// The same field edited on both replicas while apart ends as the later edit everywhere,
+    /// whichever replica uploads first.
+    @MainActor
+    func testSameFieldConvergesToTheLaterClockInEitherUploadOrder() async throws {
+        for laterUploadsFirst in [false, true] {
+            let (server, db) = try freshDatabase()
+            emptyTemporaryDirectory()
+            let a = try await Realm(configuration: configuration("a", server, db), downloadBeforeOpen: .always)
+            let b = try await Realm(configuration: configuration("b", server, db), downloadBeforeOpen: .always)
+            try a.write { a.add(SyncDog(value: ["id": 7, "name": "Rex", "age": 1])) }
+            try await sync(a, to: [b])
+            a.syncSession!.suspend()
+            b.syncSession!.suspend()
+            try a.write { a.object(ofType: SyncDog.self, forPrimaryKey: 7)!.age = 10 }
+            try await Task.sleep(nanoseconds: 5_000_000)
+            try b.write { b.object(ofType: SyncDog.self, forPrimaryKey: 7)!.age = 20 }  // the later clock
+            let order = laterUploadsFirst ? [b, a] : [a, b]
+            for r in order {
+                r.syncSession!.resume()
+                try await wait(r, .upload)
+            }
+            for r in [a, b] {
+                try await wait(r, .download)
+                r.refresh()
+                XCTAssertEqual(
+                    r.object(ofType: SyncDog.self, forPrimaryKey: 7)?.age, 20,
+                    "later uploads first: \(laterUploadsFirst)")
+            }
+            XCTAssertEqual(try server.sql("SELECT age FROM \"SyncDog\" WHERE id = 7", database: db), "20\n")
+            await SyncEngine.stopAll()
+        }
+    }
+
+    /// Rows inserted, updated and deleted with plain SQL reach every replica.
+    @MainActor
+    func testEditsMadeInPsqlReachBothReplicas() async throws {
+        let (server, db) = try freshDatabase()
+        let a = try await Realm(configuration: configuration("a", server, db), downloadBeforeOpen: .always)
+        let b = try await Realm(configuration: configuration("b", server, db), downloadBeforeOpen: .always)
+        try a.write {
+            a.add(SyncDog(value: ["id": 1, "name": "Rex", "age": 3]))
+            a.add(SyncDog(value: ["id": 2, "name": "Fido", "age": 5]))
+        }
+        try await sync(a, to: [b])
+        try server.sql(
+            "INSERT INTO \"SyncDog\" (id, name, age, weight, born) VALUES (3, 'Psql', 9, 12.5, '2024-05-01T10:00:00.123456Z')",
+            database: db)
+        try server.sql("UPDATE \"SyncDog\" SET age = 30 WHERE id = 1", database: db)
+        try server.sql("DELETE FROM \"SyncDog\" WHERE id = 2", database: db)
+        for r in [a, b] {
+            try await wait(r, .download)
+            r.refresh()
+            XCTAssertEqual(r.object(ofType: SyncDog.self, forPrimaryKey: 1)?.age, 30)
+            XCTAssertEqual(r.object(ofType: SyncDog.self, forPrimaryKey: 1)?.name, "Rex")
+            XCTAssertNil(r.object(ofType: SyncDog.self, forPrimaryKey: 2))
+            let d = try XCTUnwrap(r.object(ofType: SyncDog.self, forPrimaryKey: 3))
+            XCTAssertEqual(d.name, "Psql")
+            XCTAssertEqual(d.weight, 12.5)
+            XCTAssertEqual(d.born.timeIntervalSince1970, 1_714_557_600.123456, accuracy: 1e-6)
+            XCTAssertEqual(r.objects(SyncDog.self).count, 2)
+        }
+        // A later local edit of a row the server stamped still wins over it.
+        try b.write { b.object(ofType: SyncDog.self, forPrimaryKey: 3)!.age = 10 }
+        try await sync(b, to: [a])
+        XCTAssertEqual(a.object(ofType: SyncDog.self, forPrimaryKey: 3)?.age, 10)
+    }
+
+    /// A delete on one replica racing an update on another ends the same on both and on the
+    /// server: the later of the two wins.
+    @MainActor
+    func testDeleteRacingAnUpdateResolvesTheSameEverywhere() async throws {
+        for deleteIsLater in [true, false] {
+            let (server, db) = try freshDatabase()
+            emptyTemporaryDirectory()
+            let a = try await Realm(configuration: configuration("a", server, db), downloadBeforeOpen: .always)
+            let b = try await Realm(configuration: configuration("b", server, db), downloadBeforeOpen: .always)
+            try a.write { a.add(SyncDog(value: ["id": 5, "name": "Rex", "age": 1])) }
+            try await sync(a, to: [b])
+            a.syncSession!.suspend()
+            b.syncSession!.suspend()
+            let deleteFirst = !deleteIsLater
+            if deleteFirst {
+                try a.write { a.delete(a.object(ofType: SyncDog.self, forPrimaryKey: 5)!) }
+                try await Task.sleep(nanoseconds: 5_000_000)
+                try b.write { b.object(ofType: SyncDog.self, forPrimaryKey: 5)!.age = 2 }
+            } else {
+                try b.write { b.object(ofType: SyncDog.self, forPrimaryKey: 5)!.age = 2 }
+                try await Task.sleep(nanoseconds: 5_000_000)
+                try a.write { a.delete(a.object(ofType: SyncDog.self, forPrimaryKey: 5)!) }
+            }
+            for r in [b, a] {
+                r.syncSession!.resume()
+                try await wait(r, .upload)
+            }
+            for r in [a, b] {
+                try await wait(r, .download)
+                r.refresh()
+                let dog = r.object(ofType: SyncDog.self, forPrimaryKey: 5)
+                if deleteIsLater {
+                    XCTAssertNil(dog)
+                } else {
+                    // The update came after the delete: the object lives on with the updated
+                    // field, every field the delete reset back at its default.
+                    XCTAssertEqual(dog?.age, 2)
+                    XCTAssertEqual(dog?.name, "")
+                }
+            }
+            let rows = try server.sql("SELECT count(*) FROM \"SyncDog\" WHERE id = 5", database: db)
+            XCTAssertEqual(rows, deleteIsLater ? "0\n" : "1\n")
+            await SyncEngine.stopAll()
+        }
+    }
+
+    /// Writes made while the server is down stay in the outbox and upload once it is back.
+    @MainActor
+    func testWritesWhileTheServerIsDownUploadWhenItReturns() async throws {
+        let (server, db) = try freshDatabase()
+        let a = try await Realm(configuration: configuration("a", server, db), downloadBeforeOpen: .always)
+        try server.pause()
+        defer { try? server.start() }
+        try a.write {
+            for i in 0..<50 { a.add(SyncDog(value: ["id": i, "name": "dog \(i)", "age": i])) }
+        }
+        XCTAssertEqual(a.objects(SyncDog.self).count, 50)
+        try await Task.sleep(nanoseconds: 300_000_000)
+        try server.start()
+        try await wait(a, .upload)
+        XCTAssertEqual(try server.sql("SELECT count(*), sum(age) FROM \"SyncDog\"", database: db), "50|1225\n")
+        XCTAssertNotNil(a.syncSession!.lastError, "the lost server was reported")
+    }
+
+    /// A replayed batch (the upload's acknowledgement lost) changes nothing on the server.
+    @MainActor
+    func testAReplayedUploadBatchChangesNothing() async throws {
+        let (server, db) = try freshDatabase()
+        let a = try await Realm(configuration: configuration("a", server, db), downloadBeforeOpen: .always)
+        try a.write { a.add(SyncDog(value: ["id": 1, "name": "Rex", "age": 3])) }
+        try await wait(a, .upload)
+        let before = try server.sql(
+            "SELECT name, age, _strata_clocks::text, _strata_xid::text FROM \"SyncDog\"", database: db)
+        // Send the same entry again, as a client that crashed before trimming its outbox would.
+        let engine = try XCTUnwrap(SyncEngine.engine(path: a._filePath))
+        let clock = SyncClock(time: 1, node: 1)
+        let op = SyncOperation(
+            table: "SyncDog", key: "1", deleteClock: nil, fields: ["age": .init(value: .int(99), clock: clock)])
+        let link = try await SyncServerLink.connect(engine.config)
+        let clients = try server.sql("SELECT client || '|' || uploaded FROM strata_clients", database: db)
+        let parts = clients.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "|")
+        let held = try await link.upload(
+            client: String(parts[0]), entries: [(UInt64(parts[1])!, [op])], tables: engine.tables)
+        await link.close()
+        XCTAssertEqual(held, UInt64(parts[1])!)
+        XCTAssertEqual(
+            try server.sql("SELECT name, age, _strata_clocks::text, _strata_xid::text FROM \"SyncDog\"", database: db),
+            before)
+    }
+
+    /// A model that cannot be synced is refused at open with an error naming it.
+    @MainActor
+    func testAnUnsyncableModelIsRefusedWithAnErrorNamingIt() async throws {
+        let (server, db) = try freshDatabase()
+        XCTAssertThrowsError(try Realm(configuration: configuration("l", server, db, types: [SyncListOwner.self]))) {
+            error in
+            let e = error as? SyncError
+            XCTAssertEqual(e?.code, .unsupportedSchema)
+            XCTAssertTrue(e?.message.contains("SyncListOwner.tags") ?? false, "\(error)")
+        }
+    }
+
+    /// Values of every synced type survive the round trip through PostgreSQL.
+    @MainActor
+    func testValuesOfEveryTypeRoundTrip() async throws {
+        let (server, db) = try freshDatabase()
+        let types: [ObjectBase.Type] = [SyncDog.self, SyncNote.self]
+        let a = try await Realm(
+            configuration: configuration("a", server, db, types: types), downloadBeforeOpen: .always)
+        let b = try await Realm(
+            configuration: configuration("b", server, db, types: types), downloadBeforeOpen: .always)
+        let tag = UUID()
+        let born = Date(timeIntervalSince1970: 1_700_000_000.25)
+        try a.write {
+            a.add(
+                SyncDog(value: [
+                    "id": -3, "name": "Ünïcode \"quoted\" \\ \n", "age": Int.max, "weight": -0.5, "born": born,
+                ]))
+            a.add(SyncNote(value: ["id": "n'1", "text": "x", "tag": tag, "blob": Data([0, 1, 254, 255])]))
+        }
+        try await sync(a, to: [b])
+        let dog = try XCTUnwrap(b.object(ofType: SyncDog.self, forPrimaryKey: -3))
+        XCTAssertEqual(dog.name, "Ünïcode \"quoted\" \\ \n")
+        XCTAssertEqual(dog.age, Int.max)
+        XCTAssertEqual(dog.weight, -0.5)
+        XCTAssertEqual(dog.born, born)
+        let note = try XCTUnwrap(b.object(ofType: SyncNote.self, forPrimaryKey: "n'1"))
+        XCTAssertEqual(note.tag, tag)
+        XCTAssertEqual(note.blob, Data([0, 1, 254, 255]))
+        try a.write { a.object(ofType: SyncNote.self, forPrimaryKey: "n'1")!.tag = nil }
+        try await sync(a, to: [b])
+        XCTAssertNil(b.object(ofType: SyncNote.self, forPrimaryKey: "n'1")?.tag)
+    }
+    /// A synced file opened for writing without its sync configuration is refused (its commits
+    /// would never reach the server); read-only is allowed.
+    @MainActor
+    func testASyncedFileOpenedWithoutItsSyncConfigurationIsRefused() async throws {
+        let (server, db) = try freshDatabase()
+        let synced = configuration("a", server, db)
+        do {
+            let a = try await Realm(configuration: synced, downloadBeforeOpen: .always)
+            try a.write { a.add(SyncDog(value: ["id": 1, "name": "Rex", "age": 3])) }
+            try await wait(a, .upload)
+        }
+        await SyncEngine.stopAll()
+        var local = synced
+        local.syncConfiguration = nil
+        XCTAssertThrowsError(try Realm(configuration: local)) { error in
+            XCTAssertTrue("\(error)".contains("is a synced realm"), "\(error)")
+        }
+        local.readOnly = true
+        XCTAssertEqual(try Realm(configuration: local).objects(SyncDog.self).count, 1)
+    }
+}
