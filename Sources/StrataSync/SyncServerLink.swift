@@ -181,6 +181,14 @@ final class SyncServerLink: @unchecked Sendable {
         var records: [String: SyncRecord<StoreValue>] = [:]
         for k in keys { records[k] = .absent }
         let pkArray = SyncTable.sqlType(t.primaryKeyType) + "[]"
+        // Row locks cover only rows that exist: two uploaders creating (or reviving) the same
+        // object would each merge without seeing the other and the second would overwrite the
+        // first. Transaction-level advisory locks on the keys' hash buckets (256 per table, so a
+        // batch of thousands of objects takes at most 256 entries of the server's lock table)
+        // serialise them, existing or not, in bucket order so two batches lock in the same order.
+        try await run(
+            "SELECT pg_advisory_xact_lock(hashtext($1), b) FROM (SELECT DISTINCT (hashtextextended(k, 0) & 255)::int AS b FROM unnest($2::text[]) AS k ORDER BY 1) x",
+            [.text(t.name), .texts(keys)])
         let rows = try await run(
             "SELECT row_to_json(x)::text FROM (SELECT \(t.selectList) FROM \(SyncTable.quote(t.name)) WHERE \(SyncTable.quote(t.primaryKeyName)) = ANY($1::text[]::\(pkArray)) ORDER BY 1 FOR UPDATE) x",
             [.texts(keys)])

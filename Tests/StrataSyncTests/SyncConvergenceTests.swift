@@ -1,0 +1,181 @@
+import Foundation
+import Strata
+import StrataTestSupport
+import XCTest
+
+@testable import StrataSync
+
+/// Randomised: replicas edit, delete and recreate objects while random partitions (suspended
+/// sessions) come and go; once all reconnect, every replica equals PostgreSQL. And a server
+/// killed in the middle of upload batches keeps each batch all or nothing.
+final class SyncConvergenceTests: TemporaryDirectoryTestCase {
+    nonisolated(unsafe) static var server: PostgresTestServer?
+
+    override class func tearDown() {
+        server?.stop()
+        server = nil
+        super.tearDown()
+    }
+
+    override func tearDown() async throws {
+        await SyncEngine.stopAll()
+        try await super.tearDown()
+    }
+
+    func server(database: String) throws -> PostgresTestServer {
+        if Self.server == nil { Self.server = try PostgresTestServer() }
+        try Self.server!.createDatabase(database)
+        return Self.server!
+    }
+
+    func configuration(_ name: String, _ server: PostgresTestServer, _ db: String) -> Realm.Configuration {
+        var c = Realm.Configuration(
+            fileURL: temporaryDirectory.appendingPathComponent(name + ".realm"), objectTypes: [SyncDog.self])
+        c.syncConfiguration = SyncConfiguration(host: "127.0.0.1", port: server.port, database: db, user: server.user)
+        return c
+    }
+
+    @MainActor
+    func wait(_ realm: Realm, _ direction: SyncSession.ProgressDirection) async throws {
+        let session = try XCTUnwrap(realm.syncSession)
+        try await withThrowingTaskGroup(of: Void.self) { g in
+            g.addTask { try await session.wait(for: direction) }
+            g.addTask {
+                try await Task.sleep(nanoseconds: 60_000_000_000)
+                throw SyncError(.connection, "wait(for: \(direction)) did not end within 60 s")
+            }
+            try await g.next()
+            g.cancelAll()
+        }
+    }
+
+    /// What a replica or the server holds: id -> "name|age|weight".
+    @MainActor
+    func state(_ realm: Realm) -> [Int: String] {
+        realm.refresh()
+        var out: [Int: String] = [:]
+        // Weights are whole numbers here; PostgreSQL prints them without ".0".
+        for d in realm.objects(SyncDog.self) {
+            out[d.id] = "\(d.name)|\(d.age)|\(d.weight.map { "\(Int($0))" } ?? "nil")"
+        }
+        return out
+    }
+
+    func serverState(_ server: PostgresTestServer, _ db: String) throws -> [Int: String] {
+        var out: [Int: String] = [:]
+        let text = try server.sql(
+            "SELECT id || '|' || name || '|' || age || '|' || coalesce(weight::text, 'nil') FROM \"SyncDog\"",
+            database: db)
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false)
+            out[Int(parts[0])!] = String(parts[1])
+        }
+        return out
+    }
+
+    @MainActor
+    func testReplicasWithRandomEditsAndPartitionsEndEqualToPostgres() async throws {
+        for (round, seed) in [UInt64(0xC0_FFEE), 0xBEE5, 0x5EED_0003].enumerated() {
+            try await randomRound(seed: seed, database: "converge_\(round)")
+            await SyncEngine.stopAll()
+            emptyTemporaryDirectory()
+        }
+    }
+
+    /// Three replicas, 300 random steps (see above), then everyone reconnects and compares.
+    @MainActor
+    func randomRound(seed: UInt64, database db: String) async throws {
+        let server = try server(database: db)
+        var random = SeededRandom(seed: seed)
+        let n = 3
+        var replicas: [Realm] = []
+        for i in 0..<n {
+            replicas.append(
+                try await Realm(configuration: configuration("r\(i)", server, db), downloadBeforeOpen: .always))
+        }
+        var online = [Bool](repeating: true, count: n)
+        for step in 0..<300 {
+            let r = Int(random.next() % UInt64(n))
+            let realm = replicas[r]
+            switch random.next() % 10 {
+            case 0:
+                // A partition starts or heals.
+                if online[r] { realm.syncSession!.suspend() } else { realm.syncSession!.resume() }
+                online[r].toggle()
+            case 1:
+                // An edit in SQL.
+                let id = Int(random.next() % 20)
+                try server.sql("UPDATE \"SyncDog\" SET weight = \(step) WHERE id = \(id)", database: db)
+            default:
+                let id = Int(random.next() % 20)
+                realm.refresh()
+                try realm.write {
+                    if let dog = realm.object(ofType: SyncDog.self, forPrimaryKey: id) {
+                        switch random.next() % 4 {
+                        case 0: realm.delete(dog)
+                        case 1: dog.name = "n\(step)"
+                        case 2: dog.age = step
+                        default:
+                            dog.name = "both\(step)"
+                            dog.age = -step
+                        }
+                    } else {
+                        realm.add(SyncDog(value: ["id": id, "name": "new\(step)", "age": step]))
+                    }
+                }
+            }
+            if random.next() % 16 == 0 { try await Task.sleep(nanoseconds: 3_000_000) }
+        }
+        for (i, r) in replicas.enumerated() where !online[i] { r.syncSession!.resume() }
+        for r in replicas { try await wait(r, .upload) }
+        for r in replicas { try await wait(r, .download) }
+        let expected = try serverState(server, db)
+        XCTAssertGreaterThan(expected.count, 0)
+        for (i, r) in replicas.enumerated() {
+            XCTAssertEqual(state(r), expected, "seed \(seed): replica \(i) differs from PostgreSQL")
+        }
+    }
+
+    /// Each commit creates 100 objects (ids `100 * i ..< 100 * (i + 1)`); the server is killed
+    /// while batches upload. Right after, the rows it kept are exactly the ones of the commits up
+    /// to its recorded upload position: no batch half applied. Restarted, it gets everything.
+    @MainActor
+    func testAServerKilledMidBatchKeepsEachBatchAllOrNothing() async throws {
+        let db = "midbatch"
+        let server = try server(database: db)
+        let a = try await Realm(configuration: configuration("a", server, db), downloadBeforeOpen: .always)
+        a.syncSession!.suspend()
+        let commits = 400
+        for i in 0..<commits {
+            try a.write {
+                for k in 0..<100 { a.add(SyncDog(value: ["id": i * 100 + k, "name": "d", "age": i])) }
+            }
+        }
+        a.syncSession!.resume()
+        // Kill the server once part of the outbox is on it.
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let n =
+                Int(
+                    try server.sql("SELECT count(*) FROM \"SyncDog\"", database: db).trimmingCharacters(
+                        in: .whitespacesAndNewlines)) ?? 0
+            if n > 0 { break }
+            try await Task.sleep(nanoseconds: 1_000_000)
+        }
+        try server.pause()
+        a.syncSession!.suspend()
+        try server.start()
+        let uploaded = Int(
+            try server.sql("SELECT coalesce(max(uploaded), 0) FROM strata_clients", database: db).trimmingCharacters(
+                in: .whitespacesAndNewlines))!
+        let rows = try server.sql("SELECT count(*), coalesce(max(id), -1) FROM \"SyncDog\"", database: db)
+        // Outbox entry 1 is the commit of the first 100 objects (the realm wrote nothing before).
+        XCTAssertEqual(
+            rows, "\(uploaded * 100)|\(uploaded * 100 - 1)\n",
+            "rows must be exactly the uploaded entries' (uploaded = \(uploaded))")
+        XCTAssertLessThan(uploaded, commits, "the server died before the last batch")
+        a.syncSession!.resume()
+        try await wait(a, .upload)
+        XCTAssertEqual(try server.sql("SELECT count(*) FROM \"SyncDog\"", database: db), "\(commits * 100)\n")
+    }
+}
