@@ -73,10 +73,13 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
         if engine(path: path) != nil { return }
         let txn = realm._storeTransaction
         var tables: [String: SyncTable] = [:]
-        let names = realm.configuration.objectTypes.map { $0.map { $0.className() } } ?? Array(txn.tables.keys)
+        let types = realm.configuration.objectTypes ?? []
+        var asymmetric = Set(types.filter { $0 is AsymmetricObject.Type }.map { $0.className() })
+        if types.isEmpty { asymmetric = Set(realm.schema.objectSchema.filter(\.isAsymmetric).map(\.className)) }
+        let names = types.isEmpty ? Array(txn.tables.keys) : types.map { $0.className() }
         for name in names {
             guard let st = txn.tables[name] else { continue }
-            tables[name] = try SyncTable(st)
+            tables[name] = try SyncTable(st, isAsymmetric: asymmetric.contains(name))
         }
         let created: SyncEngine? = registryLock.withLock {
             if registry[path] != nil { return nil }
@@ -134,6 +137,21 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
             if changes.isEmpty { continue }
             let c = try stamp ?? ensureClock(txn).now()
             stamp = c
+            if t.isAsymmetric {
+                // Write-only: each new object goes to the outbox and leaves the device in the
+                // same commit (nothing of it is ever readable here).
+                for key in changes.inserted.sorted() {
+                    guard let row = try txn.row(t.store, key: key) else { continue }
+                    var fields: [String: SyncRecord<StoreValue>.Field] = [:]
+                    for f in t.fields {
+                        fields[f.name] = .init(value: SyncTable.microseconds(row.value(f.column)), clock: c)
+                    }
+                    let key = SyncTable.keyText(row.value(t.primaryKeyColumn))
+                    ops.append(SyncOperation(table: name, key: key, deleteClock: nil, fields: fields).json(t))
+                }
+                for key in changes.inserted.sorted() { try txn.delete(t.store, key: key) }
+                continue
+            }
             for key in changes.inserted.sorted() {
                 if let op = try captureWrite(txn, t, key: key, columns: .all, clock: c) { ops.append(op) }
             }
@@ -463,7 +481,7 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
                     return try SyncLocalStore.meta(realm._storeTransaction, "pos") ?? 0
                 }
                 trace("download pass \(pass): from \(position)")
-                let d = try await link!.download(from: position, tables: Array(tables.values))
+                let d = try await link!.download(from: position, tables: tables.values.filter { !$0.isAsymmetric })
                 trace("download pass \(pass): \(d.rows.count) rows, \(d.tombstones.count) tombstones, next \(d.next)")
                 if d.next != position {
                     let tables = self.tables

@@ -30,10 +30,15 @@ package struct SyncTable: Sendable {
     /// Every field's default value by name (for the merge).
     package let defaults: [String: StoreValue]
 
+    /// Whether the model is an `AsymmetricObject`: uploaded, then removed from the device, never
+    /// downloaded.
+    package let isAsymmetric: Bool
+
     /// The table for `store`, or an error naming what cannot be synced yet.
-    package init(_ store: StoreTable) throws {
+    package init(_ store: StoreTable, isAsymmetric: Bool = false) throws {
         name = store.name
         self.store = store
+        self.isAsymmetric = isAsymmetric
         guard !store.isEmbedded else {
             throw SyncError(
                 .unsupportedSchema,

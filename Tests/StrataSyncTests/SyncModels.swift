@@ -23,3 +23,10 @@ final class SyncListOwner: Object {
     @Persisted(primaryKey: true) var id: Int
     @Persisted var tags: List<String>
 }
+
+/// A write-only model: uploaded, never kept on the device.
+final class SyncReading: AsymmetricObject {
+    @Persisted(primaryKey: true) var id: ObjectId
+    @Persisted var sensor: String
+    @Persisted var value: Double
+}

@@ -321,4 +321,37 @@ final class SyncTests: TemporaryDirectoryTestCase {
         local.readOnly = true
         XCTAssertEqual(try Realm(configuration: local).objects(SyncDog.self).count, 1)
     }
+    /// Asymmetric objects reach PostgreSQL and are not kept on the device; a realm that does not
+    /// sync refuses them.
+    @MainActor
+    func testAsymmetricObjectsReachPostgresAndLeaveTheDevice() async throws {
+        let (server, db) = try freshDatabase()
+        let types: [ObjectBase.Type] = [SyncDog.self, SyncReading.self]
+        let a = try await Realm(
+            configuration: configuration("a", server, db, types: types), downloadBeforeOpen: .always)
+        let b = try await Realm(
+            configuration: configuration("b", server, db, types: types), downloadBeforeOpen: .always)
+        try a.write {
+            for i in 0..<10 {
+                a.create(
+                    SyncReading.self, value: ["id": ObjectId.generate(), "sensor": "s\(i % 2)", "value": Double(i)])
+            }
+            a.add(SyncDog(value: ["id": 1, "name": "Rex", "age": 3]))
+        }
+        XCTAssertEqual(a.dynamicObjects("SyncReading").count, 0, "not kept on the device")
+        try await sync(a, to: [b])
+        XCTAssertEqual(try server.sql("SELECT count(*), sum(value) FROM \"SyncReading\"", database: db), "10|45\n")
+        XCTAssertEqual(b.dynamicObjects("SyncReading").count, 0, "never downloaded")
+        XCTAssertEqual(b.objects(SyncDog.self).count, 1)
+
+        var local = Realm.Configuration(
+            fileURL: temporaryDirectory.appendingPathComponent("local.realm"), objectTypes: types)
+        local.syncConfiguration = nil
+        let l = try Realm(configuration: local)
+        XCTAssertThrowsError(
+            try l.write { l.create(SyncReading.self, value: ["id": ObjectId.generate(), "sensor": "x", "value": 1.0]) }
+        ) {
+            XCTAssertTrue("\($0)".contains("does not sync"), "\($0)")
+        }
+    }
 }

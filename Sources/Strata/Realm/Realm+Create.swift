@@ -29,6 +29,23 @@ extension Realm {
         return (createObject(binding, value: value, update: update) as? T) ?? T()
     }
 
+    /// Creates an asymmetric (write-only) object of `type` from `value` (the forms `create`
+    /// takes for objects). As in RealmSwift it returns nothing: the object is uploaded to the
+    /// sync server and never readable on the device. In a realm that does not sync, it fails the
+    /// write transaction (which `write`/`commitWrite` then cancels and throws): asymmetric
+    /// objects exist only to be uploaded.
+    public func create<T: AsymmetricObject>(_ type: T.Type, value: Any = [String: Any]()) {
+        guard modifiableTransaction() != nil, pendingError == nil, let binding = binding(for: type) else { return }
+        guard file.commitObserver != nil else {
+            return fail(
+                Realm.Error(
+                    .fail,
+                    "Cannot create the asymmetric object '\(binding.className)' in a realm that does not sync ('\(file.path)'): asymmetric objects are only uploaded. Open the realm with a syncConfiguration (import StrataSync), or make '\(binding.className)' an Object.",
+                    path: file.path))
+        }
+        _ = createObject(binding, value: value, update: .error)
+    }
+
     func createObject(_ binding: TableBinding, value: Any, update: UpdatePolicy) -> ObjectBase? {
         do {
             let fields = try Self.fields(of: value, binding: binding, realm: self)
