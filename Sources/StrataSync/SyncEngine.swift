@@ -18,7 +18,7 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
     let realmConfiguration: Realm.Configuration
     let tables: [String: SyncTable]
     private let queue: DispatchQueue
-    private nonisolated(unsafe) var workerRealm: Realm?
+    nonisolated(unsafe) private var workerRealm: Realm?
     private let lock = NSLock()
     private var clock: HybridLogicalClock?
     private var running = false
@@ -35,11 +35,26 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
     private var passesStarted = 0
     private var passesCompleted = 0
     private var schemaReady = false
-    private(set) var state: SyncSession.State = .inactive
-    private(set) var connectionState: SyncSession.ConnectionState = .disconnected
-    private(set) var lastError: Error?
+    private var stateValue: SyncSession.State = .inactive
+    private var connectionStateValue: SyncSession.ConnectionState = .disconnected
+    private var lastErrorValue: Error?
+    private var sessionValue: SyncSession?
+
+    /// Whether the engine syncs.
+    var state: SyncSession.State { lock.withLock { stateValue } }
+    /// The connection's state.
+    var connectionState: SyncSession.ConnectionState { lock.withLock { connectionStateValue } }
+    /// The last error met.
+    var lastError: Error? { lock.withLock { lastErrorValue } }
     /// The session object handed out for this engine.
-    private(set) lazy var session = SyncSession(engine: self)
+    var session: SyncSession {
+        lock.withLock {
+            if let s = sessionValue { return s }
+            let s = SyncSession(engine: self)
+            sessionValue = s
+            return s
+        }
+    }
 
     /// Set STRATA_SYNC_TRACE=1 to print what the loops do to standard error.
     static let tracing = ProcessInfo.processInfo.environment["STRATA_SYNC_TRACE"] == "1"
@@ -89,7 +104,55 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
         }
         guard let e = created else { return }
         realm._installCommitObserver(e)
+        do {
+            try e.queue.sync {
+                if e.workerRealm == nil {
+                    e.workerRealm = try Realm(configuration: e.realmConfiguration, queue: e.queue)
+                }
+                try e.enqueueUnsynced(e.workerRealm!)
+            }
+        } catch {
+            realm._removeCommitObserver(e)
+            registryLock.withLock { _ = registry.removeValue(forKey: path) }
+            throw error
+        }
         e.start()
+    }
+
+    /// Queues for upload the fields without clocks of every object: the objects a file held before
+    /// it was first synced. Downloaded and captured objects have clock records, so once the
+    /// counts of objects and clock records agree this does nothing. On the worker queue.
+    private func enqueueUnsynced(_ realm: Realm) throws {
+        var needed = false
+        let read = realm._storeTransaction
+        for t in tables.values where !t.isAsymmetric {
+            if try read.count(t.store) != (try read.count(tree: SyncLocalStore.clockTree(t.name))) { needed = true }
+        }
+        guard needed else { return }
+        try syncWrite(realm) { txn in
+            let clock = try self.ensureClock(txn)
+            let c = clock.now()
+            var ops: [String] = []
+            for name in tables.keys.sorted() {
+                let t = tables[name]!
+                if t.isAsymmetric { continue }
+                var keys: [Int64] = []
+                try txn.forEachRow(t.store) { row in
+                    keys.append(row.key)
+                    return true
+                }
+                for key in keys {
+                    let known = try SyncLocalStore.clocks(txn, table: name, key: key)?.fields ?? [:]
+                    var missing = ColumnSet()
+                    for f in t.fields where known[f.name] == nil { missing.insert(f.column) }
+                    if missing.isEmpty { continue }
+                    if let op = try captureWrite(txn, t, key: key, columns: missing, clock: c) { ops.append(op) }
+                }
+            }
+            guard !ops.isEmpty else { return }
+            try SyncLocalStore.appendOutbox(txn, "[" + ops.joined(separator: ",") + "]")
+            try SyncLocalStore.setMeta(txn, "hlc", c.time)
+        }
     }
 
     /// Stops every engine of this process and forgets them (tests, and processes that close
@@ -123,8 +186,7 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
 
     func willCommit(_ txn: StoreTransaction) throws {
         guard !txn.isSyncApply, let record = txn.changeRecorder else { return }
-        var ops: [String] = []
-        var stamp: SyncClock?
+        var changed: [(SyncTable, TableChanges)] = []
         for name in tables.keys.sorted() {
             let t = tables[name]!
             var changes = record.tables[name] ?? TableChanges()
@@ -134,9 +196,29 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
                     return true
                 }
             }
-            if changes.isEmpty { continue }
-            let c = try stamp ?? ensureClock(txn).now()
-            stamp = c
+            if !changes.isEmpty { changed.append((t, changes)) }
+        }
+        guard !changed.isEmpty else { return }
+        let clock = try ensureClock(txn)
+        // Another process may have committed to this file with the same node since this one last
+        // read the floor: never stamp below what the file has seen.
+        if let floor = try SyncLocalStore.meta(txn, "hlc") { clock.observe(SyncClock(time: floor, node: 0)) }
+        // Deletes first, with an earlier reading than the writes: an object deleted and created
+        // again under the same primary key in one transaction (a new object key when the key is
+        // not an Int) is deleted, then written, on every replica.
+        let deleteClock = clock.now()
+        let c = clock.now()
+        var ops: [String] = []
+        for (t, changes) in changed where !t.isAsymmetric {
+            for key in changes.deleted.sorted() {
+                let old = try SyncLocalStore.clocks(txn, table: t.name, key: key)
+                guard let keyText = old?.key ?? (t.store.primaryKeyIsObjectKey ? String(key) : nil) else { continue }
+                try SyncLocalStore.removeClocks(txn, table: t.name, key: key)
+                try SyncLocalStore.setTombstone(txn, table: t.name, key: keyText, deleteClock)
+                ops.append(SyncOperation(table: t.name, key: keyText, deleteClock: deleteClock, fields: [:]).json(t))
+            }
+        }
+        for (t, changes) in changed {
             if t.isAsymmetric {
                 // Write-only: each new object goes to the outbox and leaves the device in the
                 // same commit (nothing of it is ever readable here).
@@ -147,7 +229,7 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
                         fields[f.name] = .init(value: SyncTable.microseconds(row.value(f.column)), clock: c)
                     }
                     let key = SyncTable.keyText(row.value(t.primaryKeyColumn))
-                    ops.append(SyncOperation(table: name, key: key, deleteClock: nil, fields: fields).json(t))
+                    ops.append(SyncOperation(table: t.name, key: key, deleteClock: nil, fields: fields).json(t))
                 }
                 for key in changes.inserted.sorted() { try txn.delete(t.store, key: key) }
                 continue
@@ -158,15 +240,8 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
             for (key, columns) in changes.modified.sorted(by: { $0.key < $1.key }) {
                 if let op = try captureWrite(txn, t, key: key, columns: columns, clock: c) { ops.append(op) }
             }
-            for key in changes.deleted.sorted() {
-                let old = try SyncLocalStore.clocks(txn, table: name, key: key)
-                guard let keyText = old?.key ?? (t.store.primaryKeyIsObjectKey ? String(key) : nil) else { continue }
-                try SyncLocalStore.removeClocks(txn, table: name, key: key)
-                try SyncLocalStore.setTombstone(txn, table: name, key: keyText, c)
-                ops.append(SyncOperation(table: name, key: keyText, deleteClock: c, fields: [:]).json(t))
-            }
         }
-        guard let c = stamp, !ops.isEmpty else { return }
+        guard !ops.isEmpty else { return }
         try SyncLocalStore.appendOutbox(txn, "[" + ops.joined(separator: ",") + "]")
         try SyncLocalStore.setMeta(txn, "hlc", c.time)
     }
@@ -289,7 +364,7 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
         let gen: Int? = lock.withLock {
             guard !running else { return nil }
             running = true
-            state = .active
+            stateValue = .active
             generation += 1
             return generation
         }
@@ -306,8 +381,8 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
     func stop(forget: Bool = false) async {
         let (ts, ls): ([Task<Void, Never>], [SyncServerLink]) = lock.withLock {
             running = false
-            state = forget ? .inactive : .paused
-            connectionState = .disconnected
+            stateValue = forget ? .inactive : .paused
+            connectionStateValue = .disconnected
             defer {
                 tasks = []
                 links = []
@@ -346,8 +421,8 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
     func suspend() {
         let (ts, ls): ([Task<Void, Never>], [SyncServerLink]) = lock.withLock {
             running = false
-            state = .paused
-            connectionState = .disconnected
+            stateValue = .paused
+            connectionStateValue = .disconnected
             defer {
                 tasks = []
                 links = []
@@ -364,12 +439,12 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
     }
 
     private func connect() async throws -> SyncServerLink {
-        lock.withLock { if connectionState == .disconnected { connectionState = .connecting } }
+        lock.withLock { if connectionStateValue == .disconnected { connectionStateValue = .connecting } }
         let link = try await SyncServerLink.connect(config)
         let keep = lock.withLock {
             guard running else { return false }
             links.append(link)
-            connectionState = .connected
+            connectionStateValue = .connected
             return true
         }
         if !keep {
@@ -377,7 +452,12 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
             throw CancellationError()
         }
         if !lock.withLock({ schemaReady }) {
-            try await link.prepareSchema(Array(tables.values).sorted { $0.name < $1.name })
+            do {
+                try await link.prepareSchema(Array(tables.values).sorted { $0.name < $1.name })
+            } catch {
+                await drop(link)
+                throw error
+            }
             lock.withLock { schemaReady = true }
         }
         return link
@@ -391,13 +471,13 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
     /// Reports `error` (not a cancellation) to the app; fatal ones fail the waits.
     private func report(_ error: Error, _ gen: Int) {
         guard !(error is CancellationError), isCurrent(gen) else { return }
-        let state = (error as? SyncError)?.sqlState
+        let sqlState = (error as? SyncError)?.sqlState
         lock.withLock {
-            lastError = error
-            connectionState = .disconnected
+            lastErrorValue = error
+            connectionStateValue = .disconnected
             // A sync table or column missing on the server (dropped, or lost with a restored
             // backup): the next connection creates the schema again.
-            if state == "42P01" || state == "42703" || state == "42883" { schemaReady = false }
+            if sqlState == "42P01" || sqlState == "42703" || sqlState == "42883" { schemaReady = false }
         }
         if let s = error as? SyncError,
             s.code == .authentication || s.code == .schemaMismatch || s.code == .badServerData
@@ -431,15 +511,29 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
                 let client = try await clientID()
                 while isCurrent(gen) {
                     let tables = self.tables
-                    let batch = try await onWorker { realm -> [(UInt64, [UInt8])] in
+                    let (batch, newest) = try await onWorker { realm -> ([(UInt64, [UInt8])], UInt64) in
                         realm.refresh()
-                        return try SyncLocalStore.outbox(realm._storeTransaction, limit: 256).map { ($0.seq, $0.json) }
+                        let txn = realm._storeTransaction
+                        return (
+                            try SyncLocalStore.outbox(txn, limit: 256).map { ($0.seq, $0.json) },
+                            (try SyncLocalStore.meta(txn, "seq") ?? 1) - 1
+                        )
                     }
-                    guard let last = batch.last?.0 else {
-                        markUploaded(nil)
+                    guard !batch.isEmpty else {
+                        // Nothing queued in this snapshot: every entry up to `newest` is on the server.
+                        markUploaded(newest)
                         break
                     }
-                    let entries = try batch.map { (seq: $0.0, ops: try SyncOperation.decode($0.1, tables: tables)) }
+                    // At most about 5,000 changed objects per server transaction (whole entries).
+                    var entries: [(seq: UInt64, ops: [SyncOperation])] = []
+                    var opCount = 0
+                    for e in batch {
+                        let ops = try SyncOperation.decode(e.1, tables: tables)
+                        if !entries.isEmpty && opCount + ops.count > 5_000 { break }
+                        entries.append((e.0, ops))
+                        opCount += ops.count
+                    }
+                    let last = entries.last!.seq
                     if link == nil { link = try await connect() }
                     let held = try await link!.upload(client: client, entries: entries, tables: tables)
                     try await onWorker { realm in
@@ -448,6 +542,7 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
                     markUploaded(last)
                 }
                 attempt = 0
+                guard isCurrent(gen) else { break }
                 await uploadSignal.wait(timeout: 5)
             } catch {
                 trace("upload: \(error)")
@@ -550,11 +645,10 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
 
     // MARK: Waits
 
-    private func markUploaded(_ seq: UInt64?) {
+    private func markUploaded(_ seq: UInt64) {
         let ready: [CheckedContinuation<Void, Error>] = lock.withLock {
-            if let seq { uploadedThrough = max(uploadedThrough, seq) }
-            // An empty outbox: everything committed before is on the server.
-            let through = seq == nil ? UInt64.max : uploadedThrough
+            uploadedThrough = max(uploadedThrough, seq)
+            let through = uploadedThrough
             let r = uploadWaiters.filter { $0.0 <= through }.map(\.2)
             uploadWaiters.removeAll { $0.0 <= through }
             return r

@@ -77,6 +77,18 @@ final class SyncServerLink: @unchecked Sendable {
         }
     }
 
+    /// Runs a query and returns its rows as JSON objects, aggregated by the server into one
+    /// value: one message however many rows, so a server that dies in the middle of a large
+    /// result cannot leave the client's row stream half read (postgres-nio stops the process on
+    /// rows that arrive after the connection closed while it waits for demand).
+    func rows(_ sql: String, _ binds: [Bind] = []) async throws -> [[String: Any]] {
+        let text = try await run("SELECT coalesce(json_agg(x), '[]')::text FROM (\(sql)) x", binds).first?[0] ?? "[]"
+        guard let rows = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]] else {
+            throw SyncError(.badServerData, "The server's answer to \(sql.prefix(80)) is not a list of rows.")
+        }
+        return rows
+    }
+
     /// A `SyncError` for a failure of the server or the connection, with the server's message.
     static func syncError(_ error: Error, _ doing: String) -> Error {
         if error is SyncError { return error }
@@ -146,7 +158,11 @@ final class SyncServerLink: @unchecked Sendable {
                     try await run(
                         "SELECT uploaded::text FROM strata_clients WHERE client = $1 FOR UPDATE", [.text(client)]
                     ).first?[0] ?? "0") ?? 0
-            let fresh = entries.filter { $0.seq > had }
+            // Entries at or below `had` were applied before (a batch whose acknowledgement was
+            // lost): applying them again changes nothing (the merge ignores writes it has), so
+            // they are not skipped, which keeps a replica whose numbering went back (a restored
+            // file, a reused clientID) from losing changes.
+            let fresh = entries
             guard let last = fresh.last?.seq else {
                 try await run("COMMIT")
                 return had
@@ -164,10 +180,10 @@ final class SyncServerLink: @unchecked Sendable {
                 try await apply(byTable[name]!, to: t)
             }
             try await run(
-                "UPDATE strata_clients SET uploaded = $2::bigint WHERE client = $1",
+                "UPDATE strata_clients SET uploaded = greatest(uploaded, $2::bigint) WHERE client = $1",
                 [.text(client), .text(String(last))])
             try await run("COMMIT")
-            return last
+            return max(had, last)
         } catch {
             _ = try? await run("ROLLBACK")
             throw error
@@ -189,18 +205,20 @@ final class SyncServerLink: @unchecked Sendable {
         try await run(
             "SELECT pg_advisory_xact_lock(hashtext($1), b) FROM (SELECT DISTINCT (hashtextextended(k, 0) & 255)::int AS b FROM unnest($2::text[]) AS k ORDER BY 1) x",
             [.text(t.name), .texts(keys)])
-        let rows = try await run(
-            "SELECT row_to_json(x)::text FROM (SELECT \(t.selectList) FROM \(SyncTable.quote(t.name)) WHERE \(SyncTable.quote(t.primaryKeyName)) = ANY($1::text[]::\(pkArray)) ORDER BY 1 FOR UPDATE) x",
+        let found = try await rows(
+            "SELECT \(t.selectList) FROM \(SyncTable.quote(t.name)) WHERE \(SyncTable.quote(t.primaryKeyName)) = ANY($1::text[]::\(pkArray)) ORDER BY 1 FOR UPDATE",
             [.texts(keys)])
-        for r in rows {
-            guard let json = r[0], let (key, fields) = try Self.decodeRow(json, t) else { continue }
+        for r in found {
+            guard let (key, fields) = try Self.decodeRow(r, t) else { continue }
             records[key] = SyncRecord(alive: true, fields: fields, tombstone: .zero)
         }
-        let tombs = try await run(
+        let tombs = try await rows(
             "SELECT pk, clock FROM strata_tombstones WHERE tbl = $1 AND pk = ANY($2::text[]) ORDER BY pk FOR UPDATE",
             [.text(t.name), .texts(keys)])
         for r in tombs {
-            guard let k = r[0], let c = r[1].flatMap({ SyncClock(text: $0) }) else { continue }
+            guard let k = r["pk"] as? String, let c = (r["clock"] as? String).flatMap({ SyncClock(text: $0) }) else {
+                continue
+            }
             records[k]?.tombstone = c
         }
         let before = records
@@ -247,7 +265,7 @@ final class SyncServerLink: @unchecked Sendable {
             let exprs = zip(cols, types).map { SyncTable.insertExpression($0, $1) }.joined(separator: ", ")
             let sets =
                 (t.fields.map { SyncTable.quote($0.name) + " = EXCLUDED." + SyncTable.quote($0.name) } + [
-                    "_strata_clocks = EXCLUDED._strata_clocks"
+                    "_strata_clocks = \(q)._strata_clocks || EXCLUDED._strata_clocks"
                 ])
                 .joined(separator: ", ")
             try await run(
@@ -262,12 +280,14 @@ final class SyncServerLink: @unchecked Sendable {
     }
 
     /// A row of `t` in wire form (JSON of `t.selectList`) as its key text and fields with clocks.
-    static func decodeRow(_ json: String, _ t: SyncTable) throws -> (String, [String: SyncRecord<StoreValue>.Field])? {
-        guard let d = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
-            let pk = SyncTable.value(fromJSON: d[t.primaryKeyName], t.primaryKeyType)
-        else {
+    static func decodeRow(
+        _ d: [String: Any], _ t: SyncTable
+    ) throws -> (String, [String: SyncRecord<StoreValue>.Field])? {
+        guard let pk = SyncTable.value(fromJSON: d[t.primaryKeyName], t.primaryKeyType) else {
             throw SyncError(
-                .badServerData, "A row of \(t.name) on the server has no readable primary key: \(json.prefix(200))")
+                .badServerData,
+                "A row of \(t.name) on the server has no readable primary key: \(String(describing: d[t.primaryKeyName]))"
+            )
         }
         let clocks = d["_strata_clocks"] as? [String: Any] ?? [:]
         var fields: [String: SyncRecord<StoreValue>.Field] = [:]
@@ -306,20 +326,22 @@ final class SyncServerLink: @unchecked Sendable {
                 let from = String(position)
                 let to = String(xmin)
                 for t in tables {
-                    let rows = try await run(
-                        "SELECT row_to_json(x)::text FROM (SELECT \(t.selectList) FROM \(SyncTable.quote(t.name)) WHERE _strata_xid >= $1::text::xid8 AND _strata_xid < $2::text::xid8) x",
+                    let found = try await rows(
+                        "SELECT \(t.selectList) FROM \(SyncTable.quote(t.name)) WHERE _strata_xid >= $1::text::xid8 AND _strata_xid < $2::text::xid8",
                         [.text(from), .text(to)])
-                    for r in rows {
-                        guard let json = r[0], let (k, f) = try Self.decodeRow(json, t) else { continue }
+                    for r in found {
+                        guard let (k, f) = try Self.decodeRow(r, t) else { continue }
                         d.rows.append((t.name, k, f))
                     }
                 }
                 let names = tables.map(\.name)
-                for r in try await run(
+                for r in try await rows(
                     "SELECT tbl, pk, clock FROM strata_tombstones WHERE _strata_xid >= $1::text::xid8 AND _strata_xid < $2::text::xid8 AND tbl = ANY($3::text[])",
                     [.text(from), .text(to), .texts(names)])
                 {
-                    guard let t = r[0], let k = r[1], let c = r[2].flatMap({ SyncClock(text: $0) }) else { continue }
+                    guard let t = r["tbl"] as? String, let k = r["pk"] as? String,
+                        let c = (r["clock"] as? String).flatMap({ SyncClock(text: $0) })
+                    else { continue }
                     d.tombstones.append((t, k, c))
                 }
             }

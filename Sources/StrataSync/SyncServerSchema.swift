@@ -34,6 +34,10 @@ package enum SyncServerSchema {
             BEGIN PERFORM pg_notify('strata_changes', TG_TABLE_NAME); RETURN NULL; END $$
             """,
             """
+            CREATE OR REPLACE FUNCTION strata_refuse_truncate() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN RAISE EXCEPTION 'TRUNCATE of the synced table % would not reach the devices: use DELETE FROM', TG_TABLE_NAME; END $$
+            """,
+            """
             CREATE OR REPLACE FUNCTION strata_stamp_xid() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN NEW._strata_xid := pg_current_xact_id(); RETURN NEW; END $$
             """,
@@ -76,6 +80,10 @@ package enum SyncServerSchema {
                 + ", _strata_clocks jsonb NOT NULL DEFAULT '{}', _strata_xid xid8 NOT NULL DEFAULT pg_current_xact_id())"
         )
         for f in t.fields { s.append("ALTER TABLE \(q) ADD COLUMN IF NOT EXISTS " + columnSQL(f)) }
+        // A table that existed before it was synced gets the bookkeeping columns too (its rows
+        // then download once, stamped with the ALTER's transaction).
+        s.append("ALTER TABLE \(q) ADD COLUMN IF NOT EXISTS _strata_clocks jsonb NOT NULL DEFAULT '{}'")
+        s.append("ALTER TABLE \(q) ADD COLUMN IF NOT EXISTS _strata_xid xid8 NOT NULL DEFAULT pg_current_xact_id()")
         s.append("CREATE INDEX IF NOT EXISTS \(SyncTable.quote(t.name + "_strata_xid")) ON \(q) (_strata_xid)")
 
         let writeFn = SyncTable.quote("strata_" + t.name + "_write")
@@ -131,6 +139,12 @@ package enum SyncServerSchema {
             "CREATE TRIGGER strata_write BEFORE INSERT OR UPDATE ON \(q) FOR EACH ROW EXECUTE FUNCTION \(writeFn)()")
         s.append("DROP TRIGGER IF EXISTS strata_delete ON \(q)")
         s.append("CREATE TRIGGER strata_delete AFTER DELETE ON \(q) FOR EACH ROW EXECUTE FUNCTION \(deleteFn)()")
+        // TRUNCATE fires no row triggers: it would leave no tombstones and the replicas would
+        // keep the rows. Refused; DELETE FROM does the same with tombstones.
+        s.append("DROP TRIGGER IF EXISTS strata_truncate ON \(q)")
+        s.append(
+            "CREATE TRIGGER strata_truncate BEFORE TRUNCATE ON \(q) FOR EACH STATEMENT EXECUTE FUNCTION strata_refuse_truncate()"
+        )
         s.append("DROP TRIGGER IF EXISTS strata_notify ON \(q)")
         s.append(
             "CREATE TRIGGER strata_notify AFTER INSERT OR UPDATE OR DELETE ON \(q) FOR EACH STATEMENT EXECUTE FUNCTION strata_notify()"

@@ -1,27 +1,28 @@
 import Foundation
 
-/// Wakes one waiting loop: `fire()` before anyone waits is remembered, so a wake is never lost
-/// between a loop's check and its wait.
+/// Wakes the waiting loops: `fire()` before anyone waits is remembered, so a wake is never lost
+/// between a loop's check and its wait. Several may wait at once (an old loop ending after
+/// `suspend()` beside the new one after `resume()`); `fire()` wakes them all.
 ///
 /// ## Concurrency
 /// Thread-safe (a lock).
 final class SyncSignal: @unchecked Sendable {
     private let lock = NSLock()
     private var pending = false
-    private var waiter: CheckedContinuation<Void, Never>?
-    private var generation = 0
+    private var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    private var nextID = 0
 
-    /// Wakes the waiter, or the next `wait`.
+    /// Wakes the waiters, or the next `wait`.
     func fire() {
-        let w: CheckedContinuation<Void, Never>? = lock.withLock {
-            if let w = waiter {
-                waiter = nil
-                return w
+        let ws: [CheckedContinuation<Void, Never>] = lock.withLock {
+            if waiters.isEmpty {
+                pending = true
+                return []
             }
-            pending = true
-            return nil
+            defer { waiters = [:] }
+            return Array(waiters.values)
         }
-        w?.resume()
+        for w in ws { w.resume() }
     }
 
     /// Returns when fired, or after `timeout` seconds.
@@ -32,17 +33,13 @@ final class SyncSignal: @unchecked Sendable {
                     pending = false
                     return nil
                 }
-                generation += 1
-                waiter = c
-                return generation
+                nextID += 1
+                waiters[nextID] = c
+                return nextID
             }
             guard let id else { return c.resume() }
             DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [self] in
-                let w: CheckedContinuation<Void, Never>? = lock.withLock {
-                    guard generation == id, let w = waiter else { return nil }
-                    waiter = nil
-                    return w
-                }
+                let w = lock.withLock { waiters.removeValue(forKey: id) }
                 w?.resume()
             }
         }

@@ -127,7 +127,10 @@ package struct SyncTable: Sendable {
     package static func insertExpression(_ name: String, _ t: ColumnType) -> String {
         let q = "x." + quote(name)
         switch t {
-        case .timestamp: return "timestamptz 'epoch' + \(q) * interval '1 microsecond'"
+        // Whole seconds and the microseconds apart: `bigint * interval` goes through a double.
+        case .timestamp:
+            return
+                "timestamptz 'epoch' + (\(q) / 1000000) * interval '1 second' + (\(q) % 1000000) * interval '1 microsecond'"
         case .data: return "decode(\(q), 'hex')"
         default: return q
         }
@@ -191,11 +194,9 @@ package struct SyncTable: Sendable {
             }
         case .timestamp:
             if let n = j as? NSNumber {
+                // Seconds and nanoseconds of one sign, as the object store keeps a date.
                 let us = n.int64Value
-                var s = us / 1_000_000
-                var r = us % 1_000_000
-                if r < 0 { s -= 1; r += 1_000_000 }
-                return .timestamp(seconds: s, nanoseconds: Int32(r * 1000))
+                return .timestamp(seconds: us / 1_000_000, nanoseconds: Int32(us % 1_000_000 * 1000))
             }
         default: break
         }

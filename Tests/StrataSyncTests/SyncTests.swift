@@ -354,4 +354,63 @@ final class SyncTests: TemporaryDirectoryTestCase {
             XCTAssertTrue("\($0)".contains("does not sync"), "\($0)")
         }
     }
+    /// An object deleted and created again under the same String primary key in one transaction
+    /// (a new object key) ends alive with the new values everywhere; a date before 1970 keeps its
+    /// value through the server.
+    @MainActor
+    func testDeleteAndCreateAgainInOneWriteAndDatesBefore1970() async throws {
+        let (server, db) = try freshDatabase()
+        let types: [ObjectBase.Type] = [SyncDog.self, SyncNote.self]
+        let a = try await Realm(
+            configuration: configuration("a", server, db, types: types), downloadBeforeOpen: .always)
+        let b = try await Realm(
+            configuration: configuration("b", server, db, types: types), downloadBeforeOpen: .always)
+        try a.write { a.add(SyncNote(value: ["id": "k", "text": "first"])) }
+        try await sync(a, to: [b])
+        try a.write {
+            a.delete(a.object(ofType: SyncNote.self, forPrimaryKey: "k")!)
+            a.add(SyncNote(value: ["id": "k", "text": "second"]))
+        }
+        let old = Date(timeIntervalSince1970: -1_234_567.891234)
+        try a.write { a.add(SyncDog(value: ["id": 1, "name": "Old", "born": old])) }
+        try await sync(a, to: [b])
+        try await wait(a, .download)
+        a.refresh()
+        for r in [a, b] {
+            XCTAssertEqual(r.object(ofType: SyncNote.self, forPrimaryKey: "k")?.text, "second")
+            XCTAssertEqual(r.object(ofType: SyncDog.self, forPrimaryKey: 1)?.born, old)
+        }
+        XCTAssertEqual(try server.sql("SELECT text FROM \"SyncNote\"", database: db), "second\n")
+        XCTAssertEqual(
+            try server.sql(
+                "SELECT to_char(born AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US') FROM \"SyncDog\"", database: db),
+            "1969-12-17 17:03:52.108766\n")
+    }
+    /// Objects a file held before it was first opened with sync are uploaded, and deleting one
+    /// afterwards (String primary key) reaches the server.
+    @MainActor
+    func testObjectsFromBeforeSyncIsTurnedOnAreUploaded() async throws {
+        let (server, db) = try freshDatabase()
+        let types: [ObjectBase.Type] = [SyncDog.self, SyncNote.self]
+        var local = configuration("a", server, db, types: types)
+        local.syncConfiguration = nil
+        do {
+            let l = try Realm(configuration: local)
+            try l.write {
+                l.add(SyncDog(value: ["id": 1, "name": "Old", "age": 9]))
+                l.add(SyncNote(value: ["id": "x", "text": "kept"]))
+                l.add(SyncNote(value: ["id": "y", "text": "deleted later"]))
+            }
+        }
+        let a = try await Realm(
+            configuration: configuration("a", server, db, types: types), downloadBeforeOpen: .always)
+        try await wait(a, .upload)
+        XCTAssertEqual(try server.sql("SELECT name || age FROM \"SyncDog\"", database: db), "Old9\n")
+        XCTAssertEqual(
+            try server.sql("SELECT string_agg(id || text, ',' ORDER BY id) FROM \"SyncNote\"", database: db),
+            "xkept,ydeleted later\n")
+        try a.write { a.delete(a.object(ofType: SyncNote.self, forPrimaryKey: "y")!) }
+        try await wait(a, .upload)
+        XCTAssertEqual(try server.sql("SELECT string_agg(id, ',') FROM \"SyncNote\"", database: db), "x\n")
+    }
 }
