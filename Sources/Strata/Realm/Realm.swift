@@ -292,9 +292,16 @@ public struct Realm: Equatable {
     /// A synced file (one with the sync product's meta tree) opened for writing without its sync
     /// configuration would commit changes that never reach the server: refused.
     private func refuseSyncedFileWithoutSync() throws {
-        // A snapshot of its own: the realm may belong to a queue or actor this thread is not on.
-        guard let read = try? file.db.beginRead() else { return }
-        if (try? StoreTransaction(read: read).count(tree: "y:m")) ?? 0 > 0 {
+        // The realm's own snapshot (its first read makes it anyway); one of its own when the
+        // realm belongs to a queue or actor this thread is not on.
+        let txn: StoreTransaction
+        if realmState.isOnOwner {
+            txn = current()
+        } else {
+            guard let read = try? file.db.beginRead() else { return }
+            txn = StoreTransaction(read: read)
+        }
+        if (try? txn.count(tree: "y:m")) ?? 0 > 0 {
             throw Realm.Error(
                 .fail,
                 "'\(file.path)' is a synced realm: open it with its syncConfiguration (import StrataSync), or readOnly, so that its changes are not lost to the server.",
