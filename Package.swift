@@ -72,7 +72,8 @@ let package = Package(
         .target(
             name: "StrataSync",
             dependencies: [
-                "Strata", "StrataCore", "StrataStorage", .product(name: "PostgresNIO", package: "postgres-nio"),
+                "Strata", "StrataCore", "StrataStorage", "StrataQuery",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

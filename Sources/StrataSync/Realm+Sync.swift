@@ -45,3 +45,9 @@ extension Realm {
         try await session.wait(for: .download)
     }
 }
+
+extension Realm {
+    /// The subscriptions of a synced realm: which objects it downloads (`SyncSubscriptionSet`).
+    /// For a realm that does not sync, an empty set whose `update` throws.
+    public var subscriptions: SyncSubscriptionSet { SyncSubscriptionSet(path: _filePath) }
+}

@@ -37,13 +37,23 @@ public struct SyncConfiguration: Sendable {
     /// schema the server's tables do not match); the session keeps retrying the ones that can
     /// pass. Local commits are never lost by an error.
     public var errorHandler: (@Sendable (Error, SyncSession?) -> Void)?
+    /// Sets the realm's first subscriptions (inside an update, as `subscriptions.update`) when
+    /// the file has none yet, or at every first open in the process with `rerunOnOpen`. Nil
+    /// (the default) with no subscriptions ever set syncs every object of the synced types.
+    public var initialSubscriptions: (@Sendable (SyncSubscriptionSet) -> Void)?
+    /// Whether `initialSubscriptions` runs at every first open of the file in the process, not
+    /// only when the file has no subscriptions.
+    public var rerunOnOpen: Bool
 
     /// A configuration for the server at `host`:`port`.
     public init(
         host: String, port: Int = 5432, database: String, user: String, password: String? = nil,
         tls: PostgresConnection.Configuration.TLS = .disable, clientID: String? = nil,
-        errorHandler: (@Sendable (Error, SyncSession?) -> Void)? = nil
+        errorHandler: (@Sendable (Error, SyncSession?) -> Void)? = nil,
+        initialSubscriptions: (@Sendable (SyncSubscriptionSet) -> Void)? = nil, rerunOnOpen: Bool = false
     ) {
+        self.initialSubscriptions = initialSubscriptions
+        self.rerunOnOpen = rerunOnOpen
         self.host = host
         self.port = port
         self.database = database

@@ -28,12 +28,21 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
     private var links: [SyncServerLink] = []
     private let uploadSignal = SyncSignal()
     private let downloadSignal = SyncSignal()
-    private var uploadWaiters: [(UInt64, Int, CheckedContinuation<Void, Error>)] = []
-    private var downloadWaiters: [(Int, Int, CheckedContinuation<Void, Error>)] = []
-    private var waiterIDs = 0
-    private var uploadedThrough: UInt64 = 0
-    private var passesStarted = 0
-    private var passesCompleted = 0
+    /// Waits for the outbox sequence number on the server.
+    private let uploads = SyncWaiters()
+    /// Waits for download passes (numbered from 1 by `passesStarted`).
+    private let downloads = SyncWaiters()
+    /// Waits for the subscription version a download pass applied.
+    private let subscriptionVersions = SyncWaiters()
+    private var passesStarted: UInt64 = 0
+    /// The subscription set being changed by an `update` block, with its thread and its first
+    /// error.
+    private var draft: (list: SyncSubscriptionList, thread: pthread_t, error: SyncError?)?
+    /// The error of the last download pass that applied a new subscription set, or of a misuse
+    /// of the set (a change outside `update`).
+    private var subscriptionError: SyncError?
+    /// Held by the `update` block running (one per file at a time).
+    private let updateGate = DispatchSemaphore(value: 1)
     private var schemaReady = false
     private var stateValue: SyncSession.State = .inactive
     private var connectionStateValue: SyncSession.ConnectionState = .disconnected
@@ -110,6 +119,16 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
                     e.workerRealm = try Realm(configuration: e.realmConfiguration, queue: e.queue)
                 }
                 try e.enqueueUnsynced(e.workerRealm!)
+                let applied = try SyncLocalStore.meta(e.workerRealm!._storeTransaction, "subv") ?? 0
+                e.subscriptionVersions.advance(to: applied)
+            }
+            if let initial = config.initialSubscriptions {
+                let neverSet = try e.subscriptionList().version == 0
+                if neverSet || config.rerunOnOpen {
+                    try e.beginSubscriptionUpdate()
+                    initial(SyncSubscriptionSet(path: path))
+                    _ = try e.endSubscriptionUpdate()
+                }
             }
         } catch {
             realm._removeCommitObserver(e)
@@ -330,6 +349,16 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
         default:
             break
         }
+    }
+
+    /// Removes an object that matches no subscription from the file, without a tombstone and
+    /// without an outbox entry: it leaves this device only. Its clocks go with it, so if it
+    /// comes back (a later subscription, or a change on the server that makes it match) it
+    /// downloads whole.
+    private func removeLocally(_ txn: StoreTransaction, _ t: SyncTable, key keyText: String) throws {
+        guard let pk = t.keyValue(keyText), let key = try txn.objectKey(t.store, primaryKey: pk) else { return }
+        try txn.delete(t.store, key: key)
+        try SyncLocalStore.removeClocks(txn, table: t.name, key: key)
     }
 
     // MARK: The worker realm
@@ -557,9 +586,38 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
         if let l = link { await drop(l) }
     }
 
+    /// Applies a download pass in one local commit, which also stores the new position and the
+    /// subscription version the pass read by.
+    private func apply(_ d: SyncServerLink.Download, position: UInt64, subscriptionVersion: UInt64) async throws {
+        let tables = self.tables
+        try await onWorker { realm in
+            try self.syncWrite(realm) { txn in
+                let c = try self.ensureClock(txn)
+                for t in d.tombstones {
+                    guard let table = tables[t.table] else { continue }
+                    c.observe(t.clock)
+                    try self.applyRemote(txn, table, key: t.key, write: nil, delete: t.clock)
+                }
+                for r in d.rows {
+                    guard let table = tables[r.table] else { continue }
+                    for f in r.fields.values { c.observe(f.clock) }
+                    try self.applyRemote(txn, table, key: r.key, write: r.fields, delete: nil)
+                }
+                for l in d.leaving {
+                    guard let table = tables[l.table] else { continue }
+                    try self.removeLocally(txn, table, key: l.key)
+                }
+                try SyncLocalStore.setMeta(txn, "pos", position)
+                try SyncLocalStore.setMeta(txn, "subv", subscriptionVersion)
+                try SyncLocalStore.setMeta(txn, "hlc", c.lastTime)
+            }
+        }
+    }
+
     private func downloadLoop(_ gen: Int) async {
         var link: SyncServerLink?
         var attempt = 0
+        var newSetPending = false
         while isCurrent(gen) {
             await downloadSignal.wait(timeout: 10)
             guard isCurrent(gen) else { break }
@@ -571,38 +629,44 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
                 trace("download pass \(pass): connecting")
                 if link == nil { link = try await connect() }
                 trace("download pass \(pass): reading the position")
-                let position = try await onWorker { realm -> UInt64 in
+                let (position, list, applied) = try await onWorker {
+                    realm -> (UInt64, SyncSubscriptionList, UInt64) in
                     realm.refresh()
-                    return try SyncLocalStore.meta(realm._storeTransaction, "pos") ?? 0
+                    let txn = realm._storeTransaction
+                    return (
+                        try SyncLocalStore.meta(txn, "pos") ?? 0, try SyncSubscriptionList.read(txn),
+                        try SyncLocalStore.meta(txn, "subv") ?? 0
+                    )
                 }
-                trace("download pass \(pass): from \(position)")
-                let d = try await link!.download(from: position, tables: tables.values.filter { !$0.isAsymmetric })
-                trace("download pass \(pass): \(d.rows.count) rows, \(d.tombstones.count) tombstones, next \(d.next)")
-                if d.next != position {
-                    let tables = self.tables
-                    let box = DownloadBox(d)
-                    try await onWorker { realm in
-                        try self.syncWrite(realm) { txn in
-                            let c = try self.ensureClock(txn)
-                            for t in box.value.tombstones {
-                                guard let table = tables[t.table] else { continue }
-                                c.observe(t.clock)
-                                try self.applyRemote(txn, table, key: t.key, write: nil, delete: t.clock)
-                            }
-                            for r in box.value.rows {
-                                guard let table = tables[r.table] else { continue }
-                                for f in r.fields.values { c.observe(f.clock) }
-                                try self.applyRemote(txn, table, key: r.key, write: r.fields, delete: nil)
-                            }
-                            try SyncLocalStore.setMeta(txn, "pos", box.value.next)
-                            try SyncLocalStore.setMeta(txn, "hlc", c.lastTime)
-                        }
-                    }
+                // A new subscription set reads every row again: objects it newly matches
+                // download, objects it no longer matches leave.
+                let newSet = list.version != applied
+                newSetPending = newSet
+                let conditions = try list.conditions(tables)
+                let from = newSet ? 0 : position
+                trace("download pass \(pass): from \(from), subscriptions v\(list.version)")
+                let d = try await link!.download(
+                    from: from, tables: tables.values.filter { !$0.isAsymmetric }, conditions: conditions)
+                trace(
+                    "download pass \(pass): \(d.rows.count) rows, \(d.leaving.count) leaving, \(d.tombstones.count) tombstones, next \(d.next)"
+                )
+                if d.next != position || newSet {
+                    try await apply(d, position: max(position, d.next), subscriptionVersion: list.version)
                 }
+                if newSet { lock.withLock { subscriptionError = nil } }
+                newSetPending = false
+                subscriptionVersions.advance(to: list.version)
                 attempt = 0
                 completePass(pass)
             } catch {
                 trace("download: \(error)")
+                if newSetPending, let e = error as? SyncError,
+                    e.code == .invalidSubscription
+                        || (e.sqlState.map { $0.hasPrefix("42") || $0.hasPrefix("22") } ?? false)
+                {
+                    lock.withLock { subscriptionError = e }
+                    subscriptionVersions.failAll(e)
+                }
                 report(error, gen)
                 if let l = link { await drop(l) }
                 link = nil
@@ -643,38 +707,125 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
         trace("listen loop ends")
     }
 
+    // MARK: Subscriptions
+
+    /// Runs `body` with the engine's realm, refreshed, on its queue, from any thread but that
+    /// queue (the subscription set's calls).
+    private func onWorkerNow<T>(_ body: (Realm) throws -> T) throws -> T {
+        try queue.sync {
+            if workerRealm == nil { workerRealm = try Realm(configuration: realmConfiguration, queue: queue) }
+            workerRealm!.refresh()
+            return try body(workerRealm!)
+        }
+    }
+
+    /// The subscription set the file holds now.
+    func subscriptionList() throws -> SyncSubscriptionList {
+        try onWorkerNow { try SyncSubscriptionList.read($0._storeTransaction) }
+    }
+
+    /// Starts an `update` block on this thread: the set's changes go to a draft until
+    /// `endSubscriptionUpdate`.
+    func beginSubscriptionUpdate() throws {
+        let nested = lock.withLock { draft.map { pthread_equal($0.thread, pthread_self()) != 0 } ?? false }
+        if nested {
+            throw SyncError(
+                .invalidSubscription,
+                "realm.subscriptions.update was called inside an update block of the same realm: updates do not nest.")
+        }
+        // One update at a time per file: another thread's waits for it.
+        updateGate.wait()
+        do {
+            let list = try subscriptionList()
+            lock.withLock { draft = (list, pthread_self(), nil) }
+        } catch {
+            updateGate.signal()
+            throw error
+        }
+    }
+
+    /// Applies `change` to the draft of the `update` running on this thread; outside one,
+    /// records the misuse as the set's error (RealmSwift raises an exception there).
+    func changeSubscriptions(_ what: String, _ change: (inout SyncSubscriptionList) throws -> Void) {
+        lock.withLock {
+            guard var d = draft, pthread_equal(d.thread, pthread_self()) != 0 else {
+                subscriptionError = SyncError(
+                    .invalidSubscription,
+                    "\(what) was called outside an update block: change subscriptions inside realm.subscriptions.update { }."
+                )
+                return
+            }
+            guard d.error == nil else { return }
+            do {
+                try change(&d.list)
+            } catch {
+                d.error = (error as? SyncError) ?? SyncSubscriptionSQL.invalid("\(error)")
+            }
+            draft = d
+        }
+    }
+
+    /// Ends the `update` running on this thread: commits its set with a new version (the
+    /// next download pass reads by it) and returns the version.
+    /// - Throws: the first error of the block's changes (nothing is committed then).
+    func endSubscriptionUpdate() throws -> UInt64 {
+        guard
+            let d = lock.withLock({ () -> (list: SyncSubscriptionList, thread: pthread_t, error: SyncError?)? in
+                defer { draft = nil }
+                return draft
+            })
+        else { return 0 }
+        defer { updateGate.signal() }
+        if let e = d.error { throw e }
+        let version = try onWorkerNow { realm -> UInt64 in
+            var list = try SyncSubscriptionList.read(realm._storeTransaction)
+            list.items = d.list.items
+            list.version += 1
+            let committed = list
+            try self.syncWrite(realm) { try committed.write($0) }
+            return list.version
+        }
+        lock.withLock { subscriptionError = nil }
+        downloadSignal.fire()
+        return version
+    }
+
+    /// The synced table of class `name`, or an error saying the realm does not sync it.
+    func subscribableTable(_ name: String) throws -> SyncTable {
+        guard let t = tables[name], !t.isAsymmetric else {
+            throw SyncSubscriptionSQL.invalid(
+                "\(name) is not a synced type of this realm\(tables[name]?.isAsymmetric == true ? " (an AsymmetricObject is never downloaded)" : ""); add it to the configuration's objectTypes"
+            )
+        }
+        return t
+    }
+
+    /// Where the subscription set stands.
+    var subscriptionState: SyncSubscriptionState {
+        if let e = lock.withLock({ subscriptionError }) { return .error(e) }
+        guard let list = try? subscriptionList() else { return .pending }
+        return subscriptionVersions.current >= list.version || list.version == 0 ? .complete : .pending
+    }
+
+    /// Returns once a download pass has applied subscription set `version` (or a later one).
+    func waitForSubscriptions(_ version: UInt64) async throws {
+        guard state == .active else {
+            throw SyncError(
+                .connection, "The sync session is not active: resume() it before waiting for subscriptions.")
+        }
+        try await subscriptionVersions.wait(for: version) { downloadSignal.fire() }
+    }
+
     // MARK: Waits
 
-    private func markUploaded(_ seq: UInt64) {
-        let ready: [CheckedContinuation<Void, Error>] = lock.withLock {
-            uploadedThrough = max(uploadedThrough, seq)
-            let through = uploadedThrough
-            let r = uploadWaiters.filter { $0.0 <= through }.map(\.2)
-            uploadWaiters.removeAll { $0.0 <= through }
-            return r
-        }
-        for c in ready { c.resume() }
-    }
+    private func markUploaded(_ seq: UInt64) { uploads.advance(to: seq) }
 
-    private func completePass(_ pass: Int) {
-        let ready: [CheckedContinuation<Void, Error>] = lock.withLock {
-            passesCompleted = max(passesCompleted, pass)
-            let r = downloadWaiters.filter { $0.0 <= pass }.map(\.2)
-            downloadWaiters.removeAll { $0.0 <= pass }
-            return r
-        }
-        for c in ready { c.resume() }
-    }
+    private func completePass(_ pass: UInt64) { downloads.advance(to: pass) }
 
     private func failWaiters(_ error: Error) {
-        let all: [CheckedContinuation<Void, Error>] = lock.withLock {
-            defer {
-                uploadWaiters = []
-                downloadWaiters = []
-            }
-            return uploadWaiters.map(\.2) + downloadWaiters.map(\.2)
-        }
-        for c in all { c.resume(throwing: error) }
+        uploads.failAll(error)
+        downloads.failAll(error)
+        subscriptionVersions.failAll(error)
     }
 
     /// Returns once every commit made before the call is on the server. Cancellable.
@@ -684,53 +835,13 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
             return try SyncLocalStore.lastOutboxSeq(realm._storeTransaction)
         }
         if target == 0 { return }
-        let id = lock.withLock {
-            waiterIDs += 1
-            return waiterIDs
-        }
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, Error>) in
-                let now: Bool = lock.withLock {
-                    if uploadedThrough >= target || Task.isCancelled { return true }
-                    uploadWaiters.append((target, id, c))
-                    return false
-                }
-                if now { c.resume() } else { uploadSignal.fire() }
-            }
-        } onCancel: {
-            cancelWaiter(id)
-        }
-        try Task.checkCancellation()
+        try await uploads.wait(for: target) { uploadSignal.fire() }
     }
 
     /// Returns once a download pass that started after the call has been applied locally.
     /// Cancellable.
     func waitForDownload() async throws {
-        let id = lock.withLock {
-            waiterIDs += 1
-            return waiterIDs
-        }
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, Error>) in
-                let now: Bool = lock.withLock {
-                    if Task.isCancelled { return true }
-                    downloadWaiters.append((passesStarted + 1, id, c))
-                    return false
-                }
-                if now { c.resume() } else { downloadSignal.fire() }
-            }
-        } onCancel: {
-            cancelWaiter(id)
-        }
-        try Task.checkCancellation()
-    }
-
-    private func cancelWaiter(_ id: Int) {
-        let c: CheckedContinuation<Void, Error>? = lock.withLock {
-            if let i = uploadWaiters.firstIndex(where: { $0.1 == id }) { return uploadWaiters.remove(at: i).2 }
-            if let i = downloadWaiters.firstIndex(where: { $0.1 == id }) { return downloadWaiters.remove(at: i).2 }
-            return nil
-        }
-        c?.resume(throwing: CancellationError())
+        let target = lock.withLock { passesStarted + 1 }
+        try await downloads.wait(for: target) { downloadSignal.fire() }
     }
 }

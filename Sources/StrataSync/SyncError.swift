@@ -18,6 +18,9 @@ public struct SyncError: Error, CustomStringConvertible, Sendable, Equatable {
         case badServerData
         /// The local file failed (its storage error is in the message).
         case local
+        /// A subscription's query that the server cannot evaluate, or a subscription set
+        /// changed in a way it does not allow (the message says which).
+        case invalidSubscription
     }
 
     /// What kind of failure it is.

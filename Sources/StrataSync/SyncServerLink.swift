@@ -309,14 +309,22 @@ final class SyncServerLink: @unchecked Sendable {
     /// What a download pass read: every row version and tombstone written by server
     /// transactions from `position` up to (not including) `next`, the oldest transaction still
     /// running when the pass's snapshot was taken.
-    struct Download {
+    struct Download: Sendable {
         var next: UInt64
         var rows: [(table: String, key: String, fields: [String: SyncRecord<StoreValue>.Field])] = []
         var tombstones: [(table: String, key: String, clock: SyncClock)] = []
+        /// Objects that changed on the server and match no subscription: they leave the device.
+        var leaving: [(table: String, key: String)] = []
     }
 
     /// Reads what changed on the server since `position` (a transaction id), in one snapshot.
-    func download(from position: UInt64, tables: [SyncTable]) async throws -> Download {
+    /// With `conditions` (each table's subscription condition, Docs/Sync.md "Subscriptions"),
+    /// rows that match come whole and the others by primary key only, in `leaving`.
+    func download(
+        from position: UInt64, tables: [SyncTable], conditions: [String: String]?
+    ) async throws
+        -> Download
+    {
         try await run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         do {
             let xmin =
@@ -325,13 +333,24 @@ final class SyncServerLink: @unchecked Sendable {
             if xmin > position {
                 let from = String(position)
                 let to = String(xmin)
+                let range = "_strata_xid >= $1::text::xid8 AND _strata_xid < $2::text::xid8"
                 for t in tables {
+                    let table = SyncTable.quote(t.name)
+                    let condition = conditions.map { "coalesce((\($0[t.name] ?? "FALSE")), false)" }
                     let found = try await rows(
-                        "SELECT \(t.selectList) FROM \(SyncTable.quote(t.name)) WHERE _strata_xid >= $1::text::xid8 AND _strata_xid < $2::text::xid8",
+                        "SELECT \(t.selectList) FROM \(table) WHERE \(range)\(condition.map { " AND " + $0 } ?? "")",
                         [.text(from), .text(to)])
                     for r in found {
                         guard let (k, f) = try Self.decodeRow(r, t) else { continue }
                         d.rows.append((t.name, k, f))
+                    }
+                    guard let condition else { continue }
+                    let pk = SyncTable.quote(t.primaryKeyName)
+                    for r in try await rows(
+                        "SELECT \(pk)::text AS pk FROM \(table) WHERE \(range) AND NOT \(condition)",
+                        [.text(from), .text(to)])
+                    {
+                        if let k = r["pk"] as? String { d.leaving.append((t.name, k)) }
                     }
                 }
                 let names = tables.map(\.name)

@@ -8,45 +8,11 @@ import XCTest
 /// Randomised: replicas edit, delete and recreate objects while random partitions (suspended
 /// sessions) come and go; once all reconnect, every replica equals PostgreSQL. And a server
 /// killed in the middle of upload batches keeps each batch all or nothing.
-final class SyncConvergenceTests: TemporaryDirectoryTestCase {
-    nonisolated(unsafe) static var server: PostgresTestServer?
-
-    override class func tearDown() {
-        server?.stop()
-        server = nil
-        super.tearDown()
-    }
-
-    override func tearDown() async throws {
-        await SyncEngine.stopAll()
-        try await super.tearDown()
-    }
-
+final class SyncConvergenceTests: SyncTestCase {
     func server(database: String) throws -> PostgresTestServer {
         if Self.server == nil { Self.server = try PostgresTestServer() }
         try Self.server!.createDatabase(database)
         return Self.server!
-    }
-
-    func configuration(_ name: String, _ server: PostgresTestServer, _ db: String) -> Realm.Configuration {
-        var c = Realm.Configuration(
-            fileURL: temporaryDirectory.appendingPathComponent(name + ".realm"), objectTypes: [SyncDog.self])
-        c.syncConfiguration = SyncConfiguration(host: "127.0.0.1", port: server.port, database: db, user: server.user)
-        return c
-    }
-
-    @MainActor
-    func wait(_ realm: Realm, _ direction: SyncSession.ProgressDirection) async throws {
-        let session = try XCTUnwrap(realm.syncSession)
-        try await withThrowingTaskGroup(of: Void.self) { g in
-            g.addTask { try await session.wait(for: direction) }
-            g.addTask {
-                try await Task.sleep(nanoseconds: 60_000_000_000)
-                throw SyncError(.connection, "wait(for: \(direction)) did not end within 60 s")
-            }
-            try await g.next()
-            g.cancelAll()
-        }
     }
 
     /// What a replica or the server holds: id -> "name|age|weight".
@@ -82,16 +48,22 @@ final class SyncConvergenceTests: TemporaryDirectoryTestCase {
         }
     }
 
-    /// Three replicas, 300 random steps (see above), then everyone reconnects and compares.
+    /// Four replicas, the last subscribed to `age > 100` only, 300 random steps (see above),
+    /// then everyone reconnects and compares.
     @MainActor
     func randomRound(seed: UInt64, database db: String) async throws {
         let server = try server(database: db)
         var random = SeededRandom(seed: seed)
-        let n = 3
+        let n = 4
         var replicas: [Realm] = []
         for i in 0..<n {
-            replicas.append(
-                try await Realm(configuration: configuration("r\(i)", server, db), downloadBeforeOpen: .always))
+            var c = configuration("r\(i)", server, db)
+            if i == n - 1 {
+                c.syncConfiguration!.initialSubscriptions = {
+                    $0.append(QuerySubscription<SyncDog>(name: "old") { $0.age > 100 })
+                }
+            }
+            replicas.append(try await Realm(configuration: c, downloadBeforeOpen: .always))
         }
         var online = [Bool](repeating: true, count: n)
         for step in 0..<300 {
@@ -132,8 +104,17 @@ final class SyncConvergenceTests: TemporaryDirectoryTestCase {
         let expected = try serverState(server, db)
         XCTAssertGreaterThan(expected.count, 0)
         for (i, r) in replicas.enumerated() {
-            XCTAssertEqual(state(r), expected, "seed \(seed): replica \(i) differs from PostgreSQL")
+            // The subscribed replica holds the server's objects older than 100, and only those.
+            let wanted =
+                i < n - 1
+                ? expected
+                : expected.filter {
+                    Int($0.value.split(separator: "|", omittingEmptySubsequences: false)[1])! > 100
+                }
+            XCTAssertEqual(state(r), wanted, "seed \(seed): replica \(i) differs from PostgreSQL")
         }
+        XCTAssertGreaterThan(state(replicas[n - 1]).count, 0, "seed \(seed)")
+        XCTAssertLessThan(state(replicas[n - 1]).count, expected.count, "seed \(seed)")
     }
 
     /// Each commit creates 100 objects (ids `100 * i ..< 100 * (i + 1)`); the server is killed

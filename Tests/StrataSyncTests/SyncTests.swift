@@ -6,74 +6,7 @@ import XCTest
 @testable import StrataSync
 
 /// Synced realms against a real PostgreSQL server started for this test class.
-final class SyncTests: TemporaryDirectoryTestCase {
-    nonisolated(unsafe) static var server: PostgresTestServer?
-    nonisolated(unsafe) static var databases = 0
-
-    override class func tearDown() {
-        server?.stop()
-        server = nil
-        super.tearDown()
-    }
-
-    /// The shared server (started on first use), and a new database for this test.
-    func freshDatabase() throws -> (PostgresTestServer, String) {
-        if Self.server == nil { Self.server = try PostgresTestServer() }
-        Self.databases += 1
-        let name = "sync_\(getpid())_\(Self.databases)"
-        try Self.server!.createDatabase(name)
-        return (Self.server!, name)
-    }
-
-    override func tearDown() async throws {
-        await SyncEngine.stopAll()
-        try await super.tearDown()
-    }
-
-    func configuration(
-        _ name: String, _ server: PostgresTestServer, _ db: String, types: [ObjectBase.Type] = [SyncDog.self]
-    )
-        -> Realm.Configuration
-    {
-        var c = Realm.Configuration(
-            fileURL: temporaryDirectory.appendingPathComponent(name + ".realm"), objectTypes: types)
-        c.syncConfiguration = SyncConfiguration(host: "127.0.0.1", port: server.port, database: db, user: server.user)
-        return c
-    }
-
-    /// `realm.syncSession.wait(for:)`, failing the test after 60 seconds instead of hanging.
-    @MainActor
-    func wait(_ realm: Realm, _ direction: SyncSession.ProgressDirection, seconds: Double = 60) async throws {
-        let session = try XCTUnwrap(realm.syncSession)
-        try await withThrowingTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                try await session.wait(for: direction)
-                return true
-            }
-            group.addTask {
-                try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
-                return false
-            }
-            let finished = try await group.next()!
-            group.cancelAll()
-            if !finished {
-                XCTFail("wait(for: \(direction)) did not end within \(seconds) s")
-                throw CancellationError()
-            }
-        }
-    }
-
-    /// Waits until `realm`'s commits are on the server, then until each of `others` has the
-    /// server's data.
-    @MainActor
-    func sync(_ realm: Realm, to others: [Realm]) async throws {
-        try await wait(realm, .upload)
-        for o in others {
-            try await wait(o, .download)
-            o.refresh()
-        }
-    }
-
+final class SyncTests: SyncTestCase {
     @MainActor
     func testTwoReplicasEditingDifferentFieldsOfOneObjectConverge() async throws {
         let (server, db) = try freshDatabase()

@@ -352,6 +352,12 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
 extension Realm {
     /// Converts a query argument (`%@`) to the store's form.
     func queryArgument(_ arg: Any) throws -> StoreValue {
+        try Realm.queryArgumentValue(arg)
+    }
+
+    /// Converts a query argument (`%@`) to the store's form (no realm needed: an object argument
+    /// carries its own key).
+    static func queryArgumentValue(_ arg: Any) throws -> StoreValue {
         switch arg {
         case let o as ObjectBase:
             guard let s = o._strataManaged else {
@@ -361,7 +367,7 @@ extension Realm {
             }
             return .link(s.key)
         case let a as [Any]:
-            return .list(try a.map(queryArgument))
+            return .list(try a.map(queryArgumentValue))
         case let v as Int: return .int(Int64(v))
         // Before NSNumber: on Linux an Int64 also casts to NSNumber, and `age > 50` then compared
         // every row's integer with a Double (exact, but the slower mixed comparison).
