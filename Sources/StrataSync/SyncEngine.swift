@@ -245,7 +245,7 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
                     guard let row = try txn.row(t.store, key: key) else { continue }
                     var fields: [String: SyncRecord<StoreValue>.Field] = [:]
                     for f in t.fields {
-                        fields[f.name] = .init(value: SyncTable.microseconds(row.value(f.column)), clock: c)
+                        fields[f.name] = .init(value: f.microseconds(row.value(f.column)), clock: c)
                     }
                     let key = SyncTable.keyText(row.value(t.primaryKeyColumn))
                     ops.append(SyncOperation(table: t.name, key: key, deleteClock: nil, fields: fields).json(t))
@@ -280,7 +280,7 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
             var v = row.value(f.column)
             if f.type == .timestamp {
                 // PostgreSQL keeps microseconds: every replica keeps what the server keeps.
-                let rounded = SyncTable.microseconds(v)
+                let rounded = f.microseconds(v)
                 if rounded != v {
                     _ = try txn.set(t.store, key: key, column: f.column, to: rounded)
                     v = rounded

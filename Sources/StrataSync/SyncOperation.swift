@@ -30,7 +30,7 @@ package struct SyncOperation: Equatable, Sendable {
             guard let v = fields[f.name] else { continue }
             if !first { s += "," }
             first = false
-            s += SyncTable.jsonString(f.name) + ":[" + SyncTable.json(v.value, f.type) + ",\"" + v.clock.text + "\"]"
+            s += SyncTable.jsonString(f.name) + ":[" + f.json(v.value) + ",\"" + v.clock.text + "\"]"
         }
         return s + "}}"
     }
@@ -53,7 +53,7 @@ package struct SyncOperation: Equatable, Sendable {
             for (name, pair) in o["f"] as? [String: Any] ?? [:] {
                 guard let i = table.fieldIndex[name], let p = pair as? [Any], p.count == 2,
                     let cs = p[1] as? String, let c = SyncClock(text: cs),
-                    let v = SyncTable.value(fromJSON: p[0], table.fields[i].type)
+                    let v = table.fields[i].value(fromJSON: p[0])
                 else { continue }
                 fields[name] = .init(value: v, clock: c)
             }

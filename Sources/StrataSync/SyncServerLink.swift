@@ -124,11 +124,12 @@ final class SyncServerLink: @unchecked Sendable {
                 let cols = try await run(SyncServerSchema.columnsQuery, [.text(t.name)])
                 var types: [String: String] = [:]
                 for c in cols { if let n = c[0], let ty = c[1] { types[n] = ty } }
-                let expected = [(t.primaryKeyName, t.primaryKeyType)] + t.fields.map { ($0.name, $0.type) }
-                for (name, type) in expected where types[name] != SyncTable.sqlType(type) {
+                let expected =
+                    [(t.primaryKeyName, SyncTable.sqlType(t.primaryKeyType))] + t.fields.map { ($0.name, $0.sqlType) }
+                for (name, type) in expected where types[name] != type {
                     throw SyncError(
                         .schemaMismatch,
-                        "The server's table \(t.name) has column \(name) of type \(types[name] ?? "(none)"), the model needs \(SyncTable.sqlType(type)). Change the column with ALTER TABLE, or the model."
+                        "The server's table \(t.name) has column \(name) of type \(types[name] ?? "(none)"), the model needs \(type). Change the column with ALTER TABLE, or the model."
                     )
                 }
             }
@@ -243,7 +244,7 @@ final class SyncServerLink: @unchecked Sendable {
                 var clocks = "{"
                 for (i, f) in t.fields.enumerated() {
                     let v = b.fields[f.name] ?? .init(value: f.defaultValue, clock: b.tombstone)
-                    s += "," + SyncTable.jsonString(f.name) + ":" + SyncTable.json(v.value, f.type)
+                    s += "," + SyncTable.jsonString(f.name) + ":" + f.json(v.value)
                     clocks += (i == 0 ? "" : ",") + SyncTable.jsonString(f.name) + ":\"" + v.clock.text + "\""
                 }
                 upserts.append(s + ",\"_strata_clocks\":" + clocks + "}}")
@@ -259,10 +260,12 @@ final class SyncServerLink: @unchecked Sendable {
         }
         if !upserts.isEmpty {
             let cols = [t.primaryKeyName] + t.fields.map(\.name)
-            let types = [t.primaryKeyType] + t.fields.map(\.type)
-            let def = zip(cols, types).map { SyncTable.quote($0) + " " + SyncTable.wireType($1) }.joined(
-                separator: ", ")
-            let exprs = zip(cols, types).map { SyncTable.insertExpression($0, $1) }.joined(separator: ", ")
+            let def =
+                ([SyncTable.quote(t.primaryKeyName) + " " + SyncTable.wireType(t.primaryKeyType)]
+                + t.fields.map { SyncTable.quote($0.name) + " " + $0.wireType }).joined(separator: ", ")
+            let exprs =
+                ([SyncTable.insertExpression(t.primaryKeyName, t.primaryKeyType)] + t.fields.map(\.insertExpression))
+                .joined(separator: ", ")
             let sets =
                 (t.fields.map { SyncTable.quote($0.name) + " = EXCLUDED." + SyncTable.quote($0.name) } + [
                     "_strata_clocks = \(q)._strata_clocks || EXCLUDED._strata_clocks"
@@ -292,7 +295,7 @@ final class SyncServerLink: @unchecked Sendable {
         let clocks = d["_strata_clocks"] as? [String: Any] ?? [:]
         var fields: [String: SyncRecord<StoreValue>.Field] = [:]
         for f in t.fields {
-            guard let v = SyncTable.value(fromJSON: d[f.name], f.type) else {
+            guard let v = f.value(fromJSON: d[f.name]) else {
                 throw SyncError(
                     .badServerData,
                     "\(t.name).\(f.name) of the row \(SyncTable.keyText(pk)) on the server is not a \(f.type): \(String(describing: d[f.name]))"

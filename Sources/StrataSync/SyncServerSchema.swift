@@ -52,7 +52,12 @@ package enum SyncServerSchema {
 
     /// The default value of a NOT NULL column, as SQL.
     static func defaultSQL(_ f: SyncTable.Field) -> String {
-        switch f.type {
+        switch f.collection {
+        case .list, .set: return "'[]'::jsonb"
+        case .map: return "'{}'::jsonb"
+        case .none: break
+        }
+        return switch f.type {
         case .int, .float, .double: "0"
         case .bool: "false"
         case .string: "''"
@@ -65,8 +70,8 @@ package enum SyncServerSchema {
     }
 
     static func columnSQL(_ f: SyncTable.Field) -> String {
-        SyncTable.quote(f.name) + " " + SyncTable.sqlType(f.type)
-            + (f.isNullable ? "" : " NOT NULL DEFAULT " + defaultSQL(f))
+        SyncTable.quote(f.name) + " " + f.sqlType
+            + (f.isNullable && !f.isCollection ? "" : " NOT NULL DEFAULT " + defaultSQL(f))
     }
 
     static func statements(_ t: SyncTable) -> [String] {

@@ -12,9 +12,88 @@ package struct SyncTable: Sendable {
     package struct Field: Sendable {
         package let name: String
         package let column: Int
+        /// The value's type (a collection's element type).
         package let type: ColumnType
+        /// Whether it is a list, a set or a map (one `jsonb` column on the server).
+        package let collection: CollectionKind
+        /// Whether the value (a collection's elements) may be nil.
         package let isNullable: Bool
         package let defaultValue: StoreValue
+
+        package var isCollection: Bool { collection != .none }
+
+        /// The server column's type.
+        package var sqlType: String { isCollection ? "jsonb" : SyncTable.sqlType(type) }
+
+        /// The column's type in `jsonb_to_recordset` (its wire form).
+        package var wireType: String { isCollection ? "jsonb" : SyncTable.wireType(type) }
+
+        /// The SQL expression that reads the column in wire form.
+        package var selectExpression: String {
+            isCollection ? SyncTable.quote(name) : SyncTable.selectExpression(name, type)
+        }
+
+        /// The SQL expression that turns the wire-form column of recordset `x` into the column's type.
+        package var insertExpression: String {
+            isCollection ? "x." + SyncTable.quote(name) : SyncTable.insertExpression(name, type)
+        }
+
+        /// `value` as JSON text in wire form: a collection as an array (a map as an object, keys
+        /// sorted) of its elements' wire forms.
+        package func json(_ value: StoreValue) -> String {
+            switch (collection, value) {
+            case (.list, .list(let items)), (.set, .list(let items)):
+                return "[" + items.map { SyncTable.json($0, type) }.joined(separator: ",") + "]"
+            case (.map, .map(let entries)):
+                return "{"
+                    + entries.sorted { $0.key < $1.key }.map {
+                        SyncTable.jsonString($0.key) + ":" + SyncTable.json($0.value, type)
+                    }
+                    .joined(separator: ",") + "}"
+            default:
+                return SyncTable.json(value, type)
+            }
+        }
+
+        /// The value from a JSON value in wire form, or nil when it is not one (an element
+        /// that is null in a collection of non-optional values, say).
+        package func value(fromJSON j: Any?) -> StoreValue? {
+            func element(_ e: Any?) -> StoreValue? {
+                guard let v = SyncTable.value(fromJSON: e, type) else { return nil }
+                return v == .null && !isNullable ? nil : v
+            }
+            switch collection {
+            case .none:
+                return SyncTable.value(fromJSON: j, type)
+            case .list, .set:
+                guard let items = j as? [Any] else { return nil }
+                var out: [StoreValue] = []
+                for i in items {
+                    guard let v = element(i) else { return nil }
+                    out.append(v)
+                }
+                return .list(out)
+            case .map:
+                guard let entries = j as? [String: Any] else { return nil }
+                var out: [String: StoreValue] = [:]
+                for (k, e) in entries {
+                    guard let v = element(e) else { return nil }
+                    out[k] = v
+                }
+                return .map(out)
+            }
+        }
+
+        /// `value` with its dates (a collection's too) at whole microseconds, as PostgreSQL
+        /// keeps them.
+        package func microseconds(_ value: StoreValue) -> StoreValue {
+            guard type == .timestamp else { return value }
+            switch value {
+            case .list(let items): return .list(items.map(SyncTable.microseconds))
+            case .map(let entries): return .map(entries.mapValues(SyncTable.microseconds))
+            default: return SyncTable.microseconds(value)
+            }
+        }
     }
 
     package let name: String
@@ -61,14 +140,16 @@ package struct SyncTable: Sendable {
         }
         var fields: [Field] = []
         for (i, c) in store.columns.enumerated() where i != pk && c.isStored {
-            guard c.collection == .none, Self.supported.contains(c.type) else {
+            guard Self.supported.contains(c.type) else {
                 throw SyncError(
                     .unsupportedSchema,
-                    "'\(store.name).\(c.name)': synced realms sync Bool, Int, Float, Double, String, Data, Date, ObjectId and UUID properties (optional or not) so far; lists, sets, maps, links, Decimal128 and AnyRealmValue are not synced yet. Leave the type out of the synced objectTypes or change the property."
+                    "'\(store.name).\(c.name)': synced realms sync Bool, Int, Float, Double, String, Data, Date, ObjectId and UUID properties, optional or not, and lists, sets and maps of them; links, Decimal128 and AnyRealmValue are not synced yet. Leave the type out of the synced objectTypes or change the property."
                 )
             }
             fields.append(
-                Field(name: c.name, column: i, type: c.type, isNullable: c.isNullable, defaultValue: c.defaultValue))
+                Field(
+                    name: c.name, column: i, type: c.type, collection: c.collection, isNullable: c.isNullable,
+                    defaultValue: c.defaultValue))
         }
         self.fields = fields
         fieldIndex = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1.name, $0) })
@@ -139,7 +220,7 @@ package struct SyncTable: Sendable {
     /// The select list of a row in wire form: primary key, fields, clocks.
     package var selectList: String {
         ([Self.selectExpression(primaryKeyName, primaryKeyType)]
-            + fields.map { Self.selectExpression($0.name, $0.type) }
+            + fields.map(\.selectExpression)
             + ["_strata_clocks"]).joined(separator: ", ")
     }
 

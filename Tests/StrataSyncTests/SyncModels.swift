@@ -18,10 +18,21 @@ final class SyncNote: Object {
     @Persisted var blob: Data
 }
 
-/// A model with a list: not syncable yet.
-final class SyncListOwner: Object {
+/// A model with a Decimal128: not syncable yet.
+final class SyncPriced: Object {
+    @Persisted(primaryKey: true) var id: Int
+    @Persisted var price: Decimal128
+}
+
+/// A synced model with collections of values (one jsonb column each on the server).
+final class SyncBag: Object {
     @Persisted(primaryKey: true) var id: Int
     @Persisted var tags: List<String>
+    @Persisted var scores: MutableSet<Int>
+    @Persisted var days: List<Date>
+    @Persisted var labels: Map<String, String?>
+    @Persisted var blobs: List<Data>
+    @Persisted var weights: List<Double?>
 }
 
 /// A write-only model: uploaded, never kept on the device.
