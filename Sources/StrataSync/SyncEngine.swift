@@ -34,6 +34,8 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
     private let downloads = SyncWaiters()
     /// Waits for the subscription version a download pass applied.
     private let subscriptionVersions = SyncWaiters()
+    /// Progress notifications.
+    private let progress = SyncProgressNotifier()
     private var passesStarted: UInt64 = 0
     /// The subscription set being changed by an `update` block, with its thread and its first
     /// error.
@@ -540,14 +542,18 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
                 let client = try await clientID()
                 while isCurrent(gen) {
                     let tables = self.tables
-                    let (batch, newest) = try await onWorker { realm -> ([(UInt64, [UInt8])], UInt64) in
+                    let measure = progress.wantsUpload
+                    let (batch, newest, pending) = try await onWorker {
+                        realm -> ([(UInt64, [UInt8])], UInt64, UInt64) in
                         realm.refresh()
                         let txn = realm._storeTransaction
                         return (
                             try SyncLocalStore.outbox(txn, limit: 256).map { ($0.seq, $0.json) },
-                            (try SyncLocalStore.meta(txn, "seq") ?? 1) - 1
+                            (try SyncLocalStore.meta(txn, "seq") ?? 1) - 1,
+                            measure ? try SyncLocalStore.outboxBytes(txn) : 0
                         )
                     }
+                    if measure { progress.uploadPending(pending) }
                     guard !batch.isEmpty else {
                         // Nothing queued in this snapshot: every entry up to `newest` is on the server.
                         markUploaded(newest)
@@ -556,11 +562,13 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
                     // At most about 5,000 changed objects per server transaction (whole entries).
                     var entries: [(seq: UInt64, ops: [SyncOperation])] = []
                     var opCount = 0
+                    var bytes: UInt64 = 0
                     for e in batch {
                         let ops = try SyncOperation.decode(e.1, tables: tables)
                         if !entries.isEmpty && opCount + ops.count > 5_000 { break }
                         entries.append((e.0, ops))
                         opCount += ops.count
+                        bytes += UInt64(e.1.count)
                     }
                     let last = entries.last!.seq
                     if link == nil { link = try await connect() }
@@ -569,6 +577,7 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
                         try self.syncWrite(realm) { try SyncLocalStore.trimOutbox($0, through: max(last, held)) }
                     }
                     markUploaded(last)
+                    if measure { progress.uploaded(bytes, bytesLeft: pending >= bytes ? pending - bytes : 0) }
                 }
                 attempt = 0
                 guard isCurrent(gen) else { break }
@@ -645,8 +654,10 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
                 let conditions = try list.conditions(tables)
                 let from = newSet ? 0 : position
                 trace("download pass \(pass): from \(from), subscriptions v\(list.version)")
+                let bytesBefore = link!.bytesRead
                 let d = try await link!.download(
                     from: from, tables: tables.values.filter { !$0.isAsymmetric }, conditions: conditions)
+                let passBytes = link!.bytesRead - bytesBefore
                 trace(
                     "download pass \(pass): \(d.rows.count) rows, \(d.leaving.count) leaving, \(d.tombstones.count) tombstones, next \(d.next)"
                 )
@@ -658,6 +669,7 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
                 subscriptionVersions.advance(to: list.version)
                 attempt = 0
                 completePass(pass)
+                progress.downloaded(passBytes, pass: pass)
             } catch {
                 trace("download: \(error)")
                 if newSetPending, let e = error as? SyncError,
@@ -814,6 +826,24 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
                 .connection, "The sync session is not active: resume() it before waiting for subscriptions.")
         }
         try await subscriptionVersions.wait(for: version) { downloadSignal.fire() }
+    }
+
+    // MARK: Progress
+
+    /// Registers a progress notification (`SyncSession.addProgressNotification`); nil once the
+    /// engine has stopped for good.
+    func addProgressNotification(
+        _ direction: SyncSession.ProgressDirection, _ mode: SyncSession.ProgressMode,
+        _ block: @escaping (SyncSession.Progress) -> Void
+    ) -> ProgressNotificationToken? {
+        guard state != .inactive else { return nil }
+        let pending =
+            direction == .upload
+            ? (try? onWorkerNow { try SyncLocalStore.outboxBytes($0._storeTransaction) }) ?? 0 : 0
+        let nextPass = lock.withLock { passesStarted + 1 }
+        let token = progress.add(direction, mode, block, pendingNow: pending, nextPass: nextPass)
+        if direction == .upload { uploadSignal.fire() } else { downloadSignal.fire() }
+        return token
     }
 
     // MARK: Waits

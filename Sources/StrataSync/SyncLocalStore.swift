@@ -152,6 +152,16 @@ package enum SyncLocalStore {
         return first == nil ? 0 : next - 1
     }
 
+    /// The bytes of the outbox entries waiting for upload (progress notifications).
+    package static func outboxBytes(_ txn: StoreTransaction) throws -> UInt64 {
+        var total: UInt64 = 0
+        try txn.forEach(tree: outboxTree) { _, v in
+            total += UInt64(v.count)
+            return true
+        }
+        return total
+    }
+
     /// Removes the outbox entries up to and including `seq`.
     package static func trimOutbox(_ txn: StoreTransaction, through seq: UInt64) throws {
         var keys: [[UInt8]] = []

@@ -16,6 +16,9 @@ final class SyncServerLink: @unchecked Sendable {
     private static let ids = NSLock()
     private nonisolated(unsafe) static var nextID = 0
 
+    /// The bytes of the server's answers read through `rows` (download progress).
+    private(set) var bytesRead: UInt64 = 0
+
     private init(_ c: PostgresConnection) { connection = c }
 
     /// Connects to the server `config` names.
@@ -83,6 +86,7 @@ final class SyncServerLink: @unchecked Sendable {
     /// rows that arrive after the connection closed while it waits for demand).
     func rows(_ sql: String, _ binds: [Bind] = []) async throws -> [[String: Any]] {
         let text = try await run("SELECT coalesce(json_agg(x), '[]')::text FROM (\(sql)) x", binds).first?[0] ?? "[]"
+        bytesRead += UInt64(text.utf8.count)
         guard let rows = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]] else {
             throw SyncError(.badServerData, "The server's answer to \(sql.prefix(80)) is not a list of rows.")
         }

@@ -41,7 +41,7 @@ public final class SyncSession: Sendable {
         engineBox = WeakEngine(engine)
     }
 
-    private var engine: SyncEngine? { engineBox.engine }
+    var engine: SyncEngine? { engineBox.engine }
 
     /// Whether the session syncs now.
     public var state: State { engine?.state ?? .inactive }
