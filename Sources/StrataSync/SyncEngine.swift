@@ -103,9 +103,11 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
         var asymmetric = Set(types.filter { $0 is AsymmetricObject.Type }.map { $0.className() })
         if types.isEmpty { asymmetric = Set(realm.schema.objectSchema.filter(\.isAsymmetric).map(\.className)) }
         let names = types.isEmpty ? Array(txn.tables.keys) : types.map { $0.className() }
+        var synced: [String: StoreTable] = [:]
+        for name in names where !asymmetric.contains(name) { synced[name] = txn.tables[name] }
         for name in names {
             guard let st = txn.tables[name] else { continue }
-            tables[name] = try SyncTable(st, isAsymmetric: asymmetric.contains(name))
+            tables[name] = try SyncTable(st, isAsymmetric: asymmetric.contains(name), synced: synced)
         }
         let created: SyncEngine? = registryLock.withLock {
             if registry[path] != nil { return nil }
@@ -235,6 +237,7 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
                 let old = try SyncLocalStore.clocks(txn, table: t.name, key: key)
                 guard let keyText = old?.key ?? (t.store.primaryKeyIsObjectKey ? String(key) : nil) else { continue }
                 try SyncLocalStore.removeClocks(txn, table: t.name, key: key)
+                if t.hasLinks { try SyncLinks.setUnresolved(txn, t, key: key, [:]) }
                 try SyncLocalStore.setTombstone(txn, table: t.name, key: keyText, deleteClock)
                 ops.append(SyncOperation(table: t.name, key: keyText, deleteClock: deleteClock, fields: [:]).json(t))
             }
@@ -247,7 +250,8 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
                     guard let row = try txn.row(t.store, key: key) else { continue }
                     var fields: [String: SyncRecord<StoreValue>.Field] = [:]
                     for f in t.fields {
-                        fields[f.name] = .init(value: f.microseconds(row.value(f.column)), clock: c)
+                        let v = try SyncLinks.wire(txn, f, f.microseconds(row.value(f.column)), tables)
+                        fields[f.name] = .init(value: v, clock: c)
                     }
                     let key = SyncTable.keyText(row.value(t.primaryKeyColumn))
                     ops.append(SyncOperation(table: t.name, key: key, deleteClock: nil, fields: fields).json(t))
@@ -278,7 +282,19 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
         let keyText = SyncTable.keyText(pk)
         var clocks = try SyncLocalStore.clocks(txn, table: t.name, key: key) ?? .init(key: keyText, fields: [:])
         var fields: [String: SyncRecord<StoreValue>.Field] = [:]
+        var unresolved = t.hasLinks ? try SyncLinks.unresolved(txn, t, key: key) : [:]
+        let hadUnresolved = !unresolved.isEmpty
         for f in t.fields where columns.contains(f.column) {
+            if f.target != nil {
+                // A link goes up as its target's key; a collection of links keeps the keys the
+                // device cannot see; a single link written here replaces the unresolved one.
+                let visible = try SyncLinks.wire(txn, f, row.value(f.column), tables)
+                let v = try SyncLinks.withHidden(txn, f, visible, unresolved[f.name], tables)
+                unresolved[f.name] = !f.isCollection || v == visible ? nil : v
+                fields[f.name] = .init(value: v, clock: c)
+                clocks.fields[f.name] = c
+                continue
+            }
             var v = row.value(f.column)
             if f.type == .timestamp {
                 // PostgreSQL keeps microseconds: every replica keeps what the server keeps.
@@ -292,6 +308,7 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
             clocks.fields[f.name] = c
         }
         if fields.isEmpty { return nil }
+        if hadUnresolved { try SyncLinks.setUnresolved(txn, t, key: key, unresolved) }
         try SyncLocalStore.setClocks(txn, table: t.name, key: key, clocks)
         return SyncOperation(table: t.name, key: keyText, deleteClock: nil, fields: fields).json(t)
     }
@@ -312,11 +329,16 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
         var clocks = SyncLocalStore.Clocks(key: keyText, fields: [:])
         var record = SyncRecord<StoreValue>.absent
         record.tombstone = try SyncLocalStore.tombstone(txn, table: t.name, key: keyText)
+        var unresolved: [String: StoreValue] = [:]
         if let key, let row = try txn.row(t.store, key: key) {
             clocks = try SyncLocalStore.clocks(txn, table: t.name, key: key) ?? clocks
             record.alive = true
+            if t.hasLinks { unresolved = try SyncLinks.unresolved(txn, t, key: key) }
             for f in t.fields {
-                record.fields[f.name] = .init(value: row.value(f.column), clock: clocks.fields[f.name] ?? .zero)
+                // Links compare in wire form: the server's value where a target is missing here.
+                var v = row.value(f.column)
+                if f.target != nil { v = try unresolved[f.name] ?? SyncLinks.wire(txn, f, v, tables) }
+                record.fields[f.name] = .init(value: v, clock: clocks.fields[f.name] ?? .zero)
             }
         }
         let before = record
@@ -330,26 +352,76 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
         case (true, true, let key?):
             for f in t.fields {
                 guard let new = record.fields[f.name], let old = before.fields[f.name] else { continue }
-                if new.value != old.value { _ = try txn.set(t.store, key: key, column: f.column, to: new.value) }
+                if new.value != old.value {
+                    _ = try txn.set(
+                        t.store, key: key, column: f.column, to: try localValue(txn, f, new.value, &unresolved))
+                }
                 clocks.fields[f.name] = new.clock
             }
             try SyncLocalStore.setClocks(txn, table: t.name, key: key, clocks)
+            if t.hasLinks { try SyncLinks.setUnresolved(txn, t, key: key, unresolved) }
         case (false, true, _):
             var values = t.store.columns.map(\.defaultValue)
             values[t.primaryKeyColumn] = pk
             clocks.fields = [:]
+            unresolved = [:]
             for f in t.fields {
                 let v = record.fields[f.name] ?? .init(value: f.defaultValue, clock: record.tombstone)
-                values[f.column] = v.value
+                values[f.column] = try localValue(txn, f, v.value, &unresolved)
                 clocks.fields[f.name] = v.clock
             }
             let newKey = try txn.insert(into: t.store, values: values)
             try SyncLocalStore.setClocks(txn, table: t.name, key: newKey, clocks)
+            if t.hasLinks { try SyncLinks.setUnresolved(txn, t, key: newKey, unresolved) }
         case (true, false, let key?):
             try txn.delete(t.store, key: key)
             try SyncLocalStore.removeClocks(txn, table: t.name, key: key)
+            if t.hasLinks { try SyncLinks.setUnresolved(txn, t, key: key, [:]) }
         default:
             break
+        }
+    }
+
+    /// `value` (wire form) of field `f` in local form; a link whose target is missing is left
+    /// out locally and its server value kept in `unresolved`.
+    private func localValue(
+        _ txn: StoreTransaction, _ f: SyncTable.Field, _ value: StoreValue, _ unresolved: inout [String: StoreValue]
+    ) throws -> StoreValue {
+        guard f.target != nil else { return value }
+        let (local, resolved) = try SyncLinks.local(txn, f, value, tables)
+        unresolved[f.name] = resolved ? nil : value
+        return local
+    }
+
+    /// Sets the links that were waiting for targets that are in the file now (downloaded in
+    /// this pass, or subscribed since).
+    private func resolveWaitingLinks(_ txn: StoreTransaction) throws {
+        for t in tables.values where t.hasLinks && !t.isAsymmetric {
+            var keys: [Int64] = []
+            try txn.forEach(tree: SyncLinks.unresolvedTree(t.name)) { k, _ in
+                if let u = SyncLocalStore.readBE(k) { keys.append(Int64(bitPattern: u ^ 0x8000_0000_0000_0000)) }
+                return true
+            }
+            for key in keys {
+                var waiting = try SyncLinks.unresolved(txn, t, key: key)
+                guard try txn.row(t.store, key: key) != nil else {
+                    try SyncLinks.setUnresolved(txn, t, key: key, [:])
+                    continue
+                }
+                var changed = false
+                for (name, value) in waiting {
+                    guard let i = t.fieldIndex[name] else { continue }
+                    let f = t.fields[i]
+                    let (local, resolved) = try SyncLinks.local(txn, f, value, tables)
+                    let current = try txn.row(t.store, key: key)?.value(f.column)
+                    if current != local { _ = try txn.set(t.store, key: key, column: f.column, to: local) }
+                    if resolved {
+                        waiting[name] = nil
+                        changed = true
+                    }
+                }
+                if changed { try SyncLinks.setUnresolved(txn, t, key: key, waiting) }
+            }
         }
     }
 
@@ -359,8 +431,22 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
     /// downloads whole.
     private func removeLocally(_ txn: StoreTransaction, _ t: SyncTable, key keyText: String) throws {
         guard let pk = t.keyValue(keyText), let key = try txn.objectKey(t.store, primaryKey: pk) else { return }
+        // Links to it from objects that stay keep their server value, unresolved, so the link
+        // comes back with the object and a local edit of a list of links does not drop it.
+        for link in try txn.allBacklinks(to: t.store, key: key) {
+            guard let origin = tables[link.table], let i = origin.fieldIndex[link.column],
+                let row = try txn.row(origin.store, key: link.key)
+            else { continue }
+            let f = origin.fields[i]
+            var waiting = try SyncLinks.unresolved(txn, origin, key: link.key)
+            if waiting[f.name] == nil {
+                waiting[f.name] = try SyncLinks.wire(txn, f, row.value(f.column), tables)
+                try SyncLinks.setUnresolved(txn, origin, key: link.key, waiting)
+            }
+        }
         try txn.delete(t.store, key: key)
         try SyncLocalStore.removeClocks(txn, table: t.name, key: key)
+        if t.hasLinks { try SyncLinks.setUnresolved(txn, t, key: key, [:]) }
     }
 
     // MARK: The worker realm
@@ -616,6 +702,7 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
                     guard let table = tables[l.table] else { continue }
                     try self.removeLocally(txn, table, key: l.key)
                 }
+                try self.resolveWaitingLinks(txn)
                 try SyncLocalStore.setMeta(txn, "pos", position)
                 try SyncLocalStore.setMeta(txn, "subv", subscriptionVersion)
                 try SyncLocalStore.setMeta(txn, "hlc", c.lastTime)

@@ -91,6 +91,9 @@ package enum SyncSubscriptionSQL {
         guard let i = t.fieldIndex[name] else {
             throw invalid("\(t.name) has no synced property '\(name)'")
         }
+        guard t.fields[i].target == nil else {
+            throw invalid("'\(t.name).\(name)' is a link: subscriptions compare the object's own values only")
+        }
         guard !t.fields[i].isCollection else {
             throw invalid("'\(t.name).\(name)' is a collection: subscriptions compare single values only")
         }

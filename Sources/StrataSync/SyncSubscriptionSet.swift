@@ -87,10 +87,13 @@ public struct SyncSubscriptionSet: Sequence, Sendable {
     /// Adds subscriptions: only inside `update { }`. An unnamed subscription with the query of
     /// one the set holds is not added twice; a name the set holds already is an error (change
     /// that subscription with `updateQuery` instead).
-    public func append<T: Object>(_ subscriptions: QuerySubscription<T>...) {
+    /// Unlike RealmSwift's, one call may append subscriptions of several types.
+    public func append<each T: Object>(_ subscriptions: repeat QuerySubscription<each T>) {
         guard let engine else { return }
+        var all: [(name: String?, className: String, query: Result<String, SyncError>)] = []
+        for s in repeat each subscriptions { all.append((s.name, s.className, s.query)) }
         engine.changeSubscriptions("append") { list in
-            for s in subscriptions {
+            for s in all {
                 let query = try s.query.get()
                 _ = try SyncSubscriptionSQL.condition(try Self.parse(query), try engine.subscribableTable(s.className))
                 if let name = s.name {

@@ -12,8 +12,11 @@ package struct SyncTable: Sendable {
     package struct Field: Sendable {
         package let name: String
         package let column: Int
-        /// The value's type (a collection's element type).
+        /// The value's type (a collection's element type); for a link, the type of the target's
+        /// primary key, which is what a link is on the wire and on the server.
         package let type: ColumnType
+        /// For a link (or a collection of links), the class of its target.
+        package let target: String?
         /// Whether it is a list, a set or a map (one `jsonb` column on the server).
         package let collection: CollectionKind
         /// Whether the value (a collection's elements) may be nil.
@@ -109,12 +112,16 @@ package struct SyncTable: Sendable {
     /// Every field's default value by name (for the merge).
     package let defaults: [String: StoreValue]
 
+    /// Whether a field is a link or a collection of links.
+    package var hasLinks: Bool { fields.contains { $0.target != nil } }
+
     /// Whether the model is an `AsymmetricObject`: uploaded, then removed from the device, never
     /// downloaded.
     package let isAsymmetric: Bool
 
-    /// The table for `store`, or an error naming what cannot be synced yet.
-    package init(_ store: StoreTable, isAsymmetric: Bool = false) throws {
+    /// The table for `store`, or an error naming what cannot be synced yet. `synced` holds the
+    /// tables synced beside it, which links may target.
+    package init(_ store: StoreTable, isAsymmetric: Bool = false, synced: [String: StoreTable] = [:]) throws {
         name = store.name
         self.store = store
         self.isAsymmetric = isAsymmetric
@@ -140,16 +147,32 @@ package struct SyncTable: Sendable {
         }
         var fields: [Field] = []
         for (i, c) in store.columns.enumerated() where i != pk && c.isStored {
+            if c.type == .link {
+                guard let targetName = c.targetTable, let target = synced[targetName],
+                    let targetKey = target.primaryKeyColumn, !target.isEmbedded
+                else {
+                    throw SyncError(
+                        .unsupportedSchema,
+                        "'\(store.name).\(c.name)' links to \(c.targetTable ?? "an unknown type"), which does not sync: a synced link's target must be a synced type with a primary key (add it to the synced objectTypes)."
+                    )
+                }
+                fields.append(
+                    Field(
+                        name: c.name, column: i, type: target.columns[targetKey].type, target: targetName,
+                        collection: c.collection, isNullable: c.collection == .none || c.collection == .map,
+                        defaultValue: c.defaultValue))
+                continue
+            }
             guard Self.supported.contains(c.type) else {
                 throw SyncError(
                     .unsupportedSchema,
-                    "'\(store.name).\(c.name)': synced realms sync Bool, Int, Float, Double, String, Data, Date, ObjectId and UUID properties, optional or not, and lists, sets and maps of them; links, Decimal128 and AnyRealmValue are not synced yet. Leave the type out of the synced objectTypes or change the property."
+                    "'\(store.name).\(c.name)': synced realms sync Bool, Int, Float, Double, String, Data, Date, ObjectId and UUID properties, optional or not, links to synced types, and lists, sets and maps of them; Decimal128 and AnyRealmValue are not synced yet. Leave the type out of the synced objectTypes or change the property."
                 )
             }
             fields.append(
                 Field(
-                    name: c.name, column: i, type: c.type, collection: c.collection, isNullable: c.isNullable,
-                    defaultValue: c.defaultValue))
+                    name: c.name, column: i, type: c.type, target: nil, collection: c.collection,
+                    isNullable: c.isNullable, defaultValue: c.defaultValue))
         }
         self.fields = fields
         fieldIndex = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1.name, $0) })

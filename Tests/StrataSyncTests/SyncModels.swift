@@ -41,3 +41,11 @@ final class SyncReading: AsymmetricObject {
     @Persisted var sensor: String
     @Persisted var value: Double
 }
+
+/// A synced model with links to another synced type.
+final class SyncPerson: Object {
+    @Persisted(primaryKey: true) var id: String
+    @Persisted var dog: SyncDog?
+    @Persisted var dogs: List<SyncDog>
+    @Persisted var pets: Map<String, SyncDog?>
+}
