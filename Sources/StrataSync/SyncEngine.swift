@@ -142,18 +142,27 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
         e.start()
     }
 
-    /// Queues for upload the fields without clocks of every object: the objects a file held before
-    /// it was first synced. Downloaded and captured objects have clock records, so once the
-    /// counts of objects and clock records agree this does nothing. On the worker queue.
+    /// Queues for upload what changed in the file without passing through the outbox: the
+    /// objects a file held before it was first synced (fields without clocks), and whatever a
+    /// migration did (it commits outside the commit observer): after a schema version change
+    /// every field of every object is queued with a new clock (the migration's values are the
+    /// latest writes), and objects a migration deleted get tombstones (clock records whose object
+    /// is gone). Downloaded and captured objects have clock records, so with the schema version
+    /// unchanged and the counts of objects and clock records equal this does nothing. On the
+    /// worker queue.
     private func enqueueUnsynced(_ realm: Realm) throws {
-        var needed = false
         let read = realm._storeTransaction
+        let version = realm.configuration.schemaVersion
+        let recorded = try SyncLocalStore.meta(read, "schema")
+        let migrated = recorded != nil && recorded != version
+        var needed = migrated || recorded == nil
         for t in tables.values where !t.isAsymmetric {
             if try read.count(t.store) != (try read.count(tree: SyncLocalStore.clockTree(t.name))) { needed = true }
         }
         guard needed else { return }
         try syncWrite(realm) { txn in
             let clock = try self.ensureClock(txn)
+            let deleteClock = clock.now()
             let c = clock.now()
             var ops: [String] = []
             for name in tables.keys.sorted() {
@@ -164,14 +173,32 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
                     keys.append(row.key)
                     return true
                 }
+                // Clock records of objects that are gone: deleted by a migration.
+                var gone: [(Int64, String)] = []
+                try txn.forEach(tree: SyncLocalStore.clockTree(name)) { k, v in
+                    if let u = SyncLocalStore.readBE(k), let record = SyncLocalStore.decodeClocks([UInt8](v)) {
+                        gone.append((Int64(bitPattern: u ^ 0x8000_0000_0000_0000), record.key))
+                    }
+                    return true
+                }
+                for (key, keyText) in gone where try txn.row(t.store, key: key) == nil {
+                    try SyncLocalStore.removeClocks(txn, table: name, key: key)
+                    try SyncLocalStore.setTombstone(txn, table: name, key: keyText, deleteClock)
+                    ops.append(SyncOperation(table: name, key: keyText, deleteClock: deleteClock, fields: [:]).json(t))
+                }
                 for key in keys {
-                    let known = try SyncLocalStore.clocks(txn, table: name, key: key)?.fields ?? [:]
-                    var missing = ColumnSet()
-                    for f in t.fields where known[f.name] == nil { missing.insert(f.column) }
-                    if missing.isEmpty { continue }
-                    if let op = try captureWrite(txn, t, key: key, columns: missing, clock: c) { ops.append(op) }
+                    var columns = ColumnSet()
+                    if migrated {
+                        columns = .all
+                    } else {
+                        let known = try SyncLocalStore.clocks(txn, table: name, key: key)?.fields ?? [:]
+                        for f in t.fields where known[f.name] == nil { columns.insert(f.column) }
+                    }
+                    if columns.isEmpty { continue }
+                    if let op = try captureWrite(txn, t, key: key, columns: columns, clock: c) { ops.append(op) }
                 }
             }
+            try SyncLocalStore.setMeta(txn, "schema", version)
             guard !ops.isEmpty else { return }
             try SyncLocalStore.appendOutbox(txn, "[" + ops.joined(separator: ",") + "]")
             try SyncLocalStore.setMeta(txn, "hlc", c.time)
@@ -251,6 +278,7 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
                     var fields: [String: SyncRecord<StoreValue>.Field] = [:]
                     for f in t.fields {
                         let v = try SyncLinks.wire(txn, f, f.microseconds(row.value(f.column)), tables)
+                        try f.checkStorable(v, table: t.name)
                         fields[f.name] = .init(value: v, clock: c)
                     }
                     let key = SyncTable.keyText(row.value(t.primaryKeyColumn))
@@ -279,6 +307,12 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
     {
         guard let row = try txn.row(t.store, key: key) else { return nil }
         let pk = row.value(t.primaryKeyColumn)
+        if case .string(let s) = pk, s.utf8.contains(0) {
+            throw SyncError(
+                .unsupportedValue,
+                "'\(t.name).\(t.primaryKeyName)': PostgreSQL cannot store a primary key containing U+0000, so the write was not committed."
+            )
+        }
         let keyText = SyncTable.keyText(pk)
         var clocks = try SyncLocalStore.clocks(txn, table: t.name, key: key) ?? .init(key: keyText, fields: [:])
         var fields: [String: SyncRecord<StoreValue>.Field] = [:]
@@ -296,6 +330,7 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
                 continue
             }
             var v = row.value(f.column)
+            try f.checkStorable(v, table: t.name)
             if f.type == .timestamp {
                 // PostgreSQL keeps microseconds: every replica keeps what the server keeps.
                 let rounded = f.microseconds(v)

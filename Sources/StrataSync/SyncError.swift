@@ -21,6 +21,9 @@ public struct SyncError: Error, CustomStringConvertible, Sendable, Equatable {
         /// A subscription's query that the server cannot evaluate, or a subscription set
         /// changed in a way it does not allow (the message says which).
         case invalidSubscription
+        /// A value PostgreSQL cannot store (a `String` containing U+0000, a date outside its
+        /// range): the local write that held it was not committed.
+        case unsupportedValue
     }
 
     /// What kind of failure it is.

@@ -91,6 +91,29 @@ package enum SyncServerSchema {
         s.append("ALTER TABLE \(q) ADD COLUMN IF NOT EXISTS _strata_xid xid8 NOT NULL DEFAULT pg_current_xact_id()")
         s.append("CREATE INDEX IF NOT EXISTS \(SyncTable.quote(t.name + "_strata_xid")) ON \(q) (_strata_xid)")
 
+        // Values the replicas could not read are refused where they are written (an SQL writer
+        // gets the error, rather than every replica's download stalling on the row): an
+        // ObjectId is 24 lowercase hex digits (written in uppercase, it is lowered first), a
+        // date is finite. NOT VALID: rows written before are not checked.
+        var lowered: [String] = []
+        for (column, type) in [(t.primaryKeyName, t.primaryKeyType)]
+            + t.fields.filter({ !$0.isCollection }).map({ ($0.name, $0.type) })
+        {
+            let c = SyncTable.quote(column)
+            let check: String
+            switch type {
+            case .objectId:
+                lowered.append("NEW.\(c) := lower(NEW.\(c));")
+                check = "\(c) ~ '^[0-9a-f]{24}$'"
+            case .timestamp: check = "isfinite(\(c))"
+            default: continue
+            }
+            let constraint = SyncTable.quote(String("strata_\(t.name)_\(column)".prefix(63)))
+            s.append(
+                "DO $$ BEGIN ALTER TABLE \(q) ADD CONSTRAINT \(constraint) CHECK (\(check)) NOT VALID; EXCEPTION WHEN duplicate_object THEN NULL; END $$"
+            )
+        }
+
         let writeFn = SyncTable.quote("strata_" + t.name + "_write")
         let deleteFn = SyncTable.quote("strata_" + t.name + "_delete")
         let stampAll = t.fields.map {
@@ -107,6 +130,7 @@ package enum SyncServerSchema {
             CREATE OR REPLACE FUNCTION \(writeFn)() RETURNS trigger LANGUAGE plpgsql AS $$
             DECLARE c text; mx text;
             BEGIN
+                \(lowered.joined(separator: "\n        "))
                 NEW._strata_xid := pg_current_xact_id();
                 IF coalesce(current_setting('strata.applying', true), '') = 'on' THEN RETURN NEW; END IF;
                 IF TG_OP = 'UPDATE' AND NEW.\(pk) IS DISTINCT FROM OLD.\(pk) THEN

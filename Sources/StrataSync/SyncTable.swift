@@ -87,6 +87,30 @@ package struct SyncTable: Sendable {
             }
         }
 
+        /// Throws when PostgreSQL cannot store `value` (a local write must then fail rather than
+        /// stall the upload queue): U+0000 in a string or a map key, a date outside
+        /// `timestamptz`'s range (4713 BC to 294276 AD).
+        package func checkStorable(_ value: StoreValue, table: String) throws {
+            func fail(_ what: String) -> SyncError {
+                SyncError(
+                    .unsupportedValue,
+                    "'\(table).\(name)': PostgreSQL cannot store \(what), so the write was not committed. Change the value, or leave \(table) out of the synced objectTypes."
+                )
+            }
+            switch value {
+            case .string(let s) where s.utf8.contains(0): throw fail("a String containing U+0000")
+            case .timestamp(let seconds, _) where seconds < -210_866_803_200 || seconds > 9_224_318_015_999:
+                throw fail("a Date before 4713 BC or after 294276 AD")
+            case .list(let items): for i in items { try checkStorable(i, table: table) }
+            case .map(let entries):
+                for (k, v) in entries {
+                    if k.utf8.contains(0) { throw fail("a map key containing U+0000") }
+                    try checkStorable(v, table: table)
+                }
+            default: break
+            }
+        }
+
         /// `value` with its dates (a collection's too) at whole microseconds, as PostgreSQL
         /// keeps them.
         package func microseconds(_ value: StoreValue) -> StoreValue {

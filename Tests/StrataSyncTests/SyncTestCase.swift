@@ -18,7 +18,27 @@ class SyncTestCase: TemporaryDirectoryTestCase {
         super.tearDown()
     }
 
+    /// Ends the test process if one test runs for more than `watchdogSeconds`: a hung wait
+    /// (a server that never answers, a deadlock) then fails the run at once, naming the test,
+    /// instead of holding CI until its limit.
+    private var watchdog: DispatchWorkItem?
+    static let watchdogSeconds = 300.0
+
+    override func setUp() async throws {
+        try await super.setUp()
+        let name = self.name
+        let item = DispatchWorkItem {
+            FileHandle.standardError.write(
+                Data("\n\(name) ran for more than \(Int(Self.watchdogSeconds)) s: stopping the test process.\n".utf8))
+            Self.server?.stop()
+            exit(3)
+        }
+        watchdog = item
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.watchdogSeconds, execute: item)
+    }
+
     override func tearDown() async throws {
+        watchdog?.cancel()
         await SyncEngine.stopAll()
         try await super.tearDown()
     }

@@ -309,6 +309,99 @@ final class SyncTests: SyncTestCase {
             try server.sql("SELECT scores::text FROM \"SyncBag\" WHERE id = 1", database: db).contains("10"), false)
     }
 
+    /// Values PostgreSQL cannot store fail the local write with an error naming the property,
+    /// instead of committing and then stalling the upload queue; the session goes on.
+    @MainActor
+    func testValuesPostgresCannotStoreFailTheWriteAndTheQueueGoesOn() async throws {
+        let (server, db) = try freshDatabase()
+        let types: [ObjectBase.Type] = [SyncDog.self, SyncNote.self, SyncBag.self]
+        let a = try await Realm(
+            configuration: configuration("a", server, db, types: types), downloadBeforeOpen: .always)
+        let refused: [(String, () -> Void)] = [
+            ("SyncDog.name", { a.add(SyncDog(value: ["id": 1, "name": "a\u{0}b"])) }),
+            ("SyncNote.id", { a.add(SyncNote(value: ["id": "k\u{0}"])) }),
+            ("SyncDog.born", { a.add(SyncDog(value: ["id": 2, "born": Date(timeIntervalSince1970: 1e13)])) }),
+            (
+                "SyncBag.labels",
+                {
+                    let bag = SyncBag()
+                    bag.id = 3
+                    bag.labels["k\u{0}"] = "v"
+                    a.add(bag)
+                }
+            ),
+        ]
+        for (property, write) in refused {
+            XCTAssertThrowsError(try a.write { write() }, property) { error in
+                XCTAssertTrue(
+                    "\(error)".contains(property) && "\(error)".contains("PostgreSQL cannot store"), "\(error)")
+            }
+            XCTAssertFalse(a.isInWriteTransaction)
+        }
+        XCTAssertEqual(a.objects(SyncDog.self).count, 0)
+        try a.write { a.add(SyncDog(value: ["id": 4, "name": "fine", "born": Date(timeIntervalSince1970: -1e10)])) }
+        try await wait(a, .upload)
+        XCTAssertEqual(try server.sql("SELECT name FROM \"SyncDog\"", database: db), "fine\n")
+    }
+
+    /// SQL writes the replicas could not read are refused by the server (an ObjectId that is
+    /// not 24 hex digits, an infinite date); an ObjectId written in uppercase is stored lowered.
+    @MainActor
+    func testSQLWritesTheReplicasCouldNotReadAreRefused() async throws {
+        let (server, db) = try freshDatabase()
+        let a = try await Realm(
+            configuration: configuration("a", server, db, types: [SyncDog.self, SyncReading.self]),
+            downloadBeforeOpen: .always)
+        try a.write { a.add(SyncDog(value: ["id": 1, "name": "Rex"])) }
+        try await wait(a, .upload)
+        try server.sql(
+            "INSERT INTO \"SyncReading\" (id, sensor, value) VALUES ('ABCDEFABCDEFABCDEFABCDEF', 's', 1)", database: db)
+        XCTAssertEqual(try server.sql("SELECT id FROM \"SyncReading\"", database: db), "abcdefabcdefabcdefabcdef\n")
+        XCTAssertThrowsError(
+            try server.sql("INSERT INTO \"SyncReading\" (id, sensor, value) VALUES ('xyz', 's', 1)", database: db))
+        XCTAssertThrowsError(try server.sql("UPDATE \"SyncDog\" SET born = 'infinity' WHERE id = 1", database: db))
+        try server.sql("UPDATE \"SyncDog\" SET name = 'Max' WHERE id = 1", database: db)
+        try await wait(a, .download)
+        a.refresh()
+        XCTAssertEqual(a.object(ofType: SyncDog.self, forPrimaryKey: 1)?.name, "Max")
+    }
+
+    /// A migration commits outside the outbox; the next synced open uploads what it changed:
+    /// every field of every object (the migration's values, with new clocks) and tombstones for
+    /// the objects it deleted. Another replica ends with the migrated data.
+    @MainActor
+    func testAMigrationsChangesUploadAtTheNextSyncedOpen() async throws {
+        let (server, db) = try freshDatabase()
+        do {
+            let a = try await Realm(configuration: configuration("a", server, db), downloadBeforeOpen: .always)
+            try a.write { for i in 1...3 { a.add(SyncDog(value: ["id": i, "name": "dog\(i)", "age": i])) } }
+            try await wait(a, .upload)
+        }
+        await SyncEngine.stopAll()
+        var migrated = configuration("a", server, db)
+        migrated.schemaVersion = 2
+        migrated.migrationBlock = { migration, _ in
+            migration.enumerateObjects(ofType: SyncDog.className()) { old, new in
+                guard let old, let new else { return }
+                if (old["id"] as? Int) == 3 {
+                    migration.delete(new)
+                } else {
+                    new["name"] = (old["name"] as! String).uppercased()
+                }
+            }
+        }
+        let a = try await Realm(configuration: migrated, downloadBeforeOpen: .never)
+        try await wait(a, .upload)
+        XCTAssertEqual(
+            try server.sql("SELECT string_agg(name, ',' ORDER BY id) FROM \"SyncDog\"", database: db), "DOG1,DOG2\n")
+        let b = try await Realm(configuration: configuration("b", server, db), downloadBeforeOpen: .always)
+        XCTAssertEqual(b.objects(SyncDog.self).sorted(byKeyPath: "id").map(\.name), ["DOG1", "DOG2"])
+        // Opened again without a migration: nothing more is queued.
+        await SyncEngine.stopAll()
+        let again = try await Realm(configuration: migrated, downloadBeforeOpen: .never)
+        XCTAssertEqual(try SyncLocalStore.lastOutboxSeq(again._storeTransaction), 0)
+    }
+
     /// A synced file opened for writing without its sync configuration is refused (its commits
     /// would never reach the server); read-only is allowed.
     @MainActor
