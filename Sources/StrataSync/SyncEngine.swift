@@ -45,7 +45,10 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
     private var subscriptionError: SyncError?
     /// Held by the `update` block running (one per file at a time).
     private let updateGate = DispatchSemaphore(value: 1)
-    private var schemaReady = false
+    /// The server schema's preparation: one per engine, which every loop's first connection
+    /// awaits (three loops preparing at once deadlocked with each other's first download pass);
+    /// nil until started, and again after it failed or the server lost the schema.
+    private var schemaTask: Task<Void, Error>?
     private var stateValue: SyncSession.State = .inactive
     private var connectionStateValue: SyncSession.ConnectionState = .disconnected
     private var lastErrorValue: Error?
@@ -603,14 +606,19 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
             await link.close()
             throw CancellationError()
         }
-        if !lock.withLock({ schemaReady }) {
-            do {
-                try await link.prepareSchema(Array(tables.values).sorted { $0.name < $1.name })
-            } catch {
-                await drop(link)
-                throw error
-            }
-            lock.withLock { schemaReady = true }
+        let sorted = Array(tables.values).sorted { $0.name < $1.name }
+        let task: Task<Void, Error> = lock.withLock {
+            if let t = schemaTask { return t }
+            let t = Task { try await link.prepareSchema(sorted) }
+            schemaTask = t
+            return t
+        }
+        do {
+            try await task.value
+        } catch {
+            lock.withLock { if schemaTask == task { schemaTask = nil } }
+            await drop(link)
+            throw error
         }
         return link
     }
@@ -629,7 +637,7 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
             connectionStateValue = .disconnected
             // A sync table or column missing on the server (dropped, or lost with a restored
             // backup): the next connection creates the schema again.
-            if sqlState == "42P01" || sqlState == "42703" || sqlState == "42883" { schemaReady = false }
+            if sqlState == "42P01" || sqlState == "42703" || sqlState == "42883" { schemaTask = nil }
         }
         if let s = error as? SyncError,
             s.code == .authentication || s.code == .schemaMismatch || s.code == .badServerData

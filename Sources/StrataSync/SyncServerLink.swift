@@ -119,28 +119,49 @@ final class SyncServerLink: @unchecked Sendable {
     // MARK: Schema
 
     /// Creates or updates the server's tables for `tables` and checks their column types.
+    /// When the server's schema was last prepared from these very statements (their
+    /// fingerprint is recorded per table in `strata_schema`) and the tables have the model's
+    /// columns, nothing is run that takes a lock: DDL takes exclusive locks on the synced tables,
+    /// which every replica's every connection would otherwise take.
     func prepareSchema(_ tables: [SyncTable]) async throws {
+        let statements = SyncServerSchema.statements(tables)
+        let fingerprint = SyncServerSchema.fingerprint(statements)
+        if let recorded = try? await run("SELECT tbl, fingerprint FROM strata_schema"),
+            tables.allSatisfy({ t in recorded.contains { $0[0] == t.name && $0[1] == fingerprint } }),
+            (try? await checkColumns(tables)) != nil
+        {
+            return
+        }
         try await run("BEGIN")
         do {
             try await run("SELECT pg_advisory_xact_lock(hashtext('strata_schema'))")
-            for s in SyncServerSchema.statements(tables) { try await run(s) }
-            for t in tables {
-                let cols = try await run(SyncServerSchema.columnsQuery, [.text(t.name)])
-                var types: [String: String] = [:]
-                for c in cols { if let n = c[0], let ty = c[1] { types[n] = ty } }
-                let expected =
-                    [(t.primaryKeyName, SyncTable.sqlType(t.primaryKeyType))] + t.fields.map { ($0.name, $0.sqlType) }
-                for (name, type) in expected where types[name] != type {
-                    throw SyncError(
-                        .schemaMismatch,
-                        "The server's table \(t.name) has column \(name) of type \(types[name] ?? "(none)"), the model needs \(type). Change the column with ALTER TABLE, or the model."
-                    )
-                }
-            }
+            for s in statements { try await run(s) }
+            try await checkColumns(tables)
+            try await run(
+                "INSERT INTO strata_schema (tbl, fingerprint) SELECT unnest($1::text[]), $2 ON CONFLICT (tbl) DO UPDATE SET fingerprint = EXCLUDED.fingerprint",
+                [.texts(tables.map(\.name)), .text(fingerprint)])
             try await run("COMMIT")
         } catch {
             _ = try? await run("ROLLBACK")
             throw error
+        }
+    }
+
+    /// Throws `SyncError.schemaMismatch` unless every table has the model's columns and types.
+    private func checkColumns(_ tables: [SyncTable]) async throws {
+        for t in tables {
+            let cols = try await run(SyncServerSchema.columnsQuery, [.text(t.name)])
+            var types: [String: String] = [:]
+            for c in cols { if let n = c[0], let ty = c[1] { types[n] = ty } }
+            let expected =
+                [(t.primaryKeyName, SyncTable.sqlType(t.primaryKeyType))] + t.fields.map { ($0.name, $0.sqlType) }
+                + [("_strata_clocks", "jsonb"), ("_strata_xid", "xid8")]
+            for (name, type) in expected where types[name] != type {
+                throw SyncError(
+                    .schemaMismatch,
+                    "The server's table \(t.name) has column \(name) of type \(types[name] ?? "(none)"), the model needs \(type). Change the column with ALTER TABLE, or the model."
+                )
+            }
         }
     }
 

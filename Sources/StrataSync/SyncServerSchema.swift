@@ -18,6 +18,7 @@ package enum SyncServerSchema {
             """,
             "CREATE INDEX IF NOT EXISTS strata_tombstones_xid ON strata_tombstones (_strata_xid)",
             "CREATE TABLE IF NOT EXISTS strata_clients (client text PRIMARY KEY, uploaded bigint NOT NULL DEFAULT 0)",
+            "CREATE TABLE IF NOT EXISTS strata_schema (tbl text PRIMARY KEY, fingerprint text NOT NULL)",
             """
             CREATE OR REPLACE FUNCTION strata_server_clock(above text) RETURNS text LANGUAGE plpgsql AS $$
             DECLARE t bigint := (floor(extract(epoch from clock_timestamp()) * 1000)::bigint) << 16; f bigint;
@@ -179,6 +180,20 @@ package enum SyncServerSchema {
             "CREATE TRIGGER strata_notify AFTER INSERT OR UPDATE OR DELETE ON \(q) FOR EACH STATEMENT EXECUTE FUNCTION strata_notify()"
         )
         return s
+    }
+
+    /// A fingerprint of `statements` (FNV-1a, 64 bits, hex): equal statements, equal schema.
+    static func fingerprint(_ statements: [String]) -> String {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for s in statements {
+            for b in s.utf8 {
+                h ^= UInt64(b)
+                h = h &* 0x100_0000_01b3
+            }
+            h ^= 0xff
+            h = h &* 0x100_0000_01b3
+        }
+        return String(h, radix: 16)
     }
 
     /// The query that lists the columns of table `name` with their types (`format_type`), to

@@ -94,6 +94,17 @@ final class PostgresTestServer: @unchecked Sendable {
             ])
     }
 
+    /// Starts `statement` with psql in `database` in the background; returns its process id
+    /// (kill it to end it).
+    func sqlInBackground(_ statement: String, database: String) throws -> pid_t {
+        try Self.spawn(
+            Self.psql,
+            [
+                "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", "\(port)", "-U", user, "-d", database,
+                "-c", statement,
+            ], environment: [:], output: "/dev/null")
+    }
+
     private static let psql =
         ["/usr/bin/psql", "/usr/local/bin/psql"].first { FileManager.default.isExecutableFile(atPath: $0) }
         ?? "/usr/bin/psql"

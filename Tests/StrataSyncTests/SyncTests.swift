@@ -402,6 +402,36 @@ final class SyncTests: SyncTestCase {
         XCTAssertEqual(try SyncLocalStore.lastOutboxSeq(again._storeTransaction), 0)
     }
 
+    /// A replica whose schema the server has already takes no lock on the synced tables when
+    /// it connects: it opens and downloads while another session holds a lock that any DDL
+    /// would wait for (three loops each running DDL deadlocked with a first download pass).
+    @MainActor
+    func testAConnectingReplicaRunsNoDDLWhenTheSchemaIsCurrent() async throws {
+        let (server, db) = try freshDatabase()
+        let a = try await Realm(configuration: configuration("a", server, db), downloadBeforeOpen: .always)
+        try a.write { a.add(SyncDog(value: ["id": 1, "name": "Rex"])) }
+        try await wait(a, .upload)
+        let holder = try server.sqlInBackground(
+            "BEGIN; LOCK TABLE \"SyncDog\" IN ACCESS SHARE MODE; SELECT pg_sleep(60); COMMIT;", database: db)
+        defer {
+            kill(holder, SIGKILL)
+            var status: Int32 = 0
+            waitpid(holder, &status, 0)
+        }
+        // Wait until the lock is held.
+        for _ in 0..<200 {
+            let held = try server.sql(
+                "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'SyncDog' AND l.mode = 'AccessShareLock' AND l.granted",
+                database: db)
+            if held != "0\n" { break }
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
+        let b = try await Realm(configuration: configuration("b", server, db), downloadBeforeOpen: .never)
+        try await wait(b, .download, seconds: 20)
+        b.refresh()
+        XCTAssertEqual(b.objects(SyncDog.self).count, 1)
+    }
+
     /// A synced file opened for writing without its sync configuration is refused (its commits
     /// would never reach the server); read-only is allowed.
     @MainActor
