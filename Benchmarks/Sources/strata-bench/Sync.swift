@@ -70,11 +70,15 @@ func serverNextXid(_ connection: PostgresConnection) throws -> Int {
     Int(try syncBenchQuery(connection, "SELECT pg_snapshot_xmax(pg_current_snapshot())::text").first ?? "") ?? 0
 }
 
-/// A synced configuration of the realm file at `path`, for `database` of `server`.
-func syncBenchConfiguration(_ server: SyncBenchServer, database: String, path: String) -> Realm.Configuration {
+/// A synced configuration of the realm file at `path`, for `database` of `server`; its session's
+/// errors go to `errors`.
+func syncBenchConfiguration(
+    _ server: SyncBenchServer, database: String, path: String, errors: SyncBenchErrors
+) -> Realm.Configuration {
     var c = Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [SyncBenchPerson.self])
     c.syncConfiguration = SyncConfiguration(
-        host: "127.0.0.1", port: server.port, database: database, user: server.user)
+        host: "127.0.0.1", port: server.port, database: database, user: server.user,
+        errorHandler: { error, _ in errors.record(error) })
     return c
 }
 
@@ -173,7 +177,9 @@ func runSync(_ args: Args) throws {
         }
 
         let path = dir + "/upload.realm"
-        let (realm, session) = try openSynced(syncBenchConfiguration(server, database: "bench", path: path))
+        let errors = SyncBenchErrors()
+        let (realm, session) = try openSynced(
+            syncBenchConfiguration(server, database: "bench", path: path, errors: errors))
         sessions.append(session)
         let xid0 = try serverNextXid(sql)
         let t0 = now()
@@ -181,6 +187,7 @@ func runSync(_ args: Args) throws {
         let local = now() - t0
         try blockingAwait("wait(for: .upload)") { try await session.wait(for: .upload) }
         let seconds = now() - t0
+        let errorFields = errors.fields
         let xid1 = try serverNextXid(sql)
         let held = Int(try syncBenchQuery(sql, "SELECT count(*)::text FROM \"SyncBenchPerson\"").first ?? "") ?? -1
         guard held == n else { throw BenchError("PostgreSQL holds \(held) of the \(n) uploaded objects") }
@@ -201,7 +208,7 @@ func runSync(_ args: Args) throws {
                     "target": "per_sec >= 0.5 x postgres_insert_baseline", "target_met": rate >= 0.5 * baselineRate,
                     "what":
                         "first local commit to syncSession.wait(for: .upload) returning; then SELECT count(*) = n checked",
-                ],
+                ].merging(errorFields, uniquingKeysWith: { a, _ in a }),
                 uniquingKeysWith: { a, _ in a }))
     }
 
@@ -216,7 +223,7 @@ func runSync(_ args: Args) throws {
         if !uploaded {
             // The server needs the N objects: upload them untimed.
             let (seed, session) = try openSynced(
-                syncBenchConfiguration(server, database: "bench", path: dir + "/seed.realm"))
+                syncBenchConfiguration(server, database: "bench", path: dir + "/seed.realm", errors: SyncBenchErrors()))
             sessions.append(session)
             try commitSyncPersons(seed, 0..<n, batch: batch)
             try blockingAwait("seeding the server") { try await session.wait(for: .upload) }
@@ -224,13 +231,15 @@ func runSync(_ args: Args) throws {
         }
         let held = Int(try syncBenchQuery(sql, "SELECT count(*)::text FROM \"SyncBenchPerson\"").first ?? "") ?? -1
         let path = dir + "/download.realm"
-        let configuration = syncBenchConfiguration(server, database: "bench", path: path)
+        let errors = SyncBenchErrors()
+        let configuration = syncBenchConfiguration(server, database: "bench", path: path, errors: errors)
         let opener = SyncBenchOpener()
         let t0 = now()
         let count = try blockingAwait("Realm(configuration:actor:downloadBeforeOpen: .always)") {
             try await opener.openAndCount(configuration)
         }
         let seconds = now() - t0
+        let errorFields = errors.fields
         guard count == held, held == n else {
             throw BenchError("the fresh replica holds \(count) objects, the server \(held), expected \(n)")
         }
@@ -241,7 +250,7 @@ func runSync(_ args: Args) throws {
                     "objects_local": count,
                     "what":
                         "fresh file: Realm(configuration:actor:downloadBeforeOpen: .always) until it returns, then objects counted",
-                ],
+                ].merging(errorFields, uniquingKeysWith: { a, _ in a }),
                 uniquingKeysWith: { a, _ in a }))
     }
 }
@@ -307,11 +316,12 @@ func runInsertBaseline(
 func runSyncLatency(
     _ server: SyncBenchServer, dir: String, samples: Int, sessions: inout [SyncSession]
 ) throws -> (total: Double, fileBytes: Int64, extra: [String: Any]) {
+    let errors = SyncBenchErrors()
     let (a, sessionA) = try openSynced(
-        syncBenchConfiguration(server, database: "bench_latency", path: dir + "/latency-a.realm"))
+        syncBenchConfiguration(server, database: "bench_latency", path: dir + "/latency-a.realm", errors: errors))
     sessions.append(sessionA)
     let (b, sessionB) = try openSynced(
-        syncBenchConfiguration(server, database: "bench_latency", path: dir + "/latency-b.realm"))
+        syncBenchConfiguration(server, database: "bench_latency", path: dir + "/latency-b.realm", errors: errors))
     sessions.append(sessionB)
     let arrivals = SyncArrivals()
     let queue = DispatchQueue(label: "strata-bench.sync-latency.observer")
@@ -343,6 +353,7 @@ func runSyncLatency(
         }
         usleep(pause)
     }
+    let errorFields = errors.fields
     sessionA.suspend()
     sessionB.suspend()
     let total = latencies.reduce(0, +)
@@ -357,6 +368,6 @@ func runSyncLatency(
             "target": "p50_seconds < 0.05", "target_met": percentile(latencies, 0.5) < 0.05,
             "what":
                 "start of a one-object durable commit on replica A to the delivery (on a queue) of replica B's Results observer showing it; both replicas in this process, each with its own session",
-        ]
+        ].merging(errorFields, uniquingKeysWith: { a, _ in a })
     )
 }
