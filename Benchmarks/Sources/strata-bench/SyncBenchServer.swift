@@ -41,8 +41,9 @@ final class SyncBenchServer {
                     "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 \(options)", "start",
                 ])
         } catch {
+            let log = (try? String(contentsOfFile: directory + "/server.log", encoding: .utf8)) ?? ""
             try? FileManager.default.removeItem(atPath: directory)
-            throw error
+            throw log.isEmpty ? error : BenchError("\(error)\nserver log:\n\(log.suffix(2_000))")
         }
     }
 
