@@ -4,6 +4,7 @@
 //
 //   swift run -c release --package-path Benchmarks strata-bench storage --n 1000000
 //   swift run -c release --package-path Benchmarks strata-bench w1 --n 1000000 --engine all
+//   swift run -c release --package-path Benchmarks strata-bench sync --n 100000
 import PackageDescription
 
 let package = Package(
@@ -13,6 +14,9 @@ let package = Package(
         .package(name: "Strata", path: ".."),
         // The peer engine W1 compares against (SQLite through GRDB, WAL, synchronous=FULL).
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        // `strata-bench sync`'s baseline: the same rows as bare batched INSERTs (the version
+        // StrataSync uses).
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
     ],
     targets: [
         .executableTarget(
@@ -21,10 +25,13 @@ let package = Package(
                 .product(name: "StrataStorage", package: "Strata"),
                 .product(name: "Strata", package: "Strata"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "StrataSync", package: "Strata"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
-            // Generates the schema and accessors of the `strata` engine's model (W1Models.swift).
+            // Generates the schema and accessors of the benchmark's models (W1Models.swift,
+            // SyncBenchPerson.swift).
             plugins: [.plugin(name: "StrataPlugin", package: "Strata")]
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

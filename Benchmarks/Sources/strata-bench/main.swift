@@ -12,6 +12,9 @@ let usage = """
            strata-bench async [--n N] [--rounds R] [--dir DIR] [--steps a,b]  (issue #6: async commits vs small_txn and the disk, N = 10,000 by default)
            strata-bench notify [--n N] [--dir DIR] [--steps a,b]  (change notifications: latency, notifier cost on N objects (1M), commit rate with observers)
            strata-bench collections [--n N] [--rounds R] [--dir DIR] [--steps a,b]  (queries of an N-element List next to Results, N = 100,000 by default)
+           strata-bench sync [--n N] [--dir DIR] [--steps fsync_probe,upload,latency,download] [--samples K]
+                             [--batch B] [--pg-options "-c name=value ..."] [--pg-log FILE]
+                                                        (issue #25: StrataSync against a PostgreSQL it starts: upload vs bare INSERTs, latency, initial download; N = 100,000 by default)
            strata-bench open-probe --path P --key K     (internal: time an open in a fresh process)
            strata-bench w1 ...                          (the standard workload W1: see below)
     """
@@ -26,6 +29,10 @@ struct Args {
     var path = ""
     var key = 0
     var steps: Set<String>? = nil
+    var samples = 200
+    var batch = 1_000
+    var pgOptions = ""
+    var pgLog: String? = nil
     func wants(_ step: String) -> Bool { steps?.contains(step) ?? true }
 }
 
@@ -45,6 +52,10 @@ func parseArgs() -> Args {
         case "--path": a.path = value
         case "--key": a.key = Int(value) ?? 0
         case "--steps": a.steps = Set(value.split(separator: ",").map(String.init))
+        case "--samples": a.samples = max(1, Int(value) ?? a.samples)
+        case "--batch": a.batch = max(1, Int(value) ?? a.batch)
+        case "--pg-options": a.pgOptions = value
+        case "--pg-log": a.pgLog = value
         default: print(usage); exit(2)
         }
     }
@@ -275,6 +286,7 @@ do {
         case "open-probe": try openProbe(args)
         case "notify": try runNotify(args)
         case "collections": try runCollectionQueries(args)
+        case "sync": try runSync(args)
         case "notify-child": try runNotifyChild(args)
         default: print(usage); print(w1Usage); exit(2)
         }
