@@ -193,7 +193,8 @@ public struct SyncSubscriptionSet: Sequence, Sendable {
         try await update({ block(self) }, isolation: isolation)
     }
 
-    private func commit(_ block: () -> Void) throws -> UInt64 {
+    /// Runs an update block and commits its set without waiting; returns the new version.
+    func commit(_ block: () -> Void) throws -> UInt64 {
         guard let engine else {
             throw SyncError(
                 .invalidSubscription,

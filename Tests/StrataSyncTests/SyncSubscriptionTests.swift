@@ -369,4 +369,47 @@ final class SyncSubscriptionTests: SyncTestCase {
         try await b!.subscriptions.update { $0.remove(named: "adults") }
         XCTAssertEqual(ids(b!), [1])
     }
+
+    /// `Results.subscribe` and `unsubscribe`: RealmSwift 10.43's shorthand for one subscription.
+    @MainActor
+    func testResultsSubscribeAndUnsubscribe() async throws {
+        let (server, db) = try freshDatabase()
+        let a = try await Realm(configuration: configuration("a", server, db), downloadBeforeOpen: .always)
+        try a.write { for i in 1...10 { a.add(SyncDog(value: ["id": i, "name": "dog\(i)", "age": i])) } }
+        try await wait(a, .upload)
+        // An empty set: nothing downloads until something is subscribed.
+        let b = try await Realm(configuration: subscribed("b", server, db) { _ in }, downloadBeforeOpen: .always)
+        XCTAssertEqual(ids(b), [])
+
+        let adults = try await b.objects(SyncDog.self).where { $0.age > 5 }.subscribe()
+        XCTAssertEqual(adults.count, 5)
+        XCTAssertEqual(b.subscriptions.count, 1)
+        XCTAssertNil(b.subscriptions.first?.name)
+        _ = try await b.objects(SyncDog.self).where { $0.age > 5 }.subscribe(waitForSync: .always)
+        XCTAssertEqual(b.subscriptions.count, 1, "the same query is not subscribed twice")
+
+        let young = try await b.objects(SyncDog.self).filter("age < %@", 3).subscribe(
+            name: "young", waitForSync: .never)
+        XCTAssertEqual(b.subscriptions.count, 2)
+        try await wait(b, .download)
+        b.refresh()
+        XCTAssertEqual(young.count, 2)
+        XCTAssertEqual(ids(b), [1, 2, 6, 7, 8, 9, 10])
+
+        b.objects(SyncDog.self).where { $0.age > 5 }.unsubscribe()
+        XCTAssertEqual(b.subscriptions.map(\.name), ["young"])
+        try await wait(b, .download)
+        XCTAssertEqual(ids(b), [1, 2])
+
+        // A realm that does not sync has nothing to subscribe to.
+        let local = try Realm(
+            configuration: Realm.Configuration(
+                fileURL: temporaryDirectory.appendingPathComponent("local.realm"), objectTypes: [SyncDog.self]))
+        do {
+            _ = try await local.objects(SyncDog.self).subscribe()
+            XCTFail("a local realm's results subscribed")
+        } catch let e as SyncError {
+            XCTAssertEqual(e.code, .invalidSubscription)
+        }
+    }
 }

@@ -21,3 +21,12 @@ extension Realm {
         try Realm.queryArgumentValue(arg)
     }
 }
+
+extension Results {
+    /// What a subscription to these results needs: the class, the predicate and its arguments;
+    /// nil for results of values or of a collection, which name no class's query.
+    package var _syncQuery: (className: String, predicate: QueryPredicate, arguments: [StoreValue])? {
+        guard values == nil, let objectType, case .table = query.source else { return nil }
+        return (objectType.className(), query.predicate ?? .truePredicate, query.arguments)
+    }
+}
