@@ -19,6 +19,8 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
     let tables: [String: SyncTable]
     private let queue: DispatchQueue
     nonisolated(unsafe) private var workerRealm: Realm?
+    private let readerQueue = DispatchQueue(label: "io.strata.sync.reader")
+    nonisolated(unsafe) private var readerRealm: Realm?
     private let lock = NSLock()
     private var clock: HybridLogicalClock?
     private var running = false
@@ -49,6 +51,9 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
     /// awaits (three loops preparing at once deadlocked with each other's first download pass);
     /// nil until started, and again after it failed or the server lost the schema.
     private var schemaTask: Task<Void, Error>?
+    /// Set when the server lost part of the schema: the next preparation runs all of it, even
+    /// if the recorded fingerprint matches.
+    private var schemaForced = false
     private var stateValue: SyncSession.State = .inactive
     private var connectionStateValue: SyncSession.ConnectionState = .disconnected
     private var lastErrorValue: Error?
@@ -524,6 +529,7 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
             return generation
         }
         guard let gen else { return }
+        for w in [uploads, downloads, subscriptionVersions] { w.reopen() }
         let up = Task.detached { [self] in await uploadLoop(gen) }
         let down = Task.detached { [self] in await downloadLoop(gen) }
         let listen = Task.detached { [self] in await listenLoop(gen) }
@@ -558,7 +564,8 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
         }
         failWaiters(
             SyncError(
-                .connection, "The sync session of '\(path)' was stopped before the wait ended. Resume it to go on."))
+                .connection, "The sync session of '\(path)' was stopped before the wait ended. Resume it to go on."),
+            close: true)
         if forget {
             let observer = self
             try? await onWorker { realm in
@@ -566,6 +573,7 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
                 return ()
             }
             queue.sync { workerRealm = nil }
+            readerQueue.sync { readerRealm = nil }
         }
     }
 
@@ -589,7 +597,8 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
         downloadSignal.fire()
         failWaiters(
             SyncError(
-                .connection, "The sync session of '\(path)' was suspended before the wait ended. Resume it to go on."))
+                .connection, "The sync session of '\(path)' was suspended before the wait ended. Resume it to go on."),
+            close: true)
         Task.detached { for l in ls { await l.close() } }
     }
 
@@ -609,7 +618,9 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
         let sorted = Array(tables.values).sorted { $0.name < $1.name }
         let task: Task<Void, Error> = lock.withLock {
             if let t = schemaTask { return t }
-            let t = Task { try await link.prepareSchema(sorted) }
+            let force = schemaForced
+            schemaForced = false
+            let t = Task { try await link.prepareSchema(sorted, force: force) }
             schemaTask = t
             return t
         }
@@ -637,7 +648,10 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
             connectionStateValue = .disconnected
             // A sync table or column missing on the server (dropped, or lost with a restored
             // backup): the next connection creates the schema again.
-            if sqlState == "42P01" || sqlState == "42703" || sqlState == "42883" { schemaTask = nil }
+            if sqlState == "42P01" || sqlState == "42703" || sqlState == "42883" {
+                schemaTask = nil
+                schemaForced = true
+            }
         }
         if let s = error as? SyncError,
             s.code == .authentication || s.code == .schemaMismatch || s.code == .badServerData
@@ -706,7 +720,7 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
                         try self.syncWrite(realm) { try SyncLocalStore.trimOutbox($0, through: max(last, held)) }
                     }
                     markUploaded(last)
-                    if measure { progress.uploaded(bytes, bytesLeft: pending >= bytes ? pending - bytes : 0) }
+                    progress.uploaded(bytes, bytesLeft: measure ? (pending >= bytes ? pending - bytes : 0) : nil)
                 }
                 attempt = 0
                 guard isCurrent(gen) else { break }
@@ -808,6 +822,9 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
                 {
                     lock.withLock { subscriptionError = e }
                     subscriptionVersions.failAll(e)
+                    // Every pass reads by the new set until it is replaced: download waits
+                    // would never end.
+                    downloads.failAll(e)
                 }
                 report(error, gen)
                 if let l = link { await drop(l) }
@@ -852,18 +869,40 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
     // MARK: Subscriptions
 
     /// Runs `body` with the engine's realm, refreshed, on its queue, from any thread but that
-    /// queue (the subscription set's calls).
+    /// queue (subscription updates). A caller inside a write transaction of the file is refused:
+    /// the engine's write would wait for the lock the caller holds.
     private func onWorkerNow<T>(_ body: (Realm) throws -> T) throws -> T {
-        try queue.sync {
+        try refuseInsideWrite()
+        return try queue.sync {
             if workerRealm == nil { workerRealm = try Realm(configuration: realmConfiguration, queue: queue) }
             workerRealm!.refresh()
             return try body(workerRealm!)
         }
     }
 
+    /// Throws when the calling thread's realm of this file is in a write transaction.
+    private func refuseInsideWrite() throws {
+        if (try? Realm(configuration: realmConfiguration).isInWriteTransaction) == true {
+            throw SyncError(
+                .invalidSubscription,
+                "Subscriptions cannot be updated inside a write transaction of the realm: update them before or after it."
+            )
+        }
+    }
+
+    /// Runs `body` with a read-only realm of the engine's, refreshed, on a queue of its own
+    /// that never writes (so it never waits for the write lock a caller may hold).
+    private func onReaderNow<T>(_ body: (Realm) throws -> T) throws -> T {
+        try readerQueue.sync {
+            if readerRealm == nil { readerRealm = try Realm(configuration: realmConfiguration, queue: readerQueue) }
+            readerRealm!.refresh()
+            return try body(readerRealm!)
+        }
+    }
+
     /// The subscription set the file holds now.
     func subscriptionList() throws -> SyncSubscriptionList {
-        try onWorkerNow { try SyncSubscriptionList.read($0._storeTransaction) }
+        try onReaderNow { try SyncSubscriptionList.read($0._storeTransaction) }
     }
 
     /// Starts an `update` block on this thread: the set's changes go to a draft until
@@ -875,6 +914,7 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
                 .invalidSubscription,
                 "realm.subscriptions.update was called inside an update block of the same realm: updates do not nest.")
         }
+        try refuseInsideWrite()
         // One update at a time per file: another thread's waits for it.
         updateGate.wait()
         do {
@@ -969,7 +1009,7 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
         guard state != .inactive else { return nil }
         let pending =
             direction == .upload
-            ? (try? onWorkerNow { try SyncLocalStore.outboxBytes($0._storeTransaction) }) ?? 0 : 0
+            ? (try? onReaderNow { try SyncLocalStore.outboxBytes($0._storeTransaction) }) ?? 0 : 0
         let nextPass = lock.withLock { passesStarted + 1 }
         let token = progress.add(direction, mode, block, pendingNow: pending, nextPass: nextPass)
         if direction == .upload { uploadSignal.fire() } else { downloadSignal.fire() }
@@ -982,10 +1022,12 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
 
     private func completePass(_ pass: UInt64) { downloads.advance(to: pass) }
 
-    private func failWaiters(_ error: Error) {
-        uploads.failAll(error)
-        downloads.failAll(error)
-        subscriptionVersions.failAll(error)
+    /// Ends the waits with `error`; with `close` (the loops stopped), also those that register
+    /// before the next `start()`.
+    private func failWaiters(_ error: Error, close: Bool = false) {
+        uploads.failAll(error, close: close)
+        downloads.failAll(error, close: close)
+        subscriptionVersions.failAll(error, close: close)
     }
 
     /// Returns once every commit made before the call is on the server. Cancellable.

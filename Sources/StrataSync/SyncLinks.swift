@@ -106,7 +106,8 @@ package enum SyncLinks {
             return .list(v + h.filter { !v.contains($0) })
         case (.map(let v), .map(let h)):
             var out = v
-            for (k, x) in h where out[k] == nil || out[k] == .null { out[k] = x }
+            // Only keys the device still shows (as nil): a key it removed stays removed.
+            for (k, x) in h where out[k] == .some(.null) { out[k] = x }
             return .map(out)
         default:
             return visible

@@ -38,7 +38,7 @@ final class SyncProgressNotifier: @unchecked Sendable {
         _ direction: SyncSession.ProgressDirection, _ mode: SyncSession.ProgressMode,
         _ block: @escaping (SyncSession.Progress) -> Void, pendingNow: UInt64, nextPass: UInt64
     ) -> ProgressNotificationToken {
-        let (id, first): (Int, (Listener, SyncSession.Progress)) = lock.withLock {
+        let id: Int = lock.withLock {
             nextID += 1
             if direction == .upload { pending = pendingNow }
             let l: Listener
@@ -51,11 +51,11 @@ final class SyncProgressNotifier: @unchecked Sendable {
             let p = progress(l, pass: 0)
             // Work outstanding: none left is reported once, and nothing more follows.
             if !(mode == .forCurrentlyOutstandingWork && p.isTransferComplete) { listeners[nextID] = l }
-            return (nextID, (l, p))
+            // Queued under the lock, so the first call comes before any later one.
+            deliver([(nextID, l, p)])
+            return nextID
         }
-        let token = ProgressNotificationToken { [weak self] in self?.remove(id) }
-        deliver([(id, first.0, first.1)])
-        return token
+        return ProgressNotificationToken { [weak self] in self?.remove(id) }
     }
 
     private func remove(_ id: Int) { _ = lock.withLock { listeners.removeValue(forKey: id) } }
@@ -85,11 +85,12 @@ final class SyncProgressNotifier: @unchecked Sendable {
         update(.upload, pass: 0) { pending = bytes }
     }
 
-    /// The server took outbox entries of `bytes`; `bytesLeft` wait.
-    func uploaded(_ bytes: UInt64, bytesLeft: UInt64) {
+    /// The server took outbox entries of `bytes`; `bytesLeft` wait (nil: not measured, the
+    /// last measure less `bytes`).
+    func uploaded(_ bytes: UInt64, bytesLeft: UInt64?) {
         update(.upload, pass: 0) {
             uploaded += bytes
-            pending = bytesLeft
+            pending = bytesLeft ?? (pending >= bytes ? pending - bytes : 0)
         }
     }
 
@@ -99,7 +100,7 @@ final class SyncProgressNotifier: @unchecked Sendable {
     }
 
     private func update(_ direction: SyncSession.ProgressDirection, pass: UInt64, _ change: () -> Void) {
-        let calls: [(Int, Listener, SyncSession.Progress)] = lock.withLock {
+        lock.withLock {
             change()
             var out: [(Int, Listener, SyncSession.Progress)] = []
             for (id, l) in listeners where l.direction == direction {
@@ -107,9 +108,9 @@ final class SyncProgressNotifier: @unchecked Sendable {
                 out.append((id, l, p))
                 if l.mode == .forCurrentlyOutstandingWork && p.isTransferComplete { listeners[id] = nil }
             }
-            return out.sorted { $0.0 < $1.0 }
+            // Queued under the lock, so calls reach the queue in the order the counts changed.
+            deliver(out.sorted { $0.0 < $1.0 })
         }
-        deliver(calls)
     }
 
     private func deliver(_ calls: [(Int, Listener, SyncSession.Progress)]) {

@@ -34,6 +34,9 @@ final class SyncServerLink: @unchecked Sendable {
             }
             let link = SyncServerLink(c)
             try await link.run("SET TIME ZONE 'UTC'")
+            // The subscriptions' string literals double quotes and escape LIKE with a backslash:
+            // both need standard strings, whatever the server's default.
+            try await link.run("SET standard_conforming_strings = on")
             return link
         } catch {
             throw Self.syncError(
@@ -123,10 +126,10 @@ final class SyncServerLink: @unchecked Sendable {
     /// fingerprint is recorded per table in `strata_schema`) and the tables have the model's
     /// columns, nothing is run that takes a lock: DDL takes exclusive locks on the synced tables,
     /// which every replica's every connection would otherwise take.
-    func prepareSchema(_ tables: [SyncTable]) async throws {
+    func prepareSchema(_ tables: [SyncTable], force: Bool = false) async throws {
         let statements = SyncServerSchema.statements(tables)
         let fingerprint = SyncServerSchema.fingerprint(statements)
-        if let recorded = try? await run("SELECT tbl, fingerprint FROM strata_schema"),
+        if !force, let recorded = try? await run("SELECT tbl, fingerprint FROM strata_schema"),
             tables.allSatisfy({ t in recorded.contains { $0[0] == t.name && $0[1] == fingerprint } }),
             (try? await checkColumns(tables)) != nil
         {

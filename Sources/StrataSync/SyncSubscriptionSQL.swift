@@ -123,6 +123,12 @@ package enum SyncSubscriptionSQL {
             throw invalid("'\(c)': a comparison in a subscription needs a property of \(t.name)")
         }
         let fold = c.options.contains(.caseInsensitive)
+        if fold && col.type != .string {
+            throw invalid("'\(c)': [c] applies to String properties")
+        }
+        if fold && (op == .in || op == .between) {
+            throw invalid("'\(c)': [c] with \(op.rawValue) is not supported in subscriptions")
+        }
         if let other = try column(right, t) {
             return try columnComparison(col, op, other, fold: fold, c)
         }
@@ -230,7 +236,9 @@ package enum SyncSubscriptionSQL {
             guard !s.unicodeScalars.contains("\0") else { throw invalid("'\(c)': PostgreSQL text cannot hold U+0000") }
             return SyncTable.literal(s)
         case (.data, .data(let b)): return "decode('\(SyncTable.hex(b))', 'hex')"
-        case (.data, .string(let s)): return "convert_to(\(SyncTable.literal(s)), 'UTF8')"
+        case (.data, .string(let s)):
+            guard !s.unicodeScalars.contains("\0") else { throw invalid("'\(c)': PostgreSQL text cannot hold U+0000") }
+            return "convert_to(\(SyncTable.literal(s)), 'UTF8')"
         case (.objectId, .objectId(let b)): return SyncTable.literal(SyncTable.hex(b))
         case (.uuid, .uuid(let b)):
             let text = SyncTable.keyText(.uuid(b))

@@ -11,6 +11,12 @@ final class SyncWaiters: @unchecked Sendable {
     private var reached: UInt64 = 0
     private var waiters: [(target: UInt64, id: Int, continuation: CheckedContinuation<Void, Error>)] = []
     private var nextID = 0
+    /// Set by `failAll` until `reopen()`: a wait that registers in between fails at once
+    /// instead of waiting for a loop that has stopped.
+    private var closed: Error?
+
+    /// Accepts waits again (the loops started).
+    func reopen() { lock.withLock { closed = nil } }
 
     /// The highest value reached so far.
     var current: UInt64 { lock.withLock { reached } }
@@ -35,12 +41,19 @@ final class SyncWaiters: @unchecked Sendable {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, Error>) in
-                let now: Bool = lock.withLock {
-                    if reached >= target || Task.isCancelled { return true }
+                let now: (Bool, Error?) = lock.withLock {
+                    if reached >= target || Task.isCancelled { return (true, nil) }
+                    if let closed { return (true, closed) }
                     waiters.append((target, id, c))
-                    return false
+                    return (false, nil)
                 }
-                if now { c.resume() } else { started() }
+                if let error = now.1 {
+                    c.resume(throwing: error)
+                } else if now.0 {
+                    c.resume()
+                } else {
+                    started()
+                }
             }
         } onCancel: {
             let c: CheckedContinuation<Void, Error>? = lock.withLock {
@@ -52,9 +65,11 @@ final class SyncWaiters: @unchecked Sendable {
         try Task.checkCancellation()
     }
 
-    /// Ends every wait with `error`.
-    func failAll(_ error: Error) {
+    /// Ends every wait with `error`; with `close`, also the waits that register until
+    /// `reopen()`.
+    func failAll(_ error: Error, close: Bool = false) {
         let all: [CheckedContinuation<Void, Error>] = lock.withLock {
+            if close { closed = error }
             defer { waiters = [] }
             return waiters.map(\.continuation)
         }

@@ -269,6 +269,15 @@ final class SyncSubscriptionTests: SyncTestCase {
             "a name used twice", { $0.append(QuerySubscription<SyncDog>(name: "all") { $0.age > 1 }) }, mentions: "all")
         await refused(
             "SORT", { $0.append(QuerySubscription<SyncDog>(where: "age > 1 SORT(age ASC)")) }, mentions: "SORT")
+        await refused(
+            "[c] on a number", { $0.append(QuerySubscription<SyncDog>(where: "age ==[c] id")) }, mentions: "[c]")
+        // Inside a write transaction (the engine's own write would wait for the caller's lock).
+        b.beginWrite()
+        await refused(
+            "an update inside a write transaction", { $0.append(QuerySubscription<SyncDog>(name: "w")) },
+            mentions: "inside a write transaction")
+        XCTAssertEqual(subs.count, 1, "the set reads while the caller holds the write lock")
+        b.cancelWrite()
         // A refused update commits nothing, not even its valid parts.
         await refused(
             "a valid and an invalid subscription",
