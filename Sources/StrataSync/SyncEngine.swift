@@ -121,10 +121,12 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
             if registry[path] != nil { return nil }
             let e = SyncEngine(path: path, config: config, realmConfiguration: realm.configuration, tables: tables)
             registry[path] = e
+            // Installed before another thread can see the engine (and return from its own
+            // open): no commit of the file can happen uncaptured.
+            realm._installCommitObserver(e)
             return e
         }
         guard let e = created else { return }
-        realm._installCommitObserver(e)
         do {
             try e.queue.sync {
                 if e.workerRealm == nil {
@@ -931,10 +933,17 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
     func changeSubscriptions(_ what: String, _ change: (inout SyncSubscriptionList) throws -> Void) {
         lock.withLock {
             guard var d = draft, pthread_equal(d.thread, pthread_self()) != 0 else {
-                subscriptionError = SyncError(
+                let e = SyncError(
                     .invalidSubscription,
-                    "\(what) was called outside an update block: change subscriptions inside realm.subscriptions.update { }."
+                    "\(what) was called outside an update block (or from another thread than the one running it): change subscriptions inside realm.subscriptions.update { }."
                 )
+                // During an update on another thread, that update fails rather than committing
+                // without the change; otherwise the set's state reports it.
+                if draft != nil {
+                    if draft?.error == nil { draft?.error = e }
+                } else {
+                    subscriptionError = e
+                }
                 return
             }
             guard d.error == nil else { return }

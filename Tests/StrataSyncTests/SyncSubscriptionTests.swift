@@ -271,6 +271,16 @@ final class SyncSubscriptionTests: SyncTestCase {
             "SORT", { $0.append(QuerySubscription<SyncDog>(where: "age > 1 SORT(age ASC)")) }, mentions: "SORT")
         await refused(
             "[c] on a number", { $0.append(QuerySubscription<SyncDog>(where: "age ==[c] id")) }, mentions: "[c]")
+        await refused(
+            "a change from another thread during an update",
+            { set in
+                let done = DispatchSemaphore(value: 0)
+                Thread.detachNewThread {
+                    set.append(QuerySubscription<SyncDog>(name: "other"))
+                    done.signal()
+                }
+                done.wait()
+            }, mentions: "another thread")
         // Inside a write transaction (the engine's own write would wait for the caller's lock).
         b.beginWrite()
         await refused(

@@ -393,8 +393,10 @@ final class SyncTests: SyncTestCase {
         let a = try await Realm(configuration: migrated, downloadBeforeOpen: .never)
         try await wait(a, .upload)
         XCTAssertEqual(
-            try server.sql("SELECT string_agg(name, ',' ORDER BY id) FROM \"SyncDog\"", database: db), "DOG1,DOG2\n")
+            try server.sql("SELECT string_agg(id || '=' || name, ',' ORDER BY id) FROM \"SyncDog\"", database: db),
+            "1=DOG1,2=DOG2\n")
         let b = try await Realm(configuration: configuration("b", server, db), downloadBeforeOpen: .always)
+        XCTAssertEqual(b.objects(SyncDog.self).sorted(byKeyPath: "id").map(\.id), [1, 2])
         XCTAssertEqual(b.objects(SyncDog.self).sorted(byKeyPath: "id").map(\.name), ["DOG1", "DOG2"])
         // Opened again without a migration: nothing more is queued.
         await SyncEngine.stopAll()
