@@ -65,28 +65,17 @@ extension Results where Element: Object {
         return try SyncSubscriptionSQL.inlined(q.predicate, q.arguments).description
     }
 
+    /// `body`, limited to `seconds` when given (`SyncDeadline`).
     private static func withTimeout(
         _ seconds: TimeInterval?, _ body: @escaping @Sendable () async throws -> Void
     )
         async throws
     {
         guard let seconds else { return try await body() }
-        try await withThrowingTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                try await body()
-                return true
-            }
-            group.addTask {
-                try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
-                return false
-            }
-            let finished = try await group.next()!
-            group.cancelAll()
-            if !finished {
-                throw SyncError(
-                    .connection,
-                    "subscribe() waited more than \(seconds) s for the server's objects; the subscription stays.")
-            }
-        }
+        try await SyncDeadline.run(
+            seconds, "subscribe()",
+            timeoutMessage:
+                "subscribe() waited more than \(seconds) s for the server's objects; the subscription stays.",
+            body)
     }
 }

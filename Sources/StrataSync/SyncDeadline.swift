@@ -7,7 +7,7 @@ import Foundation
 /// opened).
 enum SyncDeadline {
     static func run<T: Sendable>(
-        _ seconds: Double, _ what: String, late: (@Sendable (T) async -> Void)? = nil,
+        _ seconds: Double, _ what: String, late: (@Sendable (T) async -> Void)? = nil, timeoutMessage: String? = nil,
         _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         let once = Once()
@@ -27,7 +27,9 @@ enum SyncDeadline {
                     c.resume(
                         throwing: SyncError(
                             .connection,
-                            "The server did not answer \(what) within \(Int(seconds)) s; the session reconnects."))
+                            timeoutMessage
+                                ?? "The server did not answer \(what) within \(Int(seconds)) s; the session reconnects."
+                        ))
                 }
             }
         }
