@@ -39,6 +39,13 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
     /// Progress notifications.
     private let progress = SyncProgressNotifier()
     private var passesStarted: UInt64 = 0
+    /// The server transactions of this replica's upload batches that wrote only new objects, as
+    /// this replica holds them: download passes do not read them back (kept until a pass's
+    /// position passes them; after a restart they are read once, which changes nothing).
+    private var ownNewRows: Set<UInt64> = []
+    private var rowsDownloadedValue = 0
+    /// The rows download passes have read from the server (tests).
+    package var rowsDownloaded: Int { lock.withLock { rowsDownloadedValue } }
     /// The subscription set being changed by an `update` block, with its thread and its first
     /// error.
     private var draft: (list: SyncSubscriptionList, thread: pthread_t, error: SyncError?)?
@@ -174,7 +181,7 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
             let clock = try self.ensureClock(txn)
             let deleteClock = clock.now()
             let c = clock.now()
-            var ops: [String] = []
+            var ops = SyncOperation.Entry()
             for name in tables.keys.sorted() {
                 let t = tables[name]!
                 if t.isAsymmetric { continue }
@@ -194,7 +201,7 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
                 for (key, keyText) in gone where try txn.row(t.store, key: key) == nil {
                     try SyncLocalStore.removeClocks(txn, table: name, key: key)
                     try SyncLocalStore.setTombstone(txn, table: name, key: keyText, deleteClock)
-                    ops.append(SyncOperation(table: name, key: keyText, deleteClock: deleteClock, fields: [:]).json(t))
+                    ops.appendDelete(table: name, key: keyText, clock: deleteClock)
                 }
                 for key in keys {
                     var columns = ColumnSet()
@@ -205,12 +212,12 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
                         for f in t.fields where known[f.name] == nil { columns.insert(f.column) }
                     }
                     if columns.isEmpty { continue }
-                    if let op = try captureWrite(txn, t, key: key, columns: columns, clock: c) { ops.append(op) }
+                    try captureWrite(txn, t, key: key, columns: columns, clock: c, into: &ops)
                 }
             }
             try SyncLocalStore.setMeta(txn, "schema", version)
             guard !ops.isEmpty else { return }
-            try SyncLocalStore.appendOutbox(txn, "[" + ops.joined(separator: ",") + "]")
+            try SyncLocalStore.appendOutbox(txn, ops.bytes)
             try SyncLocalStore.setMeta(txn, "hlc", c.time)
         }
     }
@@ -268,7 +275,7 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
         // not an Int) is deleted, then written, on every replica.
         let deleteClock = clock.now()
         let c = clock.now()
-        var ops: [String] = []
+        var ops = SyncOperation.Entry()
         for (t, changes) in changed where !t.isAsymmetric {
             for key in changes.deleted.sorted() {
                 let old = try SyncLocalStore.clocks(txn, table: t.name, key: key)
@@ -276,7 +283,7 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
                 try SyncLocalStore.removeClocks(txn, table: t.name, key: key)
                 if t.hasLinks { try SyncLinks.setUnresolved(txn, t, key: key, [:]) }
                 try SyncLocalStore.setTombstone(txn, table: t.name, key: keyText, deleteClock)
-                ops.append(SyncOperation(table: t.name, key: keyText, deleteClock: deleteClock, fields: [:]).json(t))
+                ops.appendDelete(table: t.name, key: keyText, clock: deleteClock)
             }
         }
         for (t, changes) in changed {
@@ -292,30 +299,31 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
                         fields[f.name] = .init(value: v, clock: c)
                     }
                     let key = SyncTable.keyText(row.value(t.primaryKeyColumn))
-                    ops.append(SyncOperation(table: t.name, key: key, deleteClock: nil, fields: fields).json(t))
+                    ops.appendWrite(t, key: key, fields: fields)
                 }
                 for key in changes.inserted.sorted() { try txn.delete(t.store, key: key) }
                 continue
             }
             for key in changes.inserted.sorted() {
-                if let op = try captureWrite(txn, t, key: key, columns: .all, clock: c) { ops.append(op) }
+                try captureWrite(txn, t, key: key, columns: .all, clock: c, isNew: true, into: &ops)
             }
             for (key, columns) in changes.modified.sorted(by: { $0.key < $1.key }) {
-                if let op = try captureWrite(txn, t, key: key, columns: columns, clock: c) { ops.append(op) }
+                try captureWrite(txn, t, key: key, columns: columns, clock: c, into: &ops)
             }
         }
         guard !ops.isEmpty else { return }
-        try SyncLocalStore.appendOutbox(txn, "[" + ops.joined(separator: ",") + "]")
+        try SyncLocalStore.appendOutbox(txn, ops.bytes)
         try SyncLocalStore.setMeta(txn, "hlc", c.time)
     }
 
-    /// The outbox operation for a write of `columns` of object `key`, stamping their clocks.
+    /// Appends to `entry` the outbox operation for a write of `columns` of object `key`,
+    /// stamping their clocks. `isNew`: the object was inserted by this transaction, so it has no
+    /// clock record yet (a deleted object's is removed before, in `willCommit`).
     private func captureWrite(
-        _ txn: StoreTransaction, _ t: SyncTable, key: Int64, columns: ColumnSet, clock c: SyncClock
-    ) throws
-        -> String?
-    {
-        guard let row = try txn.row(t.store, key: key) else { return nil }
+        _ txn: StoreTransaction, _ t: SyncTable, key: Int64, columns: ColumnSet, clock c: SyncClock,
+        isNew: Bool = false, into entry: inout SyncOperation.Entry
+    ) throws {
+        guard let row = try txn.row(t.store, key: key) else { return }
         let pk = row.value(t.primaryKeyColumn)
         if case .string(let s) = pk, s.utf8.contains(0) {
             throw SyncError(
@@ -324,19 +332,21 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
             )
         }
         let keyText = SyncTable.keyText(pk)
-        var clocks = try SyncLocalStore.clocks(txn, table: t.name, key: key) ?? .init(key: keyText, fields: [:])
-        var fields: [String: SyncRecord<StoreValue>.Field] = [:]
+        var clocks =
+            isNew ? nil : try SyncLocalStore.clocks(txn, table: t.name, key: key) ?? .init(key: keyText, fields: [:])
+        var written: [(field: Int, value: StoreValue)] = []
+        written.reserveCapacity(t.fields.count)
         var unresolved = t.hasLinks ? try SyncLinks.unresolved(txn, t, key: key) : [:]
         let hadUnresolved = !unresolved.isEmpty
-        for f in t.fields where columns.contains(f.column) {
+        for (i, f) in t.fields.enumerated() where columns.contains(f.column) {
             if f.target != nil {
                 // A link goes up as its target's key; a collection of links keeps the keys the
                 // device cannot see; a single link written here replaces the unresolved one.
                 let visible = try SyncLinks.wire(txn, f, row.value(f.column), tables)
                 let v = try SyncLinks.withHidden(txn, f, visible, unresolved[f.name], tables)
                 unresolved[f.name] = !f.isCollection || v == visible ? nil : v
-                fields[f.name] = .init(value: v, clock: c)
-                clocks.fields[f.name] = c
+                written.append((i, v))
+                clocks?.fields[f.name] = c
                 continue
             }
             var v = row.value(f.column)
@@ -349,13 +359,19 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
                     v = rounded
                 }
             }
-            fields[f.name] = .init(value: v, clock: c)
-            clocks.fields[f.name] = c
+            written.append((i, v))
+            clocks?.fields[f.name] = c
         }
-        if fields.isEmpty { return nil }
+        if written.isEmpty { return }
         if hadUnresolved { try SyncLinks.setUnresolved(txn, t, key: key, unresolved) }
-        try SyncLocalStore.setClocks(txn, table: t.name, key: key, clocks)
-        return SyncOperation(table: t.name, key: keyText, deleteClock: nil, fields: fields).json(t)
+        if let clocks {
+            try SyncLocalStore.setClocks(txn, table: t.name, key: key, clocks)
+        } else {
+            try SyncLocalStore.setClocks(
+                txn, table: t.name, key: key, keyText: keyText, fields: written.map { t.fields[$0.field].name },
+                clock: c)
+        }
+        entry.appendWrite(t, key: keyText, written: written, clock: c)
     }
 
     func didCommit() {
@@ -709,15 +725,17 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
                     var opCount = 0
                     var bytes: UInt64 = 0
                     for e in batch {
-                        let ops = try SyncOperation.decode(e.1, tables: tables)
-                        if !entries.isEmpty && opCount + ops.count > 5_000 { break }
-                        entries.append((e.0, ops))
-                        opCount += ops.count
+                        let count = try SyncOperation.count(e.1, tables: tables)
+                        if !entries.isEmpty && opCount + count > 5_000 { break }
+                        entries.append((e.0, try SyncOperation.decode(e.1, tables: tables)))
+                        opCount += count
                         bytes += UInt64(e.1.count)
                     }
                     let last = entries.last!.seq
                     if link == nil { link = try await connect() }
-                    let held = try await link!.upload(client: client, entries: entries, tables: tables)
+                    let held = try await link!.upload(client: client, entries: entries, tables: tables) { xid in
+                        self.lock.withLock { _ = self.ownNewRows.insert(xid) }
+                    }.held
                     try await onWorker { realm in
                         try self.syncWrite(realm) { try SyncLocalStore.trimOutbox($0, through: max(last, held)) }
                     }
@@ -773,6 +791,11 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
         var link: SyncServerLink?
         var attempt = 0
         var newSetPending = false
+        // Passes whose snapshot's end the position has not reached yet, with the subscription
+        // version each read by: a transaction still running when a pass began holds the
+        // position below transactions that had committed, so that pass does not yet hold
+        // everything committed before it began, which is what `wait(for: .download)` promises.
+        var uncovered: [(pass: UInt64, end: UInt64, version: UInt64)] = []
         while isCurrent(gen) {
             await downloadSignal.wait(timeout: 10)
             guard isCurrent(gen) else { break }
@@ -801,21 +824,39 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
                 let from = newSet ? 0 : position
                 trace("download pass \(pass): from \(from), subscriptions v\(list.version)")
                 let bytesBefore = link!.bytesRead
+                // This replica's uploads of new objects need not come back (a pass that reads a
+                // new subscription set from the start reads them: they may have left the device).
+                let skipping = newSet ? [] : lock.withLock { ownNewRows.filter { $0 >= from }.sorted() }
                 let d = try await link!.download(
-                    from: from, tables: tables.values.filter { !$0.isAsymmetric }, conditions: conditions)
+                    from: from, tables: tables.values.filter { !$0.isAsymmetric }, conditions: conditions,
+                    skipping: skipping)
                 let passBytes = link!.bytesRead - bytesBefore
+                lock.withLock { rowsDownloadedValue += d.rows.count }
                 trace(
                     "download pass \(pass): \(d.rows.count) rows, \(d.leaving.count) leaving, \(d.tombstones.count) tombstones, next \(d.next)"
                 )
+                let reached = max(position, d.next)
                 if d.next != position || newSet {
-                    try await apply(d, position: max(position, d.next), subscriptionVersion: list.version)
+                    try await apply(d, position: reached, subscriptionVersion: list.version)
                 }
+                lock.withLock { ownNewRows = ownNewRows.filter { $0 >= reached } }
                 if newSet { lock.withLock { subscriptionError = nil } }
                 newSetPending = false
-                subscriptionVersions.advance(to: list.version)
                 attempt = 0
-                completePass(pass)
+                uncovered.append((pass, d.end, list.version))
+                let covered = uncovered.filter { $0.end <= reached }
+                uncovered.removeAll { $0.end <= reached }
+                if let last = covered.last {
+                    subscriptionVersions.advance(to: last.version)
+                    completePass(last.pass)
+                }
                 progress.downloaded(passBytes, pass: pass)
+                if !uncovered.isEmpty && (downloads.hasWaiters || subscriptionVersions.hasWaiters) {
+                    // Someone waits for what a running server transaction holds back: look
+                    // again soon rather than at the next notification or the timer.
+                    try? await Task.sleep(nanoseconds: 25_000_000)
+                    downloadSignal.fire()
+                }
             } catch {
                 trace("download: \(error)")
                 if newSetPending, let e = error as? SyncError,

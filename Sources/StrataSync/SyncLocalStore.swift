@@ -6,7 +6,8 @@ import StrataCore
 /// - `y:c:<T>`: per object key (8 bytes, the key form) the primary key's text and each field's
 ///   clock;
 /// - `y:t:<T>`: per primary key text, the clock of the latest delete of that object;
-/// - `y:o`: the outbox, per sequence number (8 bytes big-endian) one commit's changes as JSON;
+/// - `y:o`: the outbox, per sequence number (8 bytes big-endian) one commit's changes
+///   (`SyncOperation.Entry`);
 /// - `y:m`: meta values: `node` (this replica's node number), `hlc` (the clock's last
 ///   reading), `seq` (the next outbox number), `pos` (the download position, a PostgreSQL
 ///   transaction id).
@@ -60,6 +61,23 @@ package enum SyncLocalStore {
             appendString(name, &out)
             out += be(clock.time)
             out += be(clock.node)
+        }
+        try txn.put(keyBytes(key), out, tree: clockTree(table))
+    }
+
+    /// Writes the clock record of an object whose `fields` were all written at `clock` (a new
+    /// object: the same bytes as `setClocks` without building the dictionary).
+    package static func setClocks(
+        _ txn: StoreTransaction, table: String, key: Int64, keyText: String, fields: [String], clock: SyncClock
+    ) throws {
+        var out: [UInt8] = []
+        out.reserveCapacity(keyText.utf8.count + 8 + fields.count * 28)
+        appendString(keyText, &out)
+        appendU32(UInt32(fields.count), &out)
+        let stamp = be(clock.time) + be(clock.node)
+        for name in fields {
+            appendString(name, &out)
+            out += stamp
         }
         try txn.put(keyBytes(key), out, tree: clockTree(table))
     }
@@ -124,9 +142,9 @@ package enum SyncLocalStore {
 
     /// Appends one entry to the outbox; returns its sequence number.
     @discardableResult
-    package static func appendOutbox(_ txn: StoreTransaction, _ json: String) throws -> UInt64 {
+    package static func appendOutbox(_ txn: StoreTransaction, _ entry: [UInt8]) throws -> UInt64 {
         let seq = try meta(txn, "seq") ?? 1
-        try txn.put(be(seq), Array(json.utf8), tree: outboxTree)
+        try txn.put(be(seq), entry, tree: outboxTree)
         try setMeta(txn, "seq", seq + 1)
         return seq
     }

@@ -19,25 +19,152 @@ package struct SyncOperation: Equatable, Sendable {
         self.fields = fields
     }
 
-    /// JSON: `{"t": table, "k": key, "d": clock}` for a delete, `{"t": table, "k": key, "f":
-    /// {name: [value, clock], ...}}` for a write.
-    package func json(_ table: SyncTable) -> String {
-        var s = "{\"t\":" + SyncTable.jsonString(self.table) + ",\"k\":" + SyncTable.jsonString(key)
-        if let d = deleteClock { return s + ",\"d\":\"" + d.text + "\"}" }
-        s += ",\"f\":{"
-        var first = true
-        for f in table.fields {
-            guard let v = fields[f.name] else { continue }
-            if !first { s += "," }
-            first = false
-            s += SyncTable.jsonString(f.name) + ":[" + f.json(v.value) + ",\"" + v.clock.text + "\"]"
+    /// The first byte of an outbox entry in the binary form (FORMAT.md, "Sync trees"); an entry
+    /// in the older JSON form starts with `[`.
+    package static let binaryTag: UInt8 = 1
+
+    /// An outbox entry in the binary form, being written.
+    package struct Entry {
+        package private(set) var bytes: [UInt8] = [SyncOperation.binaryTag, 0, 0, 0, 0]
+        package private(set) var count: UInt32 = 0
+
+        package init() {}
+
+        package var isEmpty: Bool { count == 0 }
+
+        /// Appends a delete of object `key` of `table` stamped `clock`.
+        package mutating func appendDelete(table: String, key: String, clock: SyncClock) {
+            bytes.append(1)
+            Self.append(table, &bytes)
+            Self.append(key, &bytes)
+            Self.append(clock, &bytes)
+            bump()
         }
-        return s + "}}"
+
+        /// Appends a write of `fields` (name, value in wire form, clock), in `t`'s field order.
+        package mutating func appendWrite(
+            _ t: SyncTable, key: String, fields: [String: SyncRecord<StoreValue>.Field]
+        ) {
+            bytes.append(0)
+            Self.append(t.name, &bytes)
+            Self.append(key, &bytes)
+            var n: UInt32 = 0
+            let countAt = bytes.count
+            Self.append(n, &bytes)
+            for f in t.fields {
+                guard let v = fields[f.name] else { continue }
+                Self.append(f.name, &bytes)
+                Self.append(v.clock, &bytes)
+                v.value.appendTagged(to: &bytes)
+                n += 1
+            }
+            Self.patch(n, at: countAt, &bytes)
+            bump()
+        }
+
+        /// Appends a write of the fields of `t` at `written` (index in `t.fields`, value in wire
+        /// form, in field order), all stamped `clock`.
+        package mutating func appendWrite(
+            _ t: SyncTable, key: String, written: [(field: Int, value: StoreValue)], clock: SyncClock
+        ) {
+            bytes.append(0)
+            Self.append(t.name, &bytes)
+            Self.append(key, &bytes)
+            Self.append(UInt32(written.count), &bytes)
+            for w in written {
+                Self.append(t.fields[w.field].name, &bytes)
+                Self.append(clock, &bytes)
+                w.value.appendTagged(to: &bytes)
+            }
+            bump()
+        }
+
+        private mutating func bump() {
+            count += 1
+            Self.patch(count, at: 1, &bytes)
+        }
+
+        static func append(_ v: UInt32, _ out: inout [UInt8]) {
+            withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) }
+        }
+
+        static func patch(_ v: UInt32, at i: Int, _ out: inout [UInt8]) {
+            withUnsafeBytes(of: v.littleEndian) { for j in 0..<4 { out[i + j] = $0[j] } }
+        }
+
+        static func append(_ s: String, _ out: inout [UInt8]) {
+            var s = s
+            s.withUTF8 { u in
+                append(UInt32(u.count), &out)
+                out.append(contentsOf: u)
+            }
+        }
+
+        static func append(_ c: SyncClock, _ out: inout [UInt8]) {
+            withUnsafeBytes(of: c.time.littleEndian) { out.append(contentsOf: $0) }
+            withUnsafeBytes(of: c.node.littleEndian) { out.append(contentsOf: $0) }
+        }
+    }
+
+    /// The number of operations in an outbox entry, without decoding them (a binary entry says
+    /// it in its header; an entry in JSON is decoded).
+    package static func count(_ bytes: [UInt8], tables: [String: SyncTable]) throws -> Int {
+        if bytes.first == binaryTag {
+            guard bytes.count >= 5 else { throw badEntry }
+            return Int(bytes[1]) | Int(bytes[2]) << 8 | Int(bytes[3]) << 16 | Int(bytes[4]) << 24
+        }
+        return try decode(bytes, tables: tables).count
+    }
+
+    private static var badEntry: SyncError {
+        SyncError(.local, "An outbox entry ends early or has an unknown kind of change: the file is damaged.")
     }
 
     /// Reads the operations of one outbox entry; unknown tables or fields are skipped (a schema
     /// that lost them since).
     package static func decode(_ bytes: [UInt8], tables: [String: SyncTable]) throws -> [SyncOperation] {
+        if bytes.first == binaryTag { return try decodeBinary(bytes, tables: tables) }
+        return try decodeJSON(bytes, tables: tables)
+    }
+
+    private static func decodeBinary(_ bytes: [UInt8], tables: [String: SyncTable]) throws -> [SyncOperation] {
+        try bytes.withUnsafeBytes { raw in
+            var r = ByteReader(raw)
+            _ = r.u8()
+            guard let n = r.u32() else { throw badEntry }
+            var out: [SyncOperation] = []
+            out.reserveCapacity(Int(min(n, 1 << 16)))
+            func clock() -> SyncClock? {
+                guard let t = r.u64(), let node = r.u64() else { return nil }
+                return SyncClock(time: t, node: node)
+            }
+            for _ in 0..<n {
+                guard let kind = r.u8(), let t = r.string(), let k = r.string() else { throw badEntry }
+                switch kind {
+                case 1:
+                    guard let c = clock() else { throw badEntry }
+                    if tables[t] != nil { out.append(SyncOperation(table: t, key: k, deleteClock: c, fields: [:])) }
+                case 0:
+                    guard let count = r.u32() else { throw badEntry }
+                    let table = tables[t]
+                    var fields: [String: SyncRecord<StoreValue>.Field] = [:]
+                    fields.reserveCapacity(Int(min(count, 1 << 10)))
+                    for _ in 0..<count {
+                        guard let name = r.string(), let c = clock(), let v = r.taggedValue() else { throw badEntry }
+                        if table?.fieldIndex[name] != nil { fields[name] = .init(value: v, clock: c) }
+                    }
+                    if table != nil { out.append(SyncOperation(table: t, key: k, deleteClock: nil, fields: fields)) }
+                default:
+                    throw badEntry
+                }
+            }
+            return out
+        }
+    }
+
+    /// Reads an entry in the JSON form earlier builds wrote: `{"t": table, "k": key, "d":
+    /// clock}` for a delete, `{"t": table, "k": key, "f": {name: [value, clock], ...}}` for a write.
+    private static func decodeJSON(_ bytes: [UInt8], tables: [String: SyncTable]) throws -> [SyncOperation] {
         guard let list = try JSONSerialization.jsonObject(with: Data(bytes)) as? [[String: Any]] else {
             throw SyncError(.local, "An outbox entry is not a JSON array of changes.")
         }

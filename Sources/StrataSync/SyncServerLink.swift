@@ -48,10 +48,11 @@ final class SyncServerLink: @unchecked Sendable {
         try? await connection.close()
     }
 
-    /// A bind value: text, or an array of texts.
+    /// A bind value: text, an array of texts, or a column of an upload's rows.
     enum Bind {
         case text(String)
         case texts([String])
+        case array(SyncArrayBind)
     }
 
     /// Runs `sql` with `binds`; returns the rows' columns as text (nil for NULL).
@@ -62,6 +63,7 @@ final class SyncServerLink: @unchecked Sendable {
             switch x {
             case .text(let s): b.append(s)
             case .texts(let a): b.append(a)
+            case .array(let a): try b.append(a)
             }
         }
         let query = PostgresQuery(unsafeSQL: sql, binds: b)
@@ -170,49 +172,56 @@ final class SyncServerLink: @unchecked Sendable {
 
     // MARK: Upload
 
-    /// Applies outbox entries (sequence number and operations, in order) in one transaction,
-    /// skipping those the server has from this client already. Returns the newest sequence number
-    /// the server holds for the client afterwards.
+    /// What an upload batch did on the server.
+    struct Uploaded {
+        /// The newest sequence number the server holds for the client.
+        var held: UInt64
+        /// The batch's transaction id, when every row it wrote was a new object written as this
+        /// replica holds it (nothing merged with the server's rows, no delete): a download of
+        /// that transaction's rows would bring back only what the replica has.
+        var newRowsOnly: UInt64?
+    }
+
+    /// Applies outbox entries (sequence number and operations, in order) in one transaction.
+    /// `beforeCommit` learns the transaction's id just before it commits when every row it wrote
+    /// was new (`Uploaded.newRowsOnly`): a download pass may start as soon as it commits.
     func upload(
-        client: String, entries: [(seq: UInt64, ops: [SyncOperation])], tables: [String: SyncTable]
-    ) async throws
-        -> UInt64
-    {
+        client: String, entries: [(seq: UInt64, ops: [SyncOperation])], tables: [String: SyncTable],
+        beforeCommit: (UInt64) -> Void = { _ in }
+    ) async throws -> Uploaded {
         try await run("BEGIN")
         do {
             try await run("SET LOCAL strata.applying = 'on'")
             try await run("INSERT INTO strata_clients (client) VALUES ($1) ON CONFLICT DO NOTHING", [.text(client)])
-            let had =
-                UInt64(
-                    try await run(
-                        "SELECT uploaded::text FROM strata_clients WHERE client = $1 FOR UPDATE", [.text(client)]
-                    ).first?[0] ?? "0") ?? 0
+            let first = try await run(
+                "SELECT uploaded::text, pg_current_xact_id()::text FROM strata_clients WHERE client = $1 FOR UPDATE",
+                [.text(client)]
+            ).first
+            let had = UInt64(first?[0] ?? "0") ?? 0
+            let xid = UInt64(first?[1] ?? "")
             // Entries at or below `had` were applied before (a batch whose acknowledgement was
             // lost): applying them again changes nothing (the merge ignores writes it has), so
             // they are not skipped, which keeps a replica whose numbering went back (a restored
             // file, a reused clientID) from losing changes.
-            let fresh = entries
-            guard let last = fresh.last?.seq else {
+            guard let last = entries.last?.seq else {
                 try await run("COMMIT")
-                return had
+                return Uploaded(held: had, newRowsOnly: nil)
             }
             var byTable: [String: [SyncOperation]] = [:]
-            var order: [String] = []
-            for e in fresh {
-                for op in e.ops {
-                    if byTable[op.table] == nil { order.append(op.table) }
-                    byTable[op.table, default: []].append(op)
-                }
+            for e in entries {
+                for op in e.ops { byTable[op.table, default: []].append(op) }
             }
-            for name in order.sorted() {
+            var newOnly = true
+            for name in byTable.keys.sorted() {
                 guard let t = tables[name] else { continue }
-                try await apply(byTable[name]!, to: t)
+                if try await !apply(byTable[name]!, to: t) { newOnly = false }
             }
             try await run(
                 "UPDATE strata_clients SET uploaded = greatest(uploaded, $2::bigint) WHERE client = $1",
                 [.text(client), .text(String(last))])
+            if newOnly, let xid { beforeCommit(xid) }
             try await run("COMMIT")
-            return max(had, last)
+            return Uploaded(held: max(had, last), newRowsOnly: newOnly ? xid : nil)
         } catch {
             _ = try? await run("ROLLBACK")
             throw error
@@ -220,12 +229,11 @@ final class SyncServerLink: @unchecked Sendable {
     }
 
     /// Merges `ops` into the server's rows of `t` (locked for the transaction) and writes back
-    /// what changed.
-    private func apply(_ ops: [SyncOperation], to t: SyncTable) async throws {
-        let keys = Array(Set(ops.map(\.key))).sorted()
-        var records: [String: SyncRecord<StoreValue>] = [:]
-        for k in keys { records[k] = .absent }
-        let pkArray = SyncTable.sqlType(t.primaryKeyType) + "[]"
+    /// what changed. Returns whether every row it wrote was new (the fast path below).
+    private func apply(_ ops: [SyncOperation], to t: SyncTable) async throws -> Bool {
+        var opsByKey: [String: [SyncOperation]] = [:]
+        for op in ops { opsByKey[op.key, default: []].append(op) }
+        let keys = opsByKey.keys.sorted()
         // Row locks cover only rows that exist: two uploaders creating (or reviving) the same
         // object would each merge without seeing the other and the second would overwrite the
         // first. Transaction-level advisory locks on the keys' hash buckets (256 per table, so a
@@ -234,6 +242,56 @@ final class SyncServerLink: @unchecked Sendable {
         try await run(
             "SELECT pg_advisory_xact_lock(hashtext($1), b) FROM (SELECT DISTINCT (hashtextextended(k, 0) & 255)::int AS b FROM unnest($2::text[]) AS k ORDER BY 1) x",
             [.text(t.name), .texts(keys)])
+
+        // Fast path: an object this batch only writes is inserted as the batch makes it, if the
+        // server has neither a row nor a tombstone of it (the merge of writes into an absent
+        // object is exactly that). The others, and those the insert finds present, are merged.
+        var fresh = SyncUploadRows(t)
+        var merge: [String] = []
+        for k in keys {
+            let kOps = opsByKey[k]!
+            var record = SyncRecord<StoreValue>.absent
+            if !kOps.contains(where: { $0.deleteClock != nil }) {
+                for op in kOps { record.applyWrite(op.fields, defaults: t.defaults) }
+            }
+            if record.alive, let pk = t.keyValue(k) {
+                fresh.append(key: k, pk: pk, record)
+            } else {
+                merge.append(k)
+            }
+        }
+        let q = SyncTable.quote(t.name)
+        let pkColumn = SyncTable.quote(t.primaryKeyName)
+        if !fresh.isEmpty {
+            let pkArray = fresh.columns[0].element.sqlArrayType
+            let present =
+                try await run(
+                    """
+                    WITH ins AS (INSERT INTO \(q) (\(fresh.columnList)) SELECT * FROM \(fresh.relation(firstBind: 2))
+                    WHERE NOT EXISTS (SELECT 1 FROM strata_tombstones s WHERE s.tbl = $1 AND s.pk = x.c0::text)
+                    ON CONFLICT (\(pkColumn)) DO NOTHING RETURNING \(pkColumn) AS k)
+                    SELECT coalesce(json_agg(k::text), '[]')::text FROM unnest($2::\(pkArray)) AS k WHERE k NOT IN (SELECT k FROM ins)
+                    """, [.text(t.name)] + fresh.columns.map { .array($0) }
+                ).first?[0] ?? "[]"
+            if present != "[]" {
+                guard let more = try JSONSerialization.jsonObject(with: Data(present.utf8)) as? [String] else {
+                    throw SyncError(
+                        .badServerData, "The server's list of \(t.name) rows present is not a list of keys.")
+                }
+                merge += more
+            }
+        }
+        if merge.isEmpty { return true }
+        try await mergeRows(merge.sorted(), opsByKey, t)
+        return false
+    }
+
+    /// The slow path of `apply`: reads and locks the rows and tombstones of `keys`, merges their
+    /// operations, writes back what changed.
+    private func mergeRows(_ keys: [String], _ opsByKey: [String: [SyncOperation]], _ t: SyncTable) async throws {
+        var records: [String: SyncRecord<StoreValue>] = [:]
+        for k in keys { records[k] = .absent }
+        let pkArray = SyncTable.sqlType(t.primaryKeyType) + "[]"
         let found = try await rows(
             "SELECT \(t.selectList) FROM \(SyncTable.quote(t.name)) WHERE \(SyncTable.quote(t.primaryKeyName)) = ANY($1::text[]::\(pkArray)) ORDER BY 1 FOR UPDATE",
             [.texts(keys)])
@@ -251,14 +309,16 @@ final class SyncServerLink: @unchecked Sendable {
             records[k]?.tombstone = c
         }
         let before = records
-        for op in ops {
-            if let d = op.deleteClock {
-                records[op.key]?.applyDelete(d, defaults: t.defaults)
-            } else {
-                records[op.key]?.applyWrite(op.fields, defaults: t.defaults)
+        for k in keys {
+            for op in opsByKey[k] ?? [] {
+                if let d = op.deleteClock {
+                    records[k]?.applyDelete(d, defaults: t.defaults)
+                } else {
+                    records[k]?.applyWrite(op.fields, defaults: t.defaults)
+                }
             }
         }
-        var upserts: [String] = []
+        var upserts = SyncUploadRows(t)
         var deletes: [String] = []
         var tombstones: [String] = []
         for k in keys {
@@ -268,14 +328,7 @@ final class SyncServerLink: @unchecked Sendable {
             }
             if b.alive {
                 guard let pk = t.keyValue(k) else { continue }
-                var s = "{" + SyncTable.jsonString(t.primaryKeyName) + ":" + SyncTable.json(pk, t.primaryKeyType)
-                var clocks = "{"
-                for (i, f) in t.fields.enumerated() {
-                    let v = b.fields[f.name] ?? .init(value: f.defaultValue, clock: b.tombstone)
-                    s += "," + SyncTable.jsonString(f.name) + ":" + f.json(v.value)
-                    clocks += (i == 0 ? "" : ",") + SyncTable.jsonString(f.name) + ":\"" + v.clock.text + "\""
-                }
-                upserts.append(s + ",\"_strata_clocks\":" + clocks + "}}")
+                upserts.append(key: k, pk: pk, b)
             } else if a.alive {
                 deletes.append(k)
             }
@@ -287,21 +340,17 @@ final class SyncServerLink: @unchecked Sendable {
                 [.texts(deletes)])
         }
         if !upserts.isEmpty {
-            let cols = [t.primaryKeyName] + t.fields.map(\.name)
-            let def =
-                ([SyncTable.quote(t.primaryKeyName) + " " + SyncTable.wireType(t.primaryKeyType)]
-                + t.fields.map { SyncTable.quote($0.name) + " " + $0.wireType }).joined(separator: ", ")
-            let exprs =
-                ([SyncTable.insertExpression(t.primaryKeyName, t.primaryKeyType)] + t.fields.map(\.insertExpression))
-                .joined(separator: ", ")
+            // The uploader's writes skip the row trigger (its WHEN), so the update stamps the
+            // transaction itself (an insert takes the column's default).
             let sets =
                 (t.fields.map { SyncTable.quote($0.name) + " = EXCLUDED." + SyncTable.quote($0.name) } + [
-                    "_strata_clocks = \(q)._strata_clocks || EXCLUDED._strata_clocks"
+                    "_strata_clocks = \(q)._strata_clocks || EXCLUDED._strata_clocks",
+                    "_strata_xid = pg_current_xact_id()",
                 ])
                 .joined(separator: ", ")
             try await run(
-                "INSERT INTO \(q) (\(cols.map(SyncTable.quote).joined(separator: ", ")), _strata_clocks) SELECT \(exprs), x._strata_clocks FROM jsonb_to_recordset($1::text::jsonb) AS x(\(def), _strata_clocks jsonb) ON CONFLICT (\(SyncTable.quote(t.primaryKeyName))) DO UPDATE SET \(sets)",
-                [.text("[" + upserts.joined(separator: ",") + "]")])
+                "INSERT INTO \(q) (\(upserts.columnList)) SELECT * FROM \(upserts.relation(firstBind: 1)) ON CONFLICT (\(SyncTable.quote(t.primaryKeyName))) DO UPDATE SET \(sets)",
+                upserts.columns.map { .array($0) })
         }
         if !tombstones.isEmpty {
             try await run(
@@ -342,6 +391,9 @@ final class SyncServerLink: @unchecked Sendable {
     /// running when the pass's snapshot was taken.
     struct Download: Sendable {
         var next: UInt64
+        /// The snapshot's end (`pg_snapshot_xmax`): every transaction that had committed when the
+        /// pass began is below it. Once the position reaches it, the replica holds all of them.
+        var end: UInt64
         var rows: [(table: String, key: String, fields: [String: SyncRecord<StoreValue>.Field])] = []
         var tombstones: [(table: String, key: String, clock: SyncClock)] = []
         /// Objects that changed on the server and match no subscription: they leave the device.
@@ -350,17 +402,21 @@ final class SyncServerLink: @unchecked Sendable {
 
     /// Reads what changed on the server since `position` (a transaction id), in one snapshot.
     /// With `conditions` (each table's subscription condition, Docs/Sync.md "Subscriptions"),
-    /// rows that match come whole and the others by primary key only, in `leaving`.
+    /// rows that match come whole and the others by primary key only, in `leaving`. Rows last
+    /// written by the transactions `skipping` are not read (this replica's own uploads of new
+    /// objects: it has them).
     func download(
-        from position: UInt64, tables: [SyncTable], conditions: [String: String]?
+        from position: UInt64, tables: [SyncTable], conditions: [String: String]?, skipping: [UInt64] = []
     ) async throws
         -> Download
     {
         try await run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         do {
-            let xmin =
-                UInt64(try await run("SELECT pg_snapshot_xmin(pg_current_snapshot())::text").first?[0] ?? "") ?? 0
-            var d = Download(next: xmin)
+            let snapshot = try await run(
+                "SELECT pg_snapshot_xmin(s)::text, pg_snapshot_xmax(s)::text FROM pg_current_snapshot() s"
+            ).first
+            let xmin = UInt64(snapshot?[0] ?? "") ?? 0
+            var d = Download(next: xmin, end: UInt64(snapshot?[1] ?? "") ?? xmin)
             if xmin > position {
                 let from = String(position)
                 let to = String(xmin)
@@ -368,9 +424,10 @@ final class SyncServerLink: @unchecked Sendable {
                 for t in tables {
                     let table = SyncTable.quote(t.name)
                     let condition = conditions.map { "coalesce((\($0[t.name] ?? "FALSE")), false)" }
+                    let skip = skipping.isEmpty ? "" : " AND _strata_xid <> ALL($3::text[]::xid8[])"
                     let found = try await rows(
-                        "SELECT \(t.selectList) FROM \(table) WHERE \(range)\(condition.map { " AND " + $0 } ?? "")",
-                        [.text(from), .text(to)])
+                        "SELECT \(t.selectList) FROM \(table) WHERE \(range)\(skip)\(condition.map { " AND " + $0 } ?? "")",
+                        [.text(from), .text(to)] + (skipping.isEmpty ? [] : [.texts(skipping.map { String($0) })]))
                     for r in found {
                         guard let (k, f) = try Self.decodeRow(r, t) else { continue }
                         d.rows.append((t.name, k, f))

@@ -18,6 +18,9 @@ final class SyncWaiters: @unchecked Sendable {
     /// Accepts waits again (the loops started).
     func reopen() { lock.withLock { closed = nil } }
 
+    /// Whether some task waits.
+    var hasWaiters: Bool { lock.withLock { !waiters.isEmpty } }
+
     /// The highest value reached so far.
     var current: UInt64 { lock.withLock { reached } }
 

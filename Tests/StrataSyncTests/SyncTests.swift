@@ -182,10 +182,11 @@ final class SyncTests: SyncTestCase {
         let link = try await SyncServerLink.connect(engine.config)
         let clients = try server.sql("SELECT client || '|' || uploaded FROM strata_clients", database: db)
         let parts = clients.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "|")
-        let held = try await link.upload(
+        let uploaded = try await link.upload(
             client: String(parts[0]), entries: [(UInt64(parts[1])!, [op])], tables: engine.tables)
         await link.close()
-        XCTAssertEqual(held, UInt64(parts[1])!)
+        XCTAssertEqual(uploaded.held, UInt64(parts[1])!)
+        XCTAssertNil(uploaded.newRowsOnly, "the row existed: the batch merged, it did not insert")
         XCTAssertEqual(
             try server.sql("SELECT name, age, _strata_clocks::text, _strata_xid::text FROM \"SyncDog\"", database: db),
             before)

@@ -81,3 +81,14 @@ enum ValueCodec {
         withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) }
     }
 }
+
+extension StoreValue {
+    /// Appends the value in the tagged encoding (FORMAT.md, "Tagged values"): what a sync
+    /// outbox entry holds, so a value reads back exactly as it was written.
+    package func appendTagged(to out: inout [UInt8]) { ValueCodec.write(self, &out) }
+}
+
+extension ByteReader {
+    /// Reads one value in the tagged encoding; nil when the bytes end early or the tag is unknown.
+    package mutating func taggedValue() -> StoreValue? { ValueCodec.read(&self) }
+}

@@ -1,43 +1,43 @@
 /// Sequential little-endian reads with bounds checks: every method returns nil past the end.
-struct ByteReader {
-    let bytes: UnsafeRawBufferPointer
-    var offset = 0
+package struct ByteReader {
+    package let bytes: UnsafeRawBufferPointer
+    package var offset = 0
 
-    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    package init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
-    var atEnd: Bool { offset >= bytes.count }
+    package var atEnd: Bool { offset >= bytes.count }
 
-    mutating func u8() -> UInt8? {
+    package mutating func u8() -> UInt8? {
         guard offset < bytes.count else { return nil }
         defer { offset += 1 }
         return bytes[offset]
     }
 
-    mutating func u16() -> UInt16? {
+    package mutating func u16() -> UInt16? {
         guard offset + 2 <= bytes.count else { return nil }
         defer { offset += 2 }
         return UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
     }
 
-    mutating func u32() -> UInt32? {
+    package mutating func u32() -> UInt32? {
         guard offset + 4 <= bytes.count else { return nil }
         defer { offset += 4 }
         return UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
     }
 
-    mutating func u64() -> UInt64? {
+    package mutating func u64() -> UInt64? {
         guard offset + 8 <= bytes.count else { return nil }
         defer { offset += 8 }
         return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
     }
 
-    mutating func raw(_ n: Int) -> UnsafeRawBufferPointer? {
+    package mutating func raw(_ n: Int) -> UnsafeRawBufferPointer? {
         guard n >= 0, offset + n <= bytes.count else { return nil }
         defer { offset += n }
         return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + n])
     }
 
-    mutating func string() -> String? {
+    package mutating func string() -> String? {
         guard let n = u32(), let b = raw(Int(n)) else { return nil }
         return String(decoding: b, as: UTF8.self)
     }

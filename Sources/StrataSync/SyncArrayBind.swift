@@ -1,0 +1,147 @@
+import PostgresNIO
+import StrataCore
+
+/// One column of an upload statement's rows: a one-dimensional PostgreSQL array bound in binary
+/// form, so the server reads each value as its column's type without parsing text, and `NULL`
+/// elements are allowed (postgres-nio's own array binds have none). The statement reads the
+/// columns side by side with `unnest($1, $2, ...)`.
+struct SyncArrayBind: PostgresThrowingDynamicTypeEncodable {
+    /// How the elements are encoded: the server column's type (Docs/Sync.md, "The data model").
+    enum Element {
+        case bool, int8, float4, float8, text, bytea, timestamptz, uuid, jsonb
+
+        /// The element type's OID.
+        var oid: UInt32 {
+            switch self {
+            case .bool: 16
+            case .bytea: 17
+            case .int8: 20
+            case .text: 25
+            case .float4: 700
+            case .float8: 701
+            case .timestamptz: 1184
+            case .uuid: 2950
+            case .jsonb: 3802
+            }
+        }
+
+        /// The array type's OID.
+        var arrayOID: UInt32 {
+            switch self {
+            case .bool: 1000
+            case .bytea: 1001
+            case .int8: 1016
+            case .text: 1009
+            case .float4: 1021
+            case .float8: 1022
+            case .timestamptz: 1185
+            case .uuid: 2951
+            case .jsonb: 3807
+            }
+        }
+
+        /// The array type's name, for the statement's casts.
+        var sqlArrayType: String {
+            switch self {
+            case .bool: "boolean[]"
+            case .bytea: "bytea[]"
+            case .int8: "bigint[]"
+            case .text: "text[]"
+            case .float4: "real[]"
+            case .float8: "double precision[]"
+            case .timestamptz: "timestamptz[]"
+            case .uuid: "uuid[]"
+            case .jsonb: "jsonb[]"
+            }
+        }
+
+        /// The element type of a column of property type `t` (not a collection).
+        init(_ t: ColumnType) {
+            switch t {
+            case .bool: self = .bool
+            case .int: self = .int8
+            case .float: self = .float4
+            case .double: self = .float8
+            case .data: self = .bytea
+            case .timestamp: self = .timestamptz
+            case .uuid: self = .uuid
+            default: self = .text
+            }
+        }
+    }
+
+    let element: Element
+    private var elements = ByteBuffer()
+    private(set) var count: Int32 = 0
+    private var hasNull = false
+
+    init(_ element: Element) { self.element = element }
+
+    var psqlType: PostgresDataType { PostgresDataType(element.arrayOID) }
+    var psqlFormat: PostgresFormat { .binary }
+
+    /// Microseconds between 1970 and 2000, PostgreSQL's epoch for timestamps.
+    private static let postgresEpoch: Int64 = 946_684_800_000_000
+
+    /// Appends a value in wire form (`SyncTable`); `.null` is a `NULL` element. A value of
+    /// another kind than the column's is appended as `NULL` (it cannot be: the outbox holds
+    /// the column's values).
+    mutating func append(_ value: StoreValue) {
+        count += 1
+        let at = elements.writerIndex
+        elements.writeInteger(Int32(0))
+        switch (element, value) {
+        case (.bool, .bool(let b)): elements.writeInteger(UInt8(b ? 1 : 0))
+        case (.int8, .int(let i)): elements.writeInteger(i)
+        case (.float4, .float(let f)): elements.writeInteger(f.bitPattern)
+        case (.float8, .double(let d)): elements.writeInteger(d.bitPattern)
+        case (.text, .string(let s)): elements.writeString(s)
+        case (.text, .objectId(let b)): elements.writeString(SyncTable.hex(b))
+        case (.bytea, .data(let b)): elements.writeBytes(b)
+        case (.timestamptz, .timestamp(let s, let n)):
+            elements.writeInteger(s &* 1_000_000 &+ Int64(n) / 1000 &- Self.postgresEpoch)
+        case (.uuid, .uuid(let b)) where b.count == 16: elements.writeBytes(b)
+        default:
+            elements.setInteger(Int32(-1), at: at)
+            hasNull = true
+            return
+        }
+        elements.setInteger(Int32(elements.writerIndex - at - 4), at: at)
+    }
+
+    /// Appends a `jsonb` element from its JSON text.
+    mutating func append(json: String) {
+        count += 1
+        elements.writeInteger(Int32(json.utf8.count + 1))
+        elements.writeInteger(UInt8(1))  // jsonb's binary form: a version byte, then the text
+        elements.writeString(json)
+    }
+
+    /// Appends a `jsonb` element from its JSON text's UTF-8 bytes.
+    mutating func append(jsonBytes: [UInt8]) {
+        count += 1
+        elements.writeInteger(Int32(jsonBytes.count + 1))
+        elements.writeInteger(UInt8(1))
+        elements.writeBytes(jsonBytes)
+    }
+
+    func encode<JSONEncoder: PostgresJSONEncoder>(
+        into buffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>
+    ) throws {
+        // PostgreSQL's binary array: dimensions, has-null flag, element type, then per dimension
+        // its length and lower bound, then each element as a length (-1: NULL) and its bytes.
+        guard count > 0 else {
+            buffer.writeInteger(Int32(0))
+            buffer.writeInteger(Int32(0))
+            buffer.writeInteger(element.oid)
+            return
+        }
+        buffer.writeInteger(Int32(1))
+        buffer.writeInteger(Int32(hasNull ? 1 : 0))
+        buffer.writeInteger(element.oid)
+        buffer.writeInteger(count)
+        buffer.writeInteger(Int32(1))
+        var e = elements
+        buffer.writeBuffer(&e)
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import Strata
+import StrataCore
+import StrataTestSupport
+import XCTest
+
+@testable import StrataSync
+
+/// The upload's fast path for new objects (inserted as the batch makes them unless the server
+/// has a row or a tombstone of them), the outbox's binary entries, skipping a replica's own new
+/// objects in its downloads, and what `wait(for: .download)` promises while another server
+/// transaction is running.
+final class SyncUploadTests: SyncTestCase {
+    /// An update made before a delete, uploaded after it, does not bring the object back: the
+    /// new-object insert must not pass over the server's tombstone.
+    @MainActor
+    func testAnUpdateOlderThanTheServersTombstoneDoesNotReviveTheObject() async throws {
+        let (server, db) = try freshDatabase()
+        let a = try await Realm(configuration: configuration("a", server, db), downloadBeforeOpen: .always)
+        let b = try await Realm(configuration: configuration("b", server, db), downloadBeforeOpen: .always)
+        try a.write { a.add(SyncDog(value: ["id": 7, "name": "Rex", "age": 1])) }
+        try await sync(a, to: [b])
+        a.syncSession!.suspend()
+        try a.write { a.object(ofType: SyncDog.self, forPrimaryKey: 7)!.age = 2 }
+        try await Task.sleep(nanoseconds: 5_000_000)
+        try b.write { b.delete(b.object(ofType: SyncDog.self, forPrimaryKey: 7)!) }
+        try await wait(b, .upload)
+        XCTAssertEqual(try server.sql("SELECT count(*) FROM \"SyncDog\"", database: db), "0\n")
+        a.syncSession!.resume()
+        try await sync(a, to: [b])
+        XCTAssertEqual(try server.sql("SELECT count(*) FROM \"SyncDog\"", database: db), "0\n", "the delete is later")
+        XCTAssertNil(a.object(ofType: SyncDog.self, forPrimaryKey: 7))
+        XCTAssertNil(b.object(ofType: SyncDog.self, forPrimaryKey: 7))
+    }
+
+    /// One commit that creates objects and edits one another replica changed meanwhile: the new
+    /// ones are inserted, the edited one merged field by field.
+    @MainActor
+    func testABatchOfNewAndExistingObjectsInsertsTheNewAndMergesTheRest() async throws {
+        let (server, db) = try freshDatabase()
+        let a = try await Realm(configuration: configuration("a", server, db), downloadBeforeOpen: .always)
+        let b = try await Realm(configuration: configuration("b", server, db), downloadBeforeOpen: .always)
+        try a.write { a.add(SyncDog(value: ["id": 1, "name": "Rex", "age": 1])) }
+        try await sync(a, to: [b])
+        a.syncSession!.suspend()
+        try b.write { b.object(ofType: SyncDog.self, forPrimaryKey: 1)!.name = "Max" }
+        try await wait(b, .upload)
+        try a.write {
+            a.object(ofType: SyncDog.self, forPrimaryKey: 1)!.age = 9
+            for i in 2...4 { a.add(SyncDog(value: ["id": i, "name": "new \(i)", "age": i])) }
+        }
+        a.syncSession!.resume()
+        try await sync(a, to: [b])
+        try await sync(b, to: [a])
+        XCTAssertEqual(
+            try server.sql(
+                "SELECT string_agg(id || ':' || name || ':' || age, ' ' ORDER BY id) FROM \"SyncDog\"", database: db),
+            "1:Max:9 2:new 2:2 3:new 3:3 4:new 4:4\n")
+        for r in [a, b] {
+            XCTAssertEqual(r.object(ofType: SyncDog.self, forPrimaryKey: 1)?.name, "Max")
+            XCTAssertEqual(r.object(ofType: SyncDog.self, forPrimaryKey: 1)?.age, 9)
+            XCTAssertEqual(r.objects(SyncDog.self).count, 4)
+        }
+    }
+
+    /// A replica's uploads of new objects are not downloaded back to it (it holds them); another
+    /// replica's are, and so is a row another replica changed after.
+    @MainActor
+    func testAReplicaDoesNotDownloadItsOwnNewObjects() async throws {
+        let (server, db) = try freshDatabase()
+        let a = try await Realm(configuration: configuration("a", server, db), downloadBeforeOpen: .always)
+        let b = try await Realm(configuration: configuration("b", server, db), downloadBeforeOpen: .always)
+        let engineA = try XCTUnwrap(SyncEngine.engine(path: a._filePath))
+        let engineB = try XCTUnwrap(SyncEngine.engine(path: b._filePath))
+        try a.write {
+            for i in 1...20 { a.add(SyncDog(value: ["id": i, "name": "dog \(i)", "age": i])) }
+        }
+        try await sync(a, to: [b])
+        try await wait(a, .download)
+        XCTAssertEqual(b.objects(SyncDog.self).count, 20)
+        XCTAssertEqual(engineB.rowsDownloaded, 20)
+        XCTAssertEqual(engineA.rowsDownloaded, 0, "A's own new objects came back to it")
+
+        try b.write { b.object(ofType: SyncDog.self, forPrimaryKey: 3)!.name = "Three" }
+        try await sync(b, to: [a])
+        XCTAssertEqual(a.object(ofType: SyncDog.self, forPrimaryKey: 3)?.name, "Three")
+        XCTAssertEqual(engineA.rowsDownloaded, 1)
+    }
+
+    /// `wait(for: .download)` returns only once the replica holds everything committed on the
+    /// server before the call, even while an older server transaction is still running (it
+    /// holds the download position back).
+    @MainActor
+    func testAWaitForDownloadIncludesChangesCommittedBehindARunningTransaction() async throws {
+        let (server, db) = try freshDatabase()
+        let a = try await Realm(configuration: configuration("a", server, db), downloadBeforeOpen: .always)
+        let b = try await Realm(configuration: configuration("b", server, db), downloadBeforeOpen: .always)
+        // A transaction that takes an id and stays open for three seconds.
+        let holder = try server.sqlInBackground(
+            "BEGIN; SELECT pg_current_xact_id(); SELECT pg_sleep(3); COMMIT;", database: db)
+        defer { kill(holder, SIGKILL) }
+        try await Task.sleep(nanoseconds: 500_000_000)
+        try a.write { a.add(SyncDog(value: ["id": 1, "name": "Rex", "age": 1])) }
+        try await wait(a, .upload)
+        let started = Date()
+        try await wait(b, .download)
+        b.refresh()
+        XCTAssertEqual(b.object(ofType: SyncDog.self, forPrimaryKey: 1)?.name, "Rex")
+        XCTAssertGreaterThan(Date().timeIntervalSince(started), 1.0, "the wait ended while the holder ran")
+    }
+
+    /// Outbox entries in the binary form read back as written, with values of every kind; an
+    /// entry in the JSON form earlier builds wrote still reads.
+    func testOutboxEntriesRoundTripAndTheOlderJSONFormStillReads() throws {
+        let realm = try Realm(
+            configuration: Realm.Configuration(
+                fileURL: temporaryDirectory.appendingPathComponent("codec.realm"),
+                objectTypes: [SyncDog.self, SyncBag.self]))
+        let store = realm._storeTransaction.tables
+        let synced = ["SyncDog": store["SyncDog"]!, "SyncBag": store["SyncBag"]!]
+        let tables = try synced.mapValues { try SyncTable($0, synced: synced) }
+        let c1 = SyncClock(time: 0x1234_5678_9abc, node: 42)
+        let c2 = SyncClock(time: 0x1234_5678_9abd, node: 7)
+        let ops = [
+            SyncOperation(
+                table: "SyncDog", key: "1", deleteClock: nil,
+                fields: [
+                    "name": .init(value: .string("Rëx \"q\""), clock: c1), "age": .init(value: .int(-3), clock: c1),
+                    "weight": .init(value: .null, clock: c2),
+                    "born": .init(value: .timestamp(seconds: -86_400, nanoseconds: 123_000), clock: c2),
+                ]),
+            SyncOperation(table: "SyncDog", key: "2", deleteClock: c2, fields: [:]),
+            SyncOperation(
+                table: "SyncBag", key: "9", deleteClock: nil,
+                fields: [
+                    "tags": .init(value: .list([.string("a"), .string("ü")]), clock: c1),
+                    "labels": .init(value: .map(["k": .string("v"), "n": .null]), clock: c1),
+                    "blobs": .init(value: .list([.data([0, 255])]), clock: c2),
+                ]),
+        ]
+        var entry = SyncOperation.Entry()
+        for op in ops {
+            if let d = op.deleteClock {
+                entry.appendDelete(table: op.table, key: op.key, clock: d)
+            } else {
+                entry.appendWrite(tables[op.table]!, key: op.key, fields: op.fields)
+            }
+        }
+        XCTAssertEqual(try SyncOperation.count(entry.bytes, tables: tables), 3)
+        XCTAssertEqual(try SyncOperation.decode(entry.bytes, tables: tables), ops)
+        // A damaged entry is refused with an error, not read as fewer changes.
+        XCTAssertThrowsError(try SyncOperation.decode(Array(entry.bytes.dropLast(3)), tables: tables))
+
+        let json =
+            #"[{"t":"SyncDog","k":"1","f":{"name":["Rex","0000123456789abc.000000000000002a"],"age":[4,"0000123456789abc.000000000000002a"]}},{"t":"SyncDog","k":"2","d":"0000123456789abd.0000000000000007"}]"#
+        let old = try SyncOperation.decode(Array(json.utf8), tables: tables)
+        XCTAssertEqual(
+            old,
+            [
+                SyncOperation(
+                    table: "SyncDog", key: "1", deleteClock: nil,
+                    fields: ["name": .init(value: .string("Rex"), clock: c1), "age": .init(value: .int(4), clock: c1)]),
+                SyncOperation(table: "SyncDog", key: "2", deleteClock: c2, fields: [:]),
+            ])
+        XCTAssertEqual(try SyncOperation.count(Array(json.utf8), tables: tables), 2)
+    }
+}
