@@ -695,58 +695,92 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
         return "node-" + String(node, radix: 16)
     }
 
+    /// One upload batch: outbox entries read and decoded, at most about 5,000 changed objects
+    /// (whole entries), with what progress reports need.
+    private struct UploadBatch: Sendable {
+        var entries: [(seq: UInt64, ops: [SyncOperation])] = []
+        var bytes: UInt64 = 0
+        /// The newest outbox number the snapshot had (every entry up to it is on the server when
+        /// the batch is empty).
+        var newest: UInt64 = 0
+        /// The outbox's bytes (when measured).
+        var pending: UInt64 = 0
+        var measured = false
+    }
+
+    /// Reads and decodes the outbox entries after `seq`.
+    private func readBatch(after seq: UInt64) async throws -> UploadBatch {
+        let tables = self.tables
+        let measure = progress.wantsUpload
+        let (raw, newest, pending) = try await onWorker { realm -> ([(UInt64, [UInt8])], UInt64, UInt64) in
+            realm.refresh()
+            let txn = realm._storeTransaction
+            return (
+                try SyncLocalStore.outbox(txn, after: seq, limit: 256).map { ($0.seq, $0.json) },
+                (try SyncLocalStore.meta(txn, "seq") ?? 1) - 1,
+                measure ? try SyncLocalStore.outboxBytes(txn) : 0
+            )
+        }
+        var b = UploadBatch(newest: newest, pending: pending, measured: measure)
+        var opCount = 0
+        for e in raw {
+            let count = try SyncOperation.count(e.1, tables: tables)
+            if !b.entries.isEmpty && opCount + count > 5_000 { break }
+            b.entries.append((e.0, try SyncOperation.decode(e.1, tables: tables)))
+            opCount += count
+            b.bytes += UInt64(e.1.count)
+        }
+        return b
+    }
+
+    /// Uploads the outbox, batch after batch. The next batch is read and decoded while the
+    /// server applies the current one, and the outbox is trimmed behind the uploads (a crash
+    /// before a trim replays entries the server has: that changes nothing).
     private func uploadLoop(_ gen: Int) async {
         var link: SyncServerLink?
         var attempt = 0
         while isCurrent(gen) {
+            var next: Task<UploadBatch, Error>?
+            var trimming: Task<Void, Error>?
             do {
                 let client = try await clientID()
+                var sent: UInt64 = 0
                 while isCurrent(gen) {
-                    let tables = self.tables
-                    let measure = progress.wantsUpload
-                    let (batch, newest, pending) = try await onWorker {
-                        realm -> ([(UInt64, [UInt8])], UInt64, UInt64) in
-                        realm.refresh()
-                        let txn = realm._storeTransaction
-                        return (
-                            try SyncLocalStore.outbox(txn, limit: 256).map { ($0.seq, $0.json) },
-                            (try SyncLocalStore.meta(txn, "seq") ?? 1) - 1,
-                            measure ? try SyncLocalStore.outboxBytes(txn) : 0
-                        )
-                    }
-                    if measure { progress.uploadPending(pending) }
-                    guard !batch.isEmpty else {
-                        // Nothing queued in this snapshot: every entry up to `newest` is on the server.
-                        markUploaded(newest)
+                    let b: UploadBatch
+                    if let n = next { b = try await n.value } else { b = try await readBatch(after: sent) }
+                    next = nil
+                    if b.measured { progress.uploadPending(b.pending) }
+                    guard let last = b.entries.last?.seq else {
+                        // Nothing after the batches sent: every entry up to `newest` is on the server.
+                        try await trimming?.value
+                        trimming = nil
+                        markUploaded(b.newest)
                         break
                     }
-                    // At most about 5,000 changed objects per server transaction (whole entries).
-                    var entries: [(seq: UInt64, ops: [SyncOperation])] = []
-                    var opCount = 0
-                    var bytes: UInt64 = 0
-                    for e in batch {
-                        let count = try SyncOperation.count(e.1, tables: tables)
-                        if !entries.isEmpty && opCount + count > 5_000 { break }
-                        entries.append((e.0, try SyncOperation.decode(e.1, tables: tables)))
-                        opCount += count
-                        bytes += UInt64(e.1.count)
-                    }
-                    let last = entries.last!.seq
                     if link == nil { link = try await connect() }
-                    let held = try await link!.upload(client: client, entries: entries, tables: tables) { xid in
+                    next = Task { try await self.readBatch(after: last) }
+                    let held = try await link!.upload(client: client, entries: b.entries, tables: tables) { xid in
                         self.lock.withLock { _ = self.ownNewRows.insert(xid) }
                     }.held
-                    try await onWorker { realm in
-                        try self.syncWrite(realm) { try SyncLocalStore.trimOutbox($0, through: max(last, held)) }
+                    sent = last
+                    let before = trimming
+                    trimming = Task {
+                        try await before?.value
+                        try await self.onWorker { realm in
+                            try self.syncWrite(realm) { try SyncLocalStore.trimOutbox($0, through: max(last, held)) }
+                        }
                     }
                     markUploaded(last)
-                    progress.uploaded(bytes, bytesLeft: measure ? (pending >= bytes ? pending - bytes : 0) : nil)
+                    progress.uploaded(
+                        b.bytes, bytesLeft: b.measured ? (b.pending >= b.bytes ? b.pending - b.bytes : 0) : nil)
                 }
                 attempt = 0
                 guard isCurrent(gen) else { break }
                 await uploadSignal.wait(timeout: 5)
             } catch {
                 trace("upload: \(error)")
+                _ = try? await next?.value
+                _ = try? await trimming?.value
                 report(error, gen)
                 if let l = link { await drop(l) }
                 link = nil

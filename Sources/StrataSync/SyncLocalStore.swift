@@ -149,10 +149,13 @@ package enum SyncLocalStore {
         return seq
     }
 
-    /// Up to `limit` outbox entries from the oldest, with their sequence numbers.
-    package static func outbox(_ txn: StoreTransaction, limit: Int) throws -> [(seq: UInt64, json: [UInt8])] {
+    /// Up to `limit` outbox entries from the oldest after sequence number `after`, with their
+    /// sequence numbers.
+    package static func outbox(
+        _ txn: StoreTransaction, after: UInt64 = 0, limit: Int
+    ) throws -> [(seq: UInt64, json: [UInt8])] {
         var out: [(UInt64, [UInt8])] = []
-        try txn.forEach(tree: outboxTree) { k, v in
+        try txn.forEach(tree: outboxTree, from: be(after + 1)) { k, v in
             if let s = readBE(k) { out.append((s, [UInt8](v))) }
             return out.count < limit
         }
