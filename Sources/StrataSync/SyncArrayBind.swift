@@ -117,6 +117,13 @@ struct SyncArrayBind: PostgresThrowingDynamicTypeEncodable {
         elements.writeString(json)
     }
 
+    /// Appends a `text` element from its UTF-8 bytes.
+    mutating func append(textBytes: [UInt8]) {
+        count += 1
+        elements.writeInteger(Int32(textBytes.count))
+        elements.writeBytes(textBytes)
+    }
+
     /// Appends a `jsonb` element from its JSON text's UTF-8 bytes.
     mutating func append(jsonBytes: [UInt8]) {
         count += 1

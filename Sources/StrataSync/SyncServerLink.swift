@@ -267,7 +267,7 @@ final class SyncServerLink: @unchecked Sendable {
             let present =
                 try await run(
                     """
-                    WITH ins AS (INSERT INTO \(q) (\(fresh.columnList)) SELECT * FROM \(fresh.relation(firstBind: 2))
+                    WITH ins AS (INSERT INTO \(q) (\(fresh.columnList)) SELECT \(fresh.selectList) FROM \(fresh.relation(firstBind: 2))
                     WHERE NOT EXISTS (SELECT 1 FROM strata_tombstones s WHERE s.tbl = $1 AND s.pk = x.c0::text)
                     ON CONFLICT (\(pkColumn)) DO NOTHING RETURNING \(pkColumn) AS k)
                     SELECT coalesce(json_agg(k::text), '[]')::text FROM unnest($2::\(pkArray)) AS k WHERE k NOT IN (SELECT k FROM ins)
@@ -349,7 +349,7 @@ final class SyncServerLink: @unchecked Sendable {
                 ])
                 .joined(separator: ", ")
             try await run(
-                "INSERT INTO \(q) (\(upserts.columnList)) SELECT * FROM \(upserts.relation(firstBind: 1)) ON CONFLICT (\(SyncTable.quote(t.primaryKeyName))) DO UPDATE SET \(sets)",
+                "INSERT INTO \(q) (\(upserts.columnList)) SELECT \(upserts.selectList) FROM \(upserts.relation(firstBind: 1)) ON CONFLICT (\(SyncTable.quote(t.primaryKeyName))) DO UPDATE SET \(sets)",
                 upserts.columns.map { .array($0) })
         }
         if !tombstones.isEmpty {

@@ -15,7 +15,7 @@ struct SyncUploadRows {
         table = t
         columns =
             [SyncArrayBind(.init(t.primaryKeyType))]
-            + t.fields.map { SyncArrayBind($0.isCollection ? .jsonb : .init($0.type)) } + [SyncArrayBind(.jsonb)]
+            + t.fields.map { SyncArrayBind($0.isCollection ? .jsonb : .init($0.type)) } + [SyncArrayBind(.text)]
         clockKeys = t.fields.enumerated().map { i, f in
             Array(((i == 0 ? "" : ",") + SyncTable.jsonString(f.name) + ":\"").utf8)
         }
@@ -40,7 +40,7 @@ struct SyncUploadRows {
             clocks.append(UInt8(ascii: "\""))
         }
         clocks.append(UInt8(ascii: "}"))
-        columns[columns.count - 1].append(jsonBytes: clocks)
+        columns[columns.count - 1].append(textBytes: clocks)
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
@@ -58,6 +58,12 @@ struct SyncUploadRows {
 
     /// `unnest($first::type[], ...) AS x(c0, c1, ...)`: the rows as a relation, binds numbered
     /// from `first`.
+    /// The select list over `relation`: the columns, the clocks' text as `jsonb` (text binds
+    /// parse several times faster on the server than `jsonb` binds).
+    var selectList: String {
+        (0..<columns.count - 1).map { "x.c\($0)" }.joined(separator: ", ") + ", x.c\(columns.count - 1)::jsonb"
+    }
+
     func relation(firstBind first: Int) -> String {
         "unnest("
             + columns.enumerated().map { "$\(first + $0.offset)::\($0.element.element.sqlArrayType)" }.joined(
