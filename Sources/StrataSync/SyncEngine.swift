@@ -703,7 +703,7 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
         /// The newest outbox number the snapshot had (every entry up to it is on the server when
         /// the batch is empty).
         var newest: UInt64 = 0
-        /// The outbox's bytes (when measured).
+        /// The bytes of the outbox entries not sent yet (when measured).
         var pending: UInt64 = 0
         var measured = false
     }
@@ -718,7 +718,7 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
             return (
                 try SyncLocalStore.outbox(txn, after: seq, limit: 256).map { ($0.seq, $0.json) },
                 (try SyncLocalStore.meta(txn, "seq") ?? 1) - 1,
-                measure ? try SyncLocalStore.outboxBytes(txn) : 0
+                measure ? try SyncLocalStore.outboxBytes(txn, after: seq) : 0
             )
         }
         var b = UploadBatch(newest: newest, pending: pending, measured: measure)
@@ -781,6 +781,12 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
                 trace("upload: \(error)")
                 _ = try? await next?.value
                 _ = try? await trimming?.value
+                if (error as? SyncError)?.sqlState == "23505", attempt < 3 {
+                    // An SQL writer inserted one of the batch's new objects between the
+                    // insert's check and its write: sent again, the batch merges with that row.
+                    attempt += 1
+                    continue
+                }
                 report(error, gen)
                 if let l = link { await drop(l) }
                 link = nil
@@ -1093,7 +1099,8 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
         guard state != .inactive else { return nil }
         let pending =
             direction == .upload
-            ? (try? onReaderNow { try SyncLocalStore.outboxBytes($0._storeTransaction) }) ?? 0 : 0
+            ? (try? onReaderNow { try SyncLocalStore.outboxBytes($0._storeTransaction, after: uploads.current) }) ?? 0
+            : 0
         let nextPass = lock.withLock { passesStarted + 1 }
         let token = progress.add(direction, mode, block, pendingNow: pending, nextPass: nextPass)
         if direction == .upload { uploadSignal.fire() } else { downloadSignal.fire() }

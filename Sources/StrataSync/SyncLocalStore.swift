@@ -173,10 +173,11 @@ package enum SyncLocalStore {
         return first == nil ? 0 : next - 1
     }
 
-    /// The bytes of the outbox entries waiting for upload (progress notifications).
-    package static func outboxBytes(_ txn: StoreTransaction) throws -> UInt64 {
+    /// The bytes of the outbox entries after `after` (the ones not uploaded yet: progress
+    /// notifications).
+    package static func outboxBytes(_ txn: StoreTransaction, after: UInt64 = 0) throws -> UInt64 {
         var total: UInt64 = 0
-        try txn.forEach(tree: outboxTree) { _, v in
+        try txn.forEach(tree: outboxTree, from: be(after + 1)) { _, v in
             total += UInt64(v.count)
             return true
         }
