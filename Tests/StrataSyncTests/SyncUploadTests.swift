@@ -63,6 +63,28 @@ final class SyncUploadTests: SyncTestCase {
         }
     }
 
+    /// A row an SQL writer inserts while the uploader inserts the same new object (the insert
+    /// waits for the writer, then fails on the primary key) is merged when the batch is sent
+    /// again, and the session reports no error.
+    @MainActor
+    func testAnSQLInsertRacingTheUploadOfTheSameNewObjectIsMerged() async throws {
+        let (server, db) = try freshDatabase()
+        let a = try await Realm(configuration: configuration("a", server, db), downloadBeforeOpen: .always)
+        let holder = try server.sqlInBackground(
+            "BEGIN; INSERT INTO \"SyncDog\" (id, name, age) VALUES (5, 'from sql', 50); SELECT pg_sleep(2); COMMIT;",
+            database: db)
+        defer { kill(holder, SIGKILL) }
+        try await Task.sleep(nanoseconds: 500_000_000)
+        try a.write { a.add(SyncDog(value: ["id": 5, "name": "from a", "age": 1])) }
+        try await wait(a, .upload)
+        try await wait(a, .download)
+        a.refresh()
+        // A's write is the later one: its fields win.
+        XCTAssertEqual(try server.sql("SELECT name || ',' || age FROM \"SyncDog\"", database: db), "from a,1\n")
+        XCTAssertEqual(a.object(ofType: SyncDog.self, forPrimaryKey: 5)?.name, "from a")
+        XCTAssertNil(a.syncSession?.lastError, "the retried batch was reported as an error")
+    }
+
     /// A replica's uploads of new objects are not downloaded back to it (it holds them); another
     /// replica's are, and so is a row another replica changed after.
     @MainActor
