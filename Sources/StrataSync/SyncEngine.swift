@@ -367,9 +367,7 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
         if let clocks {
             try SyncLocalStore.setClocks(txn, table: t.name, key: key, clocks)
         } else {
-            try SyncLocalStore.setClocks(
-                txn, table: t.name, key: key, keyText: keyText, fields: written.map { t.fields[$0.field].name },
-                clock: c)
+            try SyncLocalStore.setClocks(txn, t, key: key, keyText: keyText, fields: written.map(\.field), clock: c)
         }
         entry.appendWrite(t, key: keyText, written: written, clock: c)
     }

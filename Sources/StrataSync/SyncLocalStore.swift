@@ -22,7 +22,7 @@ package enum SyncLocalStore {
     package static func keyBytes(_ key: Int64) -> [UInt8] { be(UInt64(bitPattern: key) ^ 0x8000_0000_0000_0000) }
 
     package static func be(_ v: UInt64) -> [UInt8] {
-        (0..<8).map { UInt8(truncatingIfNeeded: v >> (56 - 8 * UInt64($0))) }
+        withUnsafeBytes(of: v.bigEndian) { Array($0) }
     }
 
     package static func readBE(_ b: some Collection<UInt8>) -> UInt64? {
@@ -68,18 +68,18 @@ package enum SyncLocalStore {
     /// Writes the clock record of an object whose `fields` were all written at `clock` (a new
     /// object: the same bytes as `setClocks` without building the dictionary).
     package static func setClocks(
-        _ txn: StoreTransaction, table: String, key: Int64, keyText: String, fields: [String], clock: SyncClock
+        _ txn: StoreTransaction, _ t: SyncTable, key: Int64, keyText: String, fields: [Int], clock: SyncClock
     ) throws {
         var out: [UInt8] = []
-        out.reserveCapacity(keyText.utf8.count + 8 + fields.count * 28)
+        out.reserveCapacity(keyText.utf8.count + 8 + fields.count * 32)
         appendString(keyText, &out)
         appendU32(UInt32(fields.count), &out)
-        let stamp = be(clock.time) + be(clock.node)
-        for name in fields {
-            appendString(name, &out)
-            out += stamp
+        for i in fields {
+            out.append(contentsOf: t.clockNameBytes[i])
+            withUnsafeBytes(of: clock.time.bigEndian) { out.append(contentsOf: $0) }
+            withUnsafeBytes(of: clock.node.bigEndian) { out.append(contentsOf: $0) }
         }
-        try txn.put(keyBytes(key), out, tree: clockTree(table))
+        try txn.put(keyBytes(key), out, tree: clockTree(t.name))
     }
 
     package static func removeClocks(_ txn: StoreTransaction, table: String, key: Int64) throws {
@@ -113,16 +113,15 @@ package enum SyncLocalStore {
     }
 
     private static func appendU32(_ v: UInt32, _ out: inout [UInt8]) {
-        out += [
-            UInt8(v >> 24), UInt8(truncatingIfNeeded: v >> 16), UInt8(truncatingIfNeeded: v >> 8),
-            UInt8(truncatingIfNeeded: v),
-        ]
+        withUnsafeBytes(of: v.bigEndian) { out.append(contentsOf: $0) }
     }
 
     private static func appendString(_ s: String, _ out: inout [UInt8]) {
-        let u = Array(s.utf8)
-        appendU32(UInt32(u.count), &out)
-        out += u
+        var s = s
+        s.withUTF8 { u in
+            appendU32(UInt32(u.count), &out)
+            out.append(contentsOf: u)
+        }
     }
 
     // MARK: Tombstones

@@ -68,11 +68,11 @@ package struct SyncOperation: Equatable, Sendable {
             _ t: SyncTable, key: String, written: [(field: Int, value: StoreValue)], clock: SyncClock
         ) {
             bytes.append(0)
-            Self.append(t.name, &bytes)
+            bytes.append(contentsOf: t.nameBytes)
             Self.append(key, &bytes)
             Self.append(UInt32(written.count), &bytes)
             for w in written {
-                Self.append(t.fields[w.field].name, &bytes)
+                bytes.append(contentsOf: t.fieldNameBytes[w.field])
                 Self.append(clock, &bytes)
                 w.value.appendTagged(to: &bytes)
             }

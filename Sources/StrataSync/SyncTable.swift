@@ -135,6 +135,12 @@ package struct SyncTable: Sendable {
     package let fieldIndex: [String: Int]
     /// Every field's default value by name (for the merge).
     package let defaults: [String: StoreValue]
+    /// The table's name and each field's name as an outbox entry writes them (`u32`
+    /// little-endian length, UTF-8), encoded once.
+    package let nameBytes: [UInt8]
+    package let fieldNameBytes: [[UInt8]]
+    /// Each field's name as a clock record writes it (`u32` big-endian length, UTF-8).
+    package let clockNameBytes: [[UInt8]]
 
     /// Whether a field is a link or a collection of links.
     package var hasLinks: Bool { fields.contains { $0.target != nil } }
@@ -200,6 +206,14 @@ package struct SyncTable: Sendable {
         }
         self.fields = fields
         fieldIndex = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1.name, $0) })
+        func lengthPrefixed(_ s: String, bigEndian: Bool) -> [UInt8] {
+            let u = Array(s.utf8)
+            let n = UInt32(u.count)
+            return withUnsafeBytes(of: bigEndian ? n.bigEndian : n.littleEndian) { Array($0) } + u
+        }
+        nameBytes = lengthPrefixed(store.name, bigEndian: false)
+        fieldNameBytes = fields.map { lengthPrefixed($0.name, bigEndian: false) }
+        clockNameBytes = fields.map { lengthPrefixed($0.name, bigEndian: true) }
         defaults = Dictionary(uniqueKeysWithValues: fields.map { ($0.name, $0.defaultValue) })
     }
 
