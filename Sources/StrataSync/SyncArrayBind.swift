@@ -83,10 +83,10 @@ struct SyncArrayBind: PostgresThrowingDynamicTypeEncodable {
     /// Microseconds between 1970 and 2000, PostgreSQL's epoch for timestamps.
     private static let postgresEpoch: Int64 = 946_684_800_000_000
 
-    /// Appends a value in wire form (`SyncTable`); `.null` is a `NULL` element. A value of
-    /// another kind than the column's is appended as `NULL` (it cannot be: the outbox holds
-    /// the column's values).
-    mutating func append(_ value: StoreValue) {
+    /// Appends a value in wire form (`SyncTable`); `.null` is a `NULL` element. A number of
+    /// another width than the column's (an entry queued before a migration changed the
+    /// property's type) is converted; any other kind is refused.
+    mutating func append(_ value: StoreValue) throws {
         count += 1
         let at = elements.writerIndex
         elements.writeInteger(Int32(0))
@@ -94,17 +94,26 @@ struct SyncArrayBind: PostgresThrowingDynamicTypeEncodable {
         case (.bool, .bool(let b)): elements.writeInteger(UInt8(b ? 1 : 0))
         case (.int8, .int(let i)): elements.writeInteger(i)
         case (.float4, .float(let f)): elements.writeInteger(f.bitPattern)
+        case (.float4, .double(let d)): elements.writeInteger(Float(d).bitPattern)
+        case (.float4, .int(let i)): elements.writeInteger(Float(i).bitPattern)
         case (.float8, .double(let d)): elements.writeInteger(d.bitPattern)
+        case (.float8, .float(let f)): elements.writeInteger(Double(f).bitPattern)
+        case (.float8, .int(let i)): elements.writeInteger(Double(i).bitPattern)
         case (.text, .string(let s)): elements.writeString(s)
         case (.text, .objectId(let b)): elements.writeString(SyncTable.hex(b))
         case (.bytea, .data(let b)): elements.writeBytes(b)
         case (.timestamptz, .timestamp(let s, let n)):
             elements.writeInteger(s &* 1_000_000 &+ Int64(n) / 1000 &- Self.postgresEpoch)
         case (.uuid, .uuid(let b)) where b.count == 16: elements.writeBytes(b)
-        default:
+        case (_, .null):
             elements.setInteger(Int32(-1), at: at)
             hasNull = true
             return
+        default:
+            throw SyncError(
+                .local,
+                "An outbox value \(value) cannot be sent as the server's \(element) column: the entry was written for another type of the property."
+            )
         }
         elements.setInteger(Int32(elements.writerIndex - at - 4), at: at)
     }

@@ -772,6 +772,8 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
                     progress.uploaded(
                         b.bytes, bytesLeft: b.measured ? (b.pending >= b.bytes ? b.pending - b.bytes : 0) : nil)
                 }
+                // Stopped: the trims in flight end before the loop does.
+                _ = try? await trimming?.value
                 attempt = 0
                 guard isCurrent(gen) else { break }
                 await uploadSignal.wait(timeout: 5)

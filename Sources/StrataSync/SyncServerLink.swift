@@ -255,7 +255,7 @@ final class SyncServerLink: @unchecked Sendable {
                 for op in kOps { record.applyWrite(op.fields, defaults: t.defaults) }
             }
             if record.alive, let pk = t.keyValue(k) {
-                fresh.append(key: k, pk: pk, record)
+                try fresh.append(key: k, pk: pk, record)
             } else {
                 merge.append(k)
             }
@@ -337,7 +337,7 @@ final class SyncServerLink: @unchecked Sendable {
             }
             if b.alive {
                 guard let pk = t.keyValue(k) else { continue }
-                upserts.append(key: k, pk: pk, b)
+                try upserts.append(key: k, pk: pk, b)
             } else if a.alive {
                 deletes.append(k)
             }

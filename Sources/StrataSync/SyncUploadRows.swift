@@ -25,14 +25,18 @@ struct SyncUploadRows {
 
     /// Appends the row of object `key` (its primary key's value `pk`) as `record` has it (alive):
     /// every field, a field the record lacks at its default with the tombstone's clock.
-    mutating func append(key: String, pk: StoreValue, _ record: SyncRecord<StoreValue>) {
+    mutating func append(key: String, pk: StoreValue, _ record: SyncRecord<StoreValue>) throws {
         keys.append(key)
-        columns[0].append(pk)
+        try columns[0].append(pk)
         var clocks: [UInt8] = [UInt8(ascii: "{")]
         clocks.reserveCapacity(clockKeys.count * 48 + 2)
         for (i, f) in table.fields.enumerated() {
             let v = record.fields[f.name] ?? .init(value: f.defaultValue, clock: record.tombstone)
-            if f.isCollection { columns[i + 1].append(json: f.json(v.value)) } else { columns[i + 1].append(v.value) }
+            if f.isCollection {
+                columns[i + 1].append(json: f.json(v.value))
+            } else {
+                try columns[i + 1].append(v.value)
+            }
             clocks += clockKeys[i]
             Self.appendHex(v.clock.time, &clocks)
             clocks.append(UInt8(ascii: "."))
