@@ -133,7 +133,7 @@ final class SyncServerLink: @unchecked Sendable {
         let fingerprint = SyncServerSchema.fingerprint(statements)
         if !force, let recorded = try? await run("SELECT tbl, fingerprint FROM strata_schema"),
             tables.allSatisfy({ t in recorded.contains { $0[0] == t.name && $0[1] == fingerprint } }),
-            (try? await checkColumns(tables)) != nil
+            (try? await checkColumns(tables)) != nil, (try? await triggersPresent(tables)) == true
         {
             return
         }
@@ -150,6 +150,21 @@ final class SyncServerLink: @unchecked Sendable {
             _ = try? await run("ROLLBACK")
             throw error
         }
+    }
+
+    /// Whether every synced table and `strata_tombstones` still have their triggers (a dropped
+    /// trigger would let SQL edits go unstamped, or deletes without tombstones, while the
+    /// recorded fingerprint says the schema is current).
+    private func triggersPresent(_ tables: [SyncTable]) async throws -> Bool {
+        let rows = try await run(
+            """
+            SELECT c.relname::text, count(*)::text FROM pg_trigger g JOIN pg_class c ON c.oid = g.tgrelid
+            WHERE NOT g.tgisinternal AND g.tgname IN ('strata_write', 'strata_delete', 'strata_truncate', 'strata_notify', 'strata_xid')
+            AND c.relname = ANY($1::text[]) AND c.relnamespace = current_schema()::regnamespace GROUP BY c.relname
+            """, [.texts(tables.map(\.name) + ["strata_tombstones"])])
+        var counts: [String: String] = [:]
+        for r in rows { if let n = r[0] { counts[n] = r[1] } }
+        return counts["strata_tombstones"] == "2" && tables.allSatisfy { counts[$0.name] == "4" }
     }
 
     /// Throws `SyncError.schemaMismatch` unless every table has the model's columns and types.

@@ -405,6 +405,29 @@ final class SyncTests: SyncTestCase {
         XCTAssertEqual(try SyncLocalStore.lastOutboxSeq(again._storeTransaction), 0)
     }
 
+    /// A trigger dropped on the server (the recorded fingerprint still current) is created
+    /// again by the next replica that connects: SQL deletes leave tombstones again.
+    @MainActor
+    func testATriggerDroppedOnTheServerIsCreatedAgainByTheNextReplica() async throws {
+        let (server, db) = try freshDatabase()
+        let a = try await Realm(configuration: configuration("a", server, db), downloadBeforeOpen: .always)
+        try a.write { a.add(SyncDog(value: ["id": 1, "name": "Rex"])) }
+        try await wait(a, .upload)
+        try server.sql("DROP TRIGGER strata_delete ON \"SyncDog\"", database: db)
+        // The fingerprint still says the schema is current; the missing trigger does not.
+        let b = try await Realm(configuration: configuration("b", server, db), downloadBeforeOpen: .always)
+        XCTAssertEqual(b.objects(SyncDog.self).count, 1)
+        try server.sql("DELETE FROM \"SyncDog\" WHERE id = 1", database: db)
+        XCTAssertEqual(
+            try server.sql("SELECT count(*) FROM strata_tombstones WHERE tbl = 'SyncDog' AND pk = '1'", database: db),
+            "1\n", "the delete in SQL left no tombstone")
+        for r in [a, b] {
+            try await wait(r, .download)
+            r.refresh()
+            XCTAssertNil(r.object(ofType: SyncDog.self, forPrimaryKey: 1))
+        }
+    }
+
     /// A replica whose schema the server has already takes no lock on the synced tables when
     /// it connects: it opens and downloads while another session holds a lock that any DDL
     /// would wait for (three loops each running DDL deadlocked with a first download pass).
