@@ -757,22 +757,26 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
                     }
                     if link == nil { link = try await connect() }
                     next = Task { try await self.readBatch(after: last) }
-                    let held = try await link!.upload(client: client, entries: b.entries, tables: tables) { xid in
+                    _ = try await link!.upload(client: client, entries: b.entries, tables: tables) { xid in
                         self.lock.withLock { _ = self.ownNewRows.insert(xid) }
-                    }.held
+                    }
                     sent = last
                     let before = trimming
                     trimming = Task {
                         try await before?.value
                         try await self.onWorker { realm in
-                            try self.syncWrite(realm) { try SyncLocalStore.trimOutbox($0, through: max(last, held)) }
+                            // Through `last` only: a server that holds more of this client
+                            // (a file restored from a backup, a client id shared) has other
+                            // entries under the same numbers, and these are not sent yet.
+                            try self.syncWrite(realm) { try SyncLocalStore.trimOutbox($0, through: last) }
                         }
                     }
                     markUploaded(last)
                     progress.uploaded(
                         b.bytes, bytesLeft: b.measured ? (b.pending >= b.bytes ? b.pending - b.bytes : 0) : nil)
                 }
-                // Stopped: the trims in flight end before the loop does.
+                // Stopped: the read and the trims in flight end before the loop does.
+                _ = try? await next?.value
                 _ = try? await trimming?.value
                 attempt = 0
                 guard isCurrent(gen) else { break }
@@ -835,7 +839,11 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
         // version each read by: a transaction still running when a pass began holds the
         // position below transactions that had committed, so that pass does not yet hold
         // everything committed before it began, which is what `wait(for: .download)` promises.
-        var uncovered: [(pass: UInt64, end: UInt64, version: UInt64)] = []
+        // A server transaction that runs for longer than `coverLimit` (a session left idle in a
+        // transaction) would hold every wait: after that long, a pass counts as it did before
+        // (applied), and what committed behind that transaction arrives with later passes.
+        var uncovered: [(pass: UInt64, end: UInt64, version: UInt64, at: DispatchTime)] = []
+        let coverLimit: UInt64 = 5_000_000_000
         while isCurrent(gen) {
             await downloadSignal.wait(timeout: 10)
             guard isCurrent(gen) else { break }
@@ -883,9 +891,13 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
                 if newSet { lock.withLock { subscriptionError = nil } }
                 newSetPending = false
                 attempt = 0
-                uncovered.append((pass, d.end, list.version))
-                let covered = uncovered.filter { $0.end <= reached }
-                uncovered.removeAll { $0.end <= reached }
+                uncovered.append((pass, d.end, list.version, .now()))
+                let now = DispatchTime.now().uptimeNanoseconds
+                let isCovered = { (u: (pass: UInt64, end: UInt64, version: UInt64, at: DispatchTime)) in
+                    u.end <= reached || u.at.uptimeNanoseconds + coverLimit < now
+                }
+                let covered = uncovered.filter(isCovered)
+                uncovered.removeAll(where: isCovered)
                 if let last = covered.last {
                     subscriptionVersions.advance(to: last.version)
                     completePass(last.pass)

@@ -151,7 +151,12 @@ package struct SyncOperation: Equatable, Sendable {
                     fields.reserveCapacity(Int(min(count, 1 << 10)))
                     for _ in 0..<count {
                         guard let name = r.string(), let c = clock(), let v = r.taggedValue() else { throw badEntry }
-                        if table?.fieldIndex[name] != nil { fields[name] = .init(value: v, clock: c) }
+                        // A value queued before a migration changed the property's type: a
+                        // number of another width is converted, anything else dropped (the
+                        // migration queues every field again with a later clock).
+                        if let t = table, let i = t.fieldIndex[name], let fitting = t.fields[i].fitting(v) {
+                            fields[name] = .init(value: fitting, clock: c)
+                        }
                     }
                     if table != nil { out.append(SyncOperation(table: t, key: k, deleteClock: nil, fields: fields)) }
                 default:

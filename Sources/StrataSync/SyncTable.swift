@@ -111,6 +111,44 @@ package struct SyncTable: Sendable {
             }
         }
 
+        /// `value` as this field holds it (wire form), a number of another width converted; nil
+        /// when it is of another kind (an outbox entry written before a migration changed the
+        /// property's type), or nil where the field cannot be.
+        package func fitting(_ value: StoreValue) -> StoreValue? {
+            func element(_ v: StoreValue, nullable: Bool) -> StoreValue? {
+                switch (type, v) {
+                case (_, .null): return nullable ? v : nil
+                case (.bool, .bool), (.int, .int), (.float, .float), (.double, .double), (.string, .string),
+                    (.data, .data), (.timestamp, .timestamp), (.objectId, .objectId), (.uuid, .uuid):
+                    return v
+                case (.float, .double(let d)): return .float(Float(d))
+                case (.float, .int(let i)): return .float(Float(i))
+                case (.double, .float(let f)): return .double(Double(f))
+                case (.double, .int(let i)): return .double(Double(i))
+                default: return nil
+                }
+            }
+            switch (collection, value) {
+            case (.none, _): return element(value, nullable: isNullable)
+            case (.list, .list(let items)), (.set, .list(let items)):
+                var out: [StoreValue] = []
+                out.reserveCapacity(items.count)
+                for i in items {
+                    guard let v = element(i, nullable: isNullable) else { return nil }
+                    out.append(v)
+                }
+                return .list(out)
+            case (.map, .map(let entries)):
+                var out: [String: StoreValue] = [:]
+                for (k, e) in entries {
+                    guard let v = element(e, nullable: isNullable) else { return nil }
+                    out[k] = v
+                }
+                return .map(out)
+            default: return nil
+            }
+        }
+
         /// `value` with its dates (a collection's too) at whole microseconds, as PostgreSQL
         /// keeps them.
         package func microseconds(_ value: StoreValue) -> StoreValue {
@@ -203,6 +241,12 @@ package struct SyncTable: Sendable {
                 Field(
                     name: c.name, column: i, type: c.type, target: nil, collection: c.collection,
                     isNullable: c.isNullable, defaultValue: c.defaultValue))
+        }
+        guard !fields.isEmpty else {
+            throw SyncError(
+                .unsupportedSchema,
+                "'\(store.name)' has no property besides its primary key: a synced object exists on the server while one of its fields was written after its last delete, so such a type cannot sync. Add a property, or leave it out of the synced objectTypes."
+            )
         }
         self.fields = fields
         fieldIndex = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1.name, $0) })

@@ -54,10 +54,11 @@ struct SyncUploadRows {
         for shift in stride(from: 60, through: 0, by: -4) { out.append(hexDigits[Int((v >> UInt64(shift)) & 15)]) }
     }
 
-    /// The column names in statement order, quoted.
+    /// The column names in statement order, quoted. `_strata_xid` is written by the statement
+    /// itself (a table created by hand may lack the column's default).
     var columnList: String {
         ([table.primaryKeyName] + table.fields.map(\.name)).map(SyncTable.quote).joined(separator: ", ")
-            + ", _strata_clocks"
+            + ", _strata_clocks, _strata_xid"
     }
 
     /// `unnest($first::type[], ...) AS x(c0, c1, ...)`: the rows as a relation, binds numbered
@@ -65,7 +66,8 @@ struct SyncUploadRows {
     /// The select list over `relation`: the columns, the clocks' text as `jsonb` (text binds
     /// parse several times faster on the server than `jsonb` binds).
     var selectList: String {
-        (0..<columns.count - 1).map { "x.c\($0)" }.joined(separator: ", ") + ", x.c\(columns.count - 1)::jsonb"
+        (0..<columns.count - 1).map { "x.c\($0)" }.joined(separator: ", ")
+            + ", x.c\(columns.count - 1)::jsonb, pg_current_xact_id()"
     }
 
     func relation(firstBind first: Int) -> String {

@@ -24,6 +24,11 @@ final class SyncPriced: Object {
     @Persisted var price: Decimal128
 }
 
+/// A model with nothing but its primary key: not syncable (refused at open).
+final class SyncKeyOnly: Object {
+    @Persisted(primaryKey: true) var id: Int
+}
+
 /// A synced model with collections of values (one jsonb column each on the server).
 final class SyncBag: Object {
     @Persisted(primaryKey: true) var id: Int

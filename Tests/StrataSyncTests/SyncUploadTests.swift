@@ -85,6 +85,36 @@ final class SyncUploadTests: SyncTestCase {
         XCTAssertNil(a.syncSession?.lastError, "the retried batch was reported as an error")
     }
 
+    /// A server that holds more of this client than the file does (a file restored from a
+    /// backup: its outbox numbers start again below the server's) loses none of the new
+    /// entries: each batch trims only what it sent.
+    @MainActor
+    func testAServerHoldingMoreOfThisClientLosesNoEntry() async throws {
+        let (server, db) = try freshDatabase()
+        let a = try await Realm(configuration: configuration("a", server, db), downloadBeforeOpen: .always)
+        try a.write { a.add(SyncDog(value: ["id": 0, "name": "first"])) }
+        try await wait(a, .upload)
+        try server.sql("UPDATE strata_clients SET uploaded = 1000000", database: db)
+        a.syncSession!.suspend()
+        // 600 commits: three batches of at most 256 entries.
+        for i in 1...600 { try a.write { a.add(SyncDog(value: ["id": i, "name": "dog \(i)"])) } }
+        a.syncSession!.resume()
+        try await wait(a, .upload)
+        XCTAssertEqual(try server.sql("SELECT count(*) FROM \"SyncDog\"", database: db), "601\n")
+    }
+
+    /// A model with nothing but a primary key is refused at open, naming it (such an object
+    /// could never exist on the server under the merge rules).
+    @MainActor
+    func testAModelWithOnlyAPrimaryKeyIsRefused() async throws {
+        let (server, db) = try freshDatabase()
+        XCTAssertThrowsError(try Realm(configuration: configuration("k", server, db, types: [SyncKeyOnly.self]))) {
+            let e = $0 as? SyncError
+            XCTAssertEqual(e?.code, .unsupportedSchema)
+            XCTAssertTrue(e?.message.contains("'SyncKeyOnly'") ?? false, "\($0)")
+        }
+    }
+
     /// A replica's uploads of new objects are not downloaded back to it (it holds them); another
     /// replica's are, and so is a row another replica changed after.
     @MainActor
@@ -185,5 +215,22 @@ final class SyncUploadTests: SyncTestCase {
                 SyncOperation(table: "SyncDog", key: "2", deleteClock: c2, fields: [:]),
             ])
         XCTAssertEqual(try SyncOperation.count(Array(json.utf8), tables: tables), 2)
+
+        // Values queued before a migration changed a property's type: a number of another width
+        // is converted, another kind is dropped (the migration queues the field again).
+        var stale = SyncOperation.Entry()
+        stale.appendWrite(
+            tables["SyncDog"]!, key: "3",
+            fields: [
+                "name": .init(value: .int(5), clock: c1), "age": .init(value: .double(1.5), clock: c1),
+                "weight": .init(value: .int(3), clock: c1),
+            ])
+        XCTAssertEqual(
+            try SyncOperation.decode(stale.bytes, tables: tables),
+            [
+                SyncOperation(
+                    table: "SyncDog", key: "3", deleteClock: nil,
+                    fields: ["weight": .init(value: .double(3), clock: c1)])
+            ])
     }
 }
