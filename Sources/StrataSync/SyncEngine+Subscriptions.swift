@@ -136,10 +136,7 @@ extension SyncEngine {
 
     /// Returns once a download pass has applied subscription set `version` (or a later one).
     func waitForSubscriptions(_ version: UInt64) async throws {
-        guard state == .active else {
-            throw SyncError(
-                .connection, "The sync session is not active: resume() it before waiting for subscriptions.")
-        }
+        try await requireActive("waiting for subscriptions")
         try await subscriptionVersions.wait(for: version) { downloadSignal.fire() }
     }
 }

@@ -36,6 +36,9 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
     let downloads = SyncWaiters()
     /// Waits for the subscription version a download pass applied.
     let subscriptionVersions = SyncWaiters()
+    /// Reaches 1 at the engine's first `start()`: a wait that comes while the first opener of
+    /// the file is still preparing it (another thread's open) waits for that instead of failing.
+    let firstStart = SyncWaiters()
     /// Progress notifications.
     let progress = SyncProgressNotifier()
     var passesStarted: UInt64 = 0
@@ -154,6 +157,7 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
         } catch {
             realm._removeCommitObserver(e)
             registryLock.withLock { _ = registry.removeValue(forKey: path) }
+            e.firstStart.failAll(error, close: true)
             throw error
         }
         e.start()
@@ -270,6 +274,7 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
         }
         guard let gen else { return }
         for w in [uploads, downloads, subscriptionVersions] { w.reopen() }
+        defer { firstStart.advance(to: 1) }
         let up = Task.detached { [self] in await uploadLoop(gen) }
         let down = Task.detached { [self] in await downloadLoop(gen) }
         let listen = Task.detached { [self] in await listenLoop(gen) }
@@ -462,6 +467,15 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
 
     /// Returns once a download pass that started after the call has been applied locally.
     /// Cancellable.
+    /// Throws unless the session is active; first waits for the engine's first start (another
+    /// thread may be opening the file and preparing its sync state right now).
+    func requireActive(_ what: String) async throws {
+        if state != .active { try await firstStart.wait(for: 1) }
+        guard state == .active else {
+            throw SyncError(.connection, "The sync session is not active: resume() it before \(what).")
+        }
+    }
+
     func waitForDownload() async throws {
         let target = lock.withLock { passesStarted + 1 }
         try await downloads.wait(for: target) { downloadSignal.fire() }

@@ -68,9 +68,10 @@ public final class SyncSession: Sendable {
     /// - Throws: `SyncError` when the session stops or meets an error it cannot retry
     ///   (credentials, a schema mismatch) before the wait is over.
     public func wait(for direction: ProgressDirection) async throws {
-        guard let e = engine, e.state == .active else {
+        guard let e = engine else {
             throw SyncError(.connection, "The sync session is not active: resume() it before waiting.")
         }
+        try await e.requireActive("waiting")
         switch direction {
         case .upload: try await e.waitForUpload()
         case .download: try await e.waitForDownload()

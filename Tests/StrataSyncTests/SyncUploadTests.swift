@@ -115,6 +115,30 @@ final class SyncUploadTests: SyncTestCase {
         }
     }
 
+    /// Two threads opening one file with `downloadBeforeOpen: .always` at once: the second
+    /// finds the engine while the first is still preparing it (here queueing 20,000 objects
+    /// written before sync was turned on) and waits for it, instead of failing with "not active".
+    @MainActor
+    func testTwoOpensAtOnceBothWaitForTheFirstOnesPreparation() async throws {
+        let (server, db) = try freshDatabase()
+        let synced = configuration("a", server, db)
+        var plain = synced
+        plain.syncConfiguration = nil
+        do {
+            let r = try Realm(configuration: plain)
+            try r.write { for i in 0..<20_000 { r.add(SyncDog(value: ["id": i, "name": "d"])) } }
+        }
+        let opener = SyncUploadTestOpener()
+        let other = Task { try await opener.openAndCount(synced) }
+        try await Task.sleep(nanoseconds: 1_000_000)
+        let mine = try await Realm(configuration: synced, downloadBeforeOpen: .always)
+        XCTAssertEqual(mine.objects(SyncDog.self).count, 20_000)
+        let count = try await other.value
+        XCTAssertEqual(count, 20_000)
+        try await wait(mine, .upload)
+        XCTAssertEqual(try server.sql("SELECT count(*) FROM \"SyncDog\"", database: db), "20000\n")
+    }
+
     /// A replica's uploads of new objects are not downloaded back to it (it holds them); another
     /// replica's are, and so is a row another replica changed after.
     @MainActor
@@ -232,5 +256,13 @@ final class SyncUploadTests: SyncTestCase {
                     table: "SyncDog", key: "3", deleteClock: nil,
                     fields: ["weight": .init(value: .double(3), clock: c1)])
             ])
+    }
+}
+
+/// Opens a synced realm on an actor of its own (another thread than the main actor's).
+private actor SyncUploadTestOpener {
+    func openAndCount(_ configuration: Realm.Configuration) async throws -> Int {
+        let realm = try await Realm(configuration: configuration, actor: self, downloadBeforeOpen: .always)
+        return realm.objects(SyncDog.self).count
     }
 }
