@@ -133,14 +133,6 @@ struct SyncArrayBind: PostgresThrowingDynamicTypeEncodable {
         elements.writeBytes(textBytes)
     }
 
-    /// Appends a `jsonb` element from its JSON text's UTF-8 bytes.
-    mutating func append(jsonBytes: [UInt8]) {
-        count += 1
-        elements.writeInteger(Int32(jsonBytes.count + 1))
-        elements.writeInteger(UInt8(1))
-        elements.writeBytes(jsonBytes)
-    }
-
     func encode<JSONEncoder: PostgresJSONEncoder>(
         into buffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>
     ) throws {

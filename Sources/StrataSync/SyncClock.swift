@@ -27,7 +27,19 @@ package struct SyncClock: Comparable, Hashable, Sendable, CustomStringConvertibl
     }
 
     /// The text form: `time` and `node` as 16 lowercase hex digits each, joined by a dot.
-    package var text: String { Self.hex16(time) + "." + Self.hex16(node) }
+    package var text: String {
+        var out: [UInt8] = []
+        out.reserveCapacity(33)
+        appendText(to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `text`'s UTF-8 bytes: 16 lowercase hex digits of time, `.`, 16 of node.
+    package func appendText(to out: inout [UInt8]) {
+        Self.appendHex16(time, &out)
+        out.append(UInt8(ascii: "."))
+        Self.appendHex16(node, &out)
+    }
 
     package var description: String { text }
 
@@ -35,8 +47,9 @@ package struct SyncClock: Comparable, Hashable, Sendable, CustomStringConvertibl
         a.time != b.time ? a.time < b.time : a.node < b.node
     }
 
-    private static func hex16(_ v: UInt64) -> String {
-        let s = String(v, radix: 16)
-        return String(repeating: "0", count: 16 - s.count) + s
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    private static func appendHex16(_ v: UInt64, _ out: inout [UInt8]) {
+        for shift in stride(from: 60, through: 0, by: -4) { out.append(hexDigits[Int((v >> UInt64(shift)) & 15)]) }
     }
 }

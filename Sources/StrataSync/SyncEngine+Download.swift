@@ -4,6 +4,21 @@ import StrataCore
 
 // The download and listen loops (Docs/Sync.md, "Download").
 extension SyncEngine {
+    /// A download pass applied whose snapshot end the position has not reached yet.
+    struct PendingPass {
+        var pass: UInt64
+        var end: UInt64
+        /// The subscription version the pass read by.
+        var version: UInt64
+        var applied = DispatchTime.now()
+
+        /// Whether the replica holds everything committed when the pass began, or waited
+        /// 5 s for it (a server transaction left open would hold every wait).
+        func isCovered(at position: UInt64, now: DispatchTime) -> Bool {
+            end <= position || applied.uptimeNanoseconds + 5_000_000_000 < now.uptimeNanoseconds
+        }
+    }
+
     /// Applies a download pass in one local commit, which also stores the new position and the
     /// subscription version the pass read by.
     func apply(_ d: SyncServerLink.Download, position: UInt64, subscriptionVersion: UInt64) async throws {
@@ -41,11 +56,10 @@ extension SyncEngine {
         // version each read by: a transaction still running when a pass began holds the
         // position below transactions that had committed, so that pass does not yet hold
         // everything committed before it began, which is what `wait(for: .download)` promises.
-        // A server transaction that runs for longer than `coverLimit` (a session left idle in a
+        // A server transaction that runs for longer than 5 s (a session left idle in a
         // transaction) would hold every wait: after that long, a pass counts as it did before
         // (applied), and what committed behind that transaction arrives with later passes.
-        var uncovered: [(pass: UInt64, end: UInt64, version: UInt64, at: DispatchTime)] = []
-        let coverLimit: UInt64 = 5_000_000_000
+        var uncovered: [PendingPass] = []
         while isCurrent(gen) {
             await downloadSignal.wait(timeout: 10)
             guard isCurrent(gen) else { break }
@@ -93,13 +107,10 @@ extension SyncEngine {
                 if newSet { lock.withLock { subscriptionError = nil } }
                 newSetPending = false
                 attempt = 0
-                uncovered.append((pass, d.end, list.version, .now()))
-                let now = DispatchTime.now().uptimeNanoseconds
-                let isCovered = { (u: (pass: UInt64, end: UInt64, version: UInt64, at: DispatchTime)) in
-                    u.end <= reached || u.at.uptimeNanoseconds + coverLimit < now
-                }
-                let covered = uncovered.filter(isCovered)
-                uncovered.removeAll(where: isCovered)
+                uncovered.append(PendingPass(pass: pass, end: d.end, version: list.version))
+                let now = DispatchTime.now()
+                let covered = uncovered.filter { $0.isCovered(at: reached, now: now) }
+                uncovered.removeAll { $0.isCovered(at: reached, now: now) }
                 if let last = covered.last {
                     subscriptionVersions.advance(to: last.version)
                     completePass(last.pass)

@@ -45,20 +45,12 @@ package struct SyncOperation: Equatable, Sendable {
         package mutating func appendWrite(
             _ t: SyncTable, key: String, fields: [String: SyncRecord<StoreValue>.Field]
         ) {
-            bytes.append(0)
-            Self.append(t.name, &bytes)
-            Self.append(key, &bytes)
-            var n: UInt32 = 0
-            let countAt = bytes.count
-            Self.append(n, &bytes)
-            for f in t.fields {
-                guard let v = fields[f.name] else { continue }
-                Self.append(f.name, &bytes)
-                Self.append(v.clock, &bytes)
-                v.value.appendTagged(to: &bytes)
-                n += 1
+            let present = t.fields.indices.filter { fields[t.fields[$0].name] != nil }
+            beginWrite(t, key: key, fieldCount: present.count)
+            for i in present {
+                let v = fields[t.fields[i].name]!
+                appendField(t, i, v.value, v.clock)
             }
-            Self.patch(n, at: countAt, &bytes)
             bump()
         }
 
@@ -67,16 +59,22 @@ package struct SyncOperation: Equatable, Sendable {
         package mutating func appendWrite(
             _ t: SyncTable, key: String, written: [(field: Int, value: StoreValue)], clock: SyncClock
         ) {
+            beginWrite(t, key: key, fieldCount: written.count)
+            for w in written { appendField(t, w.field, w.value, clock) }
+            bump()
+        }
+
+        private mutating func beginWrite(_ t: SyncTable, key: String, fieldCount: Int) {
             bytes.append(0)
             bytes.append(contentsOf: t.nameBytes)
             Self.append(key, &bytes)
-            Self.append(UInt32(written.count), &bytes)
-            for w in written {
-                bytes.append(contentsOf: t.fieldNameBytes[w.field])
-                Self.append(clock, &bytes)
-                w.value.appendTagged(to: &bytes)
-            }
-            bump()
+            Self.append(UInt32(fieldCount), &bytes)
+        }
+
+        private mutating func appendField(_ t: SyncTable, _ field: Int, _ value: StoreValue, _ clock: SyncClock) {
+            bytes.append(contentsOf: t.fieldNameBytes[field])
+            Self.append(clock, &bytes)
+            value.appendTagged(to: &bytes)
         }
 
         private mutating func bump() {

@@ -270,7 +270,7 @@ final class SyncServerLink: @unchecked Sendable {
                 for op in kOps { record.applyWrite(op.fields, defaults: t.defaults) }
             }
             if record.alive, let pk = t.keyValue(k) {
-                try fresh.append(key: k, pk: pk, record)
+                try fresh.append(pk: pk, record)
             } else {
                 merge.append(k)
             }
@@ -290,7 +290,7 @@ final class SyncServerLink: @unchecked Sendable {
                 SELECT count(*)::text FROM ins
                 """, [.text(t.name)] + fresh.columns.map { .array($0) }
             ).first?[0].flatMap { Int($0) }
-            if inserted != fresh.keys.count {
+            if inserted != fresh.count {
                 // The keys whose row this transaction did not write go to the merge.
                 let pkArray = fresh.columns[0].element.sqlArrayType
                 let present =
@@ -352,7 +352,7 @@ final class SyncServerLink: @unchecked Sendable {
             }
             if b.alive {
                 guard let pk = t.keyValue(k) else { continue }
-                try upserts.append(key: k, pk: pk, b)
+                try upserts.append(pk: pk, b)
             } else if a.alive {
                 deletes.append(k)
             }
