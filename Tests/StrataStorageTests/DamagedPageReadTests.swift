@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import StrataStorage
+@_spi(StrataEngine) @testable import StrataStorage
 
 /// Reads of damaged files either return the true data or throw `StorageError.corruptPage`;
 /// never a wrong value, a missing or extra entry, entries out of order, or a crash. The damage is

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import StrataStorage
+@_spi(StrataEngine) @testable import StrataStorage
 import StrataPOSIX
 
 /// Scans of encrypted files that keep nothing of a leaf past its turn (`forEachLeaf(in:passing:)`,

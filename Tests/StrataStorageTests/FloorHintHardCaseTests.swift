@@ -1,7 +1,7 @@
 import XCTest
 import Foundation
 import StrataPOSIX
-@testable import StrataStorage
+@_spi(StrataEngine) @testable import StrataStorage
 
 /// The floor hint's hard cases: a `floor` inside a change's
 /// body, an edit through a transaction that has committed, and `floor` against a model whose

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import StrataStorage
+@_spi(StrataEngine) @testable import StrataStorage
 
 /// Commit step 5 (`orderDirtyLeaves`): after a large commit, the leaves it wrote sit in the file
 /// in key order; contents, snapshots, free space and verification are unaffected.

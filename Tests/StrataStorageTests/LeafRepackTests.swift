@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import StrataStorage
+@_spi(StrataEngine) @testable import StrataStorage
 
 /// Commit step 0 (`repackDirtyLeaves`): a large commit packs the leaves it wrote; contents,
 /// snapshots, free space and later changes are unaffected.

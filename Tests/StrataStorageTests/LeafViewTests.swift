@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import StrataStorage
+@_spi(StrataEngine) @testable import StrataStorage
 
 /// `forEachLeaf` + `LeafView` (the scan primitive) read exactly what `forEach` reads: every entry
 /// in key order, inline and overflow values, in read and write transactions, at every page size;

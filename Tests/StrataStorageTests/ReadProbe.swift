@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import StrataStorage
+@_spi(StrataEngine) @testable import StrataStorage
 
 /// Runs every read API of the storage engine over a (possibly damaged) database and compares
 /// what each returns with a model of the true data: a read either returns the true data or

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import StrataStorage
+@_spi(StrataEngine) @testable import StrataStorage
 import StrataPOSIX
 
 #if canImport(Glibc)

@@ -49,6 +49,13 @@ struct ClusterView {
                 bytes.baseAddress!, bytes.count, count, c, table.layout.clusterKinds[c], table.layout.slotSizes[c])
     }
 
+    /// `fits(column:table:)` for a scanned column, whose kind and slot size the scan looked up
+    /// once.
+    @inline(__always)
+    func fits(_ c: ScannedColumn) -> Bool {
+        c.index >= columnCount || Self.columnFits(bytes.baseAddress!, bytes.count, count, c.index, c.kind, c.slotSize)
+    }
+
     /// Whether column `c`'s area lies inside the cluster (and, for variable-width columns, its
     /// end offsets rise).
     static func columnFits(

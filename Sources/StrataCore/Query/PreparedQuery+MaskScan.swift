@@ -49,13 +49,16 @@ extension PreparedQuery {
         defer { masks.release() }
         var reader = RowReader(table: table)
         let columns = predicate.columns + (sink.pointee.readsColumn.map { [$0] } ?? [])
-        try forEachScannedCluster(columns: columns) { v, view in
+        try forEachScannedCluster(columns: columns) { view in
             sink.pointee.begin(view)
             let m = view.count
             masks.reserve(m)
-            guard fill(predicate, view, m, masks, 0) else { return try takeByTest(v, test, &reader, sink) }
+            guard fill(predicate, view, m, masks, 0) else { return false }
             let mask = masks.level(0)
             sink.pointee.takeMatches(m, view, where: MaskMatcher(mask: mask))
+            return true
+        } fallback: { v in
+            try takeByTest(v, test, &reader, sink)
         }
     }
 

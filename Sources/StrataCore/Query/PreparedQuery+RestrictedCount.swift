@@ -41,9 +41,10 @@ extension PreparedQuery {
         case .constant(false):
             return (0, 0, false)
         case .constant(true):
-            try forEachScannedCluster(columns: [column]) { _, view in
+            try forEachScannedCluster(columns: [column]) { view in
                 sink.pointee.begin(view)
                 for i in 0..<view.count { sink.pointee.take(i, view) }
+                return true
             }
         case .test(let test):
             guard try simpleScan(test, into: sink) else { return nil }

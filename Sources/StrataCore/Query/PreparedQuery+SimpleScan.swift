@@ -1,4 +1,4 @@
-import StrataStorage
+@_spi(StrataEngine) import StrataStorage
 import StrataQuery
 
 // A query that is one comparison of an `Int` or `Double` column with a constant (`age > 50`) is
@@ -149,21 +149,56 @@ extension PreparedQuery {
         guard let simple, isSimpleColumn(table, simple.column) else { return false }
         var reader = RowReader(table: table)
         let columns = [simple.column] + (sink.pointee.readsColumn.map { [$0] } ?? [])
-        try forEachScannedCluster(columns: columns) { v, view in
-            sink.pointee.begin(view)
-            var consumer = SinkConsumer(sink: sink, view: view)
-            if !withMatches(simple, view, &consumer) { try takeByTest(v, test, &reader, sink) }
+        func run<V: SimpleColumnValue, Op: QueryComparisonOperator>(_ k: V, _: Op.Type) throws {
+            var visitor = SimpleScanVisitor<S, V, Op>(column: simple.column, k: k, sink: sink)
+            try forEachScannedCluster(columns: columns, &visitor) { v in try takeByTest(v, test, &reader, sink) }
+        }
+        switch (simple.op, simple.constant) {
+        case (.equal, .int(let k)): try run(k, QueryOpEqual.self)
+        case (.equal, .double(let d)): try run(d, QueryOpEqual.self)
+        case (.notEqual, .int(let k)): try run(k, QueryOpNotEqual.self)
+        case (.notEqual, .double(let d)): try run(d, QueryOpNotEqual.self)
+        case (.lessThan, .int(let k)): try run(k, QueryOpLess.self)
+        case (.lessThan, .double(let d)): try run(d, QueryOpLess.self)
+        case (.lessThanOrEqual, .int(let k)): try run(k, QueryOpLessOrEqual.self)
+        case (.lessThanOrEqual, .double(let d)): try run(d, QueryOpLessOrEqual.self)
+        case (.greaterThan, .int(let k)): try run(k, QueryOpGreater.self)
+        case (.greaterThan, .double(let d)): try run(d, QueryOpGreater.self)
+        case (.greaterThanOrEqual, .int(let k)): try run(k, QueryOpGreaterOrEqual.self)
+        case (.greaterThanOrEqual, .double(let d)): try run(d, QueryOpGreaterOrEqual.self)
+        default:
+            // `QueryCompiler.simpleComparison` only makes the six orderings above.
+            preconditionFailure("simple comparison with operator \(simple.op)")
         }
         return true
     }
 
-    /// Calls `body` with each cluster of the table in key order, checked for `columns` (see
-    /// `scanView`), after asking for the next cluster's areas of those columns (`prefetchColumn`).
-    /// `body` must keep nothing of the cluster past its call (the leaf may be in a buffer the
-    /// walk reuses: `StoreTransaction.forEachLeaf(tree:passing:_:)`); the sinks keep keys,
-    /// counts and sums.
+    /// `forEachScannedCluster` with a closure as the visitor (see `ClosureClusterVisitor`).
+    func forEachScannedCluster(
+        columns: [Int], visiting body: (ClusterView) -> Bool,
+        fallback: (UnsafeRawBufferPointer) throws -> Void = { _ in }
+    ) throws {
+        try withoutActuallyEscaping(body) { body in
+            var visitor = ClosureClusterVisitor(body: body)
+            try forEachScannedCluster(columns: columns, &visitor, fallback: fallback)
+        }
+    }
+
+    /// Calls `visitor` with each cluster of the table in key order, checked for `columns`, after
+    /// asking for the next cluster's areas of those columns (`prefetchColumn`); a cluster the
+    /// visitor declines goes to `fallback`. Neither may keep anything of the cluster past its
+    /// call (the leaf may be in a buffer the walk reuses: `StoreTransaction.forEachLeaf(tree:
+    /// passing:_:)`); the sinks keep keys, counts and sums.
+    ///
+    /// Only the columns the scan reads are checked (a full check of every column would cost a
+    /// pass over each variable-width column's offsets); a cluster that fails the check is
+    /// checked in full, which throws `StoreError.corrupt`.
     @inline(__always)
-    func forEachScannedCluster(columns: [Int], _ body: (UnsafeRawBufferPointer, ClusterView) throws -> Void) throws {
+    func forEachScannedCluster<B: ScannedClusterVisitor>(
+        columns: [Int], _ visitor: inout B, fallback: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        let table = self.table
+        let scanned = columns.map { ScannedColumn(table, $0) }
         try txn.forEachLeaf(tree: table.objectTree, passing: true) { leaf in
             leaf.prefetchCells()
             let count = leaf.count
@@ -175,25 +210,19 @@ extension PreparedQuery {
                 let (_, v) = try next ?? leaf.entry(e)
                 next = e &+ 1 < count ? leaf.inlineEntry(e &+ 1) : nil
                 if let (_, n) = next {
-                    for c in columns { prefetchColumn(n, c) }
+                    for c in scanned { prefetchColumn(n, c.index) }
                 }
-                try body(v, try scanView(v, columns))
+                var view = ClusterView(v, table: table, checkColumns: false)
+                if let checked = view {
+                    for c in scanned where !checked.fits(c) {
+                        view = nil
+                        break
+                    }
+                }
+                if !visitor.visit(try view ?? txn.clusterView(v, table)) { try fallback(v) }
             }
             return true
         }
-    }
-
-    /// Cluster `v` with the columns a scan reads checked (a full check of every column would cost
-    /// a pass over each variable-width column's offsets).
-    /// - Throws: `StoreError.corrupt` when the cluster is corrupt.
-    @inline(__always)
-    private func scanView(_ v: UnsafeRawBufferPointer, _ columns: [Int]) throws -> ClusterView {
-        guard let view = ClusterView(v, table: table, checkColumns: false),
-            columns.allSatisfy({ view.fits(column: $0, table: table) })
-        else {
-            return try txn.clusterView(v, table)  // throws the corruption error
-        }
-        return view
     }
 
     /// Offers each object of cluster `v` to `sink` through the compiled test: the way for a
@@ -246,9 +275,10 @@ extension PreparedQuery {
             case .constant(false):
                 break
             case .constant(true):
-                try forEachScannedCluster(columns: [column]) { _, view in
+                try forEachScannedCluster(columns: [column]) { view in
                     sink.pointee.begin(view)
                     sink.pointee.takeMatches(view.count, view, where: ConstantMatcher(all: true))
+                    return true
                 }
             case .test(let test):
                 guard try simpleScan(test, into: sink) else { return nil }

@@ -1,4 +1,4 @@
-import StrataStorage
+@_spi(StrataEngine) import StrataStorage
 
 extension StoreTransaction {
     /// The identities of the leaves holding `table`'s objects.

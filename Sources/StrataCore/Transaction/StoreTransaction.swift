@@ -1,5 +1,5 @@
 import Foundation
-import StrataStorage
+@_spi(StrataEngine) import StrataStorage
 
 /// The 8-byte storage key of an object key: big-endian with the sign bit flipped, so byte order
 /// is numeric order.

@@ -19,14 +19,21 @@
 /// ## Concurrency
 /// Valid only inside the `forEachLeaf` call that produced it, on that call's thread. Its pointers
 /// point into the map (or a write transaction's private pages) and must not be kept.
-package struct LeafView {
+///
+/// ## Why SPI-public
+/// The scans of StrataCore inline `inlineEntry(_:)` and `prefetchCells()`. Swift 6.3 does not
+/// inline the methods of a `package` type into another module, `@inlinable` or not (a `package`
+/// type is treated as resilient across modules without package CMO, which takes compiler flags
+/// SwiftPM refuses in a dependency); the methods of a public type it does. `@_spi(StrataEngine)`
+/// keeps the type out of the API a user of `StrataStorage` sees.
+@_spi(StrataEngine) public struct LeafView {
     @usableFromInline let page: UnsafeRawPointer
     let access: PageAccess
     @usableFromInline let pageSize: Int
     /// The lowest offset a cell may start at: just past the slot array.
     @usableFromInline let cellFloor: Int
     /// Entries in the leaf.
-    package let count: Int
+    public let count: Int
 
     init(page: UnsafeRawPointer, access: PageAccess) {
         self.page = page
@@ -39,7 +46,7 @@ package struct LeafView {
     /// The key and value of entry `i` (`0 <= i < count`) when the value is stored in the leaf
     /// and the cell lies inside the page; nil otherwise (then call ``entry(_:)``).
     @inlinable @inline(__always)
-    package func inlineEntry(_ i: Int) -> (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)? {
+    public func inlineEntry(_ i: Int) -> (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)? {
         // The layouts are FORMAT.md's: slots of u16 offsets after the 32-byte page header; a leaf
         // cell is key length u16, value word u32 (bit 31: overflow), key, value.
         let off = Int(UInt16(littleEndian: page.loadUnaligned(fromByteOffset: 32 + 2 &* i, as: UInt16.self)))
@@ -63,7 +70,7 @@ package struct LeafView {
     /// key and the start of its value), so that the misses of a scan's first reads of each cell
     /// overlap instead of coming one per cell. A hint: reads nothing but the slot array.
     @inlinable @inline(__always)
-    package func prefetchCells() {
+    public func prefetchCells() {
         for i in 0..<count {
             let off = Int(UInt16(littleEndian: page.loadUnaligned(fromByteOffset: 32 + 2 &* i, as: UInt16.self)))
             prefetchForRead(page + off, bytes: 128)
@@ -72,7 +79,7 @@ package struct LeafView {
 
     /// The key and value of entry `i`, wherever the value lives.
     /// - Throws: `StorageError.corruptPage` when the cell or its overflow run is damaged.
-    package func entry(_ i: Int) throws -> (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+    public func entry(_ i: Int) throws -> (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
         precondition(i >= 0 && i < count, "LeafView.entry(\(i)) outside 0..<\(count)")
         return (try Node.leafKey(page, i, access), try access.value(page, i))
     }
