@@ -9,6 +9,9 @@ struct SyncArrayBind: PostgresThrowingDynamicTypeEncodable {
     /// How the elements are encoded: the server column's type (Docs/Sync.md, "The data model").
     enum Element {
         case bool, int8, float4, float8, text, bytea, timestamptz, uuid, jsonb
+        /// A `numeric` column's values, bound as `text` elements (`numeric`'s text, which reads
+        /// exactly) and cast by the statement (`castSuffix`).
+        case numeric
 
         /// The element type's OID.
         var oid: UInt32 {
@@ -16,7 +19,7 @@ struct SyncArrayBind: PostgresThrowingDynamicTypeEncodable {
             case .bool: 16
             case .bytea: 17
             case .int8: 20
-            case .text: 25
+            case .text, .numeric: 25
             case .float4: 700
             case .float8: 701
             case .timestamptz: 1184
@@ -31,7 +34,7 @@ struct SyncArrayBind: PostgresThrowingDynamicTypeEncodable {
             case .bool: 1000
             case .bytea: 1001
             case .int8: 1016
-            case .text: 1009
+            case .text, .numeric: 1009
             case .float4: 1021
             case .float8: 1022
             case .timestamptz: 1185
@@ -46,7 +49,7 @@ struct SyncArrayBind: PostgresThrowingDynamicTypeEncodable {
             case .bool: "boolean[]"
             case .bytea: "bytea[]"
             case .int8: "bigint[]"
-            case .text: "text[]"
+            case .text, .numeric: "text[]"
             case .float4: "real[]"
             case .float8: "double precision[]"
             case .timestamptz: "timestamptz[]"
@@ -54,6 +57,10 @@ struct SyncArrayBind: PostgresThrowingDynamicTypeEncodable {
             case .jsonb: "jsonb[]"
             }
         }
+
+        /// What the statement appends to a column of these elements to give it the server
+        /// column's type.
+        var castSuffix: String { self == .numeric ? "::numeric" : "" }
 
         /// The element type of a column of property type `t` (not a collection).
         init(_ t: ColumnType) {
@@ -65,6 +72,7 @@ struct SyncArrayBind: PostgresThrowingDynamicTypeEncodable {
             case .data: self = .bytea
             case .timestamp: self = .timestamptz
             case .uuid: self = .uuid
+            case .decimal128: self = .numeric
             default: self = .text
             }
         }
@@ -105,6 +113,8 @@ struct SyncArrayBind: PostgresThrowingDynamicTypeEncodable {
         case (.timestamptz, .timestamp(let s, let n)):
             elements.writeInteger(s &* 1_000_000 &+ Int64(n) / 1000 &- Self.postgresEpoch)
         case (.uuid, .uuid(let b)) where b.count == 16: elements.writeBytes(b)
+        case (.numeric, .decimal128(let b)) where SyncDecimal.text(b) != nil:
+            elements.writeString(SyncDecimal.text(b) ?? "")
         case (_, .null):
             elements.setInteger(Int32(-1), at: at)
             hasNull = true

@@ -66,7 +66,7 @@ extension SyncEngine {
                     guard let row = try txn.row(t.store, key: key) else { continue }
                     var fields: [String: SyncRecord<StoreValue>.Field] = [:]
                     for f in t.fields {
-                        let v = try SyncLinks.wire(txn, f, f.microseconds(row.value(f.column)), tables)
+                        let v = try SyncLinks.wire(txn, f, f.asServerKeepsIt(row.value(f.column)), tables)
                         try f.checkStorable(v, table: t.name)
                         fields[f.name] = .init(value: v, clock: c)
                     }
@@ -123,9 +123,10 @@ extension SyncEngine {
             }
             var v = row.value(f.column)
             try f.checkStorable(v, table: t.name)
-            if f.type == .timestamp {
-                // PostgreSQL keeps microseconds: every replica keeps what the server keeps.
-                let rounded = f.microseconds(v)
+            if f.type == .timestamp || f.type == .decimal128 {
+                // PostgreSQL keeps microseconds, and a `numeric` without an exponent: every
+                // replica keeps what the server keeps.
+                let rounded = f.asServerKeepsIt(v)
                 if rounded != v {
                     _ = try txn.set(t.store, key: key, column: f.column, to: rounded)
                     v = rounded

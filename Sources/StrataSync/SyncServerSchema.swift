@@ -59,7 +59,7 @@ package enum SyncServerSchema {
         case .none: break
         }
         return switch f.type {
-        case .int, .float, .double: "0"
+        case .int, .float, .double, .decimal128: "0"
         case .bool: "false"
         case .string: "''"
         case .data: "''::bytea"

@@ -53,7 +53,11 @@ package enum SyncSubscriptionSQL {
         case .list(let items): return .list(try items.map(literalOperand))
         case .link, .typedLink:
             throw invalid("objects are not supported as subscription arguments (links are not synced yet)")
-        case .decimal128: throw invalid("Decimal128 values are not synced yet")
+        case .decimal128(let b):
+            // The query language has no decimal literal: `numeric`'s text, read back by `value`
+            // as a `numeric` for a Decimal128 property.
+            guard let text = SyncDecimal.text(b) else { throw invalid("an argument is not a Decimal128") }
+            return .literal(.string(text))
         case .map: throw invalid("a dictionary is not a subscription argument")
         }
     }
@@ -149,7 +153,12 @@ package enum SyncSubscriptionSQL {
             guard case .list(let items) = right, items.count == 2, case .literal(let lo) = items[0],
                 case .literal(let hi) = items[1], lo != .null, hi != .null
             else { throw invalid("'\(c)': BETWEEN needs two values") }
-            return "coalesce(\(col.sql) BETWEEN \(try value(lo, col.type, c)) AND \(try value(hi, col.type, c)), false)"
+            let (low, high) = (try value(lo, col.type, c), try value(hi, col.type, c))
+            if col.type == .decimal128 {
+                let k = decimalKey(col.sql)
+                return "coalesce(\(k) >= \(decimalKey(low)) AND \(k) <= \(decimalKey(high)), false)"
+            }
+            return "coalesce(\(col.sql) BETWEEN \(low) AND \(high), false)"
         default: break
         }
         guard case .literal(let lit) = right else {
@@ -171,6 +180,7 @@ package enum SyncSubscriptionSQL {
         case .equal: return "(\(l) IS NOT DISTINCT FROM \(r))"
         case .notEqual: return "(\(l) IS DISTINCT FROM \(r))"
         case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
+            if col.type == .decimal128 { return "coalesce(\(decimalKey(l)) \(op.rawValue) \(decimalKey(r)), false)" }
             let collate = isText ? " COLLATE \"C\"" : ""
             return "coalesce(\(l)\(collate) \(op.rawValue) \(r)\(collate), false)"
         case .beginsWith, .endsWith, .contains, .like:
@@ -201,12 +211,17 @@ package enum SyncSubscriptionSQL {
         case .equal: return "(\(l) IS NOT DISTINCT FROM \(r))"
         case .notEqual: return "(\(l) IS DISTINCT FROM \(r))"
         case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
+            if a.type == .decimal128 { return "coalesce(\(decimalKey(l)) \(op.rawValue) \(decimalKey(r)), false)" }
             let collate = a.type == .string ? " COLLATE \"C\"" : ""
             return "coalesce(\(l)\(collate) \(op.rawValue) \(r)\(collate), false)"
         default:
             throw invalid("'\(c)': \(op.rawValue) between two properties is not supported in subscriptions")
         }
     }
+
+    /// A `numeric` expression as a row that orders as `Decimal128` does: `numeric` puts NaN
+    /// above every number, `Decimal128` (as RealmSwift) below, so NaN first by a flag.
+    private static func decimalKey(_ sql: String) -> String { "ROW(\(sql) <> 'NaN'::numeric, \(sql))" }
 
     /// Realm's LIKE pattern (`*` any run, `?` one character) as SQL's, with `\` escaping.
     static func likePattern(_ realm: String) -> String {
@@ -244,6 +259,14 @@ package enum SyncSubscriptionSQL {
             let text = SyncTable.keyText(.uuid(b))
             guard !text.isEmpty else { throw mismatch() }
             return SyncTable.literal(text) + "::uuid"
+        case (.decimal128, .int(let i)): return "\(i)::numeric"
+        case (.decimal128, .double(let d)):
+            if d.isNaN { return "'NaN'::numeric" }
+            if d.isInfinite { return d > 0 ? "'Infinity'::numeric" : "'-Infinity'::numeric" }
+            return "'\(d)'::numeric"
+        case (.decimal128, .string(let s)):
+            guard let b = SyncDecimal.bytes(s), let text = SyncDecimal.text(b) else { throw mismatch() }
+            return SyncTable.literal(text) + "::numeric"
         case (.timestamp, .timestamp(let s, let n)):
             let us = Int64(n / 1000)
             return

@@ -6,7 +6,8 @@ import StrataCore
 ///
 /// Values travel as JSON ("wire form"): numbers, booleans and strings as themselves, `Data` and
 /// `ObjectId` as lowercase hex, `Date` as whole microseconds since 1970 (PostgreSQL's
-/// `timestamptz` keeps microseconds), `UUID` as its canonical text.
+/// `timestamptz` keeps microseconds), `UUID` as its canonical text, `Decimal128` as a string of
+/// `numeric`'s text (`SyncDecimal`).
 package struct SyncTable: Sendable {
     /// A synced property.
     package struct Field: Sendable {
@@ -119,7 +120,8 @@ package struct SyncTable: Sendable {
                 switch (type, v) {
                 case (_, .null): return nullable ? v : nil
                 case (.bool, .bool), (.int, .int), (.float, .float), (.double, .double), (.string, .string),
-                    (.data, .data), (.timestamp, .timestamp), (.objectId, .objectId), (.uuid, .uuid):
+                    (.data, .data), (.timestamp, .timestamp), (.objectId, .objectId), (.uuid, .uuid),
+                    (.decimal128, .decimal128):
                     return v
                 case (.float, .double(let d)): return .float(Float(d))
                 case (.float, .int(let i)): return .float(Float(i))
@@ -149,14 +151,19 @@ package struct SyncTable: Sendable {
             }
         }
 
-        /// `value` with its dates (a collection's too) at whole microseconds, as PostgreSQL
-        /// keeps them.
-        package func microseconds(_ value: StoreValue) -> StoreValue {
-            guard type == .timestamp else { return value }
+        /// `value` as PostgreSQL keeps it (a collection's elements too): a date at whole
+        /// microseconds, a `Decimal128` as `numeric` gives it back (`SyncDecimal.canonical`).
+        package func asServerKeepsIt(_ value: StoreValue) -> StoreValue {
+            let keep: (StoreValue) -> StoreValue
+            switch type {
+            case .timestamp: keep = SyncTable.microseconds
+            case .decimal128: keep = SyncDecimal.canonical
+            default: return value
+            }
             switch value {
-            case .list(let items): return .list(items.map(SyncTable.microseconds))
-            case .map(let entries): return .map(entries.mapValues(SyncTable.microseconds))
-            default: return SyncTable.microseconds(value)
+            case .list(let items): return .list(items.map(keep))
+            case .map(let entries): return .map(entries.mapValues(keep))
+            default: return keep(value)
             }
         }
     }
@@ -234,7 +241,7 @@ package struct SyncTable: Sendable {
             guard Self.supported.contains(c.type) else {
                 throw SyncError(
                     .unsupportedSchema,
-                    "'\(store.name).\(c.name)': synced realms sync Bool, Int, Float, Double, String, Data, Date, ObjectId and UUID properties, optional or not, links to synced types, and lists, sets and maps of them; Decimal128 and AnyRealmValue are not synced yet. Leave the type out of the synced objectTypes or change the property."
+                    "'\(store.name).\(c.name)': synced realms sync Bool, Int, Float, Double, String, Data, Date, ObjectId, UUID and Decimal128 properties, optional or not, links to synced types, and lists, sets and maps of them; AnyRealmValue is not synced yet. Leave the type out of the synced objectTypes or change the property."
                 )
             }
             fields.append(
@@ -262,7 +269,7 @@ package struct SyncTable: Sendable {
     }
 
     private static let supported: Set<ColumnType> = [
-        .int, .bool, .float, .double, .string, .data, .timestamp, .objectId, .uuid,
+        .int, .bool, .float, .double, .string, .data, .timestamp, .objectId, .uuid, .decimal128,
     ]
 
     // MARK: SQL
@@ -286,6 +293,7 @@ package struct SyncTable: Sendable {
         case .data: "bytea"
         case .timestamp: "timestamp with time zone"
         case .uuid: "uuid"
+        case .decimal128: "numeric"
         default: "text"
         }
     }
@@ -294,7 +302,7 @@ package struct SyncTable: Sendable {
     package static func wireType(_ t: ColumnType) -> String {
         switch t {
         case .timestamp: "bigint"
-        case .data: "text"
+        case .data, .decimal128: "text"
         default: sqlType(t)
         }
     }
@@ -305,6 +313,8 @@ package struct SyncTable: Sendable {
         switch t {
         case .timestamp: return "(extract(epoch from \(q)) * 1000000)::bigint AS \(q)"
         case .data: return "encode(\(q), 'hex') AS \(q)"
+        // As text: in JSON a number would be read through a Double.
+        case .decimal128: return "\(q)::text AS \(q)"
         default: return q
         }
     }
@@ -318,6 +328,7 @@ package struct SyncTable: Sendable {
             return
                 "timestamptz 'epoch' + (\(q) / 1000000) * interval '1 second' + (\(q) % 1000000) * interval '1 microsecond'"
         case .data: return "decode(\(q), 'hex')"
+        case .decimal128: return "\(q)::numeric"
         default: return q
         }
     }
@@ -345,6 +356,7 @@ package struct SyncTable: Sendable {
         case .data(let b), .objectId(let b): return "\"" + hex(b) + "\""
         case .uuid(let b): return "\"" + uuidText(b) + "\""
         case .timestamp(let s, let n): return String(s * 1_000_000 + Int64(n) / 1000)
+        case .decimal128(let b): return SyncDecimal.text(b).map(jsonString) ?? "null"
         default: return "null"
         }
     }
@@ -383,6 +395,13 @@ package struct SyncTable: Sendable {
                 // Seconds and nanoseconds of one sign, as the object store keeps a date.
                 let us = n.int64Value
                 return .timestamp(seconds: us / 1_000_000, nanoseconds: Int32(us % 1_000_000 * 1000))
+            }
+        case .decimal128:
+            // A string as the server writes it; a number where an SQL writer put one in a
+            // `jsonb` collection (read through its shortest text, as `Decimal128(Double)` does).
+            if let s = j as? String, let b = SyncDecimal.bytes(s) { return SyncDecimal.canonical(.decimal128(b)) }
+            if let n = j as? NSNumber, let b = SyncDecimal.bytes(n.stringValue) {
+                return SyncDecimal.canonical(.decimal128(b))
             }
         default: break
         }

@@ -55,7 +55,7 @@ struct SyncUploadRows {
     /// The select list over `relation`: the columns, the clocks' text as `jsonb` (text binds
     /// parse several times faster on the server than `jsonb` binds).
     var selectList: String {
-        (0..<columns.count - 1).map { "x.c\($0)" }.joined(separator: ", ")
+        (0..<columns.count - 1).map { "x.c\($0)" + columns[$0].element.castSuffix }.joined(separator: ", ")
             + ", x.c\(columns.count - 1)::jsonb, pg_current_xact_id()"
     }
 

@@ -18,10 +18,19 @@ final class SyncNote: Object {
     @Persisted var blob: Data
 }
 
-/// A model with a Decimal128: not syncable yet.
-final class SyncPriced: Object {
+/// A model with an AnyRealmValue: not syncable yet.
+final class SyncMixed: Object {
     @Persisted(primaryKey: true) var id: Int
-    @Persisted var price: Decimal128
+    @Persisted var value: AnyRealmValue
+}
+
+/// A synced model with Decimal128 values (`numeric` columns on the server).
+final class SyncLedger: Object {
+    @Persisted(primaryKey: true) var id: Int
+    @Persisted var amount: Decimal128
+    @Persisted var fee: Decimal128?
+    @Persisted var history: List<Decimal128>
+    @Persisted var limits: Map<String, Decimal128?>
 }
 
 /// A model with nothing but its primary key: not syncable (refused at open).

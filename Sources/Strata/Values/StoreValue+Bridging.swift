@@ -27,7 +27,7 @@ extension Decimal128 {
     /// and the significand's high 49 bits, little-endian.
     /// NaN and the infinities are IEEE 754's BID encodings: bits 58-62 all set for NaN,
     /// `11110` for an infinity (a biased exponent no finite value has), significand zero.
-    var strataBytes: [UInt8] {
+    package var strataBytes: [UInt8] {
         let low = UInt64(truncatingIfNeeded: significand)
         let highSig = UInt64(truncatingIfNeeded: significand >> 64) & ((1 << 49) - 1)
         var high = (isNegative ? 1 << 63 : 0) | (UInt64(exponent + 6176) << 49) | highSig
@@ -42,7 +42,7 @@ extension Decimal128 {
         return out
     }
 
-    init?(strataBytes b: [UInt8]) {
+    package init?(strataBytes b: [UInt8]) {
         guard b.count == 16 else { return nil }
         let low = b.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
         let high = b.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) }
