@@ -123,9 +123,9 @@ extension SyncEngine {
             }
             var v = row.value(f.column)
             try f.checkStorable(v, table: t.name)
-            if f.type == .timestamp || f.type == .decimal128 {
-                // PostgreSQL keeps microseconds, and a `numeric` without an exponent: every
-                // replica keeps what the server keeps.
+            if f.type == .timestamp || f.type == .decimal128 || f.type == .mixed {
+                // PostgreSQL keeps microseconds, and a `numeric` without an exponent (decimals
+                // in an AnyRealmValue too): every replica keeps what the server keeps.
                 let rounded = f.asServerKeepsIt(v)
                 if rounded != v {
                     _ = try txn.set(t.store, key: key, column: f.column, to: rounded)

@@ -57,7 +57,7 @@ package enum SyncLinks {
         _ txn: StoreTransaction, _ t: SyncTable, key: Int64
     ) throws -> [String: StoreValue] {
         guard let b = try txn.get(SyncLocalStore.keyBytes(key), tree: unresolvedTree(t.name)),
-            let j = try JSONSerialization.jsonObject(with: Data(b)) as? [String: Any]
+            let j = try SyncJSON.parse(Array(b)) as? [String: Any]
         else { return [:] }
         var out: [String: StoreValue] = [:]
         for (name, v) in j {

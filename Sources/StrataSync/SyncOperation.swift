@@ -168,7 +168,7 @@ package struct SyncOperation: Equatable, Sendable {
     /// Reads an entry in the JSON form earlier builds wrote: `{"t": table, "k": key, "d":
     /// clock}` for a delete, `{"t": table, "k": key, "f": {name: [value, clock], ...}}` for a write.
     private static func decodeJSON(_ bytes: [UInt8], tables: [String: SyncTable]) throws -> [SyncOperation] {
-        guard let list = try JSONSerialization.jsonObject(with: Data(bytes)) as? [[String: Any]] else {
+        guard let list = try SyncJSON.parse(Array(bytes)) as? [[String: Any]] else {
             throw SyncError(.local, "An outbox entry is not a JSON array of changes.")
         }
         var out: [SyncOperation] = []

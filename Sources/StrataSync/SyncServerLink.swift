@@ -92,7 +92,7 @@ final class SyncServerLink: @unchecked Sendable {
     func rows(_ sql: String, _ binds: [Bind] = []) async throws -> [[String: Any]] {
         let text = try await run("SELECT coalesce(json_agg(x), '[]')::text FROM (\(sql)) x", binds).first?[0] ?? "[]"
         bytesRead += UInt64(text.utf8.count)
-        guard let rows = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]] else {
+        guard let rows = try SyncJSON.parse(text) as? [[String: Any]] else {
             throw SyncError(.badServerData, "The server's answer to \(sql.prefix(80)) is not a list of rows.")
         }
         return rows
@@ -298,7 +298,7 @@ final class SyncServerLink: @unchecked Sendable {
                         "SELECT coalesce(json_agg(k::text), '[]')::text FROM unnest($1::\(pkArray)) AS k WHERE NOT EXISTS (SELECT 1 FROM \(q) r WHERE r.\(pkColumn) = k AND r._strata_xid = pg_current_xact_id())",
                         [.array(fresh.columns[0])]
                     ).first?[0] ?? "[]"
-                guard let more = try JSONSerialization.jsonObject(with: Data(present.utf8)) as? [String] else {
+                guard let more = try SyncJSON.parse(present) as? [String] else {
                     throw SyncError(
                         .badServerData, "The server's list of \(t.name) rows present is not a list of keys.")
                 }

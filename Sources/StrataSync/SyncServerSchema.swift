@@ -72,7 +72,8 @@ package enum SyncServerSchema {
 
     static func columnSQL(_ f: SyncTable.Field) -> String {
         SyncTable.quote(f.name) + " " + f.sqlType
-            + (f.isNullable && !f.isCollection ? "" : " NOT NULL DEFAULT " + defaultSQL(f))
+            + ((f.isNullable && !f.isCollection) || (f.type == .mixed && !f.isCollection)
+                ? "" : " NOT NULL DEFAULT " + defaultSQL(f))
     }
 
     static func statements(_ t: SyncTable) -> [String] {
@@ -98,7 +99,7 @@ package enum SyncServerSchema {
         // date is finite. NOT VALID: rows written before are not checked.
         var lowered: [String] = []
         for (column, type) in [(t.primaryKeyName, t.primaryKeyType)]
-            + t.fields.filter({ !$0.isCollection }).map({ ($0.name, $0.type) })
+            + t.fields.filter({ !$0.isJSON }).map({ ($0.name, $0.type) })
         {
             let c = SyncTable.quote(column)
             let check: String

@@ -101,6 +101,9 @@ package enum SyncSubscriptionSQL {
         guard !t.fields[i].isCollection else {
             throw invalid("'\(t.name).\(name)' is a collection: subscriptions compare single values only")
         }
+        guard t.fields[i].type != .mixed else {
+            throw invalid("'\(t.name).\(name)' is an AnyRealmValue: subscriptions do not compare them yet")
+        }
         return Column(sql: SyncTable.quote(name), type: t.fields[i].type)
     }
 

@@ -26,20 +26,23 @@ package struct SyncTable: Sendable {
 
         package var isCollection: Bool { collection != .none }
 
+        /// Whether the server column is `jsonb`: a collection, or an `AnyRealmValue` (`SyncMixed`).
+        package var isJSON: Bool { isCollection || type == .mixed }
+
         /// The server column's type.
-        package var sqlType: String { isCollection ? "jsonb" : SyncTable.sqlType(type) }
+        package var sqlType: String { isJSON ? "jsonb" : SyncTable.sqlType(type) }
 
         /// The column's type in `jsonb_to_recordset` (its wire form).
-        package var wireType: String { isCollection ? "jsonb" : SyncTable.wireType(type) }
+        package var wireType: String { isJSON ? "jsonb" : SyncTable.wireType(type) }
 
         /// The SQL expression that reads the column in wire form.
         package var selectExpression: String {
-            isCollection ? SyncTable.quote(name) : SyncTable.selectExpression(name, type)
+            isJSON ? SyncTable.quote(name) : SyncTable.selectExpression(name, type)
         }
 
         /// The SQL expression that turns the wire-form column of recordset `x` into the column's type.
         package var insertExpression: String {
-            isCollection ? "x." + SyncTable.quote(name) : SyncTable.insertExpression(name, type)
+            isJSON ? "x." + SyncTable.quote(name) : SyncTable.insertExpression(name, type)
         }
 
         /// `value` as JSON text in wire form: a collection as an array (a map as an object, keys
@@ -98,9 +101,16 @@ package struct SyncTable: Sendable {
                     "'\(table).\(name)': PostgreSQL cannot store \(what), so the write was not committed. Change the value, or leave \(table) out of the synced objectTypes."
                 )
             }
+            if type == .mixed && SyncMixed.holdsObject(value) {
+                throw SyncError(
+                    .unsupportedValue,
+                    "'\(table).\(name)': an AnyRealmValue holding an object does not sync yet, so the write was not committed. Store the object's primary key instead, or leave \(table) out of the synced objectTypes."
+                )
+            }
             switch value {
             case .string(let s) where s.utf8.contains(0): throw fail("a String containing U+0000")
-            case .timestamp(let seconds, _) where seconds < -210_866_803_200 || seconds > 9_224_318_015_999:
+            case .timestamp(let seconds, _)
+            where type == .timestamp && (seconds < -210_866_803_200 || seconds > 9_224_318_015_999):
                 throw fail("a Date before 4713 BC or after 294276 AD")
             case .list(let items): for i in items { try checkStorable(i, table: table) }
             case .map(let entries):
@@ -119,6 +129,7 @@ package struct SyncTable: Sendable {
             func element(_ v: StoreValue, nullable: Bool) -> StoreValue? {
                 switch (type, v) {
                 case (_, .null): return nullable ? v : nil
+                case (.mixed, _): return SyncMixed.holdsObject(v) ? nil : v
                 case (.bool, .bool), (.int, .int), (.float, .float), (.double, .double), (.string, .string),
                     (.data, .data), (.timestamp, .timestamp), (.objectId, .objectId), (.uuid, .uuid),
                     (.decimal128, .decimal128):
@@ -158,6 +169,7 @@ package struct SyncTable: Sendable {
             switch type {
             case .timestamp: keep = SyncTable.microseconds
             case .decimal128: keep = SyncDecimal.canonical
+            case .mixed: return SyncMixed.canonical(value)
             default: return value
             }
             switch value {
@@ -241,13 +253,14 @@ package struct SyncTable: Sendable {
             guard Self.supported.contains(c.type) else {
                 throw SyncError(
                     .unsupportedSchema,
-                    "'\(store.name).\(c.name)': synced realms sync Bool, Int, Float, Double, String, Data, Date, ObjectId, UUID and Decimal128 properties, optional or not, links to synced types, and lists, sets and maps of them; AnyRealmValue is not synced yet. Leave the type out of the synced objectTypes or change the property."
+                    "'\(store.name).\(c.name)': synced realms sync Bool, Int, Float, Double, String, Data, Date, ObjectId, UUID, Decimal128 and AnyRealmValue properties, optional or not, links to synced types, and lists, sets and maps of them. Leave the type out of the synced objectTypes or change the property."
                 )
             }
             fields.append(
                 Field(
                     name: c.name, column: i, type: c.type, target: nil, collection: c.collection,
-                    isNullable: c.isNullable, defaultValue: c.defaultValue))
+                    // An AnyRealmValue may always be `.none`, in a collection too.
+                    isNullable: c.isNullable || c.type == .mixed, defaultValue: c.defaultValue))
         }
         guard !fields.isEmpty else {
             throw SyncError(
@@ -269,7 +282,7 @@ package struct SyncTable: Sendable {
     }
 
     private static let supported: Set<ColumnType> = [
-        .int, .bool, .float, .double, .string, .data, .timestamp, .objectId, .uuid, .decimal128,
+        .int, .bool, .float, .double, .string, .data, .timestamp, .objectId, .uuid, .decimal128, .mixed,
     ]
 
     // MARK: SQL
@@ -344,6 +357,7 @@ package struct SyncTable: Sendable {
 
     /// `value` (of a column of type `t`) as JSON text in wire form.
     package static func json(_ value: StoreValue, _ t: ColumnType) -> String {
+        if t == .mixed { return SyncMixed.json(value) }
         switch value {
         case .null: return "null"
         case .bool(let b): return b ? "true" : "false"
@@ -361,9 +375,10 @@ package struct SyncTable: Sendable {
         }
     }
 
-    /// The value of a column of type `t` from a JSON value in wire form (as `JSONSerialization`
+    /// The value of a column of type `t` from a JSON value in wire form (as `SyncJSON`
     /// returns it), or nil when it is not one.
     package static func value(fromJSON j: Any?, _ t: ColumnType) -> StoreValue? {
+        if t == .mixed { return SyncMixed.value(fromJSON: j) }
         guard let j, !(j is NSNull) else { return .null }
         switch t {
         case .bool:
@@ -494,7 +509,7 @@ package struct SyncTable: Sendable {
         }
     }
 
-    private static func uuidText(_ b: [UInt8]) -> String {
+    static func uuidText(_ b: [UInt8]) -> String {
         guard b.count == 16 else { return "" }
         let h = hex(b)
         let c = Array(h)

@@ -13,7 +13,7 @@ struct SyncUploadRows {
         table = t
         columns =
             [SyncArrayBind(.init(t.primaryKeyType))]
-            + t.fields.map { SyncArrayBind($0.isCollection ? .jsonb : .init($0.type)) } + [SyncArrayBind(.text)]
+            + t.fields.map { SyncArrayBind($0.isJSON ? .jsonb : .init($0.type)) } + [SyncArrayBind(.text)]
         clockKeys = t.fields.enumerated().map { i, f in
             Array(((i == 0 ? "" : ",") + SyncTable.jsonString(f.name) + ":\"").utf8)
         }
@@ -32,7 +32,10 @@ struct SyncUploadRows {
         clocks.reserveCapacity(clockKeys.count * 48 + 2)
         for (i, f) in table.fields.enumerated() {
             let v = record.fields[f.name] ?? .init(value: f.defaultValue, clock: record.tombstone)
-            if f.isCollection {
+            if f.type == .mixed && !f.isCollection && v.value == .null {
+                // `.none` is SQL NULL (`SyncMixed`), not JSON `null`.
+                try columns[i + 1].append(.null)
+            } else if f.isJSON {
                 columns[i + 1].append(json: f.json(v.value))
             } else {
                 try columns[i + 1].append(v.value)

@@ -18,10 +18,22 @@ final class SyncNote: Object {
     @Persisted var blob: Data
 }
 
-/// A model with an AnyRealmValue: not syncable yet.
-final class SyncMixed: Object {
+/// A model with an embedded object: not syncable yet (refused at open).
+final class SyncHouse: Object {
+    @Persisted(primaryKey: true) var id: Int
+    @Persisted var address: SyncAddress?
+}
+
+final class SyncAddress: EmbeddedObject {
+    @Persisted var street: String
+}
+
+/// A synced model with AnyRealmValue values (`jsonb` columns on the server, `SyncMixed`).
+final class SyncAnything: Object {
     @Persisted(primaryKey: true) var id: Int
     @Persisted var value: AnyRealmValue
+    @Persisted var values: List<AnyRealmValue>
+    @Persisted var note: String
 }
 
 /// A synced model with Decimal128 values (`numeric` columns on the server).
