@@ -7,9 +7,9 @@ import Foundation
 /// Why not `JSONSerialization`: swift-corelibs-foundation's reads many doubles a unit in the last
 /// place off (7,215 of 20,000 random doubles written in Swift's shortest form, on this project's
 /// Linux toolchain), so a `Double` written on one replica arrived changed on the others. Here an
-/// integer (no `.`, `e` or `E`) that fits an `Int64` is an `Int64` (`NSNumber` of type `q`), any
-/// other number is `Double(text)`, which rounds correctly; `true` and `false` are `NSNumber`s of
-/// `Bool` (type `c`).
+/// integer (no `.`, `e` or `E`) that fits an `Int64` is an `Int64` (an integer `NSNumber`) but
+/// `-0`, which is -0.0; any other number is `Double(text)`, which rounds correctly; `true` and
+/// `false` are `NSNumber`s of `Bool` (type `c`).
 enum SyncJSON {
     /// A malformed document.
     struct Malformed: Error, CustomStringConvertible {
@@ -142,7 +142,9 @@ enum SyncJSON {
             }
             guard at > start else { throw malformed("expected a value") }
             let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<at]), as: UTF8.self)
-            if integral, let i = Int64(text) { return NSNumber(value: i) }
+            // PostgreSQL prints a `float8` or `real` negative zero as `-0`: a Double, or its sign
+            // would be lost.
+            if integral, let i = Int64(text), !(i == 0 && text.hasPrefix("-")) { return NSNumber(value: i) }
             guard let d = Double(text) else { throw malformed("'\(text)' is not a number") }
             return NSNumber(value: d)
         }

@@ -77,7 +77,15 @@ enum SyncMixed {
             }
             return .list(out)
         }
-        guard let object = j as? [String: Any], object.count == 1, let (tag, payload) = object.first else { return nil }
+        guard let object = j as? [String: Any] else { return nil }
+        if object.count == 1, let (tag, payload) = object.first, let v = tagged(tag, payload) { return v }
+        // Not one of the tags: an object an SQL writer put there is read as a dictionary (rather
+        // than stalling every replica's download on a value none can read).
+        return dictionary(object)
+    }
+
+    /// The value of a one-key object `{tag: payload}`, or nil when it is not one of the tags.
+    private static func tagged(_ tag: String, _ payload: Any) -> StoreValue? {
         func number<F: LosslessStringConvertible & FloatingPoint>(_ text: String) -> F? {
             switch text {
             case "nan": .nan
@@ -90,10 +98,13 @@ enum SyncMixed {
         case "$double": return (payload as? String).flatMap { number($0) as Double? }.map { .double($0) }
         case "$float": return (payload as? String).flatMap { number($0) as Float? }.map { .float($0) }
         case "$date":
-            guard let parts = payload as? [NSNumber], parts.count == 2 else { return nil }
-            let n = parts[1].int64Value
-            guard n > -1_000_000_000, n < 1_000_000_000 else { return nil }
-            return .timestamp(seconds: parts[0].int64Value, nanoseconds: Int32(n))
+            // Whole seconds and nanoseconds of one sign, as the store keeps a date.
+            guard let parts = payload as? [NSNumber], parts.count == 2,
+                parts.allSatisfy({ String(cString: $0.objCType) != "d" && String(cString: $0.objCType) != "c" })
+            else { return nil }
+            let (s, n) = (parts[0].int64Value, parts[1].int64Value)
+            guard n > -1_000_000_000, n < 1_000_000_000, (s >= 0 && n >= 0) || (s <= 0 && n <= 0) else { return nil }
+            return .timestamp(seconds: s, nanoseconds: Int32(n))
         case "$binary": return (payload as? String).flatMap { SyncTable.bytes(hex: $0) }.map { .data($0) }
         case "$oid":
             guard let b = (payload as? String).flatMap({ SyncTable.bytes(hex: $0) }), b.count == 12 else { return nil }
@@ -101,17 +112,21 @@ enum SyncMixed {
         case "$uuid":
             guard let u = (payload as? String).flatMap(UUID.init(uuidString:)) else { return nil }
             return .uuid(withUnsafeBytes(of: u.uuid) { [UInt8]($0) })
-        case "$decimal": return (payload as? String).flatMap(SyncDecimal.bytes).map { .decimal128($0) }
-        case "$map":
-            guard let entries = payload as? [String: Any] else { return nil }
-            var out: [String: StoreValue] = [:]
-            for (k, e) in entries {
-                guard let v = value(fromJSON: e) else { return nil }
-                out[k] = v
-            }
-            return .map(out)
+        case "$decimal":
+            // In `numeric`'s form, as a replica keeps it (an SQL writer may write `1.5E+3`).
+            return (payload as? String).flatMap(SyncDecimal.bytes).map { SyncDecimal.canonical(.decimal128($0)) }
+        case "$map": return (payload as? [String: Any]).flatMap(dictionary)
         default: return nil
         }
+    }
+
+    private static func dictionary(_ entries: [String: Any]) -> StoreValue? {
+        var out: [String: StoreValue] = [:]
+        for (k, e) in entries {
+            guard let v = value(fromJSON: e) else { return nil }
+            out[k] = v
+        }
+        return .map(out)
     }
 
     /// `value` as it reads back from the server: its decimals (nested too) in `numeric`'s form,
@@ -122,6 +137,20 @@ enum SyncMixed {
         case .list(let items): .list(items.map(canonical))
         case .map(let entries): .map(entries.mapValues(canonical))
         default: value
+        }
+    }
+
+    /// How deeply lists and dictionaries may nest in a synced `AnyRealmValue`: the JSON of a
+    /// deeper one (a dictionary takes two levels, `{"$map": {...}}`, and `json_agg` two more)
+    /// would pass `SyncJSON`'s limit, and no replica could read the row.
+    static let maxNesting = 100
+
+    /// How deeply lists and dictionaries nest in `value` (0 for neither).
+    static func nesting(_ value: StoreValue) -> Int {
+        switch value {
+        case .list(let items): 1 + (items.map(nesting).max() ?? 0)
+        case .map(let entries): 1 + (entries.values.map(nesting).max() ?? 0)
+        default: 0
         }
     }
 

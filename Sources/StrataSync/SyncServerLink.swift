@@ -37,6 +37,9 @@ final class SyncServerLink: @unchecked Sendable {
             // The subscriptions' string literals double quotes and escape LIKE with a backslash:
             // both need standard strings, whatever the server's default.
             try await link.run("SET standard_conforming_strings = on")
+            // Doubles and reals printed in their shortest exact form (the default from PostgreSQL
+            // 12 on, unless a role or database sets a lower value: 0 rounds to 15 digits).
+            try await link.run("SET extra_float_digits = 3")
             return link
         } catch {
             throw Self.syncError(

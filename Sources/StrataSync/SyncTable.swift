@@ -37,7 +37,20 @@ package struct SyncTable: Sendable {
 
         /// The SQL expression that reads the column in wire form.
         package var selectExpression: String {
-            isJSON ? SyncTable.quote(name) : SyncTable.selectExpression(name, type)
+            let q = SyncTable.quote(name)
+            if isCollection && type == .decimal128 {
+                // Numbers an SQL writer put in the collection come as their text: in JSON they
+                // would be read through a Double (`1.10` as 1.1, 20 digits as 17).
+                let element =
+                    "CASE WHEN jsonb_typeof(_strata_e) = 'number' THEN to_jsonb(_strata_e #>> '{}') ELSE _strata_e END"
+                if collection == .map {
+                    return
+                        "CASE WHEN jsonb_typeof(\(q)) = 'object' THEN coalesce((SELECT jsonb_object_agg(_strata_k, \(element)) FROM jsonb_each(\(q)) AS _strata_x(_strata_k, _strata_e)), '{}'::jsonb) ELSE \(q) END AS \(q)"
+                }
+                return
+                    "CASE WHEN jsonb_typeof(\(q)) = 'array' THEN coalesce((SELECT jsonb_agg(\(element) ORDER BY _strata_o) FROM jsonb_array_elements(\(q)) WITH ORDINALITY AS _strata_x(_strata_e, _strata_o)), '[]'::jsonb) ELSE \(q) END AS \(q)"
+            }
+            return isJSON ? q : SyncTable.selectExpression(name, type)
         }
 
         /// The SQL expression that turns the wire-form column of recordset `x` into the column's type.
@@ -99,6 +112,12 @@ package struct SyncTable: Sendable {
                 SyncError(
                     .unsupportedValue,
                     "'\(table).\(name)': PostgreSQL cannot store \(what), so the write was not committed. Change the value, or leave \(table) out of the synced objectTypes."
+                )
+            }
+            if type == .mixed && SyncMixed.nesting(value) > SyncMixed.maxNesting {
+                throw SyncError(
+                    .unsupportedValue,
+                    "'\(table).\(name)': an AnyRealmValue nesting lists and dictionaries more than \(SyncMixed.maxNesting) deep does not sync, so the write was not committed. Flatten the value."
                 )
             }
             if type == .mixed && SyncMixed.holdsObject(value) {
@@ -326,8 +345,9 @@ package struct SyncTable: Sendable {
         switch t {
         case .timestamp: return "(extract(epoch from \(q)) * 1000000)::bigint AS \(q)"
         case .data: return "encode(\(q), 'hex') AS \(q)"
-        // As text: in JSON a number would be read through a Double.
-        case .decimal128: return "\(q)::text AS \(q)"
+        // As text: in JSON a number would be read through a Double (a `real`'s shortest text
+        // read as a Double, then rounded to a Float, is not proven to give the same Float).
+        case .decimal128, .float: return "\(q)::text AS \(q)"
         default: return q
         }
     }
@@ -362,9 +382,12 @@ package struct SyncTable: Sendable {
         case .null: return "null"
         case .bool(let b): return b ? "true" : "false"
         case .int(let i): return String(i)
+        // A JSON number in `jsonb` has no NaN, infinity or negative zero: those go as strings.
         case .float(let f):
+            if f == 0 && f.sign == .minus { return "\"-0.0\"" }
             return f.isFinite ? "\(f)" : (f.isNaN ? "\"NaN\"" : (f > 0 ? "\"Infinity\"" : "\"-Infinity\""))
         case .double(let d):
+            if d == 0 && d.sign == .minus { return "\"-0.0\"" }
             return d.isFinite ? "\(d)" : (d.isNaN ? "\"NaN\"" : (d > 0 ? "\"Infinity\"" : "\"-Infinity\""))
         case .string(let s): return jsonString(s)
         case .data(let b), .objectId(let b): return "\"" + hex(b) + "\""

@@ -83,7 +83,7 @@ final class SyncDecimalTests: SyncTestCase {
 
         // Arithmetic and edits in SQL reach both replicas, numbers in a jsonb list too.
         try server.sql(
-            "UPDATE \"SyncLedger\" SET amount = amount + 0.01, fee = 2.500, history = '[1.25, \"3\", \"-7.10\"]' WHERE id = 1",
+            "UPDATE \"SyncLedger\" SET amount = amount + 0.01, fee = 2.500, history = '[1.25, \"3\", \"-7.10\", 1.10, 12345678901234567890.123]', limits = '{\"max\": 99.990}' WHERE id = 1",
             database: db)
         for r in [a, b] {
             try await wait(r, .download)
@@ -91,7 +91,9 @@ final class SyncDecimalTests: SyncTestCase {
             let edited = try XCTUnwrap(r.object(ofType: SyncLedger.self, forPrimaryKey: 1))
             XCTAssertEqual(edited.amount.description, "20.00")
             XCTAssertEqual(edited.fee?.description, "2.500")
-            XCTAssertEqual(texts(edited.history), ["1.25", "3", "-7.10"])
+            // Numbers in the jsonb list keep their digits (JSON would read them as Doubles).
+            XCTAssertEqual(texts(edited.history), ["1.25", "3", "-7.10", "1.10", "12345678901234567890.123"])
+            XCTAssertEqual(edited.limits["max"]??.description, "99.990")
         }
 
         // The same field edited on both replicas converges to the later write.

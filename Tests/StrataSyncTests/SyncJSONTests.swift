@@ -36,7 +36,8 @@ final class SyncJSONTests: SyncTestCase {
 
     func testNumbersKeepTheirKind() throws {
         let parsed = try XCTUnwrap(
-            try SyncJSON.parse("[9007199254740993, -0, 1.0, 99999999999999999999, true, false, -12e-1]") as? [NSNumber])
+            try SyncJSON.parse("[9007199254740993, -0, 1.0, 99999999999999999999, true, false, -12e-1, 0]")
+                as? [NSNumber])
         let kinds = parsed.map { n -> String in
             switch String(cString: n.objCType) {
             case "c": "bool"
@@ -44,7 +45,9 @@ final class SyncJSONTests: SyncTestCase {
             default: "int"
             }
         }
-        XCTAssertEqual(kinds, ["int", "int", "double", "double", "bool", "bool", "double"])
+        // `-0` is how PostgreSQL prints a negative zero double: it stays one.
+        XCTAssertEqual(kinds, ["int", "double", "double", "double", "bool", "bool", "double", "int"])
+        XCTAssertEqual(parsed[1].doubleValue.sign, .minus)
         XCTAssertEqual(parsed[0].int64Value, 9_007_199_254_740_993)
         XCTAssertEqual(parsed[2].doubleValue, 1.0)
         XCTAssertEqual(parsed[3].doubleValue, 1e20)
@@ -75,7 +78,7 @@ final class SyncJSONTests: SyncTestCase {
     }
 
     /// A Double written on one replica arrives bit for bit on the other, in a property, in a
-    /// list and in an AnyRealmValue.
+    /// list and in an AnyRealmValue; a Float in a property too.
     @MainActor
     func testDoublesSyncBitForBit() async throws {
         let (server, db) = try freshDatabase()
@@ -84,13 +87,14 @@ final class SyncJSONTests: SyncTestCase {
             configuration: configuration("a", server, db, types: types), downloadBeforeOpen: .always)
         let b = try await Realm(
             configuration: configuration("b", server, db, types: types), downloadBeforeOpen: .always)
-        let values = doubles(300)
+        let values = doubles(300) + [-0.0, 0.0]
         try a.write {
             for (i, d) in values.enumerated() {
                 a.add(SyncDog(value: ["id": i, "name": "d\(i)", "weight": d]))
                 let x = SyncAnything()
                 x.id = i
                 x.value = .double(d)
+                x.ratio = Float(bitPattern: UInt32(truncatingIfNeeded: d.bitPattern >> 17) & 0x7F7F_FFFF)
                 a.add(x)
             }
             let bag = SyncBag()
@@ -105,8 +109,14 @@ final class SyncJSONTests: SyncTestCase {
             if b.object(ofType: SyncAnything.self, forPrimaryKey: i)?.value.doubleValue?.bitPattern != d.bitPattern {
                 wrong += 1
             }
+            let ratio = a.object(ofType: SyncAnything.self, forPrimaryKey: i)!.ratio
+            if b.object(ofType: SyncAnything.self, forPrimaryKey: i)?.ratio.bitPattern != ratio.bitPattern {
+                wrong += 1
+            }
         }
         XCTAssertEqual(wrong, 0)
+        // A negative zero goes into the jsonb list as the string "-0.0" (jsonb numbers have no
+        // sign of zero), and comes back as -0.0.
         XCTAssertEqual(
             b.object(ofType: SyncBag.self, forPrimaryKey: 1)?.weights.map { $0?.bitPattern }, values.map(\.bitPattern))
     }

@@ -100,7 +100,11 @@ final class SyncMixedTests: SyncTestCase {
             UPDATE "SyncAnything" SET value = '2.25' WHERE id = 1;
             UPDATE "SyncAnything" SET value = '42' WHERE id = 2;
             UPDATE "SyncAnything" SET value = '[1, {"$uuid": "e621e1f8-c36c-495a-93fc-0c247a3e6e5f"}]' WHERE id = 3;
-            UPDATE "SyncAnything" SET value = NULL WHERE id = 4
+            UPDATE "SyncAnything" SET value = NULL WHERE id = 4;
+            UPDATE "SyncAnything" SET value = '{"a": 1, "b": [true]}' WHERE id = 5;
+            UPDATE "SyncAnything" SET value = '{"$oid": 5}' WHERE id = 6;
+            UPDATE "SyncAnything" SET value = '{"$date": [1, -5]}' WHERE id = 7;
+            UPDATE "SyncAnything" SET value = '{"$decimal": "1.5E+3"}' WHERE id = 8
             """, database: db)
         for r in [a, b] {
             try await wait(r, .download)
@@ -112,6 +116,12 @@ final class SyncMixedTests: SyncTestCase {
             XCTAssertEqual(
                 v(3), describe(.fromArray([.int(1), .uuid(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!)])))
             XCTAssertEqual(v(4), describe(.none))
+            // Objects that are not tags (or tags with a payload that is not theirs) read as
+            // dictionaries: no replica's download stalls on them.
+            XCTAssertEqual(v(5), describe(.fromDictionary(["a": .int(1), "b": .fromArray([.bool(true)])])))
+            XCTAssertEqual(v(6), describe(.fromDictionary(["$oid": .int(5)])))
+            XCTAssertEqual(v(7), describe(.fromDictionary(["$date": .fromArray([.int(1), .int(-5)])])))
+            XCTAssertEqual(v(8), "decimal(1500)")
         }
     }
 
@@ -144,13 +154,40 @@ final class SyncMixedTests: SyncTestCase {
                 o.values.append(.object(SyncDog(value: ["id": 2])))
                 a.add(o)
             })
+        // Lists nested deeper than SyncMixed.maxNesting fail the write too (no replica could
+        // read the row back); at the limit they sync.
+        func nested(_ depth: Int) -> AnyRealmValue {
+            var v = AnyRealmValue.int(depth)
+            for _ in 0..<depth { v = .fromArray([v]) }
+            return v
+        }
+        XCTAssertThrowsError(
+            try a.write {
+                let o = SyncAnything()
+                o.id = 4
+                o.value = nested(SyncMixed.maxNesting + 1)
+                a.add(o)
+            }
+        ) { error in XCTAssertTrue("\(error)".contains("deep"), "\(error)") }
         try a.write {
             let o = SyncAnything()
             o.id = 3
             o.value = .string("fine")
             a.add(o)
+            let deep = SyncAnything()
+            deep.id = 5
+            deep.value = nested(SyncMixed.maxNesting)
+            a.add(deep)
         }
         try await wait(a, .upload)
-        XCTAssertEqual(try server.sql("SELECT id, value::text FROM \"SyncAnything\"", database: db), "3|\"fine\"\n")
+        XCTAssertEqual(
+            try server.sql("SELECT id, left(value::text, 12) FROM \"SyncAnything\" ORDER BY id", database: db),
+            "3|\"fine\"\n5|[[[[[[[[[[[[\n")
+        let b = try await Realm(
+            configuration: configuration("b", server, db, types: [SyncAnything.self, SyncDog.self]),
+            downloadBeforeOpen: .always)
+        XCTAssertEqual(
+            describe(try XCTUnwrap(b.object(ofType: SyncAnything.self, forPrimaryKey: 5)).value),
+            describe(nested(SyncMixed.maxNesting)))
     }
 }

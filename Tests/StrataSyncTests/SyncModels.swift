@@ -34,6 +34,7 @@ final class SyncAnything: Object {
     @Persisted var value: AnyRealmValue
     @Persisted var values: List<AnyRealmValue>
     @Persisted var note: String
+    @Persisted var ratio: Float
 }
 
 /// A synced model with Decimal128 values (`numeric` columns on the server).
