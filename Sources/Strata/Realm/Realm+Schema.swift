@@ -39,9 +39,28 @@ extension Realm {
     /// The model classes an open checks: `objectTypes` when given, else every model of the module
     /// that made the configuration (StrataPlugin's generated `Realm.Configuration` initializer
     /// records it), else none (classes are then bound when first used).
+    ///
+    /// A class of `objectTypes` is found in that module's schema when it lists it, by identity:
+    /// the cast to `ObjectSchemaProviding` makes the Swift runtime scan every protocol
+    /// conformance record of the process the first time it asks about a class (about 0.35M
+    /// instructions, a fifth of an open; Docs/Performance.md, "Open + first read"). Classes of
+    /// other modules are cast.
     var typesCheckedAtOpen: [any ObjectSchemaProviding.Type] {
-        if let types = configuration.objectTypes { return types.compactMap { $0 as? any ObjectSchemaProviding.Type } }
-        return configuration._strataModuleSchema?.objectTypes ?? []
+        guard let types = configuration.objectTypes else { return configuration._strataModuleSchema?.objectTypes ?? [] }
+        let known = (configuration._strataModuleSchema?.objectTypes ?? []).sorted {
+            ObjectIdentifier($0) < ObjectIdentifier($1)
+        }
+        return types.compactMap { t -> (any ObjectSchemaProviding.Type)? in
+            let id = ObjectIdentifier(t)
+            var low = 0
+            var high = known.count
+            while low < high {
+                let mid = (low + high) / 2
+                if ObjectIdentifier(known[mid]) < id { low = mid + 1 } else { high = mid }
+            }
+            if low < known.count, ObjectIdentifier(known[low]) == id { return known[low] }
+            return t as? any ObjectSchemaProviding.Type
+        }
     }
 
     /// Checks the file's schema against the models at open (`Realm(configuration:)`), migrating
