@@ -40,6 +40,9 @@ final class SyncServerLink: @unchecked Sendable {
             // Doubles and reals printed in their shortest exact form (the default from PostgreSQL
             // 12 on, unless a role or database sets a lower value: 0 rounds to 15 digits).
             try await link.run("SET extra_float_digits = 3")
+            // So that a database administrator (and a test that stalled) can tell the sync
+            // sessions apart in pg_stat_activity.
+            try await link.run("SET application_name = 'StrataSync'")
             return link
         } catch {
             throw Self.syncError(

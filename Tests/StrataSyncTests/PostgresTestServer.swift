@@ -84,14 +84,37 @@ final class PostgresTestServer: @unchecked Sendable {
     }
 
     /// Runs `statement` with psql in `database`; returns what it printed (unaligned, tuples only).
+    ///
+    /// A statement that waits more than a minute for a lock fails (`lock_timeout`), and the error
+    /// carries the database's sessions and the locks they wait for: a test that stalled behind a
+    /// transaction left open says which one, rather than running into the test's time limit.
     @discardableResult
-    func sql(_ statement: String, database: String) throws -> String {
-        try Self.run(
-            Self.psql,
-            [
-                "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", "\(port)", "-U", user, "-d",
-                database, "-c", statement,
-            ])
+    func sql(_ statement: String, database: String, lockTimeoutMilliseconds: Int = 60_000) throws -> String {
+        let args = [
+            "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", "\(port)", "-U", user, "-d",
+            database,
+        ]
+        do {
+            return try Self.run(
+                Self.psql, args + ["-c", statement],
+                environment: ["PGOPTIONS": "-c lock_timeout=\(lockTimeoutMilliseconds)"])
+        } catch let error as NSError where error.localizedDescription.contains("lock timeout") {
+            let sessions =
+                (try? Self.run(
+                    Self.psql,
+                    args + [
+                        "-c",
+                        "SELECT pid, application_name, state, wait_event_type, wait_event, now() - xact_start AS in_transaction, left(query, 160) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
+                        "-c",
+                        "SELECT pid, locktype, relation::regclass, mode, granted FROM pg_locks WHERE database = (SELECT oid FROM pg_database WHERE datname = current_database()) OR locktype IN ('transactionid', 'advisory') ORDER BY pid",
+                    ])) ?? "(could not list the sessions)"
+            throw NSError(
+                domain: "PostgresTestServer", code: error.code,
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "\(error.localizedDescription)\nSessions of \(database) (pid|application|state|wait type|wait|in transaction|query):\n\(sessions)"
+                ])
+        }
     }
 
     /// Starts `statement` with psql in `database` in the background; returns its process id
@@ -122,9 +145,9 @@ final class PostgresTestServer: @unchecked Sendable {
     /// waits on the run loop, which an async test on the main actor does not turn); returns what
     /// it printed. The server `pg_ctl` starts keeps the output file open, so it is read at exit.
     @discardableResult
-    static func run(_ tool: String, _ args: [String]) throws -> String {
+    static func run(_ tool: String, _ args: [String], environment: [String: String] = [:]) throws -> String {
         let outPath = "/tmp/strata-pg-out-\(getpid())-\(UUID().uuidString.prefix(8))"
-        let pid = try spawn(tool, args, environment: [:], output: outPath)
+        let pid = try spawn(tool, args, environment: environment, output: outPath)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let text = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
