@@ -113,19 +113,24 @@ struct SyncArrayBind: PostgresThrowingDynamicTypeEncodable {
         case (.timestamptz, .timestamp(let s, let n)):
             elements.writeInteger(s &* 1_000_000 &+ Int64(n) / 1000 &- Self.postgresEpoch)
         case (.uuid, .uuid(let b)) where b.count == 16: elements.writeBytes(b)
-        case (.numeric, .decimal128(let b)) where SyncDecimal.text(b) != nil:
-            elements.writeString(SyncDecimal.text(b) ?? "")
+        case (.numeric, .decimal128(let b)):
+            guard let text = SyncDecimal.text(b) else { throw unsendable(value) }
+            elements.writeString(text)
         case (_, .null):
             elements.setInteger(Int32(-1), at: at)
             hasNull = true
             return
         default:
-            throw SyncError(
-                .local,
-                "An outbox value \(value) cannot be sent as the server's \(element) column: the entry was written for another type of the property."
-            )
+            throw unsendable(value)
         }
         elements.setInteger(Int32(elements.writerIndex - at - 4), at: at)
+    }
+
+    private func unsendable(_ value: StoreValue) -> SyncError {
+        SyncError(
+            .local,
+            "An outbox value \(value) cannot be sent as the server's \(element) column: the entry was written for another type of the property."
+        )
     }
 
     /// Appends a `jsonb` element from its JSON text.

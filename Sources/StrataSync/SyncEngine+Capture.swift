@@ -123,7 +123,7 @@ extension SyncEngine {
             }
             var v = row.value(f.column)
             try f.checkStorable(v, table: t.name)
-            if f.type == .timestamp || f.type == .decimal128 || f.type == .mixed {
+            if f.serverMayChangeValues {
                 // PostgreSQL keeps microseconds, and a `numeric` without an exponent (decimals
                 // in an AnyRealmValue too): every replica keeps what the server keeps.
                 let rounded = f.asServerKeepsIt(v)

@@ -72,8 +72,7 @@ package enum SyncServerSchema {
 
     static func columnSQL(_ f: SyncTable.Field) -> String {
         SyncTable.quote(f.name) + " " + f.sqlType
-            + ((f.isNullable && !f.isCollection) || (f.type == .mixed && !f.isCollection)
-                ? "" : " NOT NULL DEFAULT " + defaultSQL(f))
+            + (f.isNullable && !f.isCollection ? "" : " NOT NULL DEFAULT " + defaultSQL(f))
     }
 
     static func statements(_ t: SyncTable) -> [String] {

@@ -181,6 +181,10 @@ package struct SyncTable: Sendable {
             }
         }
 
+        /// Whether PostgreSQL may keep a value of this field other than as written
+        /// (`asServerKeepsIt` changes it): dates, decimals, and decimals in an `AnyRealmValue`.
+        package var serverMayChangeValues: Bool { type == .timestamp || type == .decimal128 || type == .mixed }
+
         /// `value` as PostgreSQL keeps it (a collection's elements too): a date at whole
         /// microseconds, a `Decimal128` as `numeric` gives it back (`SyncDecimal.canonical`).
         package func asServerKeepsIt(_ value: StoreValue) -> StoreValue {
