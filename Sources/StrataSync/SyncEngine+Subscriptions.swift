@@ -18,9 +18,11 @@ extension SyncEngine {
         }
     }
 
-    /// Throws when the calling thread's realm of this file is in a write transaction.
+    /// Throws when a realm of this file confined to the calling thread, queue or actor holds
+    /// the file's write lock (a write transaction, or one parked for its asynchronous writes):
+    /// the engine's write would wait for it, and it for the caller.
     func refuseInsideWrite() throws {
-        if (try? Realm(configuration: realmConfiguration).isInWriteTransaction) == true {
+        if Realm._writeLockHeldHere(path: path) {
             throw SyncError(
                 .invalidSubscription,
                 "Subscriptions cannot be updated inside a write transaction of the realm: update them before or after it."

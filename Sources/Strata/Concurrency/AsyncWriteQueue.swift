@@ -250,6 +250,14 @@ final class AsyncWriteQueue {
         lock.unlock()
     }
 
+    /// Whether a write transaction is parked for this realm's next asynchronous write (the
+    /// file's write lock is held for it).
+    var holdsParkedTransaction: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return parked != nil
+    }
+
     /// Gives up a parked transaction nobody is going to use (releasing the write lock).
     private func releaseParked() {
         lock.lock()

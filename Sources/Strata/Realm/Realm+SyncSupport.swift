@@ -21,6 +21,14 @@ extension Realm {
     /// transaction inside one, else the realm's snapshot.
     package var _storeTransaction: StoreTransaction { current() }
 
+    /// Whether a realm of the file at `path` (open in this process) confined to the calling
+    /// thread, queue or actor holds the file's write lock (a write transaction, or one parked
+    /// for its asynchronous writes): a write of the file begun and waited for here would wait
+    /// for itself.
+    package static func _writeLockHeldHere(path: String) -> Bool {
+        RealmFile.openFile(path)?.writeLockHeldHere() ?? false
+    }
+
     /// The write transaction, inside one.
     package var _storeWriteTransaction: StoreTransaction? { writeTxn }
 }

@@ -269,6 +269,7 @@ public struct Realm: Equatable {
         }
         self.realmState = RealmState(configuration: configuration, file: file, confinement: confinement)
         RealmState.remember(realmState, path: path)
+        file.register(realmState)
         Logger.log(
             .detail, Category.sdk,
             wasOpen

@@ -45,6 +45,30 @@ final class RealmFile: @unchecked Sendable {
         set { lock.withLock { commitObserverStorage = newValue } }
     }
 
+    /// The realms of this file in this process (weak; frozen ones are not listed), for
+    /// `writeLockHeldHere`. Guarded by `lock`.
+    private var realmStates: [QueueIdentity.WeakRealmState] = []
+
+    /// Lists `state` among the realms of this file.
+    func register(_ state: RealmState) {
+        lock.withLock {
+            realmStates.removeAll { $0.realmState == nil }
+            realmStates.append(QueueIdentity.WeakRealmState(state))
+        }
+    }
+
+    /// Whether a realm of this file confined to the calling thread, queue or actor holds the
+    /// file's write lock: it is in a write transaction, or one is parked for its asynchronous
+    /// writes. Another write of the file begun here and waited for would then wait for itself.
+    /// Reads a realm's transaction only when the caller is that realm's owner.
+    func writeLockHeldHere() -> Bool {
+        let states = lock.withLock { realmStates.compactMap(\.realmState) }
+        for state in states where state.isOnOwner {
+            if state.writeTxn != nil || state.asyncWrites?.holdsParkedTransaction == true { return true }
+        }
+        return false
+    }
+
     private nonisolated(unsafe) static var open: [String: Weak] = [:]
     private static let openLock = NSLock()
 
