@@ -43,6 +43,10 @@ final class SyncServerLink: @unchecked Sendable {
             // So that a database administrator (and a test that stalled) can tell the sync
             // sessions apart in pg_stat_activity.
             try await link.run("SET application_name = 'StrataSync'")
+            if SyncEngine.tracing {
+                let pid = try await link.run("SELECT pg_backend_pid()::text").first?[0] ?? "?"
+                Self.trace("\(ObjectIdentifier(link).hashValue % 10_000) is backend \(pid)")
+            }
             return link
         } catch {
             throw Self.syncError(
@@ -51,7 +55,9 @@ final class SyncServerLink: @unchecked Sendable {
     }
 
     func close() async {
+        if SyncEngine.tracing { Self.trace("\(ObjectIdentifier(self).hashValue % 10_000) close") }
         try? await connection.close()
+        if SyncEngine.tracing { Self.trace("\(ObjectIdentifier(self).hashValue % 10_000) closed") }
     }
 
     /// A bind value: text, an array of texts, or a column of an upload's rows.
@@ -74,6 +80,14 @@ final class SyncServerLink: @unchecked Sendable {
         }
         let query = PostgresQuery(unsafeSQL: sql, binds: b)
         let connection = self.connection
+        let started = SyncEngine.tracing ? DispatchTime.now().uptimeNanoseconds : 0
+        if SyncEngine.tracing { Self.trace("\(ObjectIdentifier(self).hashValue % 10_000) > \(sql.prefix(60))") }
+        defer {
+            if SyncEngine.tracing {
+                let ms = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
+                Self.trace("\(ObjectIdentifier(self).hashValue % 10_000) < \(sql.prefix(30)) \(ms) ms")
+            }
+        }
         do {
             return try await SyncDeadline.run(Self.queryLimit, "a statement") {
                 let rows = try await connection.query(query, logger: Self.logger)
@@ -86,9 +100,27 @@ final class SyncServerLink: @unchecked Sendable {
                 return out
             }
         } catch {
+            if SyncEngine.tracing {
+                Self.trace("\(ObjectIdentifier(self).hashValue % 10_000) ! \(sql.prefix(30)) threw \(error)")
+            }
             if (error as? SyncError)?.code == .connection, error is SyncError { try? await connection.close() }
             throw Self.syncError(error, "running \(sql.prefix(120))")
         }
+    }
+
+    /// How long the server lets a transaction of ours that holds locks (an upload, a schema
+    /// change) sit idle between statements before it ends the session
+    /// (`idle_in_transaction_session_timeout`, set for that transaction only). Closing the
+    /// connection is what normally ends a transaction the session gave up (suspended, a lost
+    /// statement), but a socket the process shares with a child it spawned (file descriptors
+    /// are inherited, ours are not close-on-exec) stays open while the child lives, and the
+    /// server would keep the transaction and its row locks: an SQL writer, or the child itself,
+    /// waited for them. Between two statements of ours there are milliseconds of merging.
+    static let idleInTransactionLimit = "10s"
+
+    /// Writes `message` to standard error with the time (`STRATA_SYNC_TRACE=1`).
+    static func trace(_ message: String) {
+        FileHandle.standardError.write(Data("[link \(Date().timeIntervalSince1970)] \(message)\n".utf8))
     }
 
     /// Runs a query and returns its rows as JSON objects, aggregated by the server into one
@@ -145,7 +177,9 @@ final class SyncServerLink: @unchecked Sendable {
         }
         try await run("BEGIN")
         do {
-            try await run("SELECT pg_advisory_xact_lock(hashtext('strata_schema'))")
+            try await run(
+                "SELECT set_config('idle_in_transaction_session_timeout', $1, true), pg_advisory_xact_lock(hashtext('strata_schema'))",
+                [.text(Self.idleInTransactionLimit)])
             for s in statements { try await run(s) }
             try await checkColumns(tables)
             try await run(
@@ -212,7 +246,9 @@ final class SyncServerLink: @unchecked Sendable {
     ) async throws -> Uploaded {
         try await run("BEGIN")
         do {
-            try await run("SET LOCAL strata.applying = 'on'")
+            try await run(
+                "SELECT set_config('strata.applying', 'on', true), set_config('idle_in_transaction_session_timeout', $1, true)",
+                [.text(Self.idleInTransactionLimit)])
             try await run("INSERT INTO strata_clients (client) VALUES ($1) ON CONFLICT DO NOTHING", [.text(client)])
             let first = try await run(
                 "SELECT uploaded::text, pg_current_xact_id()::text FROM strata_clients WHERE client = $1 FOR UPDATE",
@@ -244,6 +280,9 @@ final class SyncServerLink: @unchecked Sendable {
             try await run("COMMIT")
             return Uploaded(held: max(had, last), newRowsOnly: newOnly ? xid : nil)
         } catch {
+            if SyncEngine.tracing {
+                Self.trace("\(ObjectIdentifier(self).hashValue % 10_000) transaction failed: \(error)")
+            }
             _ = try? await run("ROLLBACK")
             throw error
         }
@@ -485,6 +524,9 @@ final class SyncServerLink: @unchecked Sendable {
             try await run("COMMIT")
             return d
         } catch {
+            if SyncEngine.tracing {
+                Self.trace("\(ObjectIdentifier(self).hashValue % 10_000) transaction failed: \(error)")
+            }
             _ = try? await run("ROLLBACK")
             throw error
         }

@@ -94,27 +94,50 @@ final class PostgresTestServer: @unchecked Sendable {
             "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", "\(port)", "-U", user, "-d",
             database,
         ]
+        let listing = [
+            "-c",
+            "SELECT pid, backend_type, application_name, state, wait_event_type, wait_event, backend_xid, backend_xmin, now() - xact_start AS in_transaction, now() - state_change AS in_state, pg_blocking_pids(pid), left(query, 160) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND backend_type NOT IN ('checkpointer', 'background writer', 'walwriter', 'logical replication launcher', 'autovacuum launcher')",
+            "-c",
+            "SELECT pid, locktype, relation::regclass, page, tuple, transactionid, virtualxid, virtualtransaction, mode, granted FROM pg_locks WHERE pid <> pg_backend_pid() ORDER BY pid",
+        ]
+        // While the statement waits (5 s in), the sessions and locks are listed: the holder of
+        // a lock may be gone by the time the wait times out.
+        let waiting = WaitingListing()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 5) {
+            guard waiting.stillWaiting else { return }
+            let text = (try? Self.run(Self.psql, args + listing)) ?? "(could not list the sessions)"
+            waiting.record(text)
+        }
         do {
-            return try Self.run(
+            let out = try Self.run(
                 Self.psql, args + ["-c", statement],
                 environment: ["PGOPTIONS": "-c lock_timeout=\(lockTimeoutMilliseconds)"])
+            waiting.finish()
+            return out
         } catch let error as NSError where error.localizedDescription.contains("lock timeout") {
-            let sessions =
-                (try? Self.run(
-                    Self.psql,
-                    args + [
-                        "-c",
-                        "SELECT pid, application_name, state, wait_event_type, wait_event, now() - xact_start AS in_transaction, left(query, 160) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
-                        "-c",
-                        "SELECT pid, locktype, relation::regclass, mode, granted FROM pg_locks WHERE database = (SELECT oid FROM pg_database WHERE datname = current_database()) OR locktype IN ('transactionid', 'advisory') ORDER BY pid",
-                    ])) ?? "(could not list the sessions)"
+            waiting.finish()
+            let after = (try? Self.run(Self.psql, args + listing)) ?? "(could not list the sessions)"
             throw NSError(
                 domain: "PostgresTestServer", code: error.code,
                 userInfo: [
                     NSLocalizedDescriptionKey:
-                        "\(error.localizedDescription)\nSessions of \(database) (pid|application|state|wait type|wait|in transaction|query):\n\(sessions)"
+                        "\(error.localizedDescription)\nSessions and locks 5 s into the wait (pid|type|application|state|wait type|wait|xid|xmin|in transaction|in state|blocked by|query; pid|locktype|relation|page|tuple|xid|vxid|holder vxid|mode|granted):\n\(waiting.listing ?? "(none)")\nAfter the timeout:\n\(after)"
                 ])
+        } catch {
+            waiting.finish()
+            throw error
         }
+    }
+
+    /// What a waiting `sql` statement's watcher listed (guarded by a lock).
+    private final class WaitingListing: @unchecked Sendable {
+        private let lock = NSLock()
+        private var done = false
+        private var text: String?
+        var stillWaiting: Bool { lock.withLock { !done } }
+        var listing: String? { lock.withLock { text } }
+        func record(_ t: String) { lock.withLock { text = t } }
+        func finish() { lock.withLock { done = true } }
     }
 
     /// Starts `statement` with psql in `database` in the background; returns its process id

@@ -77,7 +77,13 @@ final class SyncConvergenceTests: SyncTestCase {
             case 1:
                 // An edit in SQL.
                 let id = Int(random.next() % 20)
-                try server.sql("UPDATE \"SyncDog\" SET weight = \(step) WHERE id = \(id)", database: db)
+                // An upload holds its rows for milliseconds, and the server ends one left idle
+                // after 10 s (SyncServerLink.idleInTransactionLimit): a partition that begins in
+                // the middle of one, while this psql holds a copy of its socket, waits that long.
+                // 30 s of waiting means a transaction stalled otherwise; the error lists it.
+                try server.sql(
+                    "UPDATE \"SyncDog\" SET weight = \(step) WHERE id = \(id)", database: db,
+                    lockTimeoutMilliseconds: 30_000)
             default:
                 let id = Int(random.next() % 20)
                 realm.refresh()
