@@ -45,7 +45,7 @@ final class SyncServerLink: @unchecked Sendable {
             try await link.run("SET application_name = 'StrataSync'")
             if SyncEngine.tracing {
                 let pid = try await link.run("SELECT pg_backend_pid()::text").first?[0] ?? "?"
-                Self.trace("\(ObjectIdentifier(link).hashValue % 10_000) is backend \(pid)")
+                link.trace("is backend \(pid)")
             }
             return link
         } catch {
@@ -55,9 +55,9 @@ final class SyncServerLink: @unchecked Sendable {
     }
 
     func close() async {
-        if SyncEngine.tracing { Self.trace("\(ObjectIdentifier(self).hashValue % 10_000) close") }
+        trace("close")
         try? await connection.close()
-        if SyncEngine.tracing { Self.trace("\(ObjectIdentifier(self).hashValue % 10_000) closed") }
+        trace("closed")
     }
 
     /// A bind value: text, an array of texts, or a column of an upload's rows.
@@ -81,13 +81,8 @@ final class SyncServerLink: @unchecked Sendable {
         let query = PostgresQuery(unsafeSQL: sql, binds: b)
         let connection = self.connection
         let started = SyncEngine.tracing ? DispatchTime.now().uptimeNanoseconds : 0
-        if SyncEngine.tracing { Self.trace("\(ObjectIdentifier(self).hashValue % 10_000) > \(sql.prefix(60))") }
-        defer {
-            if SyncEngine.tracing {
-                let ms = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
-                Self.trace("\(ObjectIdentifier(self).hashValue % 10_000) < \(sql.prefix(30)) \(ms) ms")
-            }
-        }
+        trace("> \(sql.prefix(60))")
+        defer { trace("< \(sql.prefix(30)) \(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6) ms") }
         do {
             return try await SyncDeadline.run(Self.queryLimit, "a statement") {
                 let rows = try await connection.query(query, logger: Self.logger)
@@ -100,9 +95,7 @@ final class SyncServerLink: @unchecked Sendable {
                 return out
             }
         } catch {
-            if SyncEngine.tracing {
-                Self.trace("\(ObjectIdentifier(self).hashValue % 10_000) ! \(sql.prefix(30)) threw \(error)")
-            }
+            trace("! \(sql.prefix(30)) threw \(error)")
             if (error as? SyncError)?.code == .connection, error is SyncError { try? await connection.close() }
             throw Self.syncError(error, "running \(sql.prefix(120))")
         }
@@ -118,9 +111,12 @@ final class SyncServerLink: @unchecked Sendable {
     /// waited for them. Between two statements of ours there are milliseconds of merging.
     static let idleInTransactionLimit = "10s"
 
-    /// Writes `message` to standard error with the time (`STRATA_SYNC_TRACE=1`).
-    static func trace(_ message: String) {
-        FileHandle.standardError.write(Data("[link \(Date().timeIntervalSince1970)] \(message)\n".utf8))
+    /// With `STRATA_SYNC_TRACE=1`, writes `message` to standard error with the time and the
+    /// connection's id (a statement's `>` sent, `<` ended, `!` failed).
+    func trace(_ message: @autoclosure () -> String) {
+        guard SyncEngine.tracing else { return }
+        FileHandle.standardError.write(
+            Data("[link \(Date().timeIntervalSince1970)] \(connection.id) \(message())\n".utf8))
     }
 
     /// Runs a query and returns its rows as JSON objects, aggregated by the server into one
@@ -280,9 +276,7 @@ final class SyncServerLink: @unchecked Sendable {
             try await run("COMMIT")
             return Uploaded(held: max(had, last), newRowsOnly: newOnly ? xid : nil)
         } catch {
-            if SyncEngine.tracing {
-                Self.trace("\(ObjectIdentifier(self).hashValue % 10_000) transaction failed: \(error)")
-            }
+            trace("transaction failed: \(error)")
             _ = try? await run("ROLLBACK")
             throw error
         }
@@ -524,9 +518,7 @@ final class SyncServerLink: @unchecked Sendable {
             try await run("COMMIT")
             return d
         } catch {
-            if SyncEngine.tracing {
-                Self.trace("\(ObjectIdentifier(self).hashValue % 10_000) transaction failed: \(error)")
-            }
+            trace("transaction failed: \(error)")
             _ = try? await run("ROLLBACK")
             throw error
         }
