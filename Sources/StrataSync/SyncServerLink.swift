@@ -18,6 +18,9 @@ final class SyncServerLink: @unchecked Sendable {
 
     /// The bytes of the server's answers read through `rows` (download progress).
     private(set) var bytesRead: UInt64 = 0
+    /// Whether the next upload checks that its new objects' rows are absent before inserting
+    /// them (`insertNew`): set by an insert that met one, cleared by the next upload that commits.
+    private var guardNewRows = false
 
     private init(_ c: PostgresConnection) { connection = c }
 
@@ -211,7 +214,7 @@ final class SyncServerLink: @unchecked Sendable {
             for c in cols { if let n = c[0], let ty = c[1] { types[n] = ty } }
             let expected =
                 [(t.primaryKeyName, SyncTable.sqlType(t.primaryKeyType))] + t.fields.map { ($0.name, $0.sqlType) }
-                + [("_strata_clocks", "jsonb"), ("_strata_xid", "xid8")]
+                + [("_strata_clocks", "jsonb"), ("_strata_clock", "text"), ("_strata_xid", "xid8")]
             for (name, type) in expected where types[name] != type {
                 throw SyncError(
                     .schemaMismatch,
@@ -274,6 +277,7 @@ final class SyncServerLink: @unchecked Sendable {
                 [.text(client), .text(String(last))])
             if newOnly, let xid { beforeCommit(xid) }
             try await run("COMMIT")
+            guardNewRows = false
             return Uploaded(held: max(had, last), newRowsOnly: newOnly ? xid : nil)
         } catch {
             trace("transaction failed: \(error)")
@@ -297,56 +301,93 @@ final class SyncServerLink: @unchecked Sendable {
             "SELECT pg_advisory_xact_lock(hashtext($1), b) FROM (SELECT DISTINCT (hashtextextended(k, 0) & 255)::int AS b FROM unnest($2::text[]) AS k ORDER BY 1) x",
             [.text(t.name), .texts(keys)])
 
-        // Fast path: an object this batch only writes is inserted as the batch makes it, if the
-        // server has neither a row nor a tombstone of it (the merge of writes into an absent
-        // object is exactly that). The others, and those the insert finds present, are merged.
-        var fresh = SyncUploadRows(t)
+        // Fast path: an object this batch writes whole and does not delete (a new object) is
+        // inserted as the batch makes it. That is the merge's result exactly when the server
+        // has no row of it and no tombstone at or above the oldest of its clocks. The others go
+        // to the merge.
+        var candidates: [(key: String, pk: StoreValue, record: SyncRecord<StoreValue>)] = []
         var merge: [String] = []
+        var oldest: SyncClock?
         for k in keys {
             let kOps = opsByKey[k]!
             var record = SyncRecord<StoreValue>.absent
             if !kOps.contains(where: { $0.deleteClock != nil }) {
                 for op in kOps { record.applyWrite(op.fields, defaults: t.defaults) }
             }
-            if record.alive, let pk = t.keyValue(k) {
-                try fresh.append(pk: pk, record)
+            // Written whole: every field's clock is one of the batch's (above `.zero`). A write
+            // of some fields is of an object the server most likely has.
+            if record.alive, record.fields.values.allSatisfy({ $0.clock > .zero }), let pk = t.keyValue(k) {
+                candidates.append((k, pk, record))
+                for f in record.fields.values where oldest.map({ f.clock < $0 }) ?? true { oldest = f.clock }
             } else {
                 merge.append(k)
             }
         }
         let q = SyncTable.quote(t.name)
         let pkColumn = SyncTable.quote(t.primaryKeyName)
-        if !fresh.isEmpty {
-            // A plain insert of the rows neither a row nor a tombstone of the server has (in this
-            // statement's snapshot; ON CONFLICT's speculative insertion cost about 1.5 us and a
-            // WAL record a row). A row an SQL writer inserts meanwhile makes it fail with a
-            // unique violation, and the batch is sent again (`uploadLoop`).
-            let inserted = try await run(
-                """
-                WITH ins AS (INSERT INTO \(q) (\(fresh.columnList)) SELECT \(fresh.selectList) FROM \(fresh.relation(firstBind: 2))
-                WHERE NOT EXISTS (SELECT 1 FROM \(q) r WHERE r.\(pkColumn) = x.c0)
-                AND NOT EXISTS (SELECT 1 FROM strata_tombstones s WHERE s.tbl = $1 AND s.pk = x.c0::text) RETURNING 1)
-                SELECT count(*)::text FROM ins
-                """, [.text(t.name)] + fresh.columns.map { .array($0) }
-            ).first?[0].flatMap { Int($0) }
-            if inserted != fresh.count {
-                // The keys whose row this transaction did not write go to the merge.
-                let pkArray = fresh.columns[0].element.sqlArrayType
-                let present =
-                    try await run(
-                        "SELECT coalesce(json_agg(k::text), '[]')::text FROM unnest($1::\(pkArray)) AS k WHERE NOT EXISTS (SELECT 1 FROM \(q) r WHERE r.\(pkColumn) = k AND r._strata_xid = pg_current_xact_id())",
-                        [.array(fresh.columns[0])]
-                    ).first?[0] ?? "[]"
-                guard let more = try SyncJSON.parse(present) as? [String] else {
-                    throw SyncError(
-                        .badServerData, "The server's list of \(t.name) rows present is not a list of keys.")
-                }
-                merge += more
+        if let oldest, !candidates.isEmpty {
+            // Tombstones by clock (an index range, usually empty), not a probe per key; the
+            // advisory locks above keep other uploaders' deletes of these keys out until commit.
+            // (One row of JSON: a multi-row result is not left to postgres-nio, see `rows`.)
+            let found =
+                try await run(
+                    "SELECT coalesce(json_agg(pk), '[]')::text FROM strata_tombstones WHERE tbl = $1 AND clock COLLATE \"C\" >= $2 AND pk = ANY($3::text[])",
+                    [.text(t.name), .text(oldest.text), .texts(candidates.map(\.key))]
+                ).first?[0] ?? "[]"
+            guard let newerKeys = try SyncJSON.parse(found) as? [String] else {
+                throw SyncError(.badServerData, "The server's list of \(t.name) tombstones is not a list of keys.")
             }
+            let newer = Set(newerKeys)
+            var fresh = SyncUploadRows(t, newObjects: true)
+            for c in candidates {
+                if newer.contains(c.key) { merge.append(c.key) } else { try fresh.append(pk: c.pk, c.record) }
+            }
+            if !fresh.isEmpty { merge += try await insertNew(fresh, q, pkColumn) }
         }
         if merge.isEmpty { return true }
         try await mergeRows(merge.sorted(), opsByKey, t)
         return false
+    }
+
+    /// Inserts `fresh` (new objects); returns the keys it did not insert, for the merge.
+    ///
+    /// Usually a plain insert: the server has none of these rows, and checking that row by row
+    /// cost about as much as the insert. When it has one (a batch sent again after its
+    /// acknowledgement was lost, two replicas creating one primary key, an SQL insert racing the
+    /// upload), the insert fails on the primary key, the transaction is rolled back, and the
+    /// batch is sent again (`uploadLoop`) with `guardNewRows` set: then the insert leaves out the
+    /// rows present, which go to the merge.
+    private func insertNew(_ fresh: SyncUploadRows, _ q: String, _ pkColumn: String) async throws -> [String] {
+        let binds: [Bind] =
+            [.text(q), .texts(fresh.ownColumnNames)] + fresh.columns.map { .array($0) }
+        let insert =
+            "INSERT INTO \(q) (\(fresh.columnList)) SELECT \(fresh.selectList) FROM \(fresh.relation(firstBind: 3)) CROSS JOIN \(fresh.otherColumns(tableBind: 1, namesBind: 2))"
+        if !guardNewRows {
+            do {
+                try await run(insert, binds)
+            } catch let e as SyncError where e.sqlState == "23505" {
+                guardNewRows = true
+                throw e
+            }
+            return []
+        }
+        let inserted = try await run(
+            "WITH ins AS (\(insert) WHERE NOT EXISTS (SELECT 1 FROM \(q) r WHERE r.\(pkColumn) = x.c0) RETURNING 1) SELECT count(*)::text FROM ins",
+            binds
+        ).first?[0].flatMap { Int($0) }
+        if inserted == fresh.count { return [] }
+        // The keys whose row this transaction did not write.
+        let pkArray = fresh.columns[0].element.sqlArrayType
+        let present =
+            try await run(
+                "SELECT coalesce(json_agg(k::text), '[]')::text FROM unnest($1::\(pkArray)) AS k WHERE NOT EXISTS (SELECT 1 FROM \(q) r WHERE r.\(pkColumn) = k AND r._strata_xid = pg_current_xact_id())",
+                [.array(fresh.columns[0])]
+            ).first?[0] ?? "[]"
+        guard let more = try SyncJSON.parse(present) as? [String] else {
+            throw SyncError(
+                .badServerData, "The server's list of \(fresh.table.name) rows present is not a list of keys.")
+        }
+        return more
     }
 
     /// The slow path of `apply`: reads and locks the rows and tombstones of `keys`, merges their
@@ -433,6 +474,9 @@ final class SyncServerLink: @unchecked Sendable {
             )
         }
         let clocks = d["_strata_clocks"] as? [String: Any] ?? [:]
+        // A field `_strata_clocks` does not list was written with the row (`_strata_clock`): a
+        // new object's upload, an SQL insert. Neither: never written since the row was made.
+        let rowClock = (d["_strata_clock"] as? String).flatMap { SyncClock(text: $0) } ?? .zero
         var fields: [String: SyncRecord<StoreValue>.Field] = [:]
         for f in t.fields {
             guard let v = f.value(fromJSON: d[f.name]) else {
@@ -441,7 +485,7 @@ final class SyncServerLink: @unchecked Sendable {
                     "\(t.name).\(f.name) of the row \(SyncTable.keyText(pk)) on the server is not a \(f.type): \(String(describing: d[f.name]))"
                 )
             }
-            let c = (clocks[f.name] as? String).flatMap { SyncClock(text: $0) } ?? .zero
+            let c = clocks[f.name].map { ($0 as? String).flatMap { SyncClock(text: $0) } ?? .zero } ?? rowClock
             fields[f.name] = .init(value: v, clock: c)
         }
         return (SyncTable.keyText(pk), fields)

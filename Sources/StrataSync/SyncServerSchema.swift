@@ -17,6 +17,9 @@ package enum SyncServerSchema {
                 _strata_xid xid8 NOT NULL DEFAULT pg_current_xact_id(), PRIMARY KEY (tbl, pk))
             """,
             "CREATE INDEX IF NOT EXISTS strata_tombstones_xid ON strata_tombstones (_strata_xid)",
+            // An upload of new objects asks only for the tombstones newer than its clocks (by
+            // clock, not one probe per key): the clock text's byte order is clock order.
+            "CREATE INDEX IF NOT EXISTS strata_tombstones_clock ON strata_tombstones (tbl, clock COLLATE \"C\")",
             "CREATE TABLE IF NOT EXISTS strata_clients (client text PRIMARY KEY, uploaded bigint NOT NULL DEFAULT 0)",
             "CREATE TABLE IF NOT EXISTS strata_schema (tbl text PRIMARY KEY, fingerprint text NOT NULL)",
             """
@@ -83,12 +86,13 @@ package enum SyncServerSchema {
         s.append(
             "CREATE TABLE IF NOT EXISTS \(q) (\(pk) \(SyncTable.sqlType(t.primaryKeyType)) PRIMARY KEY"
                 + t.fields.map { ", " + columnSQL($0) }.joined()
-                + ", _strata_clocks jsonb NOT NULL DEFAULT '{}', _strata_xid xid8 NOT NULL DEFAULT pg_current_xact_id())"
+                + ", _strata_clocks jsonb NOT NULL DEFAULT '{}', _strata_clock text, _strata_xid xid8 NOT NULL DEFAULT pg_current_xact_id())"
         )
         for f in t.fields { s.append("ALTER TABLE \(q) ADD COLUMN IF NOT EXISTS " + columnSQL(f)) }
         // A table that existed before it was synced gets the bookkeeping columns too (its rows
         // then download once, stamped with the ALTER's transaction).
         s.append("ALTER TABLE \(q) ADD COLUMN IF NOT EXISTS _strata_clocks jsonb NOT NULL DEFAULT '{}'")
+        s.append("ALTER TABLE \(q) ADD COLUMN IF NOT EXISTS _strata_clock text")
         s.append("ALTER TABLE \(q) ADD COLUMN IF NOT EXISTS _strata_xid xid8 NOT NULL DEFAULT pg_current_xact_id()")
         s.append("CREATE INDEX IF NOT EXISTS \(SyncTable.quote(t.name + "_strata_xid")) ON \(q) (_strata_xid)")
 
@@ -121,10 +125,6 @@ package enum SyncServerSchema {
 
         let writeFn = SyncTable.quote("strata_" + t.name + "_write")
         let deleteFn = SyncTable.quote("strata_" + t.name + "_delete")
-        let stampAll = t.fields.map {
-            "NEW._strata_clocks := NEW._strata_clocks || jsonb_build_object(\(SyncTable.literal($0.name)), c);"
-        }
-        .joined(separator: "\n        ")
         let stampChanged = t.fields.map {
             let c = SyncTable.quote($0.name)
             return
@@ -143,13 +143,16 @@ package enum SyncServerSchema {
                 END IF;
                 SELECT max(v COLLATE "C") INTO mx FROM jsonb_each_text(
                     CASE WHEN TG_OP = 'UPDATE' THEN OLD._strata_clocks ELSE '{}'::jsonb END) AS e(k, v);
+                IF TG_OP = 'UPDATE' THEN mx := greatest(mx COLLATE "C", OLD._strata_clock COLLATE "C"); END IF;
                 SELECT greatest(mx COLLATE "C", (SELECT clock FROM strata_tombstones WHERE tbl = \(name) AND pk = NEW.\(pk)::text)) INTO mx;
                 c := strata_server_clock(mx);
                 IF TG_OP = 'INSERT' THEN
+                    -- Every column written now: the row clock covers those listed nowhere else.
                     NEW._strata_clocks := '{}'::jsonb;
-                    \(stampAll)
+                    NEW._strata_clock := c;
                 ELSE
                     NEW._strata_clocks := OLD._strata_clocks;
+                    NEW._strata_clock := OLD._strata_clock;
                     \(stampChanged)
                 END IF;
                 RETURN NEW;
@@ -162,6 +165,7 @@ package enum SyncServerSchema {
             BEGIN
                 IF coalesce(current_setting('strata.applying', true), '') = 'on' THEN RETURN OLD; END IF;
                 SELECT max(v COLLATE "C") INTO mx FROM jsonb_each_text(OLD._strata_clocks) AS e(k, v);
+                mx := greatest(mx COLLATE "C", OLD._strata_clock COLLATE "C");
                 SELECT greatest(mx COLLATE "C", (SELECT clock FROM strata_tombstones WHERE tbl = \(name) AND pk = OLD.\(pk)::text)) INTO mx;
                 INSERT INTO strata_tombstones (tbl, pk, clock) VALUES (\(name), OLD.\(pk)::text, strata_server_clock(mx))
                     ON CONFLICT (tbl, pk) DO UPDATE SET clock = EXCLUDED.clock;

@@ -370,11 +370,12 @@ package struct SyncTable: Sendable {
         }
     }
 
-    /// The select list of a row in wire form: primary key, fields, clocks.
+    /// The select list of a row in wire form: primary key, fields, clocks (the per-field ones and
+    /// the row's, which covers every field the first lacks: Docs/Sync.md, "The data model").
     package var selectList: String {
         ([Self.selectExpression(primaryKeyName, primaryKeyType)]
             + fields.map(\.selectExpression)
-            + ["_strata_clocks"]).joined(separator: ", ")
+            + ["_strata_clocks", "_strata_clock"]).joined(separator: ", ")
     }
 
     // MARK: Wire values

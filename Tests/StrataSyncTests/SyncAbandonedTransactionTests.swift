@@ -21,11 +21,14 @@ final class SyncAbandonedTransactionTests: SyncTestCase {
         let engine = try XCTUnwrap(SyncEngine.engine(path: a._filePath))
         let client = try server.sql("SELECT client FROM strata_clients", database: db)
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        let op = SyncOperation(
-            table: "SyncDog", key: "2", deleteClock: nil,
-            fields: ["name": .init(value: .string("Max"), clock: SyncClock(time: 1, node: 1))])
-        let link = try await SyncServerLink.connect(engine.config)
         let tables = engine.tables
+        // A new object (every field written): the upload's insert of new rows.
+        var fields = try XCTUnwrap(tables["SyncDog"]).defaults.mapValues {
+            SyncRecord<StoreValue>.Field(value: $0, clock: SyncClock(time: 1, node: 1))
+        }
+        fields["name"]?.value = .string("Max")
+        let op = SyncOperation(table: "SyncDog", key: "2", deleteClock: nil, fields: fields)
+        let link = try await SyncServerLink.connect(engine.config)
         // Just before COMMIT, holding its row of strata_clients (FOR UPDATE), the process starts
         // a child (which inherits the connection's socket) and gives the connection up. (The
         // upload itself then waits for its COMMIT's deadline: postgres-nio does not fail a
