@@ -15,6 +15,8 @@ extension SyncEngine {
         /// The bytes of the outbox entries not sent yet (when measured).
         var pending: UInt64 = 0
         var measured = false
+        /// The entries made ready for the server (prepared while the previous batch uploads).
+        var plan: SyncUploadPlan?
     }
 
     /// Reads and decodes the outbox entries after `seq`.
@@ -39,6 +41,7 @@ extension SyncEngine {
             opCount += count
             b.bytes += UInt64(e.1.count)
         }
+        if !b.entries.isEmpty { b.plan = try SyncUploadPlan(entries: b.entries, tables: tables) }
         return b
     }
 
@@ -59,7 +62,7 @@ extension SyncEngine {
                     if let n = next { b = try await n.value } else { b = try await readBatch(after: sent) }
                     next = nil
                     if b.measured { progress.uploadPending(b.pending) }
-                    guard let last = b.entries.last?.seq else {
+                    guard let last = b.entries.last?.seq, let plan = b.plan else {
                         // Nothing after the batches sent: every entry up to `newest` is on the server.
                         try await trimming?.value
                         trimming = nil
@@ -68,7 +71,7 @@ extension SyncEngine {
                     }
                     if link == nil { link = try await connect() }
                     next = Task { try await self.readBatch(after: last) }
-                    _ = try await link!.upload(client: client, entries: b.entries, tables: tables) { xid in
+                    _ = try await link!.upload(client: client, plan: plan) { xid in
                         self.lock.withLock { _ = self.ownNewRows.insert(xid) }
                     }
                     sent = last

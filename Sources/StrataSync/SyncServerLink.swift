@@ -243,42 +243,69 @@ final class SyncServerLink: @unchecked Sendable {
         client: String, entries: [(seq: UInt64, ops: [SyncOperation])], tables: [String: SyncTable],
         beforeCommit: (UInt64) -> Void = { _ in }
     ) async throws -> Uploaded {
+        try await upload(
+            client: client, plan: SyncUploadPlan(entries: entries, tables: tables), beforeCommit: beforeCommit)
+    }
+
+    /// Applies `plan` in one transaction: `BEGIN`, one statement for the client's row, the
+    /// settings and the locks, one insert per table of new objects (and the merge's statements
+    /// for the rest), `COMMIT`. Each statement is a round trip, which under load costs more
+    /// than a small statement's work.
+    func upload(
+        client: String, plan: SyncUploadPlan, beforeCommit: (UInt64) -> Void = { _ in }
+    ) async throws
+        -> Uploaded
+    {
         try await run("BEGIN")
         do {
-            try await run(
-                "SELECT set_config('strata.applying', 'on', true), set_config('idle_in_transaction_session_timeout', $1, true)",
-                [.text(Self.idleInTransactionLimit)])
-            try await run("INSERT INTO strata_clients (client) VALUES ($1) ON CONFLICT DO NOTHING", [.text(client)])
+            // The client's row, created or locked (another uploader of the same client waits
+            // here) and raised to the batch's last entry; then, after that lock (the LATERAL
+            // reads the row), transaction-level advisory locks on the hash buckets of every
+            // key (256 per table, so a batch of thousands of objects takes at most 256 entries
+            // of the server's lock table per table). Row locks cover only rows that exist: two
+            // uploaders creating (or reviving) the same object would each merge without seeing
+            // the other, and the second would overwrite the first; the bucket locks serialise
+            // them, in (table, bucket) order so two batches lock in the same order. And the
+            // transaction's settings: the row triggers skip this writer (`strata.applying`), and
+            // the server ends the session if it sits idle in the transaction (see
+            // `idleInTransactionLimit`).
+            //
+            // Entries at or below the row's `uploaded` were applied before (a batch whose
+            // acknowledgement was lost): applying them again changes nothing (the merge ignores
+            // writes it has), so they are not skipped, which keeps a replica whose numbering
+            // went back (a restored file, a reused clientID) from losing changes.
+            var lockTables: [String] = []
+            var lockKeys: [String] = []
+            for t in plan.tables {
+                lockTables += repeatElement(t.table.name, count: t.keys.count)
+                lockKeys += t.keys
+            }
             let first = try await run(
-                "SELECT uploaded::text, pg_current_xact_id()::text FROM strata_clients WHERE client = $1 FOR UPDATE",
-                [.text(client)]
+                """
+                WITH c AS (INSERT INTO strata_clients AS s (client, uploaded) VALUES ($1, $2::bigint)
+                    ON CONFLICT (client) DO UPDATE SET uploaded = greatest(s.uploaded, EXCLUDED.uploaded) RETURNING uploaded)
+                SELECT c.uploaded::text, pg_current_xact_id()::text,
+                    set_config('strata.applying', 'on', true), set_config('idle_in_transaction_session_timeout', $3, true),
+                    l.n::text
+                FROM c, LATERAL (SELECT count(pg_advisory_xact_lock(hashtext(k.t), k.b)) AS n FROM (
+                    SELECT DISTINCT u.t COLLATE "C" AS t, (hashtextextended(u.k, 0) & 255)::int AS b
+                    FROM unnest($4::text[], $5::text[]) AS u(t, k) WHERE c.uploaded IS NOT NULL ORDER BY t, b) k) l
+                """,
+                [
+                    .text(client), .text(String(plan.last ?? 0)), .text(Self.idleInTransactionLimit),
+                    .texts(lockTables), .texts(lockKeys),
+                ]
             ).first
-            let had = UInt64(first?[0] ?? "0") ?? 0
+            let held = UInt64(first?[0] ?? "0") ?? 0
             let xid = UInt64(first?[1] ?? "")
-            // Entries at or below `had` were applied before (a batch whose acknowledgement was
-            // lost): applying them again changes nothing (the merge ignores writes it has), so
-            // they are not skipped, which keeps a replica whose numbering went back (a restored
-            // file, a reused clientID) from losing changes.
-            guard let last = entries.last?.seq else {
-                try await run("COMMIT")
-                return Uploaded(held: had, newRowsOnly: nil)
+            var newOnly = plan.last != nil
+            for t in plan.tables {
+                if try await !apply(t) { newOnly = false }
             }
-            var byTable: [String: [SyncOperation]] = [:]
-            for e in entries {
-                for op in e.ops { byTable[op.table, default: []].append(op) }
-            }
-            var newOnly = true
-            for name in byTable.keys.sorted() {
-                guard let t = tables[name] else { continue }
-                if try await !apply(byTable[name]!, to: t) { newOnly = false }
-            }
-            try await run(
-                "UPDATE strata_clients SET uploaded = greatest(uploaded, $2::bigint) WHERE client = $1",
-                [.text(client), .text(String(last))])
             if newOnly, let xid { beforeCommit(xid) }
             try await run("COMMIT")
             guardNewRows = false
-            return Uploaded(held: max(had, last), newRowsOnly: newOnly ? xid : nil)
+            return Uploaded(held: held, newRowsOnly: newOnly ? xid : nil)
         } catch {
             trace("transaction failed: \(error)")
             _ = try? await run("ROLLBACK")
@@ -286,108 +313,86 @@ final class SyncServerLink: @unchecked Sendable {
         }
     }
 
-    /// Merges `ops` into the server's rows of `t` (locked for the transaction) and writes back
-    /// what changed. Returns whether every row it wrote was new (the fast path below).
-    private func apply(_ ops: [SyncOperation], to t: SyncTable) async throws -> Bool {
-        var opsByKey: [String: [SyncOperation]] = [:]
-        for op in ops { opsByKey[op.key, default: []].append(op) }
-        let keys = opsByKey.keys.sorted()
-        // Row locks cover only rows that exist: two uploaders creating (or reviving) the same
-        // object would each merge without seeing the other and the second would overwrite the
-        // first. Transaction-level advisory locks on the keys' hash buckets (256 per table, so a
-        // batch of thousands of objects takes at most 256 entries of the server's lock table)
-        // serialise them, existing or not, in bucket order so two batches lock in the same order.
-        try await run(
-            "SELECT pg_advisory_xact_lock(hashtext($1), b) FROM (SELECT DISTINCT (hashtextextended(k, 0) & 255)::int AS b FROM unnest($2::text[]) AS k ORDER BY 1) x",
-            [.text(t.name), .texts(keys)])
-
-        // Fast path: an object this batch writes whole and does not delete (a new object) is
-        // inserted as the batch makes it. That is the merge's result exactly when the server
-        // has no row of it and no tombstone at or above the oldest of its clocks. The others go
-        // to the merge.
-        var candidates: [(key: String, pk: StoreValue, record: SyncRecord<StoreValue>)] = []
-        var merge: [String] = []
-        var oldest: SyncClock?
-        for k in keys {
-            let kOps = opsByKey[k]!
-            var record = SyncRecord<StoreValue>.absent
-            if !kOps.contains(where: { $0.deleteClock != nil }) {
-                for op in kOps { record.applyWrite(op.fields, defaults: t.defaults) }
+    /// Writes one table's part of a batch (its keys locked): the new objects inserted, the rest
+    /// merged into the server's rows. Returns whether every row it wrote was new.
+    private func apply(_ planned: SyncUploadPlan.Table) async throws -> Bool {
+        var p = planned
+        let t = p.table
+        while let oldest = p.oldest, !p.fresh.isEmpty {
+            // The new objects, inserted as the batch makes them. That is the merge's result
+            // exactly when the server has no row of the key and no tombstone at or above the
+            // object's oldest clock: the tombstones are asked for by clock (an index range,
+            // usually empty) in the same statement, and if there are some, nothing is inserted
+            // and their keys go to the merge.
+            let (present, inserted) = try await insertNew(p.fresh, oldest)
+            if inserted {
+                p.merge += present
+                break
             }
-            // Written whole: every field's clock is one of the batch's (above `.zero`). A write
-            // of some fields is of an object the server most likely has.
-            if record.alive, record.fields.values.allSatisfy({ $0.clock > .zero }), let pk = t.keyValue(k) {
-                candidates.append((k, pk, record))
-                for f in record.fields.values where oldest.map({ f.clock < $0 }) ?? true { oldest = f.clock }
-            } else {
-                merge.append(k)
-            }
+            try p.sendToMerge(present)
         }
-        let q = SyncTable.quote(t.name)
-        let pkColumn = SyncTable.quote(t.primaryKeyName)
-        if let oldest, !candidates.isEmpty {
-            // Tombstones by clock (an index range, usually empty), not a probe per key; the
-            // advisory locks above keep other uploaders' deletes of these keys out until commit.
-            // (One row of JSON: a multi-row result is not left to postgres-nio, see `rows`.)
-            let found =
-                try await run(
-                    "SELECT coalesce(json_agg(pk), '[]')::text FROM strata_tombstones WHERE tbl = $1 AND clock COLLATE \"C\" >= $2 AND pk = ANY($3::text[])",
-                    [.text(t.name), .text(oldest.text), .texts(candidates.map(\.key))]
-                ).first?[0] ?? "[]"
-            guard let newerKeys = try SyncJSON.parse(found) as? [String] else {
-                throw SyncError(.badServerData, "The server's list of \(t.name) tombstones is not a list of keys.")
-            }
-            let newer = Set(newerKeys)
-            var fresh = SyncUploadRows(t, newObjects: true)
-            for c in candidates {
-                if newer.contains(c.key) { merge.append(c.key) } else { try fresh.append(pk: c.pk, c.record) }
-            }
-            if !fresh.isEmpty { merge += try await insertNew(fresh, q, pkColumn) }
-        }
-        if merge.isEmpty { return true }
-        try await mergeRows(merge.sorted(), opsByKey, t)
+        if p.merge.isEmpty { return true }
+        try await mergeRows(p.merge.sorted(), p.opsByKey, t)
         return false
     }
 
-    /// Inserts `fresh` (new objects); returns the keys it did not insert, for the merge.
+    /// Inserts `fresh` (new objects) unless the server has a tombstone of one of them at or above
+    /// `oldest`: then it inserts nothing and returns those keys (`inserted` false). (The
+    /// advisory locks keep other uploaders' deletes of these keys out until commit.) Otherwise
+    /// returns the keys it left out because their rows were there (with `guardNewRows` only).
     ///
-    /// Usually a plain insert: the server has none of these rows, and checking that row by row
-    /// cost about as much as the insert. When it has one (a batch sent again after its
+    /// The rows are not checked one by one: the server has none of them, and checking that row
+    /// by row cost about as much as the insert. When it has one (a batch sent again after its
     /// acknowledgement was lost, two replicas creating one primary key, an SQL insert racing the
     /// upload), the insert fails on the primary key, the transaction is rolled back, and the
     /// batch is sent again (`uploadLoop`) with `guardNewRows` set: then the insert leaves out the
     /// rows present, which go to the merge.
-    private func insertNew(_ fresh: SyncUploadRows, _ q: String, _ pkColumn: String) async throws -> [String] {
-        let binds: [Bind] =
-            [.text(q), .texts(fresh.ownColumnNames)] + fresh.columns.map { .array($0) }
-        let insert =
-            "INSERT INTO \(q) (\(fresh.columnList)) SELECT \(fresh.selectList) FROM \(fresh.relation(firstBind: 3)) CROSS JOIN \(fresh.otherColumns(tableBind: 1, namesBind: 2))"
-        if !guardNewRows {
-            do {
-                try await run(insert, binds)
-            } catch let e as SyncError where e.sqlState == "23505" {
-                guardNewRows = true
-                throw e
-            }
-            return []
-        }
-        let inserted = try await run(
-            "WITH ins AS (\(insert) WHERE NOT EXISTS (SELECT 1 FROM \(q) r WHERE r.\(pkColumn) = x.c0) RETURNING 1) SELECT count(*)::text FROM ins",
-            binds
-        ).first?[0].flatMap { Int($0) }
-        if inserted == fresh.count { return [] }
-        // The keys whose row this transaction did not write.
+    private func insertNew(
+        _ fresh: SyncUploadRows, _ oldest: SyncClock
+    ) async throws -> (
+        present: Set<String>, inserted: Bool
+    ) {
+        let t = fresh.table
+        let q = SyncTable.quote(t.name)
+        let pkColumn = SyncTable.quote(t.primaryKeyName)
         let pkArray = fresh.columns[0].element.sqlArrayType
+        let binds: [Bind] =
+            [.text(q), .texts(fresh.ownColumnNames), .text(t.name), .text(oldest.text)]
+            + fresh.columns.map { .array($0) }
+        let guardRows = guardNewRows ? " AND NOT EXISTS (SELECT 1 FROM \(q) r WHERE r.\(pkColumn) = x.c0)" : ""
+        let statement = """
+            WITH newer AS MATERIALIZED (SELECT pk FROM strata_tombstones WHERE tbl = $3 AND clock COLLATE "C" >= $4
+                AND pk IN (SELECT k::text FROM unnest($5::\(pkArray)) AS k)),
+            ins AS (INSERT INTO \(q) (\(fresh.columnList)) SELECT \(fresh.selectList) FROM \(fresh.relation(firstBind: 5))
+                CROSS JOIN \(fresh.otherColumns(tableBind: 1, namesBind: 2))
+                WHERE NOT EXISTS (SELECT 1 FROM newer)\(guardRows)\(guardNewRows ? " RETURNING 1" : ""))
+            SELECT (SELECT coalesce(json_agg(pk), '[]') FROM newer)::text\(guardNewRows ? ", (SELECT count(*) FROM ins)::text" : "")
+            """
+        let result: [String?]
+        do {
+            result = try await run(statement, binds).first ?? []
+        } catch let e as SyncError where e.sqlState == "23505" && !guardNewRows {
+            guardNewRows = true
+            throw e
+        }
+        guard let newerKeys = try SyncJSON.parse(result.first.flatMap { $0 } ?? "[]") as? [String] else {
+            throw SyncError(.badServerData, "The server's list of \(t.name) tombstones is not a list of keys.")
+        }
+        if !newerKeys.isEmpty { return (Set(newerKeys), false) }
+        if !guardNewRows { return ([], true) }
+        if result.count > 1, let inserted = result[1].flatMap({ Int($0) }), inserted == fresh.count {
+            return ([], true)
+        }
+        // The keys whose row this transaction did not write: present, to the merge.
         let present =
             try await run(
                 "SELECT coalesce(json_agg(k::text), '[]')::text FROM unnest($1::\(pkArray)) AS k WHERE NOT EXISTS (SELECT 1 FROM \(q) r WHERE r.\(pkColumn) = k AND r._strata_xid = pg_current_xact_id())",
                 [.array(fresh.columns[0])]
             ).first?[0] ?? "[]"
         guard let more = try SyncJSON.parse(present) as? [String] else {
-            throw SyncError(
-                .badServerData, "The server's list of \(fresh.table.name) rows present is not a list of keys.")
+            throw SyncError(.badServerData, "The server's list of \(t.name) rows present is not a list of keys.")
         }
-        return more
+        return (Set(more), true)
     }
 
     /// The slow path of `apply`: reads and locks the rows and tombstones of `keys`, merges their

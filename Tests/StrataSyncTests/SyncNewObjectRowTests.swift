@@ -96,6 +96,18 @@ final class SyncNewObjectRowTests: SyncTestCase {
         XCTAssertEqual(
             try u.server.sql("SELECT id, name, _strata_clock FROM \"SyncDog\" WHERE id IN (4, 5)", database: u.db),
             "5|Back|\(c.text)\n")
+        // In one batch: the first insert finds 10's tombstone and inserts nothing; 10 goes to the
+        // merge and the second inserts 11.
+        try u.server.sql(
+            "INSERT INTO strata_tombstones (tbl, pk, clock) VALUES ('SyncDog', '10', '\(later.text)')", database: u.db)
+        let both = try await u.link.upload(
+            client: u.client,
+            entries: [(102, [try newDog(10, "Ten", c, u.tables), try newDog(11, "Eleven", c, u.tables)])],
+            tables: u.tables)
+        XCTAssertNil(both.newRowsOnly, "10 merged")
+        XCTAssertEqual(
+            try u.server.sql("SELECT id, name, _strata_clock FROM \"SyncDog\" WHERE id IN (10, 11)", database: u.db),
+            "11|Eleven|\(c.text)\n")
         await u.link.close()
     }
 
