@@ -48,6 +48,7 @@ extension SyncEngine {
         let deleteClock = clock.now()
         let c = clock.now()
         var ops = SyncOperation.Entry()
+        var scratch = CaptureScratch()
         for (t, changes) in changed where !t.isAsymmetric {
             for key in changes.deleted.sorted() {
                 let old = try SyncLocalStore.clocks(txn, table: t.name, key: key)
@@ -77,10 +78,10 @@ extension SyncEngine {
                 continue
             }
             for key in changes.inserted.sorted() {
-                try captureWrite(txn, t, key: key, columns: .all, clock: c, isNew: true, into: &ops)
+                try captureWrite(txn, t, key: key, columns: .all, clock: c, isNew: true, into: &ops, scratch: &scratch)
             }
             for (key, columns) in changes.modified.sorted(by: { $0.key < $1.key }) {
-                try captureWrite(txn, t, key: key, columns: columns, clock: c, into: &ops)
+                try captureWrite(txn, t, key: key, columns: columns, clock: c, into: &ops, scratch: &scratch)
             }
         }
         guard !ops.isEmpty else { return }
@@ -95,6 +96,21 @@ extension SyncEngine {
         _ txn: StoreTransaction, _ t: SyncTable, key: Int64, columns: ColumnSet, clock c: SyncClock,
         isNew: Bool = false, into entry: inout SyncOperation.Entry
     ) throws {
+        var scratch = CaptureScratch()
+        try captureWrite(txn, t, key: key, columns: columns, clock: c, isNew: isNew, into: &entry, scratch: &scratch)
+    }
+
+    /// Buffers `captureWrite` reuses from object to object within a commit (an array allocated
+    /// and freed per object cost more than filling it).
+    struct CaptureScratch {
+        var written: [(field: Int, value: StoreValue)] = []
+        var record: [UInt8] = []
+    }
+
+    func captureWrite(
+        _ txn: StoreTransaction, _ t: SyncTable, key: Int64, columns: ColumnSet, clock c: SyncClock,
+        isNew: Bool = false, into entry: inout SyncOperation.Entry, scratch: inout CaptureScratch
+    ) throws {
         guard let row = try txn.row(t.store, key: key) else { return }
         let pk = row.value(t.primaryKeyColumn)
         if case .string(let s) = pk, s.utf8.contains(0) {
@@ -106,8 +122,10 @@ extension SyncEngine {
         let keyText = SyncTable.keyText(pk)
         var clocks =
             isNew ? nil : try SyncLocalStore.clocks(txn, table: t.name, key: key) ?? .init(key: keyText, fields: [:])
-        var written: [(field: Int, value: StoreValue)] = []
-        written.reserveCapacity(t.fields.count)
+        var written = scratch.written
+        scratch.written = []
+        written.removeAll(keepingCapacity: true)
+        defer { scratch.written = written }
         var unresolved = t.hasLinks ? try SyncLinks.unresolved(txn, t, key: key) : [:]
         let hadUnresolved = !unresolved.isEmpty
         for (i, f) in t.fields.enumerated() where columns.contains(f.column) {
@@ -140,7 +158,9 @@ extension SyncEngine {
         if let clocks {
             try SyncLocalStore.setClocks(txn, table: t.name, key: key, clocks)
         } else {
-            try SyncLocalStore.setClocks(txn, t, key: key, keyText: keyText, fields: written.map(\.field), clock: c)
+            try SyncLocalStore.setClocks(
+                txn, t, key: key, keyText: keyText, fields: written.lazy.map(\.field), clock: c,
+                scratch: &scratch.record)
         }
         entry.appendWrite(t, key: keyText, written: written, clock: c)
     }

@@ -40,6 +40,24 @@ extension SyncEngine {
         }
     }
 
+    /// `onReaderNow` without blocking the caller: the upload reads its batches there, so that a
+    /// trim of the outbox waiting on the worker for the write lock (a busy writer holds it
+    /// commit after commit) does not hold the next batch back.
+    func onReader<T: Sendable>(_ body: @escaping @Sendable (Realm) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { c in
+            readerQueue.async { [self] in
+                c.resume(
+                    with: Result {
+                        if readerRealm == nil {
+                            readerRealm = try Realm(configuration: realmConfiguration, queue: readerQueue)
+                        }
+                        readerRealm!.refresh()
+                        return try body(readerRealm!)
+                    })
+            }
+        }
+    }
+
     /// The subscription set the file holds now.
     func subscriptionList() throws -> SyncSubscriptionList {
         try onReaderNow { try SyncSubscriptionList.read($0._storeTransaction) }

@@ -7,7 +7,7 @@ extension SyncEngine {
     /// One upload batch: outbox entries read and decoded, at most about 5,000 changed objects
     /// (whole entries), with what progress reports need.
     struct UploadBatch: Sendable {
-        var entries: [(seq: UInt64, ops: [SyncOperation])] = []
+        var entries: [(seq: UInt64, ops: [SyncUploadOp])] = []
         var bytes: UInt64 = 0
         /// The newest outbox number the snapshot had (every entry up to it is on the server when
         /// the batch is empty).
@@ -23,8 +23,7 @@ extension SyncEngine {
     func readBatch(after seq: UInt64) async throws -> UploadBatch {
         let tables = self.tables
         let measure = progress.wantsUpload
-        let (raw, newest, pending) = try await onWorker { realm -> ([(UInt64, [UInt8])], UInt64, UInt64) in
-            realm.refresh()
+        let (raw, newest, pending) = try await onReader { realm -> ([(UInt64, [UInt8])], UInt64, UInt64) in
             let txn = realm._storeTransaction
             return (
                 try SyncLocalStore.outbox(txn, after: seq, limit: 256).map { ($0.seq, $0.json) },
@@ -37,11 +36,11 @@ extension SyncEngine {
         for e in raw {
             let count = try SyncOperation.count(e.1, tables: tables)
             if !b.entries.isEmpty && opCount + count > 5_000 { break }
-            b.entries.append((e.0, try SyncOperation.decode(e.1, tables: tables)))
+            b.entries.append((e.0, try SyncOperation.decodeForUpload(e.1, tables: tables)))
             opCount += count
             b.bytes += UInt64(e.1.count)
         }
-        if !b.entries.isEmpty { b.plan = try SyncUploadPlan(entries: b.entries, tables: tables) }
+        if !b.entries.isEmpty { b.plan = try SyncUploadPlan(uploadEntries: b.entries, tables: tables) }
         return b
     }
 

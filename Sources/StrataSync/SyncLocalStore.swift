@@ -66,20 +66,28 @@ package enum SyncLocalStore {
     }
 
     /// Writes the clock record of an object whose `fields` were all written at `clock` (a new
-    /// object: the same bytes as `setClocks` without building the dictionary).
+    /// object: the same bytes as `setClocks` without building the dictionary). `scratch` holds
+    /// the record while it is written (reused from object to object).
     package static func setClocks(
-        _ txn: StoreTransaction, _ t: SyncTable, key: Int64, keyText: String, fields: [Int], clock: SyncClock
+        _ txn: StoreTransaction, _ t: SyncTable, key: Int64, keyText: String, fields: some Collection<Int>,
+        clock: SyncClock,
+        scratch out: inout [UInt8]
     ) throws {
-        var out: [UInt8] = []
-        out.reserveCapacity(keyText.utf8.count + 8 + fields.count * 32)
+        out.removeAll(keepingCapacity: true)
         appendString(keyText, &out)
         appendU32(UInt32(fields.count), &out)
+        var time = clock.time.bigEndian
+        var node = clock.node.bigEndian
         for i in fields {
             out.append(contentsOf: t.clockNameBytes[i])
-            withUnsafeBytes(of: clock.time.bigEndian) { out.append(contentsOf: $0) }
-            withUnsafeBytes(of: clock.node.bigEndian) { out.append(contentsOf: $0) }
+            withUnsafeBytes(of: &time) { out.append(contentsOf: $0) }
+            withUnsafeBytes(of: &node) { out.append(contentsOf: $0) }
         }
-        try txn.put(keyBytes(key), out, tree: clockTree(t.name))
+        var k = UInt64(bitPattern: key) ^ 0x8000_0000_0000_0000
+        k = k.bigEndian
+        try withUnsafeBytes(of: &k) { kb in
+            try out.withUnsafeBytes { vb in try txn.put(kb, vb, tree: t.clockTreeName) }
+        }
     }
 
     package static func removeClocks(_ txn: StoreTransaction, table: String, key: Int64) throws {

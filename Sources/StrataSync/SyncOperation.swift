@@ -126,37 +126,81 @@ package struct SyncOperation: Equatable, Sendable {
     }
 
     private static func decodeBinary(_ bytes: [UInt8], tables: [String: SyncTable]) throws -> [SyncOperation] {
-        try bytes.withUnsafeBytes { raw in
+        try decodeForUpload(bytes, tables: tables).compactMap { op in tables[op.table].map { op.operation($0) } }
+    }
+
+    /// Reads the operations of one outbox entry as the upload uses them: fields by their index
+    /// in the table, in the entry's order, without a dictionary per object. Unknown tables or
+    /// fields are skipped, as `decode` does.
+    package static func decodeForUpload(_ bytes: [UInt8], tables: [String: SyncTable]) throws -> [SyncUploadOp] {
+        guard bytes.first == binaryTag else {
+            return try decodeJSON(bytes, tables: tables).compactMap { op in
+                tables[op.table].map { SyncUploadOp(op, $0) }
+            }
+        }
+        return try bytes.withUnsafeBytes { raw in
             var r = ByteReader(raw)
             _ = r.u8()
             guard let n = r.u32() else { throw badEntry }
-            var out: [SyncOperation] = []
+            var out: [SyncUploadOp] = []
             out.reserveCapacity(Int(min(n, 1 << 16)))
             func clock() -> SyncClock? {
                 guard let t = r.u64(), let node = r.u64() else { return nil }
                 return SyncClock(time: t, node: node)
             }
+            // An entry's operations are mostly of one table, their fields in its order: names are
+            // compared as bytes with the current table's and the expected field's, and decoded
+            // (and looked up) only when they differ.
+            var name = ""
+            var known = false
+            var nameBytes: [UInt8] = []
+            var fields: [SyncTable.Field] = []
+            var fieldNames: [[UInt8]] = []
+            var fieldIndex: [String: Int] = [:]
+            func same(_ raw: UnsafeRawBufferPointer, _ b: [UInt8]) -> Bool {
+                guard raw.count == b.count else { return false }
+                return b.isEmpty || b.withUnsafeBytes { memcmp($0.baseAddress!, raw.baseAddress!, b.count) == 0 }
+            }
+            func rawString() -> UnsafeRawBufferPointer? {
+                guard let n = r.u32() else { return nil }
+                return r.raw(Int(n))
+            }
             for _ in 0..<n {
-                guard let kind = r.u8(), let t = r.string(), let k = r.string() else { throw badEntry }
+                guard let kind = r.u8(), let t = rawString() else { throw badEntry }
+                if t.isEmpty || !same(t, nameBytes) {
+                    nameBytes = Array(t)
+                    name = String(decoding: t, as: UTF8.self)
+                    let table = tables[name]
+                    known = table != nil
+                    fields = table?.fields ?? []
+                    fieldNames = fields.map { Array($0.name.utf8) }
+                    fieldIndex = table?.fieldIndex ?? [:]
+                }
+                guard let k = r.string() else { throw badEntry }
                 switch kind {
                 case 1:
                     guard let c = clock() else { throw badEntry }
-                    if tables[t] != nil { out.append(SyncOperation(table: t, key: k, deleteClock: c, fields: [:])) }
+                    if known { out.append(SyncUploadOp(table: name, key: k, deleteClock: c, writes: [])) }
                 case 0:
                     guard let count = r.u32() else { throw badEntry }
-                    let table = tables[t]
-                    var fields: [String: SyncRecord<StoreValue>.Field] = [:]
-                    fields.reserveCapacity(Int(min(count, 1 << 10)))
+                    var writes: [SyncUploadOp.Write] = []
+                    writes.reserveCapacity(Int(min(count, 1 << 10)))
+                    var next = 0
                     for _ in 0..<count {
-                        guard let name = r.string(), let c = clock(), let v = r.taggedValue() else { throw badEntry }
+                        guard let f = rawString(), let c = clock(), let v = r.taggedValue() else { throw badEntry }
+                        guard known else { continue }
                         // A value queued before a migration changed the property's type: a
                         // number of another width is converted, anything else dropped (the
                         // migration queues every field again with a later clock).
-                        if let t = table, let i = t.fieldIndex[name], let fitting = t.fields[i].fitting(v) {
-                            fields[name] = .init(value: fitting, clock: c)
+                        let i =
+                            next < fields.count && same(f, fieldNames[next])
+                            ? next : fieldIndex[String(decoding: f, as: UTF8.self)]
+                        if let i, let fitting = fields[i].fitting(v) {
+                            writes.append(.init(field: i, value: fitting, clock: c))
+                            next = i + 1
                         }
                     }
-                    if table != nil { out.append(SyncOperation(table: t, key: k, deleteClock: nil, fields: fields)) }
+                    if known { out.append(SyncUploadOp(table: name, key: k, deleteClock: nil, writes: writes)) }
                 default:
                     throw badEntry
                 }
@@ -190,5 +234,55 @@ package struct SyncOperation: Equatable, Sendable {
             out.append(SyncOperation(table: t, key: k, deleteClock: nil, fields: fields))
         }
         return out
+    }
+}
+
+/// An outbox operation as the upload reads it (`SyncOperation.decodeForUpload`): the fields it
+/// writes by their index in the table, in the entry's order (the table's, as the capture writes
+/// them).
+package struct SyncUploadOp: Sendable {
+    package struct Write: Sendable {
+        package var field: Int
+        package var value: StoreValue
+        package var clock: SyncClock
+    }
+
+    package var table: String
+    package var key: String
+    package var deleteClock: SyncClock?
+    package var writes: [Write]
+
+    package init(table: String, key: String, deleteClock: SyncClock?, writes: [Write]) {
+        self.table = table
+        self.key = key
+        self.deleteClock = deleteClock
+        self.writes = writes
+    }
+
+    /// `op` (of table `t`) in this form, its fields in the table's order.
+    package init(_ op: SyncOperation, _ t: SyncTable) {
+        table = t.name
+        key = op.key
+        deleteClock = op.deleteClock
+        writes = t.fields.indices.compactMap { i in
+            op.fields[t.fields[i].name].map { Write(field: i, value: $0.value, clock: $0.clock) }
+        }
+    }
+
+    /// Whether it writes every field of `t`, each once, in the table's order, none at the zero
+    /// clock: a new object's first write, as a rule.
+    package func writesWhole(_ t: SyncTable) -> Bool {
+        guard deleteClock == nil, writes.count == t.fields.count else { return false }
+        for (i, w) in writes.enumerated() where w.field != i || w.clock == .zero { return false }
+        return true
+    }
+
+    /// The operation with its fields by name (the merge's form). Fields are named by `t`, the
+    /// table the op was read with.
+    package func operation(_ t: SyncTable) -> SyncOperation {
+        var fields: [String: SyncRecord<StoreValue>.Field] = [:]
+        fields.reserveCapacity(writes.count)
+        for w in writes { fields[t.fields[w.field].name] = .init(value: w.value, clock: w.clock) }
+        return SyncOperation(table: table, key: key, deleteClock: deleteClock, fields: fields)
     }
 }

@@ -275,10 +275,10 @@ final class SyncServerLink: @unchecked Sendable {
             // writes it has), so they are not skipped, which keeps a replica whose numbering
             // went back (a restored file, a reused clientID) from losing changes.
             var lockTables: [String] = []
-            var lockKeys: [String] = []
+            var lockBuckets = SyncArrayBind(.int8)
             for t in plan.tables {
-                lockTables += repeatElement(t.table.name, count: t.keys.count)
-                lockKeys += t.keys
+                lockTables += repeatElement(t.table.name, count: t.buckets.count)
+                for b in t.buckets { try lockBuckets.append(.int(Int64(b))) }
             }
             let first = try await run(
                 """
@@ -288,12 +288,12 @@ final class SyncServerLink: @unchecked Sendable {
                     set_config('strata.applying', 'on', true), set_config('idle_in_transaction_session_timeout', $3, true),
                     l.n::text
                 FROM c, LATERAL (SELECT count(pg_advisory_xact_lock(hashtext(k.t), k.b)) AS n FROM (
-                    SELECT DISTINCT u.t COLLATE "C" AS t, (hashtextextended(u.k, 0) & 255)::int AS b
-                    FROM unnest($4::text[], $5::text[]) AS u(t, k) WHERE c.uploaded IS NOT NULL ORDER BY t, b) k) l
+                    SELECT u.t, u.b::int AS b FROM unnest($4::text[], $5::bigint[]) WITH ORDINALITY AS u(t, b, o)
+                    WHERE c.uploaded IS NOT NULL ORDER BY u.o) k) l
                 """,
                 [
                     .text(client), .text(String(plan.last ?? 0)), .text(Self.idleInTransactionLimit),
-                    .texts(lockTables), .texts(lockKeys),
+                    .texts(lockTables), .array(lockBuckets),
                 ]
             ).first
             let held = UInt64(first?[0] ?? "0") ?? 0
@@ -332,7 +332,8 @@ final class SyncServerLink: @unchecked Sendable {
             try p.sendToMerge(present)
         }
         if p.merge.isEmpty { return true }
-        try await mergeRows(p.merge.sorted(), p.opsByKey, t)
+        let keys = Set(p.merge).sorted()
+        try await mergeRows(keys, Dictionary(uniqueKeysWithValues: keys.map { ($0, p.ops($0)) }), t)
         return false
     }
 

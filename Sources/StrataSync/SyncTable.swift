@@ -221,6 +221,9 @@ package struct SyncTable: Sendable {
     package let fieldNameBytes: [[UInt8]]
     /// Each field's name as a clock record writes it (`u32` big-endian length, UTF-8).
     package let clockNameBytes: [[UInt8]]
+    /// The name of the tree of the table's clock records (`SyncLocalStore.clockTree`), made
+    /// once: the transaction's tree cache compares it by identity first.
+    package let clockTreeName: String
 
     /// Whether a field is a link or a collection of links.
     package var hasLinks: Bool { fields.contains { $0.target != nil } }
@@ -301,6 +304,7 @@ package struct SyncTable: Sendable {
         nameBytes = lengthPrefixed(store.name, bigEndian: false)
         fieldNameBytes = fields.map { lengthPrefixed($0.name, bigEndian: false) }
         clockNameBytes = fields.map { lengthPrefixed($0.name, bigEndian: true) }
+        clockTreeName = SyncLocalStore.clockTree(store.name)
         defaults = Dictionary(uniqueKeysWithValues: fields.map { ($0.name, $0.defaultValue) })
     }
 

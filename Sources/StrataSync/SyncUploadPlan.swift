@@ -4,16 +4,24 @@ import StrataCore
 /// prepares the next batch while the server applies the current one): per table, the keys in
 /// order, the rows of the new objects, and the keys to merge (Docs/Sync.md, "Upload").
 struct SyncUploadPlan: Sendable {
+    /// A new object's row as the batch makes it: one write of every field (the usual case,
+    /// read as the entry has it), or the record several operations make.
+    enum Row: Sendable {
+        case writes([SyncUploadOp.Write])
+        case record(SyncRecord<StoreValue>)
+    }
+
     struct Table: Sendable {
         let table: SyncTable
-        /// Every key the batch changes, in order (the advisory locks).
+        /// Every key the batch changes, in order of first appearance.
         let keys: [String]
+        /// The keys' lock buckets (`lockBucket`), each once, in order.
+        let buckets: [Int32]
         /// Each key's operations, in outbox order.
-        let opsByKey: [String: [SyncOperation]]
-        /// The objects the batch writes whole and does not delete, with the record the batch
-        /// makes of each (the merge's result on a server that has no row of it and no newer
-        /// tombstone).
-        var candidates: [(key: String, pk: StoreValue, record: SyncRecord<StoreValue>)]
+        let group: Group
+        /// The objects the batch writes whole and does not delete, with the row the batch makes
+        /// of each (the merge's result on a server that has no row of it and no newer tombstone).
+        var candidates: [(key: String, pk: StoreValue, row: Row)]
         /// `candidates` as insert rows (new-objects form).
         var fresh: SyncUploadRows
         /// The oldest clock of the candidates' fields: a tombstone at or above it sends its key to
@@ -22,55 +30,118 @@ struct SyncUploadPlan: Sendable {
         /// The keys that go to the merge (some fields written, a delete, no readable key).
         var merge: [String]
 
+        /// The operations of `key`, in outbox order, in the merge's form.
+        func ops(_ key: String) -> [SyncOperation] {
+            group.slot[key].map { group.ops($0).map { $0.operation(table) } } ?? []
+        }
+
         /// Moves `keys` (a tombstone at or above `oldest` was found) from the candidates to the
         /// merge, rebuilding the rows.
         mutating func sendToMerge(_ keys: Set<String>) throws {
             candidates.removeAll { keys.contains($0.key) }
             merge += keys
             fresh = SyncUploadRows(table, newObjects: true)
-            for c in candidates { try fresh.append(pk: c.pk, c.record) }
+            for c in candidates { try fresh.append(pk: c.pk, c.row) }
         }
+    }
+
+    /// One table's operations by key, in outbox order, keys in order of first appearance (most
+    /// keys have one operation: it is kept apart from the rare later ones).
+    struct Group: Sendable {
+        var slot: [String: Int] = [:]
+        var first: [SyncUploadOp] = []
+        var more: [Int: [SyncUploadOp]] = [:]
+
+        mutating func add(_ op: SyncUploadOp) {
+            if let i = slot[op.key] {
+                more[i, default: []].append(op)
+            } else {
+                slot[op.key] = first.count
+                first.append(op)
+            }
+        }
+
+        func ops(_ i: Int) -> [SyncUploadOp] { [first[i]] + (more[i] ?? []) }
+    }
+
+    /// The bucket of `key` for the uploaders' advisory locks (Docs/Sync.md, "Upload"): the low
+    /// 8 bits of the FNV-1a hash of its text. Every uploader must compute it alike; PostgreSQL's
+    /// own hash of 5,000 keys per batch cost the lock statement several milliseconds.
+    static func lockBucket(_ key: String) -> Int32 {
+        var h: UInt32 = 2_166_136_261
+        for b in key.utf8 { h = (h ^ UInt32(b)) &* 16_777_619 }
+        return Int32(h & 255)
     }
 
     /// The newest outbox number in the batch (nil when it is empty).
     let last: UInt64?
-    /// The tables the batch changes, by name (byte order, the advisory locks' order).
+    /// The tables the batch changes, by name (byte order).
     var tables: [Table]
 
     init(entries: [(seq: UInt64, ops: [SyncOperation])], tables byName: [String: SyncTable]) throws {
+        try self.init(
+            uploadEntries: entries.map { e in
+                (e.seq, e.ops.compactMap { op in byName[op.table].map { SyncUploadOp(op, $0) } })
+            }, tables: byName)
+    }
+
+    init(uploadEntries entries: [(seq: UInt64, ops: [SyncUploadOp])], tables byName: [String: SyncTable]) throws {
         last = entries.last?.seq
-        var byTable: [String: [String: [SyncOperation]]] = [:]
+        var groups: [String: Group] = [:]
         for e in entries {
-            for op in e.ops { byTable[op.table, default: [:]][op.key, default: []].append(op) }
+            for op in e.ops { groups[op.table, default: Group()].add(op) }
         }
         tables = []
-        for name in byTable.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-            guard let t = byName[name], let opsByKey = byTable[name] else { continue }
-            let keys = opsByKey.keys.sorted()
-            var candidates: [(key: String, pk: StoreValue, record: SyncRecord<StoreValue>)] = []
+        for name in groups.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            guard let t = byName[name], let g = groups[name] else { continue }
+            var keys: [String] = []
+            keys.reserveCapacity(g.first.count)
+            var candidates: [(key: String, pk: StoreValue, row: Row)] = []
+            candidates.reserveCapacity(g.first.count)
             var fresh = SyncUploadRows(t, newObjects: true)
             var merge: [String] = []
             var oldest: SyncClock?
-            for k in keys {
-                let kOps = opsByKey[k]!
-                var record = SyncRecord<StoreValue>.absent
-                if !kOps.contains(where: { $0.deleteClock != nil }) {
-                    for op in kOps { record.applyWrite(op.fields, defaults: t.defaults) }
+            for (i, op) in g.first.enumerated() {
+                let k = op.key
+                keys.append(k)
+                // Written whole (every field, each at one of the batch's clocks) and not deleted:
+                // a new object, as a rule. A write of some fields is of an object the server most
+                // likely has.
+                var row: Row?
+                var clocks: [SyncClock] = []
+                if g.more[i] == nil {
+                    if op.writesWhole(t) {
+                        row = .writes(op.writes)
+                        for w in op.writes where oldest.map({ w.clock < $0 }) ?? true { oldest = w.clock }
+                    }
+                } else {
+                    let kOps = g.ops(i)
+                    var r = SyncRecord<StoreValue>.absent
+                    if !kOps.contains(where: { $0.deleteClock != nil }) {
+                        for op in kOps { r.applyWrite(op.operation(t).fields, defaults: t.defaults) }
+                    }
+                    if r.alive, r.fields.count == t.fields.count,
+                        !r.fields.values.contains(where: { $0.clock == .zero })
+                    {
+                        row = .record(r)
+                        clocks = r.fields.values.map(\.clock)
+                    }
                 }
-                // Written whole: every field's clock is one of the batch's (above `.zero`). A
-                // write of some fields is of an object the server most likely has.
-                if record.alive, record.fields.values.allSatisfy({ $0.clock > .zero }), let pk = t.keyValue(k) {
-                    candidates.append((k, pk, record))
-                    try fresh.append(pk: pk, record)
-                    for f in record.fields.values where oldest.map({ f.clock < $0 }) ?? true { oldest = f.clock }
+                if let row, let pk = t.keyValue(k) {
+                    candidates.append((k, pk, row))
+                    try fresh.append(pk: pk, row)
+                    for c in clocks where oldest.map({ c < $0 }) ?? true { oldest = c }
                 } else {
                     merge.append(k)
                 }
             }
+            var inBucket = [Bool](repeating: false, count: 256)
+            for k in keys { inBucket[Int(Self.lockBucket(k))] = true }
+            let buckets = inBucket.indices.filter { inBucket[$0] }.map { Int32($0) }
             tables.append(
                 Table(
-                    table: t, keys: keys, opsByKey: opsByKey, candidates: candidates, fresh: fresh, oldest: oldest,
-                    merge: merge))
+                    table: t, keys: keys, buckets: buckets, group: g, candidates: candidates, fresh: fresh,
+                    oldest: oldest, merge: merge))
         }
     }
 }

@@ -13,6 +13,8 @@ struct SyncUploadRows {
     /// Per field, the bytes that open its entry in `_strata_clocks` (`"name":"`); the entries
     /// after the first are preceded by a comma.
     private let clockKeys: [[UInt8]]
+    /// The last row clock and its text (a commit's new objects share one).
+    private var lastRowClock: (clock: SyncClock, text: [UInt8])?
 
     init(_ t: SyncTable, newObjects: Bool = false) {
         table = t
@@ -38,37 +40,90 @@ struct SyncUploadRows {
         let fields = table.fields
         var rowClock: SyncClock?
         if newObjects, let first = fields.first { rowClock = record.fields[first.name]?.clock ?? record.tombstone }
-        var clocks: [UInt8] = [UInt8(ascii: "{")]
-        clocks.reserveCapacity(newObjects ? 2 : clockKeys.count * 48 + 2)
+        // `{"name":"clock",...}`, begun at the first entry (a new object usually has none).
+        var clocks: [UInt8] = []
         for (i, f) in fields.enumerated() {
             let v = record.fields[f.name] ?? .init(value: f.defaultValue, clock: record.tombstone)
-            if f.type == .mixed && !f.isCollection && v.value == .null {
-                // `.none` is SQL NULL (`SyncMixed`), not JSON `null`.
-                try columns[i + 1].append(.null)
-            } else if f.isJSON {
-                columns[i + 1].append(json: f.json(v.value))
-            } else {
-                try columns[i + 1].append(v.value)
-            }
-            if v.clock == rowClock { continue }
-            if clocks.count > 1 { clocks.append(UInt8(ascii: ",")) }
-            clocks += clockKeys[i]
-            v.clock.appendText(to: &clocks)
-            clocks.append(UInt8(ascii: "\""))
+            try appendValue(i, f, v.value)
+            if v.clock != rowClock { appendClock(i, v.clock, to: &clocks) }
         }
-        clocks.append(UInt8(ascii: "}"))
+        endRow(rowClock, clocks)
+    }
+
+    /// Appends a new object's row: `pk` and `writes`, one per field in the table's order
+    /// (`SyncUploadOp.writesWhole`).
+    mutating func append(pk: StoreValue, writes: [SyncUploadOp.Write]) throws {
+        guard newObjects, writes.count == table.fields.count else {
+            throw SyncError(
+                .local, "An upload row of \(table.name) lacks fields: \(writes.count) of \(table.fields.count).")
+        }
+        try columns[0].append(pk)
+        let rowClock = writes[0].clock
+        var clocks: [UInt8] = []
+        for (i, f) in table.fields.enumerated() {
+            let w = writes[i]
+            try appendValue(i, f, w.value)
+            if w.clock != rowClock { appendClock(i, w.clock, to: &clocks) }
+        }
+        endRow(rowClock, clocks)
+    }
+
+    /// Appends a new object's row as the upload plan has it.
+    mutating func append(pk: StoreValue, _ row: SyncUploadPlan.Row) throws {
+        switch row {
+        case .writes(let w): try append(pk: pk, writes: w)
+        case .record(let r): try append(pk: pk, r)
+        }
+    }
+
+    private mutating func appendValue(_ i: Int, _ f: SyncTable.Field, _ value: StoreValue) throws {
+        if f.type == .mixed && !f.isCollection && value == .null {
+            // `.none` is SQL NULL (`SyncMixed`), not JSON `null`.
+            try columns[i + 1].append(.null)
+        } else if f.isJSON {
+            columns[i + 1].append(json: f.json(value))
+        } else {
+            try columns[i + 1].append(value)
+        }
+    }
+
+    /// Adds field `i`'s entry to `clocks` (`{` before the first, `,` before the others).
+    private func appendClock(_ i: Int, _ clock: SyncClock, to clocks: inout [UInt8]) {
+        if clocks.isEmpty {
+            clocks.reserveCapacity(clockKeys.count * 48 + 2)
+            clocks.append(UInt8(ascii: "{"))
+        } else {
+            clocks.append(UInt8(ascii: ","))
+        }
+        clocks += clockKeys[i]
+        clock.appendText(to: &clocks)
+        clocks.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends the row's clock columns: `rowClock` and `clocks` (new-objects form; `NULL` for no
+    /// entry), or `clocks` alone.
+    private mutating func endRow(_ rowClock: SyncClock?, _ entries: [UInt8]) {
+        var clocks = entries
+        let n = table.fields.count
         if let rowClock {
-            var text: [UInt8] = []
-            text.reserveCapacity(33)
-            rowClock.appendText(to: &text)
-            columns[fields.count + 1].append(textBytes: text)
-            if clocks.count > 2 {
-                columns[fields.count + 2].append(textBytes: clocks)
+            if lastRowClock?.clock != rowClock {
+                var text: [UInt8] = []
+                text.reserveCapacity(33)
+                rowClock.appendText(to: &text)
+                lastRowClock = (rowClock, text)
+            }
+            columns[n + 1].append(textBytes: lastRowClock!.text)
+            if clocks.isEmpty {
+                // Cannot fail: NULL fits every element type.
+                try? columns[n + 2].append(.null)
             } else {
-                try columns[fields.count + 2].append(.null)
+                clocks.append(UInt8(ascii: "}"))
+                columns[n + 2].append(textBytes: clocks)
             }
         } else {
-            columns[fields.count + 1].append(textBytes: clocks)
+            if clocks.isEmpty { clocks.append(UInt8(ascii: "{")) }
+            clocks.append(UInt8(ascii: "}"))
+            columns[n + 1].append(textBytes: clocks)
         }
     }
 

@@ -109,18 +109,20 @@ final class SyncConvergenceTests: SyncTestCase {
         for r in replicas { try await wait(r, .download) }
         let expected = try serverState(server, db)
         XCTAssertGreaterThan(expected.count, 0)
+        // The subscribed replica holds the server's objects older than 100, and only those.
+        let subscribed = expected.filter {
+            Int($0.value.split(separator: "|", omittingEmptySubsequences: false)[1])! > 100
+        }
         for (i, r) in replicas.enumerated() {
-            // The subscribed replica holds the server's objects older than 100, and only those.
-            let wanted =
-                i < n - 1
-                ? expected
-                : expected.filter {
-                    Int($0.value.split(separator: "|", omittingEmptySubsequences: false)[1])! > 100
-                }
-            XCTAssertEqual(state(r), wanted, "seed \(seed): replica \(i) differs from PostgreSQL")
+            XCTAssertEqual(
+                state(r), i < n - 1 ? expected : subscribed, "seed \(seed): replica \(i) differs from PostgreSQL")
         }
         XCTAssertGreaterThan(state(replicas[n - 1]).count, 0, "seed \(seed)")
-        XCTAssertLessThan(state(replicas[n - 1]).count, expected.count, "seed \(seed)")
+        // Which writes win depends on timing (partitions, upload order), so now and then every
+        // object ends older than 100; otherwise the subscription left some out.
+        if subscribed.count < expected.count {
+            XCTAssertLessThan(state(replicas[n - 1]).count, expected.count, "seed \(seed)")
+        }
     }
 
     /// Each commit creates 100 objects (ids `100 * i ..< 100 * (i + 1)`); the server is killed

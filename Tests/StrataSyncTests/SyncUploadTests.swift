@@ -185,6 +185,50 @@ final class SyncUploadTests: SyncTestCase {
         XCTAssertGreaterThan(Date().timeIntervalSince(started), 1.0, "the wait ended while the holder ran")
     }
 
+    /// An upload batch's plan: objects written whole (once, or by several operations that add
+    /// up to every field) are inserted; a write of some fields, a delete, go to the merge.
+    func testTheUploadPlanInsertsObjectsWrittenWholeAndMergesTheRest() throws {
+        let realm = try Realm(
+            configuration: Realm.Configuration(
+                fileURL: temporaryDirectory.appendingPathComponent("plan.realm"), objectTypes: [SyncDog.self]))
+        let store = realm._storeTransaction.tables
+        let synced = ["SyncDog": store["SyncDog"]!]
+        let tables = try synced.mapValues { try SyncTable($0, synced: synced) }
+        let dog = tables["SyncDog"]!
+        let c1 = SyncClock(time: 0x1000, node: 1)
+        let c2 = SyncClock(time: 0x2000, node: 1)
+        func whole(_ c: SyncClock) -> [String: SyncRecord<StoreValue>.Field] {
+            dog.defaults.mapValues { .init(value: $0, clock: c) }
+        }
+        let age: [String: SyncRecord<StoreValue>.Field] = ["age": .init(value: .int(7), clock: c2)]
+        var entry1 = SyncOperation.Entry()
+        entry1.appendWrite(dog, key: "1", fields: whole(c2))
+        entry1.appendWrite(dog, key: "2", fields: whole(c1))
+        entry1.appendWrite(dog, key: "3", fields: age)
+        entry1.appendWrite(dog, key: "4", fields: whole(c1))
+        var entry2 = SyncOperation.Entry()
+        entry2.appendWrite(dog, key: "2", fields: age)
+        entry2.appendDelete(table: "SyncDog", key: "4", clock: c2)
+        let plan = try SyncUploadPlan(
+            uploadEntries: [
+                (1, try SyncOperation.decodeForUpload(entry1.bytes, tables: tables)),
+                (2, try SyncOperation.decodeForUpload(entry2.bytes, tables: tables)),
+            ], tables: tables)
+        let t = try XCTUnwrap(plan.tables.first)
+        XCTAssertEqual(plan.last, 2)
+        XCTAssertEqual(t.keys, ["1", "2", "3", "4"])
+        XCTAssertEqual(t.candidates.map(\.key), ["1", "2"])
+        XCTAssertEqual(t.fresh.count, 2)
+        XCTAssertEqual(t.merge, ["3", "4"])
+        XCTAssertEqual(t.oldest, c1)
+        XCTAssertEqual(t.ops("2").count, 2)
+        XCTAssertEqual(t.ops("2").last?.fields, age)
+        // Object 2 as the two writes make it: age from the later one.
+        guard case .record(let r) = t.candidates[1].row else { return XCTFail("object 2 is a merged record") }
+        XCTAssertEqual(r.fields["age"], age["age"])
+        XCTAssertEqual(r.fields["name"]?.clock, c1)
+    }
+
     /// Outbox entries in the binary form read back as written, with values of every kind; an
     /// entry in the JSON form earlier builds wrote still reads.
     func testOutboxEntriesRoundTripAndTheOlderJSONFormStillReads() throws {
@@ -224,6 +268,11 @@ final class SyncUploadTests: SyncTestCase {
         }
         XCTAssertEqual(try SyncOperation.count(entry.bytes, tables: tables), 3)
         XCTAssertEqual(try SyncOperation.decode(entry.bytes, tables: tables), ops)
+        // A table the model no longer syncs is skipped, and the next table's fields still read.
+        var mixed = SyncOperation.Entry()
+        mixed.appendWrite(tables["SyncBag"]!, key: "9", fields: ops[2].fields)
+        mixed.appendWrite(tables["SyncDog"]!, key: "1", fields: ops[0].fields)
+        XCTAssertEqual(try SyncOperation.decode(mixed.bytes, tables: ["SyncDog": tables["SyncDog"]!]), [ops[0]])
         // A damaged entry is refused with an error, not read as fewer changes.
         XCTAssertThrowsError(try SyncOperation.decode(Array(entry.bytes.dropLast(3)), tables: tables))
 

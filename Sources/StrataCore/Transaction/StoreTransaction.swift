@@ -39,6 +39,9 @@ package final class StoreTransaction {
     /// The tree written last: inserts hit one table's tree many times in a row, and comparing a
     /// name with itself is cheaper than hashing it.
     @exclusivity(unchecked) private var lastWriteTree: (name: String, handle: TreeHandle)?
+    /// The one before `lastWriteTree` (a commit that alternates between two trees, such as an
+    /// object's and its sync clock record's, finds both here).
+    @exclusivity(unchecked) private var previousWriteTree: (name: String, handle: TreeHandle)?
     /// Row encodings are built here, reused from insert to insert (an array allocated per row
     /// cost a generic metadata lookup each time).
     @exclusivity(unchecked) var rowBuffer: [UInt8] = []
@@ -150,7 +153,13 @@ package final class StoreTransaction {
 
     func writeTree(_ name: String, create: Bool) throws -> TreeHandle? {
         if let last = lastWriteTree, last.name == name { return last.handle }
+        if let previous = previousWriteTree, previous.name == name {
+            previousWriteTree = lastWriteTree
+            lastWriteTree = previous
+            return previous.handle
+        }
         if let h = writeTrees[name] {
+            previousWriteTree = lastWriteTree
             lastWriteTree = (name, h)
             return h
         }
@@ -158,6 +167,7 @@ package final class StoreTransaction {
         if !create, try !w.treeExists(name) { return nil }
         let h = try w.openTree(name, create: true)
         writeTrees[name] = h
+        previousWriteTree = lastWriteTree
         lastWriteTree = (name, h)
         return h
     }
@@ -165,6 +175,7 @@ package final class StoreTransaction {
     /// Forgets cached tree handles (after a tree was dropped).
     package func resetTreeCache() {
         lastWriteTree = nil
+        previousWriteTree = nil
         writeTrees.removeAll()
         readTrees.removeAll()
         lastReadTree = nil
@@ -182,6 +193,14 @@ package final class StoreTransaction {
 
     /// Sets `key` to `value` in tree `name` (created if missing), in the write transaction.
     package func put(_ key: [UInt8], _ value: [UInt8], tree name: String) throws {
+        let w = requireWrite()
+        guard let h = try writeTree(name, create: true) else { return }
+        _ = try w.put(key, value, in: h)
+    }
+
+    /// Sets `key` to `value` in tree `name` (created if missing), in the write transaction; the
+    /// bytes are read in place.
+    package func put(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, tree name: String) throws {
         let w = requireWrite()
         guard let h = try writeTree(name, create: true) else { return }
         _ = try w.put(key, value, in: h)
