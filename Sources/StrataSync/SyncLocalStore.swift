@@ -76,12 +76,10 @@ package enum SyncLocalStore {
         out.removeAll(keepingCapacity: true)
         appendString(keyText, &out)
         appendU32(UInt32(fields.count), &out)
-        var time = clock.time.bigEndian
-        var node = clock.node.bigEndian
+        let stamp = (clock.time.bigEndian, clock.node.bigEndian)
         for i in fields {
             out.append(contentsOf: t.clockNameBytes[i])
-            withUnsafeBytes(of: &time) { out.append(contentsOf: $0) }
-            withUnsafeBytes(of: &node) { out.append(contentsOf: $0) }
+            withUnsafeBytes(of: stamp) { out.append(contentsOf: $0) }
         }
         var k = UInt64(bitPattern: key) ^ 0x8000_0000_0000_0000
         k = k.bigEndian

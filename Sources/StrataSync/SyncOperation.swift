@@ -99,8 +99,8 @@ package struct SyncOperation: Equatable, Sendable {
         }
 
         static func append(_ c: SyncClock, _ out: inout [UInt8]) {
-            withUnsafeBytes(of: c.time.littleEndian) { out.append(contentsOf: $0) }
-            withUnsafeBytes(of: c.node.littleEndian) { out.append(contentsOf: $0) }
+            // One append of both halves (an append of a few bytes costs about 100 instructions).
+            withUnsafeBytes(of: (c.time.littleEndian, c.node.littleEndian)) { out.append(contentsOf: $0) }
         }
     }
 
