@@ -4,7 +4,7 @@ import StrataCore
 
 // The upload loop (Docs/Sync.md, "Upload").
 extension SyncEngine {
-    /// One upload batch: outbox entries read and decoded, at most about 5,000 changed objects
+    /// One upload batch: outbox entries read and decoded, at most about 10,000 changed objects
     /// (whole entries), with what progress reports need.
     struct UploadBatch: Sendable {
         var entries: [(seq: UInt64, ops: [SyncUploadOp])] = []
@@ -35,7 +35,7 @@ extension SyncEngine {
         var opCount = 0
         for e in raw {
             let count = try SyncOperation.count(e.1, tables: tables)
-            if !b.entries.isEmpty && opCount + count > 5_000 { break }
+            if !b.entries.isEmpty && opCount + count > 10_000 { break }
             b.entries.append((e.0, try SyncOperation.decodeForUpload(e.1, tables: tables)))
             opCount += count
             b.bytes += UInt64(e.1.count)
