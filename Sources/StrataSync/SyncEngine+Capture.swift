@@ -47,7 +47,7 @@ extension SyncEngine {
         // not an Int) is deleted, then written, on every replica.
         let deleteClock = clock.now()
         let c = clock.now()
-        var ops = SyncOperation.Entry()
+        let ops = SyncOperation.Entry()
         var scratch = CaptureScratch()
         for (t, changes) in changed where !t.isAsymmetric {
             for key in changes.deleted.sorted() {
@@ -56,7 +56,7 @@ extension SyncEngine {
                 try SyncLocalStore.removeClocks(txn, table: t.name, key: key)
                 if t.hasLinks { try SyncLinks.setUnresolved(txn, t, key: key, [:]) }
                 try SyncLocalStore.setTombstone(txn, table: t.name, key: keyText, deleteClock)
-                ops.appendDelete(table: t.name, key: keyText, clock: deleteClock)
+                ops.appendDelete(t, key: keyText, clock: deleteClock)
             }
         }
         for (t, changes) in changed {
@@ -77,15 +77,20 @@ extension SyncEngine {
                 for key in changes.inserted.sorted() { try txn.delete(t.store, key: key) }
                 continue
             }
-            for key in changes.inserted.sorted() {
-                try captureWrite(txn, t, key: key, columns: .all, clock: c, isNew: true, into: &ops, scratch: &scratch)
+            if t.hasLinks {
+                for key in changes.inserted.sorted() {
+                    try captureWrite(
+                        txn, t, key: key, columns: .all, clock: c, isNew: true, into: ops, scratch: &scratch)
+                }
+            } else {
+                try captureNew(txn, t, keys: changes.inserted.sorted(), clock: c, into: ops, scratch: &scratch)
             }
             for (key, columns) in changes.modified.sorted(by: { $0.key < $1.key }) {
-                try captureWrite(txn, t, key: key, columns: columns, clock: c, into: &ops, scratch: &scratch)
+                try captureWrite(txn, t, key: key, columns: columns, clock: c, into: ops, scratch: &scratch)
             }
         }
         guard !ops.isEmpty else { return }
-        try SyncLocalStore.appendOutbox(txn, ops.bytes)
+        try SyncLocalStore.appendOutbox(txn, ops)
         try SyncLocalStore.setMeta(txn, "hlc", c.time)
     }
 
@@ -94,10 +99,10 @@ extension SyncEngine {
     /// clock record yet (a deleted object's is removed before, in `willCommit`).
     func captureWrite(
         _ txn: StoreTransaction, _ t: SyncTable, key: Int64, columns: ColumnSet, clock c: SyncClock,
-        isNew: Bool = false, into entry: inout SyncOperation.Entry
+        isNew: Bool = false, into entry: SyncOperation.Entry
     ) throws {
         var scratch = CaptureScratch()
-        try captureWrite(txn, t, key: key, columns: columns, clock: c, isNew: isNew, into: &entry, scratch: &scratch)
+        try captureWrite(txn, t, key: key, columns: columns, clock: c, isNew: isNew, into: entry, scratch: &scratch)
     }
 
     /// Buffers `captureWrite` reuses from object to object within a commit (an array allocated
@@ -105,20 +110,137 @@ extension SyncEngine {
     struct CaptureScratch {
         var written: [(field: Int, value: StoreValue)] = []
         var record: [UInt8] = []
+        /// `captureNew`'s clock records, being written.
+        let records = SyncByteWriter(capacity: 256)
+        /// `captureNew`'s objects: key, and where the key text is in the entry.
+        var captured: [(key: Int64, textAt: Int, textCount: Int)] = []
+        /// `captureNew`'s values to store as the server keeps them.
+        var rounded: [(key: Int64, column: Int, value: StoreValue)] = []
+    }
+
+    /// Captures the objects `keys` (ascending) of `t`, a table without links, that this
+    /// transaction inserted: one whole write each at `clock`, and their clock records. The
+    /// same result as `captureWrite(..., columns: .all, isNew: true)` for each, for a third of
+    /// its work: the rows are read in place with one lookup per cluster, `Int`, `Double` and
+    /// `String` values go from the row to the entry without becoming `StoreValue`s, and every
+    /// clock record after the key is the same bytes, made once.
+    func captureNew(
+        _ txn: StoreTransaction, _ t: SyncTable, keys: [Int64], clock c: SyncClock, into entry: SyncOperation.Entry,
+        scratch: inout CaptureScratch
+    ) throws {
+        guard !keys.isEmpty else { return }
+        let w = entry.writer
+        var captured = scratch.captured
+        var rounded = scratch.rounded
+        captured.removeAll(keepingCapacity: true)
+        rounded.removeAll(keepingCapacity: true)
+        defer {
+            scratch.captured = captured
+            scratch.rounded = rounded
+        }
+        let kinds = t.captureKinds
+        let columns = t.fieldColumns
+        let pkColumn = t.primaryKeyColumn
+        let pkIsInt = t.primaryKeyType == .int
+        // Reading only: the rows point into the transaction's pages until its next change.
+        try txn.forEachRow(t.store, keys: keys) { row in
+            entry.section(t)
+            w.u8(SyncOperation.Kind.wholeWrite)
+            let lengthAt = w.count
+            w.u32(0)
+            if pkIsInt, pkColumn < row.storedColumnCount || pkColumn == row.table.layout.keyColumn,
+                let k = row.int(pkColumn)
+            {
+                w.decimal(k)
+            } else {
+                let pk = row.value(pkColumn)
+                if case .string(let s) = pk, s.utf8.contains(0) { throw Self.nulInKey(t) }
+                var text = SyncTable.keyText(pk)
+                text.withUTF8 { w.raw(UnsafeRawBufferPointer($0)) }
+            }
+            let textCount = w.count - lengthAt - 4
+            w.patchU32(UInt32(textCount), at: lengthAt)
+            w.clock(c)
+            for i in 0..<kinds.count {
+                let column = columns[i]
+                if column < row.storedColumnCount {
+                    switch kinds[i] {
+                    case .int:
+                        if let v = row.int(column) { w.tagged(2, UInt64(bitPattern: v)) } else { w.u8(0) }
+                        continue
+                    case .double:
+                        if let v = row.double(column) { w.tagged(4, v.bitPattern) } else { w.u8(0) }
+                        continue
+                    case .string:
+                        guard let b = row.variableBytes(column) else {
+                            w.u8(0)
+                            continue
+                        }
+                        if b.count > 0, memchr(b.baseAddress!, 0, b.count) != nil {
+                            try t.fields[i].checkStorable(row.value(column), table: t.name)
+                        }
+                        w.u8(5)
+                        w.u32(UInt32(b.count))
+                        w.raw(b)
+                        continue
+                    case .other: break
+                    }
+                }
+                let f = t.fields[i]
+                var v = row.value(column)
+                try f.checkStorable(v, table: t.name)
+                if f.serverMayChangeValues {
+                    // PostgreSQL keeps microseconds, and a `numeric` without an exponent
+                    // (decimals in an AnyRealmValue too): every replica keeps what the server
+                    // keeps. Stored after the reads.
+                    let r = f.asServerKeepsIt(v)
+                    if r != v {
+                        rounded.append((row.key, column, r))
+                        v = r
+                    }
+                }
+                w.tagged(v)
+            }
+            entry.end()
+            captured.append((row.key, lengthAt + 4, textCount))
+        }
+        for r in rounded { _ = try txn.set(t.store, key: r.key, column: r.column, to: r.value) }
+        // A clock record (FORMAT.md, "Sync trees"): the key text, then every field at `c`.
+        let record = scratch.records
+        record.removeAll()
+        record.u32BE(UInt32(t.fields.count))
+        for name in t.clockNameBytes {
+            record.raw(name)
+            record.u64BE(c.time)
+            record.u64BE(c.node)
+        }
+        let tail = record.count
+        for o in captured {
+            record.truncate(to: tail)
+            record.u32BE(UInt32(o.textCount))
+            record.raw(UnsafeRawBufferPointer(start: w.base + o.textAt, count: o.textCount))
+            record.repeatBytes(0..<tail)
+            var k = (UInt64(bitPattern: o.key) ^ 0x8000_0000_0000_0000).bigEndian
+            try withUnsafeBytes(of: &k) { kb in
+                try txn.put(kb, UnsafeRawBufferPointer(rebasing: record.bytes[tail...]), tree: t.clockTreeName)
+            }
+        }
+    }
+
+    static func nulInKey(_ t: SyncTable) -> SyncError {
+        SyncError(
+            .unsupportedValue,
+            "'\(t.name).\(t.primaryKeyName)': PostgreSQL cannot store a primary key containing U+0000, so the write was not committed."
+        )
     }
 
     func captureWrite(
         _ txn: StoreTransaction, _ t: SyncTable, key: Int64, columns: ColumnSet, clock c: SyncClock,
-        isNew: Bool = false, into entry: inout SyncOperation.Entry, scratch: inout CaptureScratch
+        isNew: Bool = false, into entry: SyncOperation.Entry, scratch: inout CaptureScratch
     ) throws {
         guard let row = try txn.row(t.store, key: key) else { return }
         let pk = row.value(t.primaryKeyColumn)
-        if case .string(let s) = pk, s.utf8.contains(0) {
-            throw SyncError(
-                .unsupportedValue,
-                "'\(t.name).\(t.primaryKeyName)': PostgreSQL cannot store a primary key containing U+0000, so the write was not committed."
-            )
-        }
+        if case .string(let s) = pk, s.utf8.contains(0) { throw Self.nulInKey(t) }
         let keyText = SyncTable.keyText(pk)
         var clocks =
             isNew ? nil : try SyncLocalStore.clocks(txn, table: t.name, key: key) ?? .init(key: keyText, fields: [:])

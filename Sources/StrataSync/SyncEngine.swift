@@ -185,7 +185,7 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
             let clock = try self.ensureClock(txn)
             let deleteClock = clock.now()
             let c = clock.now()
-            var ops = SyncOperation.Entry()
+            let ops = SyncOperation.Entry()
             for name in tables.keys.sorted() {
                 let t = tables[name]!
                 if t.isAsymmetric { continue }
@@ -205,7 +205,7 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
                 for (key, keyText) in gone where try txn.row(t.store, key: key) == nil {
                     try SyncLocalStore.removeClocks(txn, table: name, key: key)
                     try SyncLocalStore.setTombstone(txn, table: name, key: keyText, deleteClock)
-                    ops.appendDelete(table: name, key: keyText, clock: deleteClock)
+                    ops.appendDelete(t, key: keyText, clock: deleteClock)
                 }
                 for key in keys {
                     var columns = ColumnSet()
@@ -216,12 +216,12 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
                         for f in t.fields where known[f.name] == nil { columns.insert(f.column) }
                     }
                     if columns.isEmpty { continue }
-                    try captureWrite(txn, t, key: key, columns: columns, clock: c, into: &ops)
+                    try captureWrite(txn, t, key: key, columns: columns, clock: c, into: ops)
                 }
             }
             try SyncLocalStore.setMeta(txn, "schema", version)
             guard !ops.isEmpty else { return }
-            try SyncLocalStore.appendOutbox(txn, ops.bytes)
+            try SyncLocalStore.appendOutbox(txn, ops)
             try SyncLocalStore.setMeta(txn, "hlc", c.time)
         }
     }

@@ -154,6 +154,15 @@ package enum SyncLocalStore {
         return seq
     }
 
+    /// Appends `entry` to the outbox (its bytes, without copying them); returns its sequence number.
+    @discardableResult
+    static func appendOutbox(_ txn: StoreTransaction, _ entry: SyncOperation.Entry) throws -> UInt64 {
+        let seq = try meta(txn, "seq") ?? 1
+        try be(seq).withUnsafeBytes { k in try txn.put(k, entry.writer.bytes, tree: outboxTree) }
+        try setMeta(txn, "seq", seq + 1)
+        return seq
+    }
+
     /// Up to `limit` outbox entries from the oldest after sequence number `after`, with their
     /// sequence numbers.
     package static func outbox(

@@ -225,6 +225,17 @@ package struct SyncTable: Sendable {
     /// once: the transaction's tree cache compares it by identity first.
     package let clockTreeName: String
 
+    /// How the capture reads each field of an object a commit inserted (`SyncEngine.captureNew`):
+    /// the scalars below straight from the row, anything else as a `StoreValue`.
+    package enum CaptureKind: UInt8, Sendable {
+        case int, double, string, other
+    }
+
+    /// Each field's `CaptureKind` and column, in field order (plain values: reading a `Field`
+    /// out of `fields` copies its strings).
+    package let captureKinds: [CaptureKind]
+    package let fieldColumns: [Int]
+
     /// Whether a field is a link or a collection of links.
     package var hasLinks: Bool { fields.contains { $0.target != nil } }
 
@@ -305,6 +316,16 @@ package struct SyncTable: Sendable {
         fieldNameBytes = fields.map { lengthPrefixed($0.name, bigEndian: false) }
         clockNameBytes = fields.map { lengthPrefixed($0.name, bigEndian: true) }
         clockTreeName = SyncLocalStore.clockTree(store.name)
+        captureKinds = fields.map { f in
+            guard f.target == nil, f.collection == .none else { return .other }
+            switch f.type {
+            case .int: return .int
+            case .double: return .double
+            case .string: return .string
+            default: return .other
+            }
+        }
+        fieldColumns = fields.map(\.column)
         defaults = Dictionary(uniqueKeysWithValues: fields.map { ($0.name, $0.defaultValue) })
     }
 

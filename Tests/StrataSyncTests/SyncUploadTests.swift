@@ -201,14 +201,14 @@ final class SyncUploadTests: SyncTestCase {
             dog.defaults.mapValues { .init(value: $0, clock: c) }
         }
         let age: [String: SyncRecord<StoreValue>.Field] = ["age": .init(value: .int(7), clock: c2)]
-        var entry1 = SyncOperation.Entry()
+        let entry1 = SyncOperation.Entry()
         entry1.appendWrite(dog, key: "1", fields: whole(c2))
         entry1.appendWrite(dog, key: "2", fields: whole(c1))
         entry1.appendWrite(dog, key: "3", fields: age)
         entry1.appendWrite(dog, key: "4", fields: whole(c1))
-        var entry2 = SyncOperation.Entry()
+        let entry2 = SyncOperation.Entry()
         entry2.appendWrite(dog, key: "2", fields: age)
-        entry2.appendDelete(table: "SyncDog", key: "4", clock: c2)
+        entry2.appendDelete(dog, key: "4", clock: c2)
         let plan = try SyncUploadPlan(
             uploadEntries: [
                 (1, try SyncOperation.decodeForUpload(entry1.bytes, tables: tables)),
@@ -258,18 +258,47 @@ final class SyncUploadTests: SyncTestCase {
                     "blobs": .init(value: .list([.data([0, 255])]), clock: c2),
                 ]),
         ]
-        var entry = SyncOperation.Entry()
+        let entry = SyncOperation.Entry()
         for op in ops {
             if let d = op.deleteClock {
-                entry.appendDelete(table: op.table, key: op.key, clock: d)
+                entry.appendDelete(tables[op.table]!, key: op.key, clock: d)
             } else {
                 entry.appendWrite(tables[op.table]!, key: op.key, fields: op.fields)
             }
         }
+        XCTAssertEqual(entry.bytes.first, SyncOperation.compactTag)
         XCTAssertEqual(try SyncOperation.count(entry.bytes, tables: tables), 3)
         XCTAssertEqual(try SyncOperation.decode(entry.bytes, tables: tables), ops)
+        // The first binary form, which earlier builds wrote, still reads.
+        XCTAssertEqual(try SyncOperation.count(firstBinaryForm(ops), tables: tables), 3)
+        XCTAssertEqual(try SyncOperation.decode(firstBinaryForm(ops), tables: tables), ops)
+
+        // Writes at one clock: whole (every field, in order) or of some fields. A table's field
+        // names are written once, however many changes follow.
+        let dog = tables["SyncDog"]!
+        let whole = dog.fields.map { $0.defaultValue }
+        let one = SyncOperation.Entry()
+        for k in 1...3 {
+            one.appendWrite(dog, key: "\(k)", written: Array(whole.enumerated().map { ($0, $1) }), clock: c1)
+        }
+        one.appendWrite(dog, key: "4", written: [(field: 1, value: .int(9))], clock: c2)
+        one.appendDelete(dog, key: "5", clock: c2)
+        let decoded = try SyncOperation.decodeForUpload(one.bytes, tables: tables)
+        XCTAssertEqual(decoded.map(\.key), ["1", "2", "3", "4", "5"])
+        XCTAssertTrue(decoded[0...2].allSatisfy { $0.writesWhole(dog) && $0.writes.allSatisfy { $0.clock == c1 } })
+        XCTAssertEqual(decoded[0].writes.map(\.value), whole)
+        XCTAssertEqual(decoded[3].writes.map(\.field), [1])
+        XCTAssertEqual(decoded[3].writes.first?.clock, c2)
+        XCTAssertEqual(decoded[4].deleteClock, c2)
+        let named = one.bytes.indices.filter { one.bytes[$0...].starts(with: Array("weight".utf8)) }
+        XCTAssertEqual(named.count, 1, "the field names are written once")
+        // A change before any table item, or a field number past the table's list, is damage.
+        var early = one.bytes
+        early[5] = SyncOperation.Kind.delete
+        XCTAssertThrowsError(try SyncOperation.decode(early, tables: tables))
+
         // A table the model no longer syncs is skipped, and the next table's fields still read.
-        var mixed = SyncOperation.Entry()
+        let mixed = SyncOperation.Entry()
         mixed.appendWrite(tables["SyncBag"]!, key: "9", fields: ops[2].fields)
         mixed.appendWrite(tables["SyncDog"]!, key: "1", fields: ops[0].fields)
         XCTAssertEqual(try SyncOperation.decode(mixed.bytes, tables: ["SyncDog": tables["SyncDog"]!]), [ops[0]])
@@ -291,7 +320,7 @@ final class SyncUploadTests: SyncTestCase {
 
         // Values queued before a migration changed a property's type: a number of another width
         // is converted, another kind is dropped (the migration queues the field again).
-        var stale = SyncOperation.Entry()
+        let stale = SyncOperation.Entry()
         stale.appendWrite(
             tables["SyncDog"]!, key: "3",
             fields: [
@@ -306,6 +335,36 @@ final class SyncUploadTests: SyncTestCase {
                     fields: ["weight": .init(value: .double(3), clock: c1)])
             ])
     }
+}
+
+/// `ops` as an outbox entry in the first binary form (FORMAT.md, "Sync trees": first byte 1),
+/// which builds before the compact form wrote: every change names its table, every field its
+/// name and clock.
+private func firstBinaryForm(_ ops: [SyncOperation]) -> [UInt8] {
+    var out: [UInt8] = [SyncOperation.binaryTag]
+    func u32(_ v: Int) { withUnsafeBytes(of: UInt32(v).littleEndian) { out += $0 } }
+    func string(_ s: String) {
+        u32(s.utf8.count)
+        out += Array(s.utf8)
+    }
+    func clock(_ c: SyncClock) { withUnsafeBytes(of: (c.time.littleEndian, c.node.littleEndian)) { out += $0 } }
+    u32(ops.count)
+    for op in ops {
+        out.append(op.deleteClock == nil ? 0 : 1)
+        string(op.table)
+        string(op.key)
+        if let d = op.deleteClock {
+            clock(d)
+            continue
+        }
+        u32(op.fields.count)
+        for (name, f) in op.fields.sorted(by: { $0.key < $1.key }) {
+            string(name)
+            clock(f.clock)
+            f.value.appendTagged(to: &out)
+        }
+    }
+    return out
 }
 
 /// Opens a synced realm on an actor of its own (another thread than the main actor's).

@@ -26,6 +26,11 @@ package struct RowReader {
         n = cluster.columnCount
     }
 
+    /// Columns stored in the object's cluster: columns at or past it (added after the cluster
+    /// was written) read their default.
+    @inline(__always)
+    package var storedColumnCount: Int { n }
+
     /// A reader that points at nothing yet (scans move it).
     init(table: StoreTable) {
         bytes = UnsafeRawBufferPointer(start: nil, count: 0)

@@ -323,6 +323,45 @@ package final class StoreTransaction {
         return RowReader(cluster: view, position: p, table: table)
     }
 
+    /// Calls `body` with the row of each object of `keys` (ascending) that exists, in that
+    /// order. Keys that fall in one cluster find it once: reading back the objects a commit
+    /// inserted (the sync capture) looked each one up from the root before. `body` must not
+    /// change the transaction (the rows point into its pages) and keeps nothing of a row past
+    /// its call.
+    /// - Throws: `StoreError.corrupt` when a cluster is corrupt; what `body` throws.
+    package func forEachRow(
+        _ table: StoreTable, keys: some Sequence<Int64>, _ body: (inout RowReader) throws -> Void
+    ) throws {
+        var reader = RowReader(table: table)
+        var view: ClusterView?
+        var lastKey = Int64.min
+        for key in keys {
+            if view == nil || key < view!.firstKey || key > lastKey {
+                var k = objectKeyBytes(key)
+                guard let entry = try withUnsafeBytes(of: &k, { try floorEntry($0, tree: table.objectTree) }) else {
+                    view = nil
+                    continue
+                }
+                guard let v = ClusterView(entry.value, table: table, rising: false) else {
+                    _ = try clusterView(entry.value, table)
+                    view = nil
+                    continue
+                }
+                view = v
+                lastKey = v.key(at: v.count - 1)
+            }
+            let v = view!
+            let (p, found) = v.position(of: key)
+            guard found else { continue }
+            guard v.rangesRise(at: p, table: table) else {
+                _ = try clusterView(v.bytes, table)
+                continue
+            }
+            reader.move(to: v, position: p, key: key)
+            try body(&reader)
+        }
+    }
+
     /// Whether object `key` exists.
     package func exists(_ table: StoreTable, key: Int64) throws -> Bool {
         try row(table, key: key) != nil
