@@ -79,9 +79,10 @@ struct SyncArrayBind: PostgresThrowingDynamicTypeEncodable {
     }
 
     let element: Element
-    /// The elements as the array's binary form has them (a length, then the bytes), in an
-    /// array: appending to it is several times cheaper than to a `ByteBuffer`.
-    private var elements: [UInt8] = []
+    /// The elements as the array's binary form has them (a length, then the bytes), in a byte
+    /// writer: appending to it is several times cheaper than to a `ByteBuffer` or an `[UInt8]`.
+    /// Copied before a write when another bind shares it (value semantics).
+    private var elements = SyncByteWriter(capacity: 256)
     private(set) var count: Int32 = 0
     private var hasNull = false
 
@@ -93,61 +94,51 @@ struct SyncArrayBind: PostgresThrowingDynamicTypeEncodable {
     /// Microseconds between 1970 and 2000, PostgreSQL's epoch for timestamps.
     private static let postgresEpoch: Int64 = 946_684_800_000_000
 
+    /// The elements' writer, copied first if another bind shares it.
+    private mutating func writer() -> SyncByteWriter {
+        if !isKnownUniquelyReferenced(&elements) { elements = elements.copy() }
+        return elements
+    }
+
     /// Appends a value in wire form (`SyncTable`); `.null` is a `NULL` element. A number of
     /// another width than the column's (an entry queued before a migration changed the
     /// property's type) is converted; any other kind is refused.
     mutating func append(_ value: StoreValue) throws {
-        count += 1
-        let at = elements.count
-        put(Int32(0))
+        let w = writer()
+        let at = w.count
+        w.u32BE(0)
         switch (element, value) {
-        case (.bool, .bool(let b)): elements.append(b ? 1 : 0)
-        case (.int8, .int(let i)): put(i)
-        case (.float4, .float(let f)): put(f.bitPattern)
-        case (.float4, .double(let d)): put(Float(d).bitPattern)
-        case (.float4, .int(let i)): put(Float(i).bitPattern)
-        case (.float8, .double(let d)): put(d.bitPattern)
-        case (.float8, .float(let f)): put(Double(f).bitPattern)
-        case (.float8, .int(let i)): put(Double(i).bitPattern)
-        case (.text, .string(let s)): elements.append(contentsOf: s.utf8)
-        case (.text, .objectId(let b)): elements.append(contentsOf: SyncTable.hex(b).utf8)
-        case (.bytea, .data(let b)): elements.append(contentsOf: b)
+        case (.bool, .bool(let b)): w.u8(b ? 1 : 0)
+        case (.int8, .int(let i)): w.u64BE(UInt64(bitPattern: i))
+        case (.float4, .float(let f)): w.u32BE(f.bitPattern)
+        case (.float4, .double(let d)): w.u32BE(Float(d).bitPattern)
+        case (.float4, .int(let i)): w.u32BE(Float(i).bitPattern)
+        case (.float8, .double(let d)): w.u64BE(d.bitPattern)
+        case (.float8, .float(let f)): w.u64BE(Double(f).bitPattern)
+        case (.float8, .int(let i)): w.u64BE(Double(i).bitPattern)
+        case (.text, .string(let s)): w.utf8(s)
+        case (.text, .objectId(let b)): w.utf8(SyncTable.hex(b))
+        case (.bytea, .data(let b)): w.raw(b)
         case (.timestamptz, .timestamp(let s, let n)):
-            put(s &* 1_000_000 &+ Int64(n) / 1000 &- Self.postgresEpoch)
-        case (.uuid, .uuid(let b)) where b.count == 16: elements.append(contentsOf: b)
+            w.u64BE(UInt64(bitPattern: s &* 1_000_000 &+ Int64(n) / 1000 &- Self.postgresEpoch))
+        case (.uuid, .uuid(let b)) where b.count == 16: w.raw(b)
         case (.numeric, .decimal128(let b)):
             guard let text = SyncDecimal.text(b) else {
-                elements.removeLast(4)
-                count -= 1
+                w.truncate(to: at)
                 throw unsendable(value)
             }
-            elements.append(contentsOf: text.utf8)
+            w.utf8(text)
         case (_, .null):
-            set(Int32(-1), at: at)
+            w.patchU32BE(UInt32(bitPattern: -1), at: at)
             hasNull = true
+            count += 1
             return
         default:
-            elements.removeLast(4)
-            count -= 1
+            w.truncate(to: at)
             throw unsendable(value)
         }
-        set(Int32(elements.count - at - 4), at: at)
-    }
-
-    /// Appends `v` big-endian.
-    @inline(__always)
-    private mutating func put<T: FixedWidthInteger>(_ v: T) {
-        withUnsafeBytes(of: v.bigEndian) { elements.append(contentsOf: $0) }
-    }
-
-    /// Writes `v` big-endian at `at` (over bytes already there).
-    @inline(__always)
-    private mutating func set(_ v: Int32, at: Int) {
-        withUnsafeBytes(of: v.bigEndian) { b in
-            elements.withUnsafeMutableBufferPointer { e in
-                for i in 0..<4 { e[at + i] = b[i] }
-            }
-        }
+        w.patchU32BE(UInt32(w.count - at - 4), at: at)
+        count += 1
     }
 
     private func unsendable(_ value: StoreValue) -> SyncError {
@@ -159,17 +150,19 @@ struct SyncArrayBind: PostgresThrowingDynamicTypeEncodable {
 
     /// Appends a `jsonb` element from its JSON text.
     mutating func append(json: String) {
+        let w = writer()
+        w.u32BE(UInt32(json.utf8.count + 1))
+        w.u8(1)  // jsonb's binary form: a version byte, then the text
+        w.utf8(json)
         count += 1
-        put(Int32(json.utf8.count + 1))
-        elements.append(1)  // jsonb's binary form: a version byte, then the text
-        elements.append(contentsOf: json.utf8)
     }
 
     /// Appends a `text` element from its UTF-8 bytes.
     mutating func append(textBytes: [UInt8]) {
+        let w = writer()
+        w.u32BE(UInt32(textBytes.count))
+        w.raw(textBytes)
         count += 1
-        put(Int32(textBytes.count))
-        elements.append(contentsOf: textBytes)
     }
 
     func encode<JSONEncoder: PostgresJSONEncoder>(
@@ -188,6 +181,6 @@ struct SyncArrayBind: PostgresThrowingDynamicTypeEncodable {
         buffer.writeInteger(element.oid)
         buffer.writeInteger(count)
         buffer.writeInteger(Int32(1))
-        buffer.writeBytes(elements)
+        buffer.writeBytes(elements.bytes)
     }
 }

@@ -6,8 +6,9 @@ import StrataCore
 /// fifteen such appends for each new object.
 ///
 /// ## Concurrency
-/// Not `Sendable`: one committing thread fills it.
-final class SyncByteWriter {
+/// `@unchecked Sendable` only so that a value owning one may be (`SyncArrayBind`, which copies
+/// it before writing when it is shared): one thread at a time writes to it.
+final class SyncByteWriter: @unchecked Sendable {
     private(set) var base: UnsafeMutableRawPointer
     /// Bytes written.
     private(set) var count = 0
@@ -19,6 +20,13 @@ final class SyncByteWriter {
     }
 
     deinit { base.deallocate() }
+
+    /// A writer holding a copy of these bytes.
+    func copy() -> SyncByteWriter {
+        let c = SyncByteWriter(capacity: capacity)
+        c.raw(bytes)
+        return c
+    }
 
     /// The bytes written so far (valid until the next append).
     var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
@@ -134,6 +142,12 @@ final class SyncByteWriter {
             u32(UInt32(u.count))
             raw(UnsafeRawBufferPointer(u))
         }
+    }
+
+    /// A string's UTF-8, without a length.
+    func utf8(_ s: String) {
+        var s = s
+        s.withUTF8 { raw(UnsafeRawBufferPointer($0)) }
     }
 
     /// `v` in decimal ASCII (what `String(v)` spells).

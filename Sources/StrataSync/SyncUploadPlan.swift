@@ -52,6 +52,12 @@ struct SyncUploadPlan: Sendable {
         var first: [SyncUploadOp] = []
         var more: [Int: [SyncUploadOp]] = [:]
 
+        /// Makes room for `n` keys.
+        mutating func reserve(_ n: Int) {
+            slot.reserveCapacity(n)
+            first.reserveCapacity(n)
+        }
+
         mutating func add(_ op: SyncUploadOp) {
             if let i = slot[op.key] {
                 more[i, default: []].append(op)
@@ -87,10 +93,30 @@ struct SyncUploadPlan: Sendable {
 
     init(uploadEntries entries: [(seq: UInt64, ops: [SyncUploadOp])], tables byName: [String: SyncTable]) throws {
         last = entries.last?.seq
+        // Consecutive operations are mostly of one table: its group is filled in place, and
+        // put back when another table's operation comes (a dictionary access per operation
+        // cost more than the rest of grouping it).
         var groups: [String: Group] = [:]
+        var current = Group()
+        var currentName: String?
+        let total = entries.reduce(0) { $0 + $1.ops.count }
         for e in entries {
-            for op in e.ops { groups[op.table, default: Group()].add(op) }
+            for op in e.ops {
+                if op.table != currentName {
+                    if let name = currentName { groups[name] = current }
+                    if let g = groups.removeValue(forKey: op.table) {
+                        current = g
+                    } else {
+                        // Room for every operation: most batches are of one table.
+                        current = Group()
+                        current.reserve(total)
+                    }
+                    currentName = op.table
+                }
+                current.add(op)
+            }
         }
+        if let name = currentName { groups[name] = current }
         tables = []
         for name in groups.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
             guard let t = byName[name], let g = groups[name] else { continue }

@@ -15,6 +15,18 @@ struct SyncUploadRows {
     private let clockKeys: [[UInt8]]
     /// The last row clock and its text (a commit's new objects share one).
     private var lastRowClock: (clock: SyncClock, text: [UInt8])?
+    /// How each field's value is bound (`appendValue`), worked out once: reading a `Field` out
+    /// of `table.fields` for each value copied its strings.
+    private let binding: [Binding]
+
+    private enum Binding {
+        /// As the column's element type.
+        case plain
+        /// As `jsonb` text (`Field.json`).
+        case json
+        /// An `AnyRealmValue`: `.none` is SQL `NULL`, anything else `jsonb`.
+        case mixed
+    }
 
     init(_ t: SyncTable, newObjects: Bool = false) {
         table = t
@@ -24,6 +36,10 @@ struct SyncUploadRows {
             + t.fields.map { SyncArrayBind($0.isJSON ? .jsonb : .init($0.type)) } + [SyncArrayBind(.text)]
         if newObjects { columns.append(SyncArrayBind(.text)) }
         clockKeys = t.fields.map { Array((SyncTable.jsonString($0.name) + ":\"").utf8) }
+        binding = t.fields.map { f in
+            if f.type == .mixed && !f.isCollection { return .mixed }
+            return f.isJSON ? .json : .plain
+        }
     }
 
     /// The number of rows.
@@ -44,7 +60,7 @@ struct SyncUploadRows {
         var clocks: [UInt8] = []
         for (i, f) in fields.enumerated() {
             let v = record.fields[f.name] ?? .init(value: f.defaultValue, clock: record.tombstone)
-            try appendValue(i, f, v.value)
+            try appendValue(i, v.value)
             if v.clock != rowClock { appendClock(i, v.clock, to: &clocks) }
         }
         endRow(rowClock, clocks)
@@ -60,9 +76,9 @@ struct SyncUploadRows {
         try columns[0].append(pk)
         let rowClock = writes[0].clock
         var clocks: [UInt8] = []
-        for (i, f) in table.fields.enumerated() {
+        for i in 0..<writes.count {
             let w = writes[i]
-            try appendValue(i, f, w.value)
+            try appendValue(i, w.value)
             if w.clock != rowClock { appendClock(i, w.clock, to: &clocks) }
         }
         endRow(rowClock, clocks)
@@ -76,14 +92,12 @@ struct SyncUploadRows {
         }
     }
 
-    private mutating func appendValue(_ i: Int, _ f: SyncTable.Field, _ value: StoreValue) throws {
-        if f.type == .mixed && !f.isCollection && value == .null {
-            // `.none` is SQL NULL (`SyncMixed`), not JSON `null`.
-            try columns[i + 1].append(.null)
-        } else if f.isJSON {
-            columns[i + 1].append(json: f.json(value))
-        } else {
-            try columns[i + 1].append(value)
+    private mutating func appendValue(_ i: Int, _ value: StoreValue) throws {
+        switch binding[i] {
+        case .plain: try columns[i + 1].append(value)
+        // `.none` is SQL NULL (`SyncMixed`), not JSON `null`.
+        case .mixed where value == .null: try columns[i + 1].append(.null)
+        case .mixed, .json: columns[i + 1].append(json: table.fields[i].json(value))
         }
     }
 
