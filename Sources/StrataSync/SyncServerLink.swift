@@ -87,7 +87,7 @@ final class SyncServerLink: @unchecked Sendable {
         trace("> \(sql.prefix(60))")
         defer { trace("< \(sql.prefix(30)) \(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6) ms") }
         do {
-            return try await SyncDeadline.run(Self.queryLimit, "a statement") {
+            return try await SyncDeadline.run(Self.queryLimit, "a statement", closed: connection.closeFuture) {
                 let rows = try await connection.query(query, logger: Self.logger)
                 var out: [[String?]] = []
                 for try await row in rows {

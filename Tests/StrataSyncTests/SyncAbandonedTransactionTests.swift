@@ -31,8 +31,7 @@ final class SyncAbandonedTransactionTests: SyncTestCase {
         let link = try await SyncServerLink.connect(engine.config)
         // Just before COMMIT, holding its row of strata_clients (FOR UPDATE), the process starts
         // a child (which inherits the connection's socket) and gives the connection up. (The
-        // upload itself then waits for its COMMIT's deadline: postgres-nio does not fail a
-        // statement sent while the connection closes. It ends on its own.)
+        // upload's COMMIT, sent while the connection closes, then fails at once.)
         let child = ChildBox()
         Task.detached {
             _ = try? await link.upload(client: client, entries: [(1_000_000, [op])], tables: tables) { _ in

@@ -1,0 +1,33 @@
+import Foundation
+import NIOCore
+import PostgresNIO
+import Strata
+import XCTest
+
+@testable import StrataSync
+
+/// A statement on a connection that is closing fails at once (postgres-nio never answers it;
+/// it used to wait for the statement's time limit, a minute of a stalled session).
+final class SyncClosingConnectionTests: SyncTestCase {
+    @MainActor
+    func testAStatementSentWhileTheConnectionClosesFailsAtOnce() async throws {
+        let (server, db) = try freshDatabase()
+        let a = try await Realm(configuration: configuration("a", server, db), downloadBeforeOpen: .always)
+        let engine = try XCTUnwrap(SyncEngine.engine(path: a._filePath))
+        for round in 0..<5 {
+            let link = try await SyncServerLink.connect(engine.config)
+            let one = try await link.run("SELECT 1::text")
+            XCTAssertEqual(one.first?.first, "1")
+            let started = Date()
+            let closing: EventLoopFuture<Void> = link.connection.close()
+            do {
+                _ = try await link.run("SELECT pg_sleep(0.01)::text, \(round)::text")
+                // Answered before the close took effect: allowed, as long as it was quick.
+            } catch let e as SyncError {
+                XCTAssertEqual(e.code, .connection, "\(e)")
+            }
+            XCTAssertLessThan(Date().timeIntervalSince(started), 10, "round \(round): the statement waited")
+            try? await closing.get()
+        }
+    }
+}
