@@ -4,8 +4,8 @@ import StrataCore
 
 // The upload loop (Docs/Sync.md, "Upload").
 extension SyncEngine {
-    /// One upload batch: outbox entries read and decoded, at most about 10,000 changed objects
-    /// (whole entries), with what progress reports need.
+    /// One upload batch: outbox entries read and decoded, at most about `batchObjects` changed
+    /// objects (whole entries), with what progress reports need.
     struct UploadBatch: Sendable {
         var entries: [(seq: UInt64, ops: [SyncUploadOp])] = []
         var bytes: UInt64 = 0
@@ -18,6 +18,13 @@ extension SyncEngine {
         /// The entries made ready for the server (prepared while the previous batch uploads).
         var plan: SyncUploadPlan?
     }
+
+    /// The most changed objects an upload batch takes (unless one entry has more): each batch
+    /// is a server transaction, whose fixed costs (four round trips, a durable commit) a larger
+    /// batch shares among more objects. 25,000 against 10,000: 8-10 transactions instead of 13
+    /// for 100,000 new objects, about 5% faster (`strata-bench sync`, 2026-11-27); the locks a
+    /// batch holds, other uploaders wait for about 0.1 s at most.
+    static let batchObjects = 25_000
 
     /// Reads and decodes the outbox entries after `seq`.
     func readBatch(after seq: UInt64) async throws -> UploadBatch {
@@ -35,7 +42,7 @@ extension SyncEngine {
         var opCount = 0
         for e in raw {
             let count = try SyncOperation.count(e.1, tables: tables)
-            if !b.entries.isEmpty && opCount + count > 10_000 { break }
+            if !b.entries.isEmpty && opCount + count > Self.batchObjects { break }
             b.entries.append((e.0, try SyncOperation.decodeForUpload(e.1, tables: tables)))
             opCount += count
             b.bytes += UInt64(e.1.count)

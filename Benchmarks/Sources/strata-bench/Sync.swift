@@ -24,9 +24,10 @@ import StrataSync
 //                             `Realm(configuration:actor:downloadBeforeOpen: .always)`, until it
 //                             returns holding the N objects (counted)
 
-/// The most objects the sync uploader puts in one server transaction (whole outbox entries,
-/// one per local commit; Docs/Sync.md, "Upload").
-let syncUploaderObjectCap = 5_000
+/// The baseline's rows per server transaction: fixed, so that the reference does not move when
+/// the uploader's batches change size (they were 5,000 objects when the baseline was written,
+/// then 10,000, now 25,000: `SyncEngine.batchObjects`).
+let baselineRowsPerTransaction = 5_000
 
 let syncBenchLogger: Logger = {
     var l = Logger(label: "strata-bench.sync")
@@ -148,7 +149,7 @@ func runSync(_ args: Args) throws {
     var uploaded = false
     if args.wants("upload") {
         // The baseline: the same rows, bare, in the same run and server.
-        let perTransaction = max(batch, syncUploaderObjectCap / batch * batch)
+        let perTransaction = max(batch, baselineRowsPerTransaction / batch * batch)
         let baseline = try runInsertBaseline(sql, n: n, perStatement: batch, perTransaction: perTransaction)
         let baselineRate = Double(n) / baseline.seconds
         emit(
