@@ -58,47 +58,20 @@ final class SyncByteWriter: @unchecked Sendable {
         capacity = c
     }
 
+    /// Appends `v`'s bytes as they are in memory (the callers give the byte order).
     @inline(__always)
-    func u8(_ v: UInt8) {
-        reserve(1)
-        base.storeBytes(of: v, toByteOffset: count, as: UInt8.self)
-        count += 1
+    private func put<T: FixedWidthInteger>(_ v: T) {
+        reserve(MemoryLayout<T>.size)
+        base.storeBytes(of: v, toByteOffset: count, as: T.self)
+        count += MemoryLayout<T>.size
     }
 
-    @inline(__always)
-    func u16(_ v: UInt16) {
-        reserve(2)
-        base.storeBytes(of: v.littleEndian, toByteOffset: count, as: UInt16.self)
-        count += 2
-    }
-
-    @inline(__always)
-    func u32(_ v: UInt32) {
-        reserve(4)
-        base.storeBytes(of: v.littleEndian, toByteOffset: count, as: UInt32.self)
-        count += 4
-    }
-
-    @inline(__always)
-    func u32BE(_ v: UInt32) {
-        reserve(4)
-        base.storeBytes(of: v.bigEndian, toByteOffset: count, as: UInt32.self)
-        count += 4
-    }
-
-    @inline(__always)
-    func u64(_ v: UInt64) {
-        reserve(8)
-        base.storeBytes(of: v.littleEndian, toByteOffset: count, as: UInt64.self)
-        count += 8
-    }
-
-    @inline(__always)
-    func u64BE(_ v: UInt64) {
-        reserve(8)
-        base.storeBytes(of: v.bigEndian, toByteOffset: count, as: UInt64.self)
-        count += 8
-    }
+    @inline(__always) func u8(_ v: UInt8) { put(v) }
+    @inline(__always) func u16(_ v: UInt16) { put(v.littleEndian) }
+    @inline(__always) func u32(_ v: UInt32) { put(v.littleEndian) }
+    @inline(__always) func u32BE(_ v: UInt32) { put(v.bigEndian) }
+    @inline(__always) func u64(_ v: UInt64) { put(v.littleEndian) }
+    @inline(__always) func u64BE(_ v: UInt64) { put(v.bigEndian) }
 
     /// A tag byte then a little-endian `UInt64` (a tagged `Int` or `Double`).
     @inline(__always)

@@ -86,7 +86,7 @@ extension SyncEngine {
         for t in tables.values where t.hasLinks && !t.isAsymmetric {
             var keys: [Int64] = []
             try txn.forEach(tree: SyncLinks.unresolvedTree(t.name)) { k, _ in
-                if let u = SyncLocalStore.readBE(k) { keys.append(Int64(bitPattern: u ^ 0x8000_0000_0000_0000)) }
+                if let key = SyncLocalStore.objectKey(k) { keys.append(key) }
                 return true
             }
             for key in keys {

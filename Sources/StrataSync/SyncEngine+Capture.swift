@@ -220,8 +220,7 @@ extension SyncEngine {
             record.u32BE(UInt32(o.textCount))
             record.raw(UnsafeRawBufferPointer(start: w.base + o.textAt, count: o.textCount))
             record.repeatBytes(0..<tail)
-            var k = (UInt64(bitPattern: o.key) ^ 0x8000_0000_0000_0000).bigEndian
-            try withUnsafeBytes(of: &k) { kb in
+            try SyncLocalStore.withKeyBytes(o.key) { kb in
                 try txn.put(kb, UnsafeRawBufferPointer(rebasing: record.bytes[tail...]), tree: t.clockTreeName)
             }
         }

@@ -197,8 +197,8 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
                 // Clock records of objects that are gone: deleted by a migration.
                 var gone: [(Int64, String)] = []
                 try txn.forEach(tree: SyncLocalStore.clockTree(name)) { k, v in
-                    if let u = SyncLocalStore.readBE(k), let record = SyncLocalStore.decodeClocks([UInt8](v)) {
-                        gone.append((Int64(bitPattern: u ^ 0x8000_0000_0000_0000), record.key))
+                    if let key = SyncLocalStore.objectKey(k), let record = SyncLocalStore.decodeClocks([UInt8](v)) {
+                        gone.append((key, record.key))
                     }
                     return true
                 }

@@ -18,8 +18,21 @@ package enum SyncLocalStore {
     package static func clockTree(_ table: String) -> String { "y:c:" + table }
     package static func tombstoneTree(_ table: String) -> String { "y:t:" + table }
 
-    /// The 8-byte tree key of an object key (the object store's key form).
-    package static func keyBytes(_ key: Int64) -> [UInt8] { be(UInt64(bitPattern: key) ^ 0x8000_0000_0000_0000) }
+    /// The 8-byte tree key of an object key (the object store's key form: the sign bit flipped,
+    /// big-endian, so the keys sort as the numbers do).
+    package static func keyBytes(_ key: Int64) -> [UInt8] { withKeyBytes(key) { Array($0) } }
+
+    /// Calls `body` with the 8-byte tree key of an object key (`keyBytes`, without an array).
+    @inline(__always)
+    static func withKeyBytes<T>(_ key: Int64, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        var k = (UInt64(bitPattern: key) ^ 0x8000_0000_0000_0000).bigEndian
+        return try withUnsafeBytes(of: &k, body)
+    }
+
+    /// The object key of an 8-byte tree key (`keyBytes` read back), or nil.
+    static func objectKey(_ b: some Collection<UInt8>) -> Int64? {
+        readBE(b).map { Int64(bitPattern: $0 ^ 0x8000_0000_0000_0000) }
+    }
 
     package static func be(_ v: UInt64) -> [UInt8] {
         withUnsafeBytes(of: v.bigEndian) { Array($0) }
@@ -81,9 +94,7 @@ package enum SyncLocalStore {
             out.append(contentsOf: t.clockNameBytes[i])
             withUnsafeBytes(of: stamp) { out.append(contentsOf: $0) }
         }
-        var k = UInt64(bitPattern: key) ^ 0x8000_0000_0000_0000
-        k = k.bigEndian
-        try withUnsafeBytes(of: &k) { kb in
+        try withKeyBytes(key) { kb in
             try out.withUnsafeBytes { vb in try txn.put(kb, vb, tree: t.clockTreeName) }
         }
     }

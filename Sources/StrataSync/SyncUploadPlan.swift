@@ -9,6 +9,14 @@ struct SyncUploadPlan: Sendable {
     enum Row: Sendable {
         case writes([SyncUploadOp.Write])
         case record(SyncRecord<StoreValue>)
+
+        /// The oldest clock of the row's fields.
+        var oldestClock: SyncClock? {
+            switch self {
+            case .writes(let w): w.lazy.map(\.clock).min()
+            case .record(let r): r.fields.values.lazy.map(\.clock).min()
+            }
+        }
     }
 
     struct Table: Sendable {
@@ -134,12 +142,8 @@ struct SyncUploadPlan: Sendable {
                 // a new object, as a rule. A write of some fields is of an object the server most
                 // likely has.
                 var row: Row?
-                var clocks: [SyncClock] = []
                 if g.more[i] == nil {
-                    if op.writesWhole(t) {
-                        row = .writes(op.writes)
-                        for w in op.writes where oldest.map({ w.clock < $0 }) ?? true { oldest = w.clock }
-                    }
+                    if op.writesWhole(t) { row = .writes(op.writes) }
                 } else {
                     let kOps = g.ops(i)
                     var r = SyncRecord<StoreValue>.absent
@@ -150,13 +154,12 @@ struct SyncUploadPlan: Sendable {
                         !r.fields.values.contains(where: { $0.clock == .zero })
                     {
                         row = .record(r)
-                        clocks = r.fields.values.map(\.clock)
                     }
                 }
                 if let row, let pk = t.keyValue(k) {
                     candidates.append((k, pk, row))
                     try fresh.append(pk: pk, row)
-                    for c in clocks where oldest.map({ c < $0 }) ?? true { oldest = c }
+                    if let c = row.oldestClock, oldest.map({ c < $0 }) ?? true { oldest = c }
                 } else {
                     merge.append(k)
                 }

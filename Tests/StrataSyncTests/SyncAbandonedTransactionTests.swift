@@ -14,21 +14,10 @@ import XCTest
 final class SyncAbandonedTransactionTests: SyncTestCase {
     @MainActor
     func testAnUploadTransactionLeftIdleIsEndedByTheServer() async throws {
-        let (server, db) = try freshDatabase()
-        let a = try await Realm(configuration: configuration("a", server, db), downloadBeforeOpen: .always)
-        try a.write { a.add(SyncDog(value: ["id": 1, "name": "Rex"])) }
-        try await wait(a, .upload)
-        let engine = try XCTUnwrap(SyncEngine.engine(path: a._filePath))
-        let client = try server.sql("SELECT client FROM strata_clients", database: db)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        let tables = engine.tables
+        let (server, db, a, link, client, tables) = try await uploader()
+        _ = a
         // A new object (every field written): the upload's insert of new rows.
-        var fields = try XCTUnwrap(tables["SyncDog"]).defaults.mapValues {
-            SyncRecord<StoreValue>.Field(value: $0, clock: SyncClock(time: 1, node: 1))
-        }
-        fields["name"]?.value = .string("Max")
-        let op = SyncOperation(table: "SyncDog", key: "2", deleteClock: nil, fields: fields)
-        let link = try await SyncServerLink.connect(engine.config)
+        let op = try newDog(2, "Max", SyncClock(time: 1, node: 1), tables)
         // Just before COMMIT, holding its row of strata_clients (FOR UPDATE), the process starts
         // a child (which inherits the connection's socket) and gives the connection up. (The
         // upload's COMMIT, sent while the connection closes, then fails at once.)

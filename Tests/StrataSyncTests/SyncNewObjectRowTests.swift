@@ -11,35 +11,6 @@ import XCTest
 /// tombstone sending the object to the merge, a row already there (a replay) merged, and SQL
 /// edits stamped above the row clock.
 final class SyncNewObjectRowTests: SyncTestCase {
-    /// An engine's link, its client id and its tables, on a fresh database.
-    @MainActor
-    private func uploader() async throws -> (
-        server: PostgresTestServer, db: String, realm: Realm, link: SyncServerLink, client: String,
-        tables: [String: SyncTable]
-    ) {
-        let (server, db) = try freshDatabase()
-        let a = try await Realm(configuration: configuration("a", server, db), downloadBeforeOpen: .always)
-        try a.write { a.add(SyncDog(value: ["id": 1, "name": "Rex"])) }
-        try await wait(a, .upload)
-        let engine = try XCTUnwrap(SyncEngine.engine(path: a._filePath))
-        let client = try server.sql("SELECT client FROM strata_clients", database: db)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        return (server, db, a, try await SyncServerLink.connect(engine.config), client, engine.tables)
-    }
-
-    /// A write of every field of `SyncDog` `key`, all at `clock`, `name` set.
-    private func newDog(
-        _ key: Int, _ name: String, _ clock: SyncClock, _ tables: [String: SyncTable]
-    ) throws
-        -> SyncOperation
-    {
-        var fields = try XCTUnwrap(tables["SyncDog"]).defaults.mapValues {
-            SyncRecord<StoreValue>.Field(value: $0, clock: clock)
-        }
-        fields["name"]?.value = .string(name)
-        return SyncOperation(table: "SyncDog", key: String(key), deleteClock: nil, fields: fields)
-    }
-
     /// Now as a clock reading plus `hours`, from replica node 7.
     private func clock(hours: Double = 0) -> SyncClock {
         SyncClock(time: UInt64((Date().timeIntervalSince1970 + hours * 3600) * 1000) << 16, node: 7)

@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataCore
 import StrataTestSupport
 import XCTest
 
@@ -91,6 +92,33 @@ class SyncTestCase: TemporaryDirectoryTestCase {
     func wait(_ realm: Realm, _ direction: SyncSession.ProgressDirection, seconds: Double = 60) async throws {
         let session = try XCTUnwrap(realm.syncSession)
         try await Self.within(seconds, "wait(for: \(direction))") { try await session.wait(for: direction) }
+    }
+
+    /// A replica on a fresh database that has uploaded one dog, and a link of its own to the
+    /// server with the replica's client id and tables: for tests that run the upload's
+    /// statements by hand.
+    @MainActor
+    func uploader() async throws -> (
+        server: PostgresTestServer, db: String, realm: Realm, link: SyncServerLink, client: String,
+        tables: [String: SyncTable]
+    ) {
+        let (server, db) = try freshDatabase()
+        let a = try await Realm(configuration: configuration("a", server, db), downloadBeforeOpen: .always)
+        try a.write { a.add(SyncDog(value: ["id": 1, "name": "Rex"])) }
+        try await wait(a, .upload)
+        let engine = try XCTUnwrap(SyncEngine.engine(path: a._filePath))
+        let client = try server.sql("SELECT client FROM strata_clients", database: db)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        return (server, db, a, try await SyncServerLink.connect(engine.config), client, engine.tables)
+    }
+
+    /// A write of every field of `SyncDog` `key`, all at `clock`, `name` set.
+    func newDog(_ key: Int, _ name: String, _ clock: SyncClock, _ tables: [String: SyncTable]) throws -> SyncOperation {
+        var fields = try XCTUnwrap(tables["SyncDog"]).defaults.mapValues {
+            SyncRecord<StoreValue>.Field(value: $0, clock: clock)
+        }
+        fields["name"]?.value = .string(name)
+        return SyncOperation(table: "SyncDog", key: String(key), deleteClock: nil, fields: fields)
     }
 
     /// Waits until `realm`'s commits are on the server, then until each of `others` has the
