@@ -247,6 +247,7 @@ extension SyncEngine {
         scratch.written = []
         written.removeAll(keepingCapacity: true)
         defer { scratch.written = written }
+        var roundings: [(column: Int, value: StoreValue)] = []
         var unresolved = t.hasLinks ? try SyncLinks.unresolved(txn, t, key: key) : [:]
         let hadUnresolved = !unresolved.isEmpty
         for (i, f) in t.fields.enumerated() where columns.contains(f.column) {
@@ -264,16 +265,18 @@ extension SyncEngine {
             try f.checkStorable(v, table: t.name)
             if f.serverMayChangeValues {
                 // PostgreSQL keeps microseconds, and a `numeric` without an exponent (decimals
-                // in an AnyRealmValue too): every replica keeps what the server keeps.
+                // in an AnyRealmValue too): every replica keeps what the server keeps. Stored
+                // after the reads: `row` points into the transaction's pages until its next change.
                 let rounded = f.asServerKeepsIt(v)
                 if rounded != v {
-                    _ = try txn.set(t.store, key: key, column: f.column, to: rounded)
+                    roundings.append((f.column, rounded))
                     v = rounded
                 }
             }
             written.append((i, v))
             clocks?.fields[f.name] = c
         }
+        for (column, value) in roundings { _ = try txn.set(t.store, key: key, column: column, to: value) }
         if written.isEmpty { return }
         if hadUnresolved { try SyncLinks.setUnresolved(txn, t, key: key, unresolved) }
         if let clocks {

@@ -225,6 +225,8 @@ package struct SyncOperation: Equatable, Sendable {
                     throw badEntry
                 }
             }
+            // Bytes past the last change: the count in the header is damaged, and changes would be lost.
+            guard r.atEnd else { throw badEntry }
             return out
         }
     }
@@ -332,6 +334,8 @@ package struct SyncOperation: Equatable, Sendable {
                 }
                 if known { out.append(SyncUploadOp(table: name, key: key, deleteClock: nil, writes: writes)) }
             }
+            // Bytes past the last change: the count in the header is damaged, and changes would be lost.
+            guard r.atEnd else { throw badEntry }
             return out
         }
     }

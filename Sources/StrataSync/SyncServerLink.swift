@@ -22,7 +22,13 @@ final class SyncServerLink: @unchecked Sendable {
     /// them (`insertNew`): set by an insert that met one, cleared by the next upload that commits.
     private var guardNewRows = false
 
-    private init(_ c: PostgresConnection) { connection = c }
+    /// The statements in flight that the connection's close ends.
+    let closing: SyncDeadline.CloseWatch
+
+    private init(_ c: PostgresConnection) {
+        connection = c
+        closing = SyncDeadline.CloseWatch(c.closeFuture)
+    }
 
     /// Connects to the server `config` names.
     static func connect(_ config: SyncConfiguration) async throws -> SyncServerLink {
@@ -87,7 +93,7 @@ final class SyncServerLink: @unchecked Sendable {
         trace("> \(sql.prefix(60))")
         defer { trace("< \(sql.prefix(30)) \(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6) ms") }
         do {
-            return try await SyncDeadline.run(Self.queryLimit, "a statement", closed: connection.closeFuture) {
+            return try await SyncDeadline.run(Self.queryLimit, "a statement", closing: closing) {
                 let rows = try await connection.query(query, logger: Self.logger)
                 var out: [[String?]] = []
                 for try await row in rows {

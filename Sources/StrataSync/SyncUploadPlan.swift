@@ -115,9 +115,10 @@ struct SyncUploadPlan: Sendable {
                     if let g = groups.removeValue(forKey: op.table) {
                         current = g
                     } else {
-                        // Room for every operation: most batches are of one table.
+                        // The first table gets room for every operation (most batches are of
+                        // one table); the others grow as they fill.
                         current = Group()
-                        current.reserve(total)
+                        if groups.isEmpty && currentName == nil { current.reserve(total) }
                     }
                     currentName = op.table
                 }

@@ -30,4 +30,22 @@ final class SyncClosingConnectionTests: SyncTestCase {
             try? await closing.get()
         }
     }
+
+    /// Each statement's watch on its connection's close is forgotten when the statement ends: a
+    /// connection lives for thousands of statements.
+    @MainActor
+    func testFinishedStatementsLeaveNothingWatchingTheClose() async throws {
+        let (server, db) = try freshDatabase()
+        let a = try await Realm(configuration: configuration("a", server, db), downloadBeforeOpen: .always)
+        let engine = try XCTUnwrap(SyncEngine.engine(path: a._filePath))
+        let link = try await SyncServerLink.connect(engine.config)
+        for i in 0..<200 {
+            let r = try await link.run("SELECT \(i)::text")
+            XCTAssertEqual(r.first?.first, "\(i)")
+        }
+        let deadline = Date().addingTimeInterval(5)
+        while link.closing.count > 0 && Date() < deadline { try await Task.sleep(nanoseconds: 10_000_000) }
+        XCTAssertEqual(link.closing.count, 0)
+        await link.close()
+    }
 }

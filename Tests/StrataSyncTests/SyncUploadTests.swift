@@ -296,6 +296,13 @@ final class SyncUploadTests: SyncTestCase {
         var early = one.bytes
         early[5] = SyncOperation.Kind.delete
         XCTAssertThrowsError(try SyncOperation.decode(early, tables: tables))
+        // A count in the header below the changes there are would lose the rest: refused.
+        var short = one.bytes
+        short[1] -= 1
+        XCTAssertThrowsError(try SyncOperation.decode(short, tables: tables))
+        var shortFirst = firstBinaryForm(ops)
+        shortFirst[1] -= 1
+        XCTAssertThrowsError(try SyncOperation.decode(shortFirst, tables: tables))
 
         // A table the model no longer syncs is skipped, and the next table's fields still read.
         let mixed = SyncOperation.Entry()
