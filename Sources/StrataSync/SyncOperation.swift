@@ -45,7 +45,7 @@ package struct SyncOperation: Equatable, Sendable {
     package final class Entry {
         let writer = SyncByteWriter()
         package private(set) var count: UInt32 = 0
-        /// The table of the last table item (the changes' table), and its field count.
+        /// The table of the last table item (the table of the changes that follow it).
         private var table: String?
 
         package init() {
