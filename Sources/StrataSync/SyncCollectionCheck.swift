@@ -11,7 +11,10 @@ import StrataCore
 /// `"NaN"`, `"Infinity"`, `"-Infinity"`, `"-0.0"`, `Data` is hex, an `ObjectId` 24 hex digits, a
 /// `UUID` its 8-4-4-4-12 text, a date a whole number of microseconds, a `Decimal128` a number or
 /// a string in `numeric`'s text form. Links are their target's key type. `AnyRealmValue`
-/// elements take any JSON (`SyncMixed` reads every value), so they get no constraint.
+/// elements take any JSON (`SyncMixed` reads every value), so they get no constraint. An
+/// embedded object's column (`SyncEmbedded`) gets one too: a JSON object (`null` where the
+/// property is optional; an array of them for a list, an object of them for a map) whose
+/// properties, where present, follow the same rules at every depth (`badObject`).
 ///
 /// The constraint's name carries the collection's shape (`strata_Bag_scores:[int]`), so that a
 /// model that changes an element type replaces it: each replica drops the collection's other
@@ -19,12 +22,12 @@ import StrataCore
 /// `NOT VALID`: rows written before are not checked.
 enum SyncCollectionCheck {
     /// The statements that give column `f` of table `table` its constraint (and drop any other
-    /// of the column's), or none for a field that is not a collection.
+    /// of the column's), or none for a field that is neither a collection nor an embedded object.
     static func statements(table: String, _ f: SyncTable.Field) -> [String] {
-        guard f.isCollection else { return [] }
+        guard f.isCollection || f.embedded != nil else { return [] }
         let prefix = constraintPrefix(table: table, column: f.name)
         let check = f.type == .mixed ? nil : checkSQL(f)
-        let name = check.map { _ in prefix + signature(f) }
+        let name = check.map { prefix + signature(f, check: $0) }
         let keep = name.map { " AND conname <> \(SyncTable.literal($0))" } ?? ""
         var s = [
             """
@@ -56,8 +59,17 @@ enum SyncCollectionCheck {
     }
 
     /// The collection's shape: `[int]` for a list or set of `Int`, `{string?}` for a map of
-    /// optional `String`s.
-    static func signature(_ f: SyncTable.Field) -> String {
+    /// optional `String`s; for an embedded object, its type's name and a hash of the check
+    /// (which changes with the type's properties), cut to PostgreSQL's 63 bytes.
+    static func signature(_ f: SyncTable.Field, check: String = "") -> String {
+        if let e = f.embedded {
+            let name = String(e.name.prefix(8)) + "#" + SyncServerSchema.fingerprint([check]).prefix(8)
+            switch f.collection {
+            case .none: return name + "?"
+            case .map: return "{\(name)?}"
+            case .list, .set: return "[\(name)]"
+            }
+        }
         let element = typeName(f.type) + (f.isNullable ? "?" : "")
         return f.collection == .map ? "{\(element)}" : "[\(element)]"
     }
@@ -81,6 +93,21 @@ enum SyncCollectionCheck {
     /// The SQL boolean expression the column must satisfy, or nil for an element type that
     /// takes any JSON.
     static func checkSQL(_ f: SyncTable.Field) -> String? {
+        if let e = f.embedded {
+            let c = SyncTable.quote(f.name)
+            let bad = badObject(e)
+            switch f.collection {
+            case .none:
+                return
+                    "CASE jsonb_typeof(\(c)) WHEN 'null' THEN true WHEN 'object' THEN NOT jsonb_path_exists(\(c), \(SyncTable.literal("strict $ ? (\(bad))"))) ELSE false END"
+            case .list, .set:
+                return
+                    "CASE WHEN jsonb_typeof(\(c)) = 'array' THEN NOT jsonb_path_exists(\(c), \(SyncTable.literal("strict $[*] ? (@.type() == \"null\" || \(bad))"))) ELSE false END"
+            case .map:
+                return
+                    "CASE WHEN jsonb_typeof(\(c)) = 'object' THEN NOT jsonb_path_exists(\(c), \(SyncTable.literal("strict $.* ? (@.type() != \"null\" && (\(bad)))"))) ELSE false END"
+            }
+        }
         guard let bad = badElement(f.type) else { return nil }
         let c = SyncTable.quote(f.name)
         let container = f.collection == .map ? "object" : "array"
@@ -89,6 +116,40 @@ enum SyncCollectionCheck {
         // CASE, not AND: the path's strict accessor raises an error on the other container.
         return
             "CASE WHEN jsonb_typeof(\(c)) = '\(container)' THEN NOT jsonb_path_exists(\(c), 'strict \(elements) ? (\(test))') ELSE false END"
+    }
+
+    /// A `jsonpath` filter true for an embedded object (`@`, not null) that a replica would not
+    /// read as one of type `e`: not a JSON object, or a property present with a value its type
+    /// does not read (a missing property reads as its default; in strict mode its accessor's
+    /// error makes that term unknown, which the filter's `||` treats as false).
+    static func badObject(_ e: SyncEmbedded) -> String {
+        var terms = ["@.type() != \"object\""]
+        for f in e.fields {
+            let p = "@.\"\(f.name)\""
+            let test: String
+            if let inner = f.embedded {
+                test =
+                    f.collection == .list || f.collection == .set
+                    ? "@.type() == \"null\" || \(badObject(inner))" : "@.type() != \"null\" && (\(badObject(inner)))"
+            } else if f.type == .mixed {
+                test = ""  // any JSON
+            } else if let bad = badElement(f.type) {
+                test = f.isNullable ? "@.type() != \"null\" && (\(bad))" : "@.type() == \"null\" || \(bad)"
+            } else {
+                test = ""
+            }
+            switch f.collection {
+            case .none:
+                if !test.isEmpty { terms.append("exists(\(p) ? (\(test)))") }
+            case .list, .set:
+                terms.append("exists(\(p) ? (@.type() != \"array\"))")
+                if !test.isEmpty { terms.append("exists(\(p)[*] ? (\(test)))") }
+            case .map:
+                terms.append("exists(\(p) ? (@.type() != \"object\"))")
+                if !test.isEmpty { terms.append("exists(\(p).* ? (\(test)))") }
+            }
+        }
+        return terms.map { "(\($0))" }.joined(separator: " || ")
     }
 
     /// A `jsonpath` filter true for an element (`@`, not null) that a replica would not read as

@@ -25,6 +25,10 @@ extension SyncEngine {
                 // Links compare in wire form: the server's value where a target is missing here.
                 var v = row.value(f.column)
                 if f.target != nil { v = try unresolved[f.name] ?? SyncLinks.wire(txn, f, v, tables) }
+                if f.embedded != nil {
+                    var roundings: [SyncEmbedded.Rounding] = []  // stored values are rounded already
+                    v = try SyncEmbedded.wire(txn, f, v, &roundings)
+                }
                 record.fields[f.name] = .init(value: v, clock: clocks.fields[f.name] ?? .zero)
             }
         }
@@ -74,6 +78,7 @@ extension SyncEngine {
     func localValue(
         _ txn: StoreTransaction, _ f: SyncTable.Field, _ value: StoreValue, _ unresolved: inout [String: StoreValue]
     ) throws -> StoreValue {
+        if f.embedded != nil { return try SyncEmbedded.local(txn, f, value) }
         guard f.target != nil else { return value }
         let (local, resolved) = try SyncLinks.local(txn, f, value, tables)
         unresolved[f.name] = resolved ? nil : value

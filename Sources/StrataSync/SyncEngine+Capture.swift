@@ -25,10 +25,22 @@ extension SyncEngine {
 
     func willCommit(_ txn: StoreTransaction) throws {
         guard !txn.isSyncApply, let record = txn.changeRecorder else { return }
+        // An embedded object's change is a write of its owner's property that holds it.
+        var owners: [String: [Int64: ColumnSet]] = [:]
+        for (name, changes) in record.tables where !changes.inserted.isEmpty || !changes.modified.isEmpty {
+            guard let st = txn.tables[name], st.isEmbedded else { continue }
+            for key in changes.inserted.union(changes.modified.keys) {
+                guard let o = try SyncEmbedded.owner(txn, st, key: key), tables[o.table] != nil else { continue }
+                owners[o.table, default: [:]][o.key, default: ColumnSet()].insert(o.column)
+            }
+        }
         var changed: [(SyncTable, TableChanges)] = []
         for name in tables.keys.sorted() {
             let t = tables[name]!
             var changes = record.tables[name] ?? TableChanges()
+            for (key, columns) in owners[name] ?? [:] where !changes.inserted.contains(key) {
+                changes.modified[key, default: ColumnSet()].formUnion(columns)
+            }
             if record.rewrittenTables.contains(name) {
                 try txn.forEachRow(t.store) { row in
                     changes.modified[row.key] = .all
@@ -66,8 +78,12 @@ extension SyncEngine {
                 for key in changes.inserted.sorted() {
                     guard let row = try txn.row(t.store, key: key) else { continue }
                     var fields: [String: SyncRecord<StoreValue>.Field] = [:]
+                    var roundings: [SyncEmbedded.Rounding] = []  // of rows deleted below: not stored
                     for f in t.fields {
-                        let v = try SyncLinks.wire(txn, f, f.asServerKeepsIt(row.value(f.column)), tables)
+                        let v =
+                            f.embedded != nil
+                            ? try SyncEmbedded.wire(txn, f, row.value(f.column), &roundings)
+                            : try SyncLinks.wire(txn, f, f.asServerKeepsIt(row.value(f.column)), tables)
                         try f.checkStorable(v, table: t.name)
                         fields[f.name] = .init(value: v, clock: c)
                     }
@@ -77,7 +93,7 @@ extension SyncEngine {
                 for key in changes.inserted.sorted() { try txn.delete(t.store, key: key) }
                 continue
             }
-            if t.hasLinks {
+            if t.readsOtherRows {
                 for key in changes.inserted.sorted() {
                     try captureWrite(
                         txn, t, key: key, columns: .all, clock: c, isNew: true, into: ops, scratch: &scratch)
@@ -248,6 +264,7 @@ extension SyncEngine {
         written.removeAll(keepingCapacity: true)
         defer { scratch.written = written }
         var roundings: [(column: Int, value: StoreValue)] = []
+        var embeddedRoundings: [SyncEmbedded.Rounding] = []
         var unresolved = t.hasLinks ? try SyncLinks.unresolved(txn, t, key: key) : [:]
         let hadUnresolved = !unresolved.isEmpty
         for (i, f) in t.fields.enumerated() where columns.contains(f.column) {
@@ -257,6 +274,14 @@ extension SyncEngine {
                 let visible = try SyncLinks.wire(txn, f, row.value(f.column), tables)
                 let v = try SyncLinks.withHidden(txn, f, visible, unresolved[f.name], tables)
                 unresolved[f.name] = !f.isCollection || v == visible ? nil : v
+                written.append((i, v))
+                clocks?.fields[f.name] = c
+                continue
+            }
+            if f.embedded != nil {
+                // The whole object (list, map), as the server keeps its values.
+                let v = try SyncEmbedded.wire(txn, f, row.value(f.column), &embeddedRoundings)
+                try f.checkStorable(v, table: t.name)
                 written.append((i, v))
                 clocks?.fields[f.name] = c
                 continue
@@ -277,6 +302,7 @@ extension SyncEngine {
             clocks?.fields[f.name] = c
         }
         for (column, value) in roundings { _ = try txn.set(t.store, key: key, column: column, to: value) }
+        for r in embeddedRoundings { _ = try txn.set(r.table, key: r.key, column: r.column, to: r.value) }
         if written.isEmpty { return }
         if hadUnresolved { try SyncLinks.setUnresolved(txn, t, key: key, unresolved) }
         if let clocks {

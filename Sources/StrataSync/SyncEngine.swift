@@ -124,8 +124,9 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
         var synced: [String: StoreTable] = [:]
         for name in names where !asymmetric.contains(name) { synced[name] = txn.tables[name] }
         for name in names {
-            guard let st = txn.tables[name] else { continue }
-            tables[name] = try SyncTable(st, isAsymmetric: asymmetric.contains(name), synced: synced)
+            // An embedded type syncs inside the objects that hold it (`SyncEmbedded`).
+            guard let st = txn.tables[name], !st.isEmbedded else { continue }
+            tables[name] = try SyncTable(st, isAsymmetric: asymmetric.contains(name), synced: synced, all: txn.tables)
         }
         let created: SyncEngine? = registryLock.withLock {
             if registry[path] != nil { return nil }

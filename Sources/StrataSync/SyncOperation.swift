@@ -299,7 +299,10 @@ package struct SyncOperation: Equatable, Sendable {
                         let i = table?.fieldIndex[f] ?? -1
                         index.append(i)
                         let field = i >= 0 ? fields[i] : nil
-                        plain.append(field.flatMap { $0.collection == .none && $0.type != .mixed ? $0.type : nil })
+                        plain.append(
+                            field.flatMap {
+                                $0.collection == .none && $0.type != .mixed && $0.embedded == nil ? $0.type : nil
+                            })
                         nullable.append(field?.isNullable ?? false)
                     }
                     sectionSeen = true

@@ -121,7 +121,9 @@ package enum SyncServerSchema {
 
         // The same for collections, whose elements a `jsonb` column does not type
         // (SyncCollectionCheck).
-        for f in t.fields where f.isCollection { s += SyncCollectionCheck.statements(table: t.name, f) }
+        for f in t.fields where f.isCollection || f.embedded != nil {
+            s += SyncCollectionCheck.statements(table: t.name, f)
+        }
 
         let writeFn = SyncTable.quote("strata_" + t.name + "_write")
         let deleteFn = SyncTable.quote("strata_" + t.name + "_delete")

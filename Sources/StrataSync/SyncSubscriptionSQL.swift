@@ -88,7 +88,7 @@ package enum SyncSubscriptionSQL {
         guard case .keyPath(let path, let aggregate) = o else { return nil }
         guard aggregate == nil, path.count == 1, let name = path.first else {
             throw invalid(
-                "'\(o)': a subscription on \(t.name) can compare only \(t.name)'s own properties (not key paths through links or collections, nor aggregates)"
+                "'\(o)': a subscription on \(t.name) can compare only \(t.name)'s own properties (not key paths through links, embedded objects or collections, nor aggregates)"
             )
         }
         if name == t.primaryKeyName { return Column(sql: SyncTable.quote(name), type: t.primaryKeyType) }
@@ -97,6 +97,10 @@ package enum SyncSubscriptionSQL {
         }
         guard t.fields[i].target == nil else {
             throw invalid("'\(t.name).\(name)' is a link: subscriptions compare the object's own values only")
+        }
+        guard t.fields[i].embedded == nil else {
+            throw invalid(
+                "'\(t.name).\(name)' is an embedded object: subscriptions compare the object's own single values only")
         }
         guard !t.fields[i].isCollection else {
             throw invalid("'\(t.name).\(name)' is a collection: subscriptions compare single values only")

@@ -23,11 +23,15 @@ package struct SyncTable: Sendable {
         /// Whether the value (a collection's elements) may be nil.
         package let isNullable: Bool
         package let defaultValue: StoreValue
+        /// For an embedded object property (or a list or map of them), the embedded type: the
+        /// field is the whole object, one `jsonb` column (`SyncEmbedded`). Its `type` is `.link`.
+        package var embedded: SyncEmbedded? = nil
 
         package var isCollection: Bool { collection != .none }
 
-        /// Whether the server column is `jsonb`: a collection, or an `AnyRealmValue` (`SyncMixed`).
-        package var isJSON: Bool { isCollection || type == .mixed }
+        /// Whether the server column is `jsonb`: a collection, an `AnyRealmValue` (`SyncMixed`),
+        /// or an embedded object.
+        package var isJSON: Bool { isCollection || type == .mixed || embedded != nil }
 
         /// The server column's type.
         package var sqlType: String { isJSON ? "jsonb" : SyncTable.sqlType(type) }
@@ -61,6 +65,20 @@ package struct SyncTable: Sendable {
         /// `value` as JSON text in wire form: a collection as an array (a map as an object, keys
         /// sorted) of its elements' wire forms.
         package func json(_ value: StoreValue) -> String {
+            if let e = embedded {
+                switch (collection, value) {
+                case (.list, .list(let items)), (.set, .list(let items)):
+                    return "[" + items.map(e.json).joined(separator: ",") + "]"
+                case (.map, .map(let entries)):
+                    return "{"
+                        + entries.sorted { $0.key < $1.key }.map {
+                            SyncTable.jsonString($0.key) + ":" + e.json($0.value)
+                        }
+                        .joined(separator: ",") + "}"
+                default:
+                    return e.json(value)
+                }
+            }
             switch (collection, value) {
             case (.list, .list(let items)), (.set, .list(let items)):
                 return "[" + items.map { SyncTable.json($0, type) }.joined(separator: ",") + "]"
@@ -81,6 +99,32 @@ package struct SyncTable: Sendable {
             func element(_ e: Any?) -> StoreValue? {
                 guard let v = SyncTable.value(fromJSON: e, type) else { return nil }
                 return v == .null && !isNullable ? nil : v
+            }
+            if let e = embedded {
+                // Objects; null only where the property may be nil (not in a list).
+                func object(_ x: Any?, nullable: Bool) -> StoreValue? {
+                    if x == nil || x is NSNull { return nullable ? .null : nil }
+                    return e.value(fromJSON: x)
+                }
+                switch collection {
+                case .none: return object(j, nullable: true)
+                case .list, .set:
+                    guard let items = j as? [Any] else { return nil }
+                    var out: [StoreValue] = []
+                    for i in items {
+                        guard let v = object(i, nullable: false) else { return nil }
+                        out.append(v)
+                    }
+                    return .list(out)
+                case .map:
+                    guard let entries = j as? [String: Any] else { return nil }
+                    var out: [String: StoreValue] = [:]
+                    for (k, x) in entries {
+                        guard let v = object(x, nullable: true) else { return nil }
+                        out[k] = v
+                    }
+                    return .map(out)
+                }
             }
             switch collection {
             case .none:
@@ -126,6 +170,19 @@ package struct SyncTable: Sendable {
                     "'\(table).\(name)': an AnyRealmValue holding an object does not sync yet, so the write was not committed. Store the object's primary key instead, or leave \(table) out of the synced objectTypes."
                 )
             }
+            if let e = embedded {
+                switch (collection, value) {
+                case (.list, .list(let objects)), (.set, .list(let objects)):
+                    for o in objects { try e.checkStorable(o, owner: table + "." + name) }
+                case (.map, .map(let entries)):
+                    for (k, o) in entries {
+                        if k.utf8.contains(0) { throw fail("a map key containing U+0000") }
+                        try e.checkStorable(o, owner: table + "." + name)
+                    }
+                default: try e.checkStorable(value, owner: table + "." + name)
+                }
+                return
+            }
             switch value {
             case .string(let s) where s.utf8.contains(0): throw fail("a String containing U+0000")
             case .timestamp(let seconds, _)
@@ -145,6 +202,27 @@ package struct SyncTable: Sendable {
         /// when it is of another kind (an outbox entry written before a migration changed the
         /// property's type), or nil where the field cannot be.
         package func fitting(_ value: StoreValue) -> StoreValue? {
+            if let e = embedded {
+                switch (collection, value) {
+                case (.none, .null): return value
+                case (.none, _): return e.fitting(value)
+                case (.list, .list(let objects)), (.set, .list(let objects)):
+                    var out: [StoreValue] = []
+                    for o in objects {
+                        guard let x = e.fitting(o) else { return nil }
+                        out.append(x)
+                    }
+                    return .list(out)
+                case (.map, .map(let entries)):
+                    var out: [String: StoreValue] = [:]
+                    for (k, o) in entries {
+                        guard let x = o == .null ? StoreValue.null : e.fitting(o) else { return nil }
+                        out[k] = x
+                    }
+                    return .map(out)
+                default: return nil
+                }
+            }
             func element(_ v: StoreValue, nullable: Bool) -> StoreValue? {
                 switch (type, v) {
                 case (_, .null): return nullable ? v : nil
@@ -239,20 +317,28 @@ package struct SyncTable: Sendable {
     /// Whether a field is a link or a collection of links.
     package var hasLinks: Bool { fields.contains { $0.target != nil } }
 
+    /// Whether a field reads other rows to be captured: a link (its target's key) or an embedded
+    /// object (its own row).
+    package let readsOtherRows: Bool
+
     /// Whether the model is an `AsymmetricObject`: uploaded, then removed from the device, never
     /// downloaded.
     package let isAsymmetric: Bool
 
     /// The table for `store`, or an error naming what cannot be synced yet. `synced` holds the
-    /// tables synced beside it, which links may target.
-    package init(_ store: StoreTable, isAsymmetric: Bool = false, synced: [String: StoreTable] = [:]) throws {
+    /// tables synced beside it, which links may target; `all` every table of the file (the
+    /// embedded types its properties hold).
+    package init(
+        _ store: StoreTable, isAsymmetric: Bool = false, synced: [String: StoreTable] = [:],
+        all: [String: StoreTable] = [:]
+    ) throws {
         name = store.name
         self.store = store
         self.isAsymmetric = isAsymmetric
         guard !store.isEmbedded else {
             throw SyncError(
                 .unsupportedSchema,
-                "'\(store.name)' is an EmbeddedObject: synced realms do not sync embedded objects yet. Remove it from the synced objectTypes, or make it a top-level Object with a primary key."
+                "'\(store.name)' is an EmbeddedObject: it syncs inside the objects that hold it, not as a table of its own."
             )
         }
         guard let pk = store.primaryKeyColumn else {
@@ -271,33 +357,10 @@ package struct SyncTable: Sendable {
         }
         var fields: [Field] = []
         for (i, c) in store.columns.enumerated() where i != pk && c.isStored {
-            if c.type == .link {
-                guard let targetName = c.targetTable, let target = synced[targetName],
-                    let targetKey = target.primaryKeyColumn, !target.isEmbedded
-                else {
-                    throw SyncError(
-                        .unsupportedSchema,
-                        "'\(store.name).\(c.name)' links to \(c.targetTable ?? "an unknown type"), which does not sync: a synced link's target must be a synced type with a primary key (add it to the synced objectTypes)."
-                    )
-                }
-                fields.append(
-                    Field(
-                        name: c.name, column: i, type: target.columns[targetKey].type, target: targetName,
-                        collection: c.collection, isNullable: c.collection == .none || c.collection == .map,
-                        defaultValue: c.defaultValue))
-                continue
-            }
-            guard Self.supported.contains(c.type) else {
-                throw SyncError(
-                    .unsupportedSchema,
-                    "'\(store.name).\(c.name)': synced realms sync Bool, Int, Float, Double, String, Data, Date, ObjectId, UUID, Decimal128 and AnyRealmValue properties, optional or not, links to synced types, and lists, sets and maps of them. Leave the type out of the synced objectTypes or change the property."
-                )
-            }
             fields.append(
-                Field(
-                    name: c.name, column: i, type: c.type, target: nil, collection: c.collection,
-                    // An AnyRealmValue may always be `.none`, in a collection too.
-                    isNullable: c.isNullable || c.type == .mixed, defaultValue: c.defaultValue))
+                try Self.field(
+                    c, column: i, owner: store.name, path: [store.name, c.name], synced: synced, all: all,
+                    inEmbedded: false))
         }
         guard !fields.isEmpty else {
             throw SyncError(
@@ -326,7 +389,56 @@ package struct SyncTable: Sendable {
             }
         }
         fieldColumns = fields.map(\.column)
+        readsOtherRows = fields.contains { $0.target != nil || $0.embedded != nil }
         defaults = Dictionary(uniqueKeysWithValues: fields.map { ($0.name, $0.defaultValue) })
+    }
+
+    /// The synced field of column `c` (index `column`) of type `owner`, reached through `path`
+    /// (for the errors), or an error naming what cannot be synced. A link to an embedded type
+    /// is the embedded object (`SyncEmbedded`); any other link must target a type of `synced`,
+    /// and none may sit inside an embedded object (`inEmbedded`).
+    static func field(
+        _ c: StoreColumn, column: Int, owner: String, path: [String], synced: [String: StoreTable],
+        all: [String: StoreTable], inEmbedded: Bool
+    ) throws -> Field {
+        let where_ = path.joined(separator: ".")
+        if c.type == .link {
+            if let targetName = c.targetTable, let target = all[targetName] ?? synced[targetName], target.isEmbedded {
+                let e = try SyncEmbedded(target, path: path, all: all)
+                return Field(
+                    name: c.name, column: column, type: .link, target: nil, collection: c.collection,
+                    isNullable: c.collection != .list && c.collection != .set, defaultValue: c.defaultValue,
+                    embedded: e)
+            }
+            guard !inEmbedded else {
+                throw SyncError(
+                    .unsupportedSchema,
+                    "'\(where_)' is a link inside an embedded object: synced realms do not sync those yet. Store the target's primary key instead, or leave the owner out of the synced objectTypes."
+                )
+            }
+            guard let targetName = c.targetTable, let target = synced[targetName],
+                let targetKey = target.primaryKeyColumn, !target.isEmbedded
+            else {
+                throw SyncError(
+                    .unsupportedSchema,
+                    "'\(where_)' links to \(c.targetTable ?? "an unknown type"), which does not sync: a synced link's target must be a synced type with a primary key (add it to the synced objectTypes)."
+                )
+            }
+            return Field(
+                name: c.name, column: column, type: target.columns[targetKey].type, target: targetName,
+                collection: c.collection, isNullable: c.collection == .none || c.collection == .map,
+                defaultValue: c.defaultValue)
+        }
+        guard supported.contains(c.type) else {
+            throw SyncError(
+                .unsupportedSchema,
+                "'\(where_)': synced realms sync Bool, Int, Float, Double, String, Data, Date, ObjectId, UUID, Decimal128 and AnyRealmValue properties, optional or not, links to synced types, embedded objects, and lists, sets and maps of them. Leave the type out of the synced objectTypes or change the property."
+            )
+        }
+        return Field(
+            name: c.name, column: column, type: c.type, target: nil, collection: c.collection,
+            // An AnyRealmValue may always be `.none`, in a collection too.
+            isNullable: c.isNullable || c.type == .mixed, defaultValue: c.defaultValue)
     }
 
     private static let supported: Set<ColumnType> = [

@@ -18,14 +18,47 @@ final class SyncNote: Object {
     @Persisted var blob: Data
 }
 
-/// A model with an embedded object: not syncable yet (refused at open).
+/// A synced model holding embedded objects: one (with one nested), a list and a map of them
+/// (one `jsonb` column each on the server).
 final class SyncHouse: Object {
     @Persisted(primaryKey: true) var id: Int
     @Persisted var address: SyncAddress?
+    @Persisted var rooms: List<SyncRoom>
+    @Persisted var annexes: Map<String, SyncAddress?>
+    @Persisted var note: String
 }
 
 final class SyncAddress: EmbeddedObject {
     @Persisted var street: String
+    @Persisted var built: Date?
+    @Persisted var geo: SyncGeo?
+}
+
+final class SyncGeo: EmbeddedObject {
+    @Persisted var lat: Double
+    @Persisted var lon: Double
+}
+
+final class SyncRoom: EmbeddedObject {
+    @Persisted var name: String
+    @Persisted var area: Double
+    @Persisted var tags: List<String>
+}
+
+/// A write-only model holding an embedded object.
+final class SyncSample: AsymmetricObject {
+    @Persisted(primaryKey: true) var id: Int
+    @Persisted var at: SyncGeo?
+}
+
+/// A model with a link inside an embedded object: not syncable yet (refused at open).
+final class SyncYard: Object {
+    @Persisted(primaryKey: true) var id: Int
+    @Persisted var plot: SyncPlot?
+}
+
+final class SyncPlot: EmbeddedObject {
+    @Persisted var keeper: SyncDog?
 }
 
 /// A synced model with AnyRealmValue values (`jsonb` columns on the server, `SyncMixed`).

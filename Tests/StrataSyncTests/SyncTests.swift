@@ -197,12 +197,13 @@ final class SyncTests: SyncTestCase {
     func testAnUnsyncableModelIsRefusedWithAnErrorNamingIt() async throws {
         let (server, db) = try freshDatabase()
         XCTAssertThrowsError(
-            try Realm(configuration: configuration("l", server, db, types: [SyncHouse.self, SyncAddress.self]))
+            try Realm(
+                configuration: configuration("l", server, db, types: [SyncYard.self, SyncPlot.self, SyncDog.self]))
         ) {
             error in
             let e = error as? SyncError
             XCTAssertEqual(e?.code, .unsupportedSchema)
-            XCTAssertTrue(e?.message.contains("SyncAddress") ?? false, "\(error)")
+            XCTAssertTrue(e?.message.contains("SyncYard.plot.keeper") ?? false, "\(error)")
         }
     }
 
