@@ -134,7 +134,10 @@ package struct SyncOperation: Equatable, Sendable {
     }
 
     private static var badEntry: SyncError {
-        SyncError(.local, "An outbox entry ends early or has an unknown kind of change: the file is damaged.")
+        SyncError(
+            .local,
+            "An outbox entry ends early or has a kind of change this version does not know: the file is damaged, or a newer Strata wrote it. Uploads stop at this entry; the objects in the file are not affected. Open the file with the Strata version that wrote it, or check it with `strata verify`."
+        )
     }
 
     /// Reads the operations of one outbox entry; unknown tables or fields are skipped (a schema

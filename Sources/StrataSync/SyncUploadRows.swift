@@ -24,8 +24,9 @@ struct SyncUploadRows {
         case plain
         /// As `jsonb` text (`Field.json`).
         case json
-        /// An `AnyRealmValue`: `.none` is SQL `NULL`, anything else `jsonb`.
-        case mixed
+        /// A single `jsonb` value that may be nil (an `AnyRealmValue`, an embedded object): nil
+        /// is SQL `NULL` (so `IS NULL` finds it in SQL), anything else `jsonb`.
+        case nullableJSON
     }
 
     init(_ t: SyncTable, newObjects: Bool = false) {
@@ -37,7 +38,7 @@ struct SyncUploadRows {
         if newObjects { columns.append(SyncArrayBind(.text)) }
         clockKeys = t.fields.map { Array((SyncTable.jsonString($0.name) + ":\"").utf8) }
         binding = t.fields.map { f in
-            if f.type == .mixed && !f.isCollection { return .mixed }
+            if (f.type == .mixed || f.embedded != nil) && !f.isCollection { return .nullableJSON }
             return f.isJSON ? .json : .plain
         }
     }
@@ -95,9 +96,9 @@ struct SyncUploadRows {
     private mutating func appendValue(_ i: Int, _ value: StoreValue) throws {
         switch binding[i] {
         case .plain: try columns[i + 1].append(value)
-        // `.none` is SQL NULL (`SyncMixed`), not JSON `null`.
-        case .mixed where value == .null: try columns[i + 1].append(.null)
-        case .mixed, .json: columns[i + 1].append(json: table.fields[i].json(value))
+        // `.none` and a nil embedded object are SQL NULL, not JSON `null`.
+        case .nullableJSON where value == .null: try columns[i + 1].append(.null)
+        case .nullableJSON, .json: columns[i + 1].append(json: table.fields[i].json(value))
         }
     }
 

@@ -41,6 +41,7 @@ final class SyncEmbeddedTests: SyncTestCase {
                     "rooms": [["name": "kitchen", "area": 12.5, "tags": ["a", "b"]], ["name": "hall", "area": 3.0]],
                     "annexes": ["east": ["street": "East"], "gone": NSNull()],
                 ])
+            a.create(SyncHouse.self, value: ["id": 2])
         }
         // The writer keeps what the server keeps: the date at whole microseconds.
         let stored = try XCTUnwrap(house(a)?.address?.built).timeIntervalSince1970
@@ -63,9 +64,12 @@ final class SyncEmbeddedTests: SyncTestCase {
         }
         XCTAssertEqual(
             try server.sql(
-                "SELECT address->>'street', address->'geo'->>'lat', jsonb_array_length(rooms), rooms->1->>'name', annexes->'east'->>'street', annexes->'gone' FROM \"SyncHouse\"",
+                "SELECT address->>'street', address->'geo'->>'lat', jsonb_array_length(rooms), rooms->1->>'name', annexes->'east'->>'street', annexes->'gone' FROM \"SyncHouse\" WHERE id = 1",
                 database: db),
             "Main|1.5|2|hall|East|null\n")
+        // No embedded object is SQL NULL, as `IS NULL` expects (not JSON `null`).
+        XCTAssertEqual(
+            try server.sql("SELECT id FROM \"SyncHouse\" WHERE address IS NULL", database: db), "2\n")
     }
 
     /// An edit inside an embedded object (at any depth, or a list of them) uploads the owner's
