@@ -99,7 +99,7 @@ enum SyncCollectionCheck {
             switch f.collection {
             case .none:
                 return
-                    "CASE jsonb_typeof(\(c)) WHEN 'null' THEN true WHEN 'object' THEN NOT jsonb_path_exists(\(c), \(SyncTable.literal("strict $ ? (\(bad))"))) ELSE false END"
+                    "CASE WHEN \(c) IS NULL OR jsonb_typeof(\(c)) = 'null' THEN true WHEN jsonb_typeof(\(c)) = 'object' THEN NOT jsonb_path_exists(\(c), \(SyncTable.literal("strict $ ? (\(bad))"))) ELSE false END"
             case .list, .set:
                 return
                     "CASE WHEN jsonb_typeof(\(c)) = 'array' THEN NOT jsonb_path_exists(\(c), \(SyncTable.literal("strict $[*] ? (@.type() == \"null\" || \(bad))"))) ELSE false END"
