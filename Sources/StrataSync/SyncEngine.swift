@@ -67,6 +67,9 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
     var stateValue: SyncSession.State = .inactive
     var connectionStateValue: SyncSession.ConnectionState = .disconnected
     var lastErrorValue: Error?
+    /// How many errors `report` has given the app: a wait that began at one count sees a later
+    /// error by the count (`AsyncOpen`).
+    var reportedErrorsValue = 0
     var sessionValue: SyncSession?
 
     /// Whether the engine syncs.
@@ -75,6 +78,8 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
     var connectionState: SyncSession.ConnectionState { lock.withLock { connectionStateValue } }
     /// The last error met.
     var lastError: Error? { lock.withLock { lastErrorValue } }
+    /// The number of errors reported so far, and the last of them.
+    var reportedErrors: (count: Int, last: Error?) { lock.withLock { (reportedErrorsValue, lastErrorValue) } }
     /// The session object handed out for this engine.
     var session: SyncSession {
         lock.withLock {
@@ -391,6 +396,7 @@ final class SyncEngine: RealmCommitObserver, @unchecked Sendable {
         let sqlState = (error as? SyncError)?.sqlState
         lock.withLock {
             lastErrorValue = error
+            reportedErrorsValue += 1
             connectionStateValue = .disconnected
             // A sync table or column missing on the server (dropped, or lost with a restored
             // backup): the next connection creates the schema again.
