@@ -212,6 +212,28 @@ final class SyncEmbeddedTests: SyncTestCase {
         XCTAssertEqual(house(b)?.address?.street, "SQL")
     }
 
+    /// A subscription cannot compare an embedded object or a property inside one (as Atlas's
+    /// flexible sync): refused with the query's error, nothing committed.
+    @MainActor
+    func testSubscriptionsOnEmbeddedObjectsAreRefused() async throws {
+        let (server, db) = try freshDatabase()
+        let (a, _) = try await replicas(server, db)
+        let cases: [(QuerySubscription<SyncHouse>, String)] = [
+            (QuerySubscription<SyncHouse>(where: "address.street == 'Main'"), "embedded objects"),
+            (QuerySubscription<SyncHouse>(where: "address == nil"), "'SyncHouse.address' is an embedded object"),
+        ]
+        for (subscription, mentions) in cases {
+            do {
+                try await a.subscriptions.update { $0.append(subscription) }
+                XCTFail("accepted: \(mentions)")
+            } catch let e as SyncError {
+                XCTAssertEqual(e.code, .invalidSubscription)
+                XCTAssertTrue(e.message.contains(mentions), e.message)
+            }
+        }
+        XCTAssertEqual(a.subscriptions.count, 0)
+    }
+
     /// An asymmetric object's embedded objects go up with it and leave the device with it.
     @MainActor
     func testAnAsymmetricObjectsEmbeddedObjectsUploadAndLeaveTheDevice() async throws {
