@@ -19,10 +19,11 @@ package final class SyncEmbedded: Sendable {
     package var name: String { store.name }
 
     /// The embedded type `store`, owned through `path` (the owner's type and property names,
-    /// for the errors); `all` holds every table of the file.
-    init(_ store: StoreTable, path: [String], all: [String: StoreTable]) throws {
+    /// for the errors) by objects of the types `owners` (the top-level one first); `all` holds
+    /// every table of the file.
+    init(_ store: StoreTable, path: [String], owners: [String], all: [String: StoreTable]) throws {
         self.store = store
-        guard !path.contains(store.name) else {
+        guard !owners.contains(store.name) else {
             throw SyncError(
                 .unsupportedSchema,
                 "'\(path.joined(separator: "."))' holds \(store.name) inside itself: a synced embedded object cannot contain its own type, at any depth. Make the inner one a top-level Object with a primary key, or leave the owner out of the synced objectTypes."
@@ -32,7 +33,8 @@ package final class SyncEmbedded: Sendable {
         for (i, c) in store.columns.enumerated() where c.isStored {
             fields.append(
                 try SyncTable.field(
-                    c, column: i, owner: store.name, path: path + [c.name], synced: [:], all: all, inEmbedded: true))
+                    c, column: i, owners: owners + [store.name], path: path + [c.name], synced: [:], all: all,
+                    inEmbedded: true))
         }
         self.fields = fields
     }

@@ -359,7 +359,7 @@ package struct SyncTable: Sendable {
         for (i, c) in store.columns.enumerated() where i != pk && c.isStored {
             fields.append(
                 try Self.field(
-                    c, column: i, owner: store.name, path: [store.name, c.name], synced: synced, all: all,
+                    c, column: i, owners: [store.name], path: [store.name, c.name], synced: synced, all: all,
                     inEmbedded: false))
         }
         guard !fields.isEmpty else {
@@ -393,18 +393,19 @@ package struct SyncTable: Sendable {
         defaults = Dictionary(uniqueKeysWithValues: fields.map { ($0.name, $0.defaultValue) })
     }
 
-    /// The synced field of column `c` (index `column`) of type `owner`, reached through `path`
-    /// (for the errors), or an error naming what cannot be synced. A link to an embedded type
-    /// is the embedded object (`SyncEmbedded`); any other link must target a type of `synced`,
-    /// and none may sit inside an embedded object (`inEmbedded`).
+    /// The synced field of column `c` (index `column`) of the last type of `owners` (the
+    /// chain of types that hold it, the top-level one first), reached through `path` (for the
+    /// errors), or an error naming what cannot be synced. A link to an embedded type is the
+    /// embedded object (`SyncEmbedded`); any other link must target a type of `synced`, and none
+    /// may sit inside an embedded object (`inEmbedded`).
     static func field(
-        _ c: StoreColumn, column: Int, owner: String, path: [String], synced: [String: StoreTable],
+        _ c: StoreColumn, column: Int, owners: [String], path: [String], synced: [String: StoreTable],
         all: [String: StoreTable], inEmbedded: Bool
     ) throws -> Field {
         let where_ = path.joined(separator: ".")
         if c.type == .link {
             if let targetName = c.targetTable, let target = all[targetName] ?? synced[targetName], target.isEmbedded {
-                let e = try SyncEmbedded(target, path: path, all: all)
+                let e = try SyncEmbedded(target, path: path, owners: owners, all: all)
                 return Field(
                     name: c.name, column: column, type: .link, target: nil, collection: c.collection,
                     isNullable: c.collection != .list && c.collection != .set, defaultValue: c.defaultValue,

@@ -234,6 +234,19 @@ final class SyncEmbeddedTests: SyncTestCase {
         XCTAssertEqual(a.subscriptions.count, 0)
     }
 
+    /// An embedded type that holds itself (a tree of replies) is refused at open, naming the
+    /// path, instead of recursing without end.
+    @MainActor
+    func testAnEmbeddedTypeHoldingItselfIsRefused() async throws {
+        let (server, db) = try freshDatabase()
+        XCTAssertThrowsError(
+            try Realm(configuration: configuration("t", server, db, types: [SyncThread.self, SyncComment.self]))
+        ) { error in
+            XCTAssertEqual((error as? SyncError)?.code, .unsupportedSchema)
+            XCTAssertTrue("\(error)".contains("'SyncThread.root.replies' holds SyncComment inside itself"), "\(error)")
+        }
+    }
+
     /// An asymmetric object's embedded objects go up with it and leave the device with it.
     @MainActor
     func testAnAsymmetricObjectsEmbeddedObjectsUploadAndLeaveTheDevice() async throws {

@@ -51,6 +51,17 @@ final class SyncSample: AsymmetricObject {
     @Persisted var at: SyncGeo?
 }
 
+/// A model whose embedded type holds itself: not syncable (refused at open).
+final class SyncThread: Object {
+    @Persisted(primaryKey: true) var id: Int
+    @Persisted var root: SyncComment?
+}
+
+final class SyncComment: EmbeddedObject {
+    @Persisted var text: String
+    @Persisted var replies: List<SyncComment>
+}
+
 /// A model with a link inside an embedded object: not syncable yet (refused at open).
 final class SyncYard: Object {
     @Persisted(primaryKey: true) var id: Int
