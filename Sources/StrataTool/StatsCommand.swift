@@ -27,7 +27,7 @@ struct StatsCommand: ParsableCommand {
         out.append("file: \(file.file)")
         out.append("size: \(size) bytes, page size \(pageSize), format version \(db.formatVersion)")
         out.append(
-            "pages: \(report.pageCount) in use by version \(report.version.rawValue): \(report.treePages) in trees, \(report.freePages) free (\(Int64(report.freePages) * Int64(pageSize)) bytes), \(report.bookkeepingPages) bookkeeping"
+            "pages: \(report.pageCount) in use by version \(report.version.rawValue): \(report.treePages) in trees, \(report.areaPages > 0 ? "\(report.areaPages) of areas, " : "")\(report.freePages) free (\(Int64(report.freePages) * Int64(pageSize)) bytes), \(report.bookkeepingPages) bookkeeping"
         )
         // Trees by type: c: objects, p: primary key, b: backlinks, i:T:col an index, o: rows of the first format.
         var byType: [String: [(String, TreeStatistics)]] = [:]

@@ -34,7 +34,7 @@ struct VerifyCommand: ParsableCommand {
         do {
             let report = try store.db.verify()
             lines.append(
-                "pages: \(report.pageCount) (\(report.treePages) in trees, \(report.freePages) free, \(report.bookkeepingPages) bookkeeping), version \(report.version.rawValue)"
+                "pages: \(report.pageCount) (\(report.treePages) in trees, \(report.areaPages > 0 ? "\(report.areaPages) of areas, " : "")\(report.freePages) free, \(report.bookkeepingPages) bookkeeping), version \(report.version.rawValue)"
             )
             if !report.leakedPages.isEmpty {
                 problems.append(

@@ -97,18 +97,27 @@ final class FormatUpgradeTests: TemporaryDirectoryTestCase {
     /// Format 1 with columnar clusters (Strata 0.2), opened read-only: every object reads back and
     /// the file is not changed (it stays format 1).
     func testFormat1ClusterFileOpensReadOnlyUnchanged() throws {
-        let path = try copyOfFixture("format1-clusters.realm")
+        try assertOpensReadOnlyUnchanged("format1-clusters.realm", format: 1)
+    }
+
+    /// Opens fixture `name` read-only, through a `Realm` (every object reads back) and through
+    /// StrataStorage: the file's bytes do not change, and it stays at `format` (with no area pages).
+    private func assertOpensReadOnlyUnchanged(
+        _ name: String, format: UInt32, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        let path = try copyOfFixture(name)
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        XCTAssertEqual(try slotFormats(path), [1, 1])
+        XCTAssertEqual(try slotFormats(path), [format, format], file: file, line: line)
         try {
             let realm = try Realm(configuration: configuration(path, readOnly: true))
-            checkEveryObject(realm)
+            checkEveryObject(realm, file: file, line: line)
         }()
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before, file: file, line: line)
         var options = Database.Options()
         options.readOnly = true
         let db = try Database(path: path, options: options)
-        XCTAssertEqual(db.formatVersion, 1)
+        XCTAssertEqual(db.formatVersion, format, file: file, line: line)
+        XCTAssertEqual(try db.verify().areaPages, 0, file: file, line: line)
         db.close()
     }
 
@@ -127,6 +136,36 @@ final class FormatUpgradeTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(realm.objects(Dog.self).where { $0.name == "after the upgrade" }.count, 1)
         try realm.write { realm.delete(realm.objects(Dog.self).where { $0.name == "after the upgrade" }) }
         checkEveryObject(realm)
+    }
+
+    /// Format 2 (Strata 0.3, made by its code before the bump to 3), opened read-only: every
+    /// object reads back, the file is not changed and stays format 2.
+    func testFormat2FileOpensReadOnlyUnchanged() throws {
+        try assertOpensReadOnlyUnchanged("format2.realm", format: 2)
+    }
+
+    /// Format 2 opened writable: upgraded to format 3 in both meta records with nothing else
+    /// changed (a format-2 file is a format-3 file without areas), every object intact, new
+    /// writes work, and the file verifies with no leaked page.
+    func testFormat2FileIsUpgradedOnWritableOpen() throws {
+        let path = try copyOfFixture("format2.realm")
+        try {
+            let realm = try Realm(configuration: configuration(path))
+            checkEveryObject(realm)
+            try realm.write { realm.add(Dog(value: ["name": "after the upgrade", "age": 1])) }
+        }()
+        XCTAssertEqual(try slotFormats(path), [3, 3])
+        XCTAssertEqual(strataFormatVersion, 3)
+        try {
+            let realm = try Realm(configuration: configuration(path))
+            XCTAssertEqual(realm.objects(Dog.self).where { $0.name == "after the upgrade" }.count, 1)
+            try realm.write { realm.delete(realm.objects(Dog.self).where { $0.name == "after the upgrade" }) }
+            checkEveryObject(realm)
+        }()
+        var options = Database.Options()
+        options.readOnly = true
+        let report = try Database(path: path, options: options).verify()
+        XCTAssertEqual(report.leakedPages, [])
     }
 
     /// A raw storage file of format 1 opened writable through StrataStorage is upgraded the same

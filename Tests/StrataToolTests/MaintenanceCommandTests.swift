@@ -116,15 +116,29 @@ final class MaintenanceCommandTests: ToolTestCase {
         XCTAssertTrue(before.stdout.contains("format version 1"), before.stdout)
         let run = try strata(["upgrade", path("old.realm")])
         XCTAssertEqual(run.status, 0, run.stderr)
-        XCTAssertTrue(run.stdout.contains("format version 1 -> 2"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("format version 1 -> 3"), run.stdout)
         XCTAssertTrue(run.stdout.contains("converted to clusters"), run.stdout)
         let after = try strata(["schema", path("old.realm")])
-        XCTAssertTrue(after.stdout.contains("format version 2"), after.stdout)
+        XCTAssertTrue(after.stdout.contains("format version 3"), after.stdout)
         XCTAssertEqual(try strata(["verify", path("old.realm")]).status, 0)
         let again = try strata(["upgrade", path("old.realm")])
         XCTAssertTrue(again.stdout.contains("nothing to do"), again.stdout)
         // The converted objects read back: as many objects dumped as the schema counts.
         let dump = try strata(["dump", path("old.realm")])
         XCTAssertGreaterThan(dump.lines.count, 0)
+    }
+
+    func testUpgradeOfAFormat2FileChangesOnlyItsNumber() throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/Formats/format2.realm")
+        try FileManager.default.copyItem(atPath: fixture.path, toPath: path("two.realm"))
+        let dumpBefore = try strata(["dump", path("two.realm")])
+        XCTAssertTrue(try strata(["schema", path("two.realm")]).stdout.contains("format version 2"))
+        let run = try strata(["upgrade", path("two.realm")])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.contains("format version 2 -> 3"), run.stdout)
+        XCTAssertTrue(try strata(["schema", path("two.realm")]).stdout.contains("format version 3"))
+        XCTAssertEqual(try strata(["verify", path("two.realm")]).status, 0)
+        XCTAssertEqual(try strata(["dump", path("two.realm")]).stdout, dumpBefore.stdout)
     }
 }

@@ -176,15 +176,23 @@ extension WriteTransaction {
         defer { trees[tree.index] = t }
         if t.root == 0 {
             guard let length = try body(nil, buffer) else { return nil }
+            let stored = t.holdsAreas ? try areaReferences(UnsafeRawBufferPointer(rebasing: buffer[0..<length])) : nil
             _ = try put(key, UnsafeRawBufferPointer(rebasing: buffer[0..<length]), &t)
             t.dirty = true
+            if let stored { countReferences(removed: [], stored: stored) }
             return length
         }
         // Peek first so that a body that changes nothing copies no pages.
         let existing = try access.get(root: t.root, key)
+        // Optional, not an empty array: a tree without areas then retains and releases nothing.
+        let old = t.holdsAreas ? try areaReferences(existing) : nil
         guard let length = try body(existing, buffer) else { return nil }
         precondition(
             length >= 0 && length <= capacity, "modify: the new value's length \(length) is outside the buffer")
+        if let old {
+            countReferences(
+                removed: old, stored: try areaReferences(UnsafeRawBufferPointer(rebasing: buffer[0..<length])))
+        }
         t.dirty = true
         try withPath { path in
             let (n, p, rightmost) = try descendWritable(key, &t, &path)
@@ -228,6 +236,9 @@ extension WriteTransaction {
         var t = trees[tree.index]
         defer { trees[tree.index] = t }
         guard t.root != 0 else { return (false, nil) }
+        // Read once: `t` is captured by `rewrite` below, and every read of a captured variable
+        // there is a run-time exclusivity check (+250 instructions an insert, callgrind).
+        let holdsAreas = t.holdsAreas
         return try withPath { path in
             let (n, p, rightmost) = try descendWritable(key, &t, &path)
             t.dirty = true
@@ -254,16 +265,22 @@ extension WriteTransaction {
                 case .overflow:
                     old = try access.value(p, i)
                 }
+                let refs = holdsAreas ? try areaReferences(old) : nil
                 switch try body(k, old, inPlace, buffer) {
                 case .unchanged:
+                    if let refs, inPlace != nil { try countEdit(from: refs, to: old) }
                     return (true, nil)
                 case .editedInPlace:
                     precondition(inPlace != nil, "modifyFloor: an overflow value cannot be edited in place")
+                    if let refs { try countEdit(from: refs, to: old) }
                     return (true, old.count)
                 case .replaced(let length):
                     precondition(
                         length >= 0 && length <= capacity,
                         "modifyFloor: the new value's length \(length) is outside the buffer")
+                    if let refs {
+                        try countEdit(from: refs, to: UnsafeRawBufferPointer(rebasing: buffer[0..<length]))
+                    }
                     try rewriteLeafValue(&path, n, p, i, k, length: length, rightmost: rightmost, &t)
                     return (true, length)
                 }
@@ -297,7 +314,7 @@ extension WriteTransaction {
             trees[tree.index].root == h.root, h.leaf.u64(PageHeader.version) == v
         {
             if case .inline(let value) = try Node.leafValue(h.leaf, h.index, access) {
-                return try body(UnsafeMutableRawBufferPointer(mutating: value))
+                return try editCounting(value, in: tree, body)
             }
         }
         try beginChange()
@@ -314,7 +331,20 @@ extension WriteTransaction {
             return (p, i)
         }
         guard let (p, i) = found, case .inline(let v) = try Node.leafValue(p, i, access) else { return nil }
-        return try body(UnsafeMutableRawBufferPointer(mutating: v))
+        return try editCounting(v, in: tree, body)
+    }
+
+    /// Calls `body` to edit `value` in place; in a tree that holds areas, counts a change of the
+    /// references the value begins with.
+    @inline(__always)
+    func editCounting<R>(
+        _ value: UnsafeRawBufferPointer, in tree: TreeHandle, _ body: (UnsafeMutableRawBufferPointer) throws -> R
+    ) throws -> R {
+        guard trees[tree.index].holdsAreas else { return try body(UnsafeMutableRawBufferPointer(mutating: value)) }
+        let refs = try areaReferences(value)
+        let result = try body(UnsafeMutableRawBufferPointer(mutating: value))
+        try countEdit(from: refs, to: value)
+        return result
     }
 
     /// Checks that entry `i` of leaf `p`, which `path` leads to, is >= the separator of the
@@ -361,7 +391,7 @@ extension WriteTransaction {
         guard found else { return nil }
         switch try Node.leafValue(p, i, access) {
         case .inline(let v):
-            return try body(UnsafeMutableRawBufferPointer(mutating: v))
+            return try editCounting(v, in: tree, body)
         case .overflow(let first, let length):
             // Copy the run once per transaction, then edit it in place.
             var run = first

@@ -209,7 +209,8 @@ public final class Database: @unchecked Sendable {
     /// both meta records carry ``strataFormatVersion`` and a build that reads only the older
     /// format refuses the file rather than misreading it (reading one slot of each format, it
     /// would take the newer record for damaged and open at the older one). The page format of
-    /// format 1 is that of 2; the object store converts its own layouts when a realm opens.
+    /// format 1 is that of 2, and a file of format 2 is one of format 3 without areas; the object
+    /// store converts its own layouts when a realm opens.
     func upgradeFormatIfNeeded() throws {
         // Most files are current: look at the two fields before decoding anything.
         let fields = stateLock.withLock {

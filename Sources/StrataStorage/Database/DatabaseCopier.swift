@@ -25,6 +25,7 @@ enum DatabaseCopier {
     static func copy(
         pageSize: Int, to path: String, names: [String], count: (String) throws -> UInt64,
         forEach: (String, (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws -> Void,
+        holdsAreas: (String) throws -> Bool, area: @escaping (AreaReference) throws -> UnsafeRawBufferPointer,
         progress: ((UInt64, UInt64) -> Void)?, encryptionKey: [UInt8]? = nil
     ) throws -> CopyReport {
         if let key = encryptionKey, key.count != PageCipher.userKeyLength {
@@ -44,10 +45,36 @@ enum DatabaseCopier {
             var txn = try db.beginWrite()
             do {
                 var pendingBytes = 0
+                var valueCopy: [UInt8] = []
                 for name in names {
-                    var tree = try txn.openTree(name, create: true)
+                    let areas = try holdsAreas(name)
+                    var tree = try txn.openTree(name, create: true, holdsAreas: areas)
                     try forEach(name) { key, value in
-                        _ = try txn.insert(key, value, in: tree)
+                        if areas {
+                            // The areas the value refers to are copied into the new file's area
+                            // pages, and the copy of the value refers to them there.
+                            guard let n = AreaPrefix.count(of: value) else {
+                                throw StorageError.corruptPage(
+                                    path: path, page: 0,
+                                    reason:
+                                        "a value of tree '\(name)', which holds areas, does not begin with area references"
+                                )
+                            }
+                            valueCopy.removeAll(keepingCapacity: true)
+                            valueCopy.append(contentsOf: value)
+                            for i in 0..<n {
+                                let bytes = try area(AreaPrefix.reference(i, of: value))
+                                let (ref, p) = try txn.allocateArea(length: bytes.count)
+                                p.copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+                                valueCopy.withUnsafeMutableBytes {
+                                    ref.store(at: $0.baseAddress! + 1 + i * AreaReference.size)
+                                }
+                                pendingBytes += bytes.count
+                            }
+                            _ = try valueCopy.withUnsafeBytes { try txn.insert(key, $0, in: tree) }
+                        } else {
+                            _ = try txn.insert(key, value, in: tree)
+                        }
                         copied += 1
                         pendingBytes += key.count + value.count
                         if pendingBytes >= bytesPerCommit {
@@ -129,7 +156,8 @@ extension ReadTransaction {
             forEach: { name, body in
                 guard let t = try tree(named: name) else { return }
                 try forEach(in: t, body)
-            }, progress: progress, encryptionKey: encryptionKey)
+            }, holdsAreas: { try tree(named: $0)?.holdsAreas ?? false }, area: { try self.area($0) },
+            progress: progress, encryptionKey: encryptionKey)
     }
 }
 
@@ -148,6 +176,7 @@ extension WriteTransaction {
             pageSize: db.pageSize, to: path, names: names,
             count: { try count(openTree($0)) },
             forEach: { name, body in try forEach(in: try openTree(name), body) },
+            holdsAreas: { tree(try openTree($0)).holdsAreas }, area: { try self.access.area($0) },
             progress: progress, encryptionKey: encryptionKey)
     }
 }

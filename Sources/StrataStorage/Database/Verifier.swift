@@ -3,7 +3,9 @@
 struct Verifier {
     let access: PageAccess
     let meta: MetaRecord
-    var owner: [UInt8]  // 0 = unseen, 1 = tree, 2 = free, 3 = bookkeeping
+    var owner: [UInt8]  // 0 = unseen, 1 = tree, 2 = free, 3 = bookkeeping, 4 = area page
+    /// The areas the values of trees that hold areas refer to, by page: (offset, length) each.
+    var areaRefs: [UInt32: [(offset: Int, length: Int)]] = [:]
 
     init(access: PageAccess, meta: MetaRecord) {
         self.access = access
@@ -41,7 +43,9 @@ struct Verifier {
     }
 
     /// Checks the subtree at `n`: keys in [lower, upper); returns (entries, depth).
-    mutating func walk(_ n: UInt32, lower: [UInt8]?, upper: [UInt8]?, depth: Int) throws -> (UInt64, Int) {
+    mutating func walk(
+        _ n: UInt32, lower: [UInt8]?, upper: [UInt8]?, depth: Int, holdsAreas: Bool = false
+    ) throws -> (UInt64, Int) {
         guard depth < 64 else { throw access.corrupt(n, "tree deeper than 64 levels") }
         try claim(n, 1)
         try checkChecksum(n, length: access.pageSize)
@@ -83,7 +87,18 @@ struct Verifier {
                     }
                 }
                 previous = Array(k)
-                if case .overflow(let first, let length) = try Node.leafValue(p, i, access) {
+                let value = try Node.leafValue(p, i, access)
+                if holdsAreas {
+                    guard case .inline(let bytes) = value, let refs = AreaPrefix.count(of: bytes) else {
+                        throw access.corrupt(
+                            n, "value \(i) of a tree that holds areas does not begin with area references")
+                    }
+                    for r in 0..<refs {
+                        let ref = AreaPrefix.reference(r, of: bytes)
+                        areaRefs[ref.page, default: []].append((Int(ref.offset), Int(ref.length)))
+                    }
+                }
+                if case .overflow(let first, let length) = value {
                     _ = try access.overflowValue(first: first, length: length)
                     let run = Int(try access.page(first).u32(PageHeader.runPages))
                     try claim(first, 1, run: run)
@@ -105,7 +120,8 @@ struct Verifier {
                     throw access.corrupt(n, "separators out of order at \(i)")
                 }
             }
-            let (c, d) = try walk(try Node.child(p, i, access), lower: lo, upper: hi, depth: depth + 1)
+            let (c, d) = try walk(
+                try Node.child(p, i, access), lower: lo, upper: hi, depth: depth + 1, holdsAreas: holdsAreas)
             if leafDepth == -1 {
                 leafDepth = d
             } else if leafDepth != d {
@@ -135,13 +151,18 @@ struct Verifier {
                     trees[name] = 0
                     continue
                 }
-                let (c, d) = try walk(t.root, lower: nil, upper: nil, depth: 0)
+                let (c, d) = try walk(t.root, lower: nil, upper: nil, depth: 0, holdsAreas: t.holdsAreas)
                 guard c == t.count else {
                     throw access.corrupt(t.root, "tree '\(name)' holds \(c) entries, the catalog says \(t.count)")
                 }
+                if name == Catalog.areaCountsName { continue }
                 trees[name] = c
                 depths[name] = d
             }
+            let counts = entries.first { $0.0 == Catalog.areaCountsName }?.1
+            try checkAreas(counts: counts)
+        } else if !areaRefs.isEmpty {
+            throw access.corrupt(0, "values refer to areas in an empty database")
         }
         let treePages = owner.filter { $0 == 1 }.count
         // The free list.
@@ -179,6 +200,65 @@ struct Verifier {
         for (i, o) in owner.enumerated() where o == 0 { leaked.append(UInt32(i)) }
         return VerifyReport(
             version: VersionID(meta.version), pageCount: owner.count, treePages: treePages, freePages: freePages,
-            bookkeepingPages: owner.filter { $0 == 3 }.count, leakedPages: leaked, trees: trees, depths: depths)
+            bookkeepingPages: owner.filter { $0 == 3 }.count, leakedPages: leaked, trees: trees, depths: depths,
+            areaPages: owner.filter { $0 == 4 }.count)
+    }
+
+    /// Checks the area pages the values refer to (`areaRefs`) against the area-counts tree:
+    /// every referred page is an area page of the version, used once, with a valid checksum;
+    /// every area lies inside the page's used bytes at an aligned offset and overlaps no other;
+    /// the tree lists exactly the referred pages, each with its number of areas and bytes.
+    mutating func checkAreas(counts: Tree?) throws {
+        var listed: [UInt32: (areas: Int, bytes: Int)] = [:]
+        if let counts, counts.root != 0 {
+            try access.forEach(root: counts.root, from: nil) { k, v in
+                guard let page = AreaCountsLayout.page(k), let c = AreaCountsLayout.decode(v) else {
+                    throw access.corrupt(
+                        counts.root, "an entry of the area-counts tree is not a 4-byte key and an 8-byte value")
+                }
+                listed[page] = c
+                return true
+            }
+        }
+        for (page, refs) in areaRefs.sorted(by: { $0.key < $1.key }) {
+            try claim(page, 4)
+            try checkChecksum(page, length: access.pageSize)
+            let p = try access.page(page)
+            guard p.u8(PageHeader.type) == PageType.area.rawValue else {
+                throw access.corrupt(
+                    page, "values refer to areas in it, but it is a page of type \(p.u8(PageHeader.type))")
+            }
+            let used = Int(p.u16(AreaLayout.used))
+            guard used >= AreaLayout.first, used <= access.pageSize else {
+                throw access.corrupt(page, "an area page whose areas end at byte \(used), outside the page")
+            }
+            var end = AreaLayout.first
+            var bytes = 0
+            for r in refs.sorted(by: { $0.offset < $1.offset }) {
+                guard r.offset >= end, r.offset % AreaLayout.alignment == 0, r.length >= 1, r.offset + r.length <= used
+                else {
+                    throw access.corrupt(
+                        page,
+                        "an area of \(r.length) bytes at \(r.offset) overlaps another, or lies outside the page's areas"
+                    )
+                }
+                end = r.offset + r.length
+                bytes += r.length
+            }
+            guard let c = listed.removeValue(forKey: page) else {
+                throw access.corrupt(page, "values refer to areas in it, but the area-counts tree does not list it")
+            }
+            guard c.areas == refs.count, c.bytes == bytes else {
+                throw access.corrupt(
+                    page,
+                    "values refer to \(refs.count) areas (\(bytes) bytes) in it; the area-counts tree says \(c.areas) (\(c.bytes) bytes)"
+                )
+            }
+        }
+        if let (page, c) = listed.min(by: { $0.key < $1.key }) {
+            throw access.corrupt(
+                page,
+                "the area-counts tree lists \(c.areas) areas in it, but no value refers to any (a leaked area page)")
+        }
     }
 }

@@ -16,4 +16,7 @@ public struct VerifyReport: Sendable, Equatable {
     public var trees: [String: UInt64]
     /// Depth of each non-empty tree (1 = a single leaf).
     public var depths: [String: Int]
+    /// Area pages (FORMAT.md, "Area pages") that the values of the version refer to; counted
+    /// apart from ``treePages``.
+    public var areaPages: Int = 0
 }

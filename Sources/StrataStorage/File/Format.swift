@@ -11,6 +11,10 @@
 /// - 2 (Strata 0.3): the object store's columnar clusters, under their own number; the page
 ///   format is that of 1. A writable open upgrades a format-1 file (both meta records), so an
 ///   older build refuses it instead of misreading it.
+/// - 3 (Strata 0.4): area pages (page type 7), the catalog's tree flags (bit 0: the tree's values
+///   begin with area references) and the area-counts tree (FORMAT.md, "Area pages"). Files of
+///   format 2 are files of format 3 without areas: a writable open upgrades them the same way
+///   (both meta records), with no other change.
 ///
 /// When you bump this (for every change an older reader would misread, in the pages or in the
 /// object store's trees):
@@ -21,7 +25,7 @@
 /// - review `FormatLayoutTests` (sizes and offsets), the upgrade in `Database.upgradeFormatIfNeeded`,
 ///   and the refusal message of ``StorageError/unsupportedFormatVersion(path:found:supported:)``;
 /// - bump `lockFileFormatVersion` too, so builds of different formats never share a lock file.
-public let strataFormatVersion: UInt32 = 2
+public let strataFormatVersion: UInt32 = 3
 
 /// The oldest format version this build reads (and upgrades when it opens a file writable).
 public let oldestReadableFormatVersion: UInt32 = 1
@@ -41,8 +45,8 @@ let fileMagicByteSwapped: UInt64 = fileMagic.byteSwapped
 let lockFileMagic: UInt64 = 0x5354_5241_5441_4C4B
 /// The lock file's layout version: builds of different lock-file layouts (or data formats) refuse
 /// each other's lock file, so they never have one file open at once. 2 since data format 2; 3 since
-/// the published state has two copies (FORMAT.md, "The lock file").
-let lockFileFormatVersion: UInt32 = 3
+/// the published state has two copies (FORMAT.md, "The lock file"); 4 since data format 3.
+let lockFileFormatVersion: UInt32 = 4
 
 /// Smallest and largest supported page sizes (powers of two). 32 KiB is the largest because cell
 /// offsets inside a page are 16-bit.

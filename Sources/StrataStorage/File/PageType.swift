@@ -6,4 +6,5 @@ enum PageType: UInt8 {
     case overflow = 4
     case freeList = 5
     case commitList = 6
+    case area = 7
 }

@@ -1,12 +1,12 @@
 import StrataPOSIX
 
 extension WriteTransaction {
-    /// Moves every tree node and overflow run at or above `target` into the lowest free pages,
-    /// copying their ancestors (copy-on-write) to update the references.
+    /// Moves every tree node, overflow run and area page at or above `target` into the lowest
+    /// free pages, copying their ancestors (copy-on-write) to update the references.
     func relocateAll(below target: UInt32) throws -> Int {
-        var moved = 0
-        for name in try Catalog.names(root: catalog.root, access) {
-            let h = try openTree(name)
+        var moved = try relocateAreaPages(below: target)
+        for name in try Catalog.names(root: catalog.root, access, includingAreaCounts: true) {
+            guard let h = name.isEmpty ? try areaCountsTree(create: false) : try openTree(name) else { continue }
             let old = trees[h.index].root
             trees[h.index].root = try relocate(old, target, &moved)
             if trees[h.index].root != old { trees[h.index].dirty = true }

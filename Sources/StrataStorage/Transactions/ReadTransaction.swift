@@ -49,7 +49,16 @@ public final class ReadTransaction: @unchecked Sendable {
 
     /// The tree named `name` in this version, or nil if it does not exist.
     public func tree(named name: String) throws -> Tree? {
-        try Catalog.lookup(name, root: catalogRoot, access)
+        guard !name.isEmpty else { return nil }  // the engine's area-counts tree
+        return try Catalog.lookup(name, root: catalogRoot, access)
+    }
+
+    /// The bytes of area `ref` (FORMAT.md, "Area pages"), pointing into the map (valid until the
+    /// transaction ends).
+    /// - Throws: ``StorageError/corruptPage(path:page:reason:)`` when `ref` does not name an area
+    ///   of an area page of this version.
+    package func area(_ ref: AreaReference) throws -> UnsafeRawBufferPointer {
+        try access.area(ref)
     }
 
     /// The names of every tree in this version, in byte order.

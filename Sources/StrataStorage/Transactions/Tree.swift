@@ -9,4 +9,7 @@ public struct Tree: Sendable, Hashable {
     var root: UInt32
     /// Number of entries.
     public internal(set) var count: UInt64
+    /// Whether every value of the tree begins with area references (`AreaPrefix`); chosen when
+    /// the tree is created.
+    package internal(set) var holdsAreas = false
 }

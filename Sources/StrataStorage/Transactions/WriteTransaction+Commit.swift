@@ -33,6 +33,7 @@ extension WriteTransaction {
 
     /// The commit steps; the caller ends the transaction.
     func commitChanges(durability: Durability) throws -> VersionID {
+        try recordAreaCounts()  // 0 (FORMAT.md, "Area pages")
         try repackDirtyLeaves()  // 0
         try recordChangedTreesInCatalog()  // 1
         var lists = try planLists()  // 2
@@ -64,7 +65,7 @@ extension WriteTransaction {
             if t.dropped {
                 _ = try key.withUnsafeMutableBytes { try delete(UnsafeRawBufferPointer($0), &catalog) }
             } else {
-                let value = Catalog.encode(Tree(name: t.name, root: t.root, count: t.count))
+                let value = Catalog.encode(Tree(name: t.name, root: t.root, count: t.count, holdsAreas: t.holdsAreas))
                 _ = try key.withUnsafeMutableBytes { k in
                     try value.withUnsafeBytes { try put(UnsafeRawBufferPointer(k), $0, &catalog) }
                 }

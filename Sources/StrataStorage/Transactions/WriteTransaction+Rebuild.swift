@@ -14,12 +14,16 @@ extension WriteTransaction {
         let old = try openTree(name)
         let oldRoot = trees[old.index].root
         guard oldRoot != 0 else { return }
-        let temp = try openTree(Self.rebuildTreeName, create: true)
+        // The values move with their area references as they are: the areas stay where they are.
+        let temp = try openTree(Self.rebuildTreeName, create: true, holdsAreas: trees[old.index].holdsAreas)
         // The old tree's pages belong to a committed version: inserting never overwrites them, so
         // they can be read while the new tree grows (through the mapping this access holds).
         let source = access
+        // Inserted without counting area references: each value moves, its areas stay counted once.
         try source.forEach(root: oldRoot, from: nil) { key, value in
-            _ = try insert(key, value, in: temp)
+            try beginChange()
+            _ = try put(key, value, &trees[temp.index], ifAbsent: true)
+            trees[temp.index].dirty = true
             return true
         }
         try freeSubtree(oldRoot)

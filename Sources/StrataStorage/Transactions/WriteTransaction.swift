@@ -23,6 +23,7 @@ public final class WriteTransaction: @unchecked Sendable {
         var count: UInt64
         var dirty = false
         var dropped = false
+        var holdsAreas = false
     }
 
     let db: Database
@@ -78,6 +79,11 @@ public final class WriteTransaction: @unchecked Sendable {
     /// for error messages.
     @exclusivity(unchecked) var descentSource: UInt32 = 0
     @exclusivity(unchecked) var ended = false
+    /// The area page this transaction is placing areas in (0: none yet), and the changes of
+    /// area counts it will record at commit (WriteTransaction+Areas.swift).
+    @exclusivity(unchecked) var currentAreaPage: UInt32 = 0
+    @exclusivity(unchecked) var ownAreaPages: [UInt32] = []
+    @exclusivity(unchecked) var areaChanges: [UInt32: AreaCountChange] = [:]
     // Scratch buffers: one page for rebuilding nodes, one cell, one separator cell.
     let scratch: UnsafeMutableRawPointer
     let cellBuf: UnsafeMutableRawPointer
@@ -207,11 +213,24 @@ public final class WriteTransaction: @unchecked Sendable {
     /// Opens the tree named `name`, creating it (empty) if `create` is true.
     /// - Throws: ``StorageError/treeNotFound(name:)`` if it does not exist and `create` is false.
     public func openTree(_ name: String, create: Bool = false) throws -> TreeHandle {
+        try openTree(name, create: create, holdsAreas: false)
+    }
+
+    /// Opens the tree named `name`, creating it (empty) if `create` is true; a tree it creates
+    /// holds areas (every value begins with area references, `AreaPrefix`) when `holdsAreas` is
+    /// true. An existing tree keeps what it was created as (``Tree/holdsAreas``).
+    /// - Throws: ``StorageError/treeNotFound(name:)`` if it does not exist and `create` is false.
+    package func openTree(_ name: String, create: Bool, holdsAreas: Bool) throws -> TreeHandle {
         try checkOpen()
+        // The empty name is the engine's area-counts tree (`Catalog.areaCountsName`).
+        guard !name.isEmpty else {
+            if create { throw StorageError.keyTooLarge(size: 0, limit: db.maxKeySize) }
+            throw StorageError.treeNotFound(name: name)
+        }
         if let i = treeIndex[name] {
             if trees[i].dropped {
                 guard create else { throw StorageError.treeNotFound(name: name) }
-                trees[i] = TreeState(name: name, root: 0, count: 0, dirty: true)
+                trees[i] = TreeState(name: name, root: 0, count: 0, dirty: true, holdsAreas: holdsAreas)
             }
             return TreeHandle(index: i)
         }
@@ -221,7 +240,8 @@ public final class WriteTransaction: @unchecked Sendable {
             throw StorageError.keyTooLarge(size: name.utf8.count, limit: db.maxKeySize)
         }
         let state = TreeState(
-            name: name, root: existing?.root ?? 0, count: existing?.count ?? 0, dirty: existing == nil)
+            name: name, root: existing?.root ?? 0, count: existing?.count ?? 0, dirty: existing == nil,
+            holdsAreas: existing?.holdsAreas ?? holdsAreas)
         trees.append(state)
         treeIndex[name] = trees.count - 1
         return TreeHandle(index: trees.count - 1)
@@ -229,6 +249,7 @@ public final class WriteTransaction: @unchecked Sendable {
 
     /// Whether a tree named `name` exists in this transaction's state.
     public func treeExists(_ name: String) throws -> Bool {
+        guard !name.isEmpty else { return false }
         if let i = treeIndex[name] { return !trees[i].dropped }
         return try Catalog.lookup(name, root: catalog.root, access) != nil
     }
@@ -238,6 +259,7 @@ public final class WriteTransaction: @unchecked Sendable {
         try beginChange()
         guard try treeExists(name) else { return }
         let h = try openTree(name)
+        if trees[h.index].holdsAreas { try uncountAreas(of: trees[h.index].root) }
         try freeSubtree(trees[h.index].root)
         trees[h.index].root = 0
         trees[h.index].count = 0
@@ -248,7 +270,7 @@ public final class WriteTransaction: @unchecked Sendable {
     /// The names of the trees in this transaction's state.
     public func treeNames() throws -> [String] {
         var names = Set(try Catalog.names(root: catalog.root, access))
-        for t in trees { if t.dropped { names.remove(t.name) } else { names.insert(t.name) } }
+        for t in trees where !t.name.isEmpty { if t.dropped { names.remove(t.name) } else { names.insert(t.name) } }
         return names.sorted()
     }
 
@@ -258,7 +280,7 @@ public final class WriteTransaction: @unchecked Sendable {
     /// A read-only description of the tree in this transaction's current state.
     public func tree(_ handle: TreeHandle) -> Tree {
         let t = trees[handle.index]
-        return Tree(name: t.name, root: t.root, count: t.count)
+        return Tree(name: t.name, root: t.root, count: t.count, holdsAreas: t.holdsAreas)
     }
 
     // MARK: Reads (see the transaction's own changes)
@@ -303,6 +325,7 @@ public final class WriteTransaction: @unchecked Sendable {
     public func put(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, in tree: TreeHandle) throws -> Bool
     {
         try beginChange()
+        if trees[tree.index].holdsAreas { return try putCounting(key, value, in: tree) }
         let inserted = try put(key, value, &trees[tree.index])
         trees[tree.index].dirty = true
         return inserted
@@ -314,9 +337,15 @@ public final class WriteTransaction: @unchecked Sendable {
         _ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, in tree: TreeHandle
     ) throws -> Bool {
         try beginChange()
+        var stored: [AreaReference]? = nil
+        if trees[tree.index].holdsAreas {
+            try checkInlineForAreas(key, value)
+            stored = try areaReferences(value)
+        }
         let inserted = try put(key, value, &trees[tree.index], ifAbsent: true)
         // The descent copied the path's pages either way: the tree's root may have moved.
         trees[tree.index].dirty = true
+        if inserted, let stored { countReferences(removed: [], stored: stored) }
         return inserted
     }
 
@@ -330,8 +359,13 @@ public final class WriteTransaction: @unchecked Sendable {
     @discardableResult
     public func delete(_ key: UnsafeRawBufferPointer, in tree: TreeHandle) throws -> Bool {
         try beginChange()
+        let old =
+            trees[tree.index].holdsAreas ? try areaReferences(try access.get(root: trees[tree.index].root, key)) : nil
         let removed = try delete(key, &trees[tree.index])
-        if removed { trees[tree.index].dirty = true }
+        if removed {
+            trees[tree.index].dirty = true
+            if let old { countReferences(removed: old, stored: []) }
+        }
         return removed
     }
 
