@@ -373,18 +373,35 @@ final class AreaTests: CommitReorderTestCase {
         XCTAssertEqual(try db.verify().leakedPages, [])
     }
 
-    func testAValueTooLargeForItsLeafIsRefusedInATreeThatHoldsAreas() throws {
+    func testOnlyValuesInALeafReferToAreas() throws {
         let db = try open(pageSize: 4096)
         defer { db.close() }
+        // A large value without references goes to an overflow run like any value.
+        var large = [UInt8](repeating: 7, count: 9000)
+        large[0] = 0
+        try db.write { w in try w.put(key(1), large, in: try openTree(w)) }
+        XCTAssertEqual(try db.read { r in try r.get(key(1), in: try XCTUnwrap(r.tree(named: "t"))) }, large)
+        XCTAssertEqual(try db.verify().leakedPages, [])
+        // One that begins with references and does not fit its leaf is refused.
         XCTAssertThrowsError(
             try db.write { w in
                 var value = [UInt8](repeating: 0, count: 3000)
-                value[0] = 0
-                try w.put(key(1), value, in: try openTree(w))
+                value[0] = 1
+                try w.put(key(2), value, in: try openTree(w))
             }
         ) { error in
             guard case .valueTooLarge(3000, _) = error as? StorageError else { return XCTFail("\(error)") }
         }
+        // An edit in place may not give the large value references.
+        XCTAssertThrowsError(
+            try db.write { w in
+                let t = try openTree(w)
+                _ = try key(1).withUnsafeBytes { k in try w.mutateInPlace(k, in: t) { $0[0] = 1 } }
+            }
+        ) { error in
+            guard case .corruptPage = error as? StorageError else { return XCTFail("\(error)") }
+        }
+        XCTAssertEqual(try db.read { r in try r.get(key(1), in: try XCTUnwrap(r.tree(named: "t"))) }, large)
     }
 
     func testDroppingATreeReleasesItsAreas() throws {

@@ -176,23 +176,19 @@ extension WriteTransaction {
         defer { trees[tree.index] = t }
         if t.root == 0 {
             guard let length = try body(nil, buffer) else { return nil }
-            let stored = t.holdsAreas ? try areaReferences(UnsafeRawBufferPointer(rebasing: buffer[0..<length])) : nil
+            if t.holdsAreas { try countEdit(from: nil, to: UnsafeRawBufferPointer(rebasing: buffer[0..<length])) }
             _ = try put(key, UnsafeRawBufferPointer(rebasing: buffer[0..<length]), &t)
             t.dirty = true
-            if let stored { countReferences(removed: [], stored: stored) }
             return length
         }
         // Peek first so that a body that changes nothing copies no pages.
         let existing = try access.get(root: t.root, key)
-        // Optional, not an empty array: a tree without areas then retains and releases nothing.
-        let old = t.holdsAreas ? try areaReferences(existing) : nil
+        // Optional, not an empty array: a value without references then allocates nothing.
+        let old = t.holdsAreas ? try referencesIfAny(existing) : nil
         guard let length = try body(existing, buffer) else { return nil }
         precondition(
             length >= 0 && length <= capacity, "modify: the new value's length \(length) is outside the buffer")
-        if let old {
-            countReferences(
-                removed: old, stored: try areaReferences(UnsafeRawBufferPointer(rebasing: buffer[0..<length])))
-        }
+        if t.holdsAreas { try countEdit(from: old, to: UnsafeRawBufferPointer(rebasing: buffer[0..<length])) }
         t.dirty = true
         try withPath { path in
             let (n, p, rightmost) = try descendWritable(key, &t, &path)
@@ -225,20 +221,21 @@ extension WriteTransaction {
     ///   `modify`. Otherwise the value's length after the body (nil when it was unchanged).
     @discardableResult
     package func modifyFloor(
-        _ key: UnsafeRawBufferPointer, in tree: TreeHandle,
+        _ key: UnsafeRawBufferPointer, in tree: TreeHandle, counting: Bool = true,
         _ body: (
             UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeMutableRawBufferPointer?,
             UnsafeMutableRawBufferPointer
         ) throws -> FloorEdit
     ) throws -> (found: Bool, length: Int?) {
+        // A tree that holds areas counts the references its values gain and lose (out of line);
+        // other trees take the path below untouched (a flag test inside it made the compiler
+        // outline its closure: +60 instructions an insert of `strata-bench w1`, callgrind).
+        if counting, trees[tree.index].holdsAreas { return try modifyFloorCounting(key, in: tree, body) }
         try beginChange()
         defer { changeStamp &+= 1 }
         var t = trees[tree.index]
         defer { trees[tree.index] = t }
         guard t.root != 0 else { return (false, nil) }
-        // Read once: `t` is captured by `rewrite` below, and every read of a captured variable
-        // there is a run-time exclusivity check (+250 instructions an insert, callgrind).
-        let holdsAreas = t.holdsAreas
         return try withPath { path in
             let (n, p, rightmost) = try descendWritable(key, &t, &path)
             t.dirty = true
@@ -265,22 +262,16 @@ extension WriteTransaction {
                 case .overflow:
                     old = try access.value(p, i)
                 }
-                let refs = holdsAreas ? try areaReferences(old) : nil
                 switch try body(k, old, inPlace, buffer) {
                 case .unchanged:
-                    if let refs, inPlace != nil { try countEdit(from: refs, to: old) }
                     return (true, nil)
                 case .editedInPlace:
                     precondition(inPlace != nil, "modifyFloor: an overflow value cannot be edited in place")
-                    if let refs { try countEdit(from: refs, to: old) }
                     return (true, old.count)
                 case .replaced(let length):
                     precondition(
                         length >= 0 && length <= capacity,
                         "modifyFloor: the new value's length \(length) is outside the buffer")
-                    if let refs {
-                        try countEdit(from: refs, to: UnsafeRawBufferPointer(rebasing: buffer[0..<length]))
-                    }
                     try rewriteLeafValue(&path, n, p, i, k, length: length, rightmost: rightmost, &t)
                     return (true, length)
                 }
@@ -293,6 +284,29 @@ extension WriteTransaction {
                 }
             }
             return try Array(ek).withUnsafeBytes { try rewrite($0) }
+        }
+    }
+
+    /// `modifyFloor` in a tree that holds areas: counts the references the edited value gains
+    /// and loses.
+    @inline(never)
+    func modifyFloorCounting(
+        _ key: UnsafeRawBufferPointer, in tree: TreeHandle,
+        _ body: (
+            UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeMutableRawBufferPointer?,
+            UnsafeMutableRawBufferPointer
+        ) throws -> FloorEdit
+    ) throws -> (found: Bool, length: Int?) {
+        try modifyFloor(key, in: tree, counting: false) { k, old, inPlace, buffer in
+            let refs = try self.referencesIfAny(old)
+            let edit = try body(k, old, inPlace, buffer)
+            switch edit {
+            case .unchanged: if inPlace != nil { try self.countEdit(from: refs, to: old) }
+            case .editedInPlace: try self.countEdit(from: refs, to: old)
+            case .replaced(let length):
+                try self.countEdit(from: refs, to: UnsafeRawBufferPointer(rebasing: buffer[0..<length]))
+            }
+            return edit
         }
     }
 
@@ -341,7 +355,7 @@ extension WriteTransaction {
         _ value: UnsafeRawBufferPointer, in tree: TreeHandle, _ body: (UnsafeMutableRawBufferPointer) throws -> R
     ) throws -> R {
         guard trees[tree.index].holdsAreas else { return try body(UnsafeMutableRawBufferPointer(mutating: value)) }
-        let refs = try areaReferences(value)
+        let refs = try referencesIfAny(value)
         let result = try body(UnsafeMutableRawBufferPointer(mutating: value))
         try countEdit(from: refs, to: value)
         return result
@@ -406,7 +420,16 @@ extension WriteTransaction {
                 p.setU32(off + CellLayout.leafHeader + Int(p.u16(off)), nf)
                 run = nf
             }
-            return try body(UnsafeMutableRawBufferPointer(start: try access.page(run) + PageHeader.size, count: length))
+            let bytes = UnsafeMutableRawBufferPointer(start: try access.page(run) + PageHeader.size, count: length)
+            let result = try body(bytes)
+            // A value in an overflow run of a tree that holds areas refers to no area, and must not start to.
+            if trees[tree.index].holdsAreas, length >= 1, bytes.load(as: UInt8.self) != 0 {
+                throw StorageError.corruptPage(
+                    path: access.path, page: run,
+                    reason:
+                        "an edit gave a value in an overflow run area references; only values in a leaf may have them")
+            }
+            return result
         }
     }
 

@@ -89,9 +89,13 @@ struct Verifier {
                 previous = Array(k)
                 let value = try Node.leafValue(p, i, access)
                 if holdsAreas {
-                    guard case .inline(let bytes) = value, let refs = AreaPrefix.count(of: bytes) else {
+                    let bytes = try access.value(p, i)
+                    guard let refs = AreaPrefix.count(of: bytes) else {
                         throw access.corrupt(
                             n, "value \(i) of a tree that holds areas does not begin with area references")
+                    }
+                    if case .overflow = value, refs > 0 {
+                        throw access.corrupt(n, "value \(i), in an overflow run, begins with area references")
                     }
                     for r in 0..<refs {
                         let ref = AreaPrefix.reference(r, of: bytes)

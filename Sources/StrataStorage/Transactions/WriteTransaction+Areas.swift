@@ -116,23 +116,47 @@ extension WriteTransaction {
     func putCounting(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, in tree: TreeHandle) throws -> Bool
     {
         try checkInlineForAreas(key, value)
-        let old = try areaReferences(try access.get(root: trees[tree.index].root, key))
-        let new = try areaReferences(value)
+        let old = try referencesIfAny(try access.get(root: trees[tree.index].root, key))
+        let new = try referencesIfAny(value)
         let inserted = try put(key, value, &trees[tree.index])
         trees[tree.index].dirty = true
-        countReferences(removed: old, stored: new)
+        if old != nil || new != nil { countReferences(removed: old ?? [], stored: new ?? []) }
         return inserted
     }
 
-    /// Refuses a value too large to stay in its leaf: the values of a tree that holds areas are
-    /// never moved to overflow runs (the engine reads their references in the leaf).
+    /// Refuses a value too large to stay in its leaf that begins with references: such a value
+    /// goes to an overflow run, and the engine reads references only in leaves (a large value
+    /// of a tree that holds areas begins with a count of 0).
     func checkInlineForAreas(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws {
         let limit = inlineValueCapacity(keyLength: key.count)
-        guard value.count <= limit else { throw StorageError.valueTooLarge(size: value.count, limit: limit) }
+        guard value.count <= limit || (value.count >= 1 && value.load(as: UInt8.self) == 0) else {
+            throw StorageError.valueTooLarge(size: value.count, limit: limit)
+        }
     }
 
-    /// Counts the references of a value edited in place: `old` before the edit, `value` after.
-    func countEdit(from old: [AreaReference], to value: UnsafeRawBufferPointer) throws {
+    /// The references `value` begins with, or nil when it begins with none: the common case of
+    /// a value of a tree that holds areas costs a load and no array.
+    /// - Throws: as `areaReferences`, and for an empty value.
+    @inline(__always)
+    func referencesIfAny(_ value: UnsafeRawBufferPointer?) throws -> [AreaReference]? {
+        guard let value else { return nil }
+        guard value.count >= 1, value.load(as: UInt8.self) != 0 else {
+            if value.count == 0 { _ = try areaReferences(value) }
+            return nil
+        }
+        return try areaReferences(value)
+    }
+
+    /// Counts the references of a value changed in place or rewritten: `old` before the change
+    /// (nil: none), `value` after.
+    @inline(__always)
+    func countEdit(from old: [AreaReference]?, to value: UnsafeRawBufferPointer) throws {
+        if old == nil, value.count >= 1, value.load(as: UInt8.self) == 0 { return }
+        try countChangedReferences(from: old ?? [], to: value)
+    }
+
+    @inline(never)
+    func countChangedReferences(from old: [AreaReference], to value: UnsafeRawBufferPointer) throws {
         let new = try areaReferences(value)
         if new != old { countReferences(removed: old, stored: new) }
     }
@@ -200,8 +224,9 @@ extension WriteTransaction {
         if Node.isLeaf(p) {
             var cells: [Int] = []
             for i in 0..<count {
-                guard case .inline(let value) = try Node.leafValue(p, i, access), let refs = AreaPrefix.count(of: value)
-                else {
+                // A value in an overflow run refers to no area (`checkInlineForAreas`).
+                guard case .inline(let value) = try Node.leafValue(p, i, access) else { continue }
+                guard let refs = AreaPrefix.count(of: value) else {
                     throw access.corrupt(n, "value \(i) of a tree that holds areas does not begin with area references")
                 }
                 for r in 0..<refs where movedTo[AreaPrefix.reference(r, of: value).page] != nil {

@@ -277,6 +277,9 @@ public final class WriteTransaction: @unchecked Sendable {
     /// Number of entries in the tree.
     public func count(_ tree: TreeHandle) -> UInt64 { trees[tree.index].count }
 
+    /// Whether every value of the tree begins with area references (``Tree/holdsAreas``).
+    package func holdsAreas(_ tree: TreeHandle) -> Bool { trees[tree.index].holdsAreas }
+
     /// A read-only description of the tree in this transaction's current state.
     public func tree(_ handle: TreeHandle) -> Tree {
         let t = trees[handle.index]
@@ -340,7 +343,7 @@ public final class WriteTransaction: @unchecked Sendable {
         var stored: [AreaReference]? = nil
         if trees[tree.index].holdsAreas {
             try checkInlineForAreas(key, value)
-            stored = try areaReferences(value)
+            stored = try referencesIfAny(value)
         }
         let inserted = try put(key, value, &trees[tree.index], ifAbsent: true)
         // The descent copied the path's pages either way: the tree's root may have moved.
@@ -360,7 +363,7 @@ public final class WriteTransaction: @unchecked Sendable {
     public func delete(_ key: UnsafeRawBufferPointer, in tree: TreeHandle) throws -> Bool {
         try beginChange()
         let old =
-            trees[tree.index].holdsAreas ? try areaReferences(try access.get(root: trees[tree.index].root, key)) : nil
+            trees[tree.index].holdsAreas ? try referencesIfAny(try access.get(root: trees[tree.index].root, key)) : nil
         let removed = try delete(key, &trees[tree.index])
         if removed {
             trees[tree.index].dirty = true
