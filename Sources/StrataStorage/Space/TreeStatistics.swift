@@ -23,6 +23,8 @@ public struct TreeStatistics: Sendable, Equatable {
 extension ReadTransaction {
     /// The pages of every tree of this version (the catalog itself not included), in catalog
     /// order. Reads every node page once; values are not read, only overflow runs' headers.
+    /// Area pages (FORMAT.md, "Area pages") are shared by trees and not counted here:
+    /// ``VerifyReport/areaPages`` counts them.
     /// - Parameter progress: called after each tree with (trees done, trees in all).
     /// - Throws: ``StorageError/corruptPage(path:page:reason:)`` for a damaged page.
     public func treeStatistics(progress: ((Int, Int) -> Void)? = nil) throws -> [TreeStatistics] {
