@@ -5,6 +5,7 @@ extension Query {
     /// (`realm.objects(PersonProjection.self).where { $0.firstName == "Ann" }`): queries of
     /// projections name the projected class's properties, as their string form does.
     public subscript<V>(dynamicMember keyPath: KeyPath<T.Root, V>) -> Query<V> where T: ProjectionObservable {
-        member(propertyName(T.Root.self, keyPath), collection: V.self is _QueryCollectionMarker.Type)
+        let property = queryProperty(T.Root.self, keyPath)
+        return member(property?.name, collection: isQueryCollection(property))
     }
 }

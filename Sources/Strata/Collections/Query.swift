@@ -68,12 +68,14 @@ public struct Query<T> {
 
     /// A property of the object.
     public subscript<V>(dynamicMember keyPath: KeyPath<T, V>) -> Query<V> where T: ObjectBase {
-        member(propertyName(T.self, keyPath), collection: V.self is _QueryCollectionMarker.Type)
+        let property = queryProperty(T.self, keyPath)
+        return member(property?.name, collection: isQueryCollection(property))
     }
 
     /// A property of an optional linked object (`$0.favoriteToy.name`).
     public subscript<O: ObjectBase, V>(dynamicMember keyPath: KeyPath<O, V>) -> Query<V> where T == O? {
-        member(propertyName(O.self, keyPath), collection: V.self is _QueryCollectionMarker.Type)
+        let property = queryProperty(O.self, keyPath)
+        return member(property?.name, collection: isQueryCollection(property))
     }
 
     /// A property of the objects of a list (`$0.dogs.name == "Rex"`: any dog named Rex).
@@ -109,12 +111,23 @@ public struct Query<T> {
 }
 
 func propertyName<Root: ObjectBase>(_ root: Root.Type, _ keyPath: AnyKeyPath) -> String? {
-    guard let t = root as? any ObjectSchemaProviding.Type else { return nil }
-    func find<P: ObjectSchemaProviding>(_ p: P.Type) -> String? {
-        guard let i = P.strataPropertyIndex(for: keyPath) else { return nil }
-        return P.strataObjectSchema.properties[i].name
-    }
-    return find(t)
+    queryProperty(root, keyPath)?.name
+}
+
+/// The persisted property of `root` that `keyPath` names (nil when it names none). The class's
+/// conformance comes from the classes realms have bound (``KnownModels``), so that a query's
+/// first key path does not make the runtime scan for it.
+func queryProperty<Root: ObjectBase>(_ root: Root.Type, _ keyPath: AnyKeyPath) -> Property? {
+    KnownModels.shared.provider(for: root)?.strataProperty(for: keyPath)
+}
+
+/// Whether `property` is a list, a set or linking objects (``_QueryCollectionMarker``'s types):
+/// comparisons through it take `ANY`. Read from the schema rather than asked of the runtime
+/// (`V.self is _QueryCollectionMarker.Type` scanned the conformance records the first time a
+/// query used a property of each value type).
+func isQueryCollection(_ property: Property?) -> Bool {
+    guard let property else { return false }
+    return property.collection == .list || property.collection == .set || property.type == .linkingObjects
 }
 
 // MARK: Comparisons

@@ -51,15 +51,7 @@ extension Realm {
             ObjectIdentifier($0) < ObjectIdentifier($1)
         }
         return types.compactMap { t -> (any ObjectSchemaProviding.Type)? in
-            let id = ObjectIdentifier(t)
-            var low = 0
-            var high = known.count
-            while low < high {
-                let mid = (low + high) / 2
-                if ObjectIdentifier(known[mid]) < id { low = mid + 1 } else { high = mid }
-            }
-            if low < known.count, ObjectIdentifier(known[low]) == id { return known[low] }
-            return t as? any ObjectSchemaProviding.Type
+            KnownModels.find(t, in: known) ?? (t as? any ObjectSchemaProviding.Type)
         }
     }
 

@@ -23,6 +23,7 @@ final class TableBinding: @unchecked Sendable {
     let isDynamic: Bool
 
     convenience init<T: ObjectSchemaProviding>(_ type: T.Type, table: StoreTable) {
+        KnownModels.shared.add(type)
         let schema = T.strataObjectSchema
         let accessors = T.strataAccessors
         self.init(

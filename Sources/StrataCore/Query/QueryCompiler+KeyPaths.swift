@@ -13,9 +13,21 @@ extension QueryCompiler {
         return table.columnIndex[name]
     }
 
+    /// `components` joined by dots. Not `joined(separator:)`: its unspecialized generic body
+    /// makes the runtime look up `Array<String>: Collection`, a scan of every conformance
+    /// record, in a process's first query.
+    static func dotted(_ components: [String]) -> String {
+        var text = ""
+        for i in components.indices {
+            if i > 0 { text += "." }
+            text += components[i]
+        }
+        return text
+    }
+
     /// Binds `components` (and a trailing collection operator) to the schema.
     func resolvePath(_ written: [String], aggregate: QueryAggregate?) throws(StoreQueryError) -> QueryPath {
-        var text = written.joined(separator: ".")
+        var text = Self.dotted(written)
         let components = try withoutVariable(written, text: text)
         if case .element = aggregate {
             text += aggregate!.name
