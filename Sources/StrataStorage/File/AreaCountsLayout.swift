@@ -21,8 +21,10 @@ enum AreaCountsLayout {
     /// The counts a value holds; nil for a value that is not 8 bytes.
     static func decode<B: Collection<UInt8>>(_ v: B) -> (areas: Int, bytes: Int)? {
         guard v.count == valueSize else { return nil }
-        let b = Array(v)
-        return b.withUnsafeBytes { (Int($0.baseAddress!.u32(0)), Int($0.baseAddress!.u32(4))) }
+        // Two little-endian u32s, read without copying the bytes.
+        var word: UInt64 = 0
+        for (i, b) in v.enumerated() { word |= UInt64(b) << (8 * UInt64(i)) }
+        return (Int(word & 0xFFFF_FFFF), Int(word >> 32))
     }
 
     static func encode(areas: Int, bytes: Int, into value: inout [UInt8]) {

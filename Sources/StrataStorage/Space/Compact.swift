@@ -17,43 +17,69 @@ extension WriteTransaction {
 
     /// Relocates the subtree at `n`; returns its (possibly new) root page.
     func relocate(_ n: UInt32, _ target: UInt32, _ moved: inout Int) throws -> UInt32 {
+        try rewriteSubtree(
+            n, moving: { $0 >= target }, moved: &moved,
+            leafCells: { p, _ in
+                // The cells whose overflow run lies (in part) at or above the target.
+                var high: [Int] = []
+                for i in 0..<Node.count(p) {
+                    if case .overflow(let first, _) = try Node.leafValue(p, i, access) {
+                        let run = try access.overflowRun(first: first)
+                        if first + UInt32(run) > target { high.append(i) }
+                    }
+                }
+                return high
+            },
+            editLeaf: { q, cells in
+                var pages = 0
+                for i in cells {
+                    guard case .overflow(let first, let length) = try Node.leafValue(q, i, access) else { continue }
+                    let src = try access.page(first)
+                    let run = try access.overflowRun(first: first)
+                    let (nf, np) = try allocRun(run)
+                    moveBytes(np + PageHeader.size, src + PageHeader.size, run * pageSize - PageHeader.size)
+                    np.setU32(PageHeader.valueLength, UInt32(length))
+                    freePage(first, run: run)
+                    let off = Node.slot(q, i)
+                    q.setU32(off + CellLayout.leafHeader + Int(q.u16(off)), nf)
+                    pages += run
+                }
+                return pages
+            })
+    }
+
+    /// Copies (copy-on-write) the nodes of the subtree at `n` that must change, and their
+    /// ancestors, each copied branch repointed at its children's new pages; returns the
+    /// subtree's (possibly new) root page. A node changes when `move` names it; a leaf also when
+    /// `leafCells` names cells of it (given the leaf and its page), which `editLeaf` then edits in the copy (returning the
+    /// number of other pages it moved). `moved` counts the nodes that got a new page and the
+    /// pages `editLeaf` moved. Compaction (`relocate`) and the move of area pages
+    /// (`repointAreas`) walk trees this way.
+    func rewriteSubtree(
+        _ n: UInt32, moving move: (UInt32) -> Bool, moved: inout Int,
+        leafCells: (_ leaf: UnsafeMutableRawPointer, _ page: UInt32) throws -> [Int],
+        editLeaf: (_ copy: UnsafeMutableRawPointer, _ cells: [Int]) throws -> Int
+    ) throws -> UInt32 {
         guard n != 0 else { return 0 }
         let p = try access.node(n)
         let count = Node.count(p)
         if Node.isLeaf(p) {
-            var highRuns: [Int] = []
-            for i in 0..<count {
-                if case .overflow(let first, _) = try Node.leafValue(p, i, access) {
-                    let run = try access.overflowRun(first: first)
-                    if first + UInt32(run) > target { highRuns.append(i) }
-                }
-            }
-            guard n >= target || !highRuns.isEmpty else { return n }
+            let cells = try leafCells(p, n)
+            guard move(n) || !cells.isEmpty else { return n }
             let (m, q) = try writable(n)
             if m != n { moved += 1 }
-            for i in highRuns {
-                guard case .overflow(let first, let length) = try Node.leafValue(q, i, access) else { continue }
-                let src = try access.page(first)
-                let run = try access.overflowRun(first: first)
-                let (nf, np) = try allocRun(run)
-                moveBytes(np + PageHeader.size, src + PageHeader.size, run * pageSize - PageHeader.size)
-                np.setU32(PageHeader.valueLength, UInt32(length))
-                freePage(first, run: run)
-                let off = Node.slot(q, i)
-                q.setU32(off + CellLayout.leafHeader + Int(q.u16(off)), nf)
-                moved += run
-            }
+            moved += try editLeaf(q, cells)
             return m
         }
         var children: [UInt32] = []
         var changed = false
         for i in 0..<count {
             let c = try Node.child(p, i, access)
-            let nc = try relocate(c, target, &moved)
+            let nc = try rewriteSubtree(c, moving: move, moved: &moved, leafCells: leafCells, editLeaf: editLeaf)
             children.append(nc)
             if nc != c { changed = true }
         }
-        guard n >= target || changed else { return n }
+        guard move(n) || changed else { return n }
         let (m, q) = try writable(n)
         if m != n { moved += 1 }
         for i in 0..<count { q.setU32(Node.slot(q, i), children[i]) }

@@ -89,14 +89,19 @@ extension WriteTransaction {
     ///   references, or a reference that names no area.
     func areaReferences(_ value: UnsafeRawBufferPointer?) throws -> [AreaReference] {
         guard let value else { return [] }
-        guard let n = AreaPrefix.count(of: value) else {
-            throw access.corrupt(0, "a value of a tree that holds areas is too short for its area references")
-        }
+        guard let n = AreaPrefix.count(of: value) else { throw prefixTooShort(0) }
         return try (0..<n).map { i in
             let r = AreaPrefix.reference(i, of: value)
             _ = try access.area(r)
             return r
         }
+    }
+
+    /// A value of a tree that holds areas too short for the area prefix it must begin with
+    /// (found below page `n`, 0 when not known).
+    @inline(never)
+    func prefixTooShort(_ n: UInt32) -> StorageError {
+        access.corrupt(n, "a value of a tree that holds areas is too short for its area references")
     }
 
     /// Records that a value stopped referring to `old` and refers to `new` now.
@@ -140,10 +145,8 @@ extension WriteTransaction {
     @inline(__always)
     func referencesIfAny(_ value: UnsafeRawBufferPointer?) throws -> [AreaReference]? {
         guard let value else { return nil }
-        guard value.count >= 1, value.load(as: UInt8.self) != 0 else {
-            if value.count == 0 { _ = try areaReferences(value) }
-            return nil
-        }
+        guard value.count >= 1 else { throw prefixTooShort(0) }
+        if value.load(as: UInt8.self) == 0 { return nil }
         return try areaReferences(value)
     }
 
@@ -163,11 +166,12 @@ extension WriteTransaction {
 
     /// Uncounts every area reference of the values of the tree at `root` (the tree is being dropped).
     func uncountAreas(of root: UInt32) throws {
+        // The references are only uncounted, not read through (`areaReferences` checks each
+        // area): the values are going away, and a reference to a page the counts do not list
+        // takes that page's count below zero, which fails the commit as damaged counts.
         var refs: [AreaReference] = []
         try access.forEach(root: root, from: nil) { _, value in
-            guard let n = AreaPrefix.count(of: value) else {
-                throw access.corrupt(root, "a value of a tree that holds areas is too short for its area references")
-            }
+            guard let n = AreaPrefix.count(of: value) else { throw prefixTooShort(root) }
             for i in 0..<n { refs.append(AreaPrefix.reference(i, of: value)) }
             return true
         }
@@ -218,50 +222,41 @@ extension WriteTransaction {
     /// Repoints the area references of the values below node `n` that name a page of `movedTo`;
     /// returns the node's (possibly new) page.
     private func repointAreas(_ n: UInt32, _ movedTo: [UInt32: UInt32]) throws -> UInt32 {
-        guard n != 0 else { return 0 }
-        let p = try access.node(n)
-        let count = Node.count(p)
-        if Node.isLeaf(p) {
-            var cells: [Int] = []
-            for i in 0..<count {
-                // A value in an overflow run refers to no area (`checkInlineForAreas`).
-                guard case .inline(let value) = try Node.leafValue(p, i, access) else { continue }
-                guard let refs = AreaPrefix.count(of: value) else {
-                    throw access.corrupt(n, "value \(i) of a tree that holds areas does not begin with area references")
-                }
-                for r in 0..<refs where movedTo[AreaPrefix.reference(r, of: value).page] != nil {
-                    cells.append(i)
-                    break
-                }
-            }
-            guard !cells.isEmpty else { return n }
-            let (m, q) = try writable(n)
-            for i in cells {
-                guard case .inline(let value) = try Node.leafValue(q, i, access), let refs = AreaPrefix.count(of: value)
-                else { continue }
-                let base = UnsafeMutableRawPointer(mutating: value.baseAddress!) + 1
-                for r in 0..<refs {
-                    let ref = AreaReference(at: base + r * AreaReference.size)
-                    if let to = movedTo[ref.page] {
-                        AreaReference(page: to, offset: ref.offset, length: ref.length).store(
-                            at: base + r * AreaReference.size)
+        var copied = 0
+        return try rewriteSubtree(
+            n, moving: { _ in false }, moved: &copied,
+            leafCells: { p, page in
+                var cells: [Int] = []
+                for i in 0..<Node.count(p) {
+                    // A value in an overflow run refers to no area (`checkInlineForAreas`).
+                    guard case .inline(let value) = try Node.leafValue(p, i, access) else { continue }
+                    guard let refs = AreaPrefix.count(of: value) else {
+                        throw access.corrupt(
+                            page, "value \(i) of a tree that holds areas does not begin with area references")
+                    }
+                    for r in 0..<refs where movedTo[AreaPrefix.reference(r, of: value).page] != nil {
+                        cells.append(i)
+                        break
                     }
                 }
-            }
-            return m
-        }
-        var children: [UInt32] = []
-        var changed = false
-        for i in 0..<count {
-            let c = try Node.child(p, i, access)
-            let nc = try repointAreas(c, movedTo)
-            children.append(nc)
-            if nc != c { changed = true }
-        }
-        guard changed else { return n }
-        let (m, q) = try writable(n)
-        for i in 0..<count { q.setU32(Node.slot(q, i), children[i]) }
-        return m
+                return cells
+            },
+            editLeaf: { q, cells in
+                for i in cells {
+                    guard case .inline(let value) = try Node.leafValue(q, i, access),
+                        let refs = AreaPrefix.count(of: value)
+                    else { continue }
+                    let base = UnsafeMutableRawPointer(mutating: value.baseAddress!) + 1
+                    for r in 0..<refs {
+                        let ref = AreaReference(at: base + r * AreaReference.size)
+                        if let to = movedTo[ref.page] {
+                            AreaReference(page: to, offset: ref.offset, length: ref.length).store(
+                                at: base + r * AreaReference.size)
+                        }
+                    }
+                }
+                return 0
+            })
     }
 
     /// Opens (or creates) the area-counts tree.
