@@ -13,47 +13,96 @@ enum SyncDeadline {
         closing: CloseWatch? = nil, _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         let once = Once()
+        let tasks = Tasks()
         return try await withCheckedThrowingContinuation { (c: CheckedContinuation<T, Error>) in
-            let work = Task {
-                do {
-                    let v = try await operation()
-                    if once.take() { c.resume(returning: v) } else { await late?(v) }
-                } catch {
-                    if once.take() { c.resume(throwing: error) }
-                }
-            }
             // A statement sent while its connection closes is never answered (postgres-nio
             // queues it on a channel that is going away): the close ends the wait at once.
-            if let closing {
-                let id = closing.watch {
-                    if once.take() {
-                        work.cancel()
-                        c.resume(
-                            throwing: SyncError(
-                                .connection,
-                                "The connection to the server closed during \(what); the session reconnects."
-                            ))
-                    }
-                }
-                // Forgotten when the operation ends, however it ends (a connection lives for
-                // thousands of statements).
-                Task {
-                    _ = await work.result
-                    closing.unwatch(id)
-                }
-            }
-            Task {
-                try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+            let watch = closing?.watch {
                 if once.take() {
-                    work.cancel()
+                    tasks.cancel()
                     c.resume(
                         throwing: SyncError(
-                            .connection,
-                            timeoutMessage
-                                ?? "The server did not answer \(what) within \(Int(seconds)) s; the session reconnects."
+                            .connection, "The connection to the server closed during \(what); the session reconnects."
                         ))
                 }
             }
+            tasks.setTimer(
+                Task {
+                    // Cancelled when the operation ends first: no sleeping task outlives it.
+                    do { try await Task.sleep(nanoseconds: UInt64(seconds * 1e9)) } catch { return }
+                    if once.take() {
+                        tasks.cancel()
+                        c.resume(
+                            throwing: SyncError(
+                                .connection,
+                                timeoutMessage
+                                    ?? "The server did not answer \(what) within \(Int(seconds)) s; the session reconnects."
+                            ))
+                    }
+                })
+            tasks.setWork(
+                Task {
+                    // Forgotten when the operation ends, however it ends (a connection lives for
+                    // thousands of statements).
+                    defer { if let watch { closing?.unwatch(watch) } }
+                    do {
+                        let v = try await operation()
+                        let first = once.take()
+                        tasks.cancelTimer()
+                        if first { c.resume(returning: v) } else { await late?(v) }
+                    } catch {
+                        let first = once.take()
+                        tasks.cancelTimer()
+                        if first { c.resume(throwing: error) }
+                    }
+                })
+        }
+    }
+
+    /// The operation's task and its timer: whichever ends the wait cancels the others, including
+    /// a task handed over after the cancel (the close can fire before the tasks exist).
+    private final class Tasks: @unchecked Sendable {
+        private let lock = NSLock()
+        private var cancelled = false
+        private var timerDone = false
+        private var work: Task<Void, Never>?
+        private var timer: Task<Void, Never>?
+
+        func setWork(_ task: Task<Void, Never>) {
+            if (lock.withLock { () -> Bool in
+                work = task
+                return cancelled
+            }) {
+                task.cancel()
+            }
+        }
+
+        func setTimer(_ task: Task<Void, Never>) {
+            if (lock.withLock { () -> Bool in
+                timer = task
+                return cancelled || timerDone
+            }) {
+                task.cancel()
+            }
+        }
+
+        /// Cancels both (the wait ended by the close or the timer).
+        func cancel() {
+            let (w, t) = lock.withLock { () -> (Task<Void, Never>?, Task<Void, Never>?) in
+                cancelled = true
+                return (work, timer)
+            }
+            w?.cancel()
+            t?.cancel()
+        }
+
+        /// Cancels the timer (the operation ended).
+        func cancelTimer() {
+            let t = lock.withLock { () -> Task<Void, Never>? in
+                timerDone = true
+                return timer
+            }
+            t?.cancel()
         }
     }
 

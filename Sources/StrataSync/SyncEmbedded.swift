@@ -93,8 +93,8 @@ package final class SyncEmbedded: Sendable {
 
     // MARK: Local rows
 
-    /// A value stored in the file that the capture rounds to what PostgreSQL keeps: written
-    /// back after the reads (`SyncTable.Field.asServerKeepsIt`).
+    /// A value stored in the file (of an object or of an embedded row) that the capture rounds
+    /// to what PostgreSQL keeps: written back after the reads (`SyncTable.Field.asServerKeepsIt`).
     package struct Rounding {
         let table: StoreTable
         let key: Int64

@@ -25,7 +25,10 @@ extension SyncEngine {
                 // Links compare in wire form: the server's value where a target is missing here.
                 var v = row.value(f.column)
                 if f.target != nil { v = try unresolved[f.name] ?? SyncLinks.wire(txn, f, v, tables) }
-                if f.embedded != nil {
+                // An embedded field compares in wire form, read from its rows: only when the
+                // incoming write names it (a field it does not name keeps its value either way,
+                // so its local form stands in), or under a delete, which may reset any field.
+                if f.embedded != nil, delete != nil || write?[f.name] != nil {
                     var roundings: [SyncEmbedded.Rounding] = []  // stored values are rounded already
                     v = try SyncEmbedded.wire(txn, f, v, &roundings)
                 }

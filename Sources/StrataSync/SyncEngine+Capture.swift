@@ -29,10 +29,13 @@ extension SyncEngine {
         var owners: [String: [Int64: ColumnSet]] = [:]
         for (name, changes) in record.tables where !changes.inserted.isEmpty || !changes.modified.isEmpty {
             guard let st = txn.tables[name], st.isEmbedded else { continue }
-            for key in changes.inserted.union(changes.modified.keys) {
-                guard let o = try SyncEmbedded.owner(txn, st, key: key), tables[o.table] != nil else { continue }
+            // Inserted and modified rows, each once (without making their union).
+            func noteOwner(of key: Int64) throws {
+                guard let o = try SyncEmbedded.owner(txn, st, key: key), tables[o.table] != nil else { return }
                 owners[o.table, default: [:]][o.key, default: ColumnSet()].insert(o.column)
             }
+            for key in changes.inserted { try noteOwner(of: key) }
+            for key in changes.modified.keys where !changes.inserted.contains(key) { try noteOwner(of: key) }
         }
         var changed: [(SyncTable, TableChanges)] = []
         for name in tables.keys.sorted() {
@@ -263,8 +266,9 @@ extension SyncEngine {
         scratch.written = []
         written.removeAll(keepingCapacity: true)
         defer { scratch.written = written }
-        var roundings: [(column: Int, value: StoreValue)] = []
-        var embeddedRoundings: [SyncEmbedded.Rounding] = []
+        // Stored values to round to what the server keeps (the object's own and its embedded
+        // rows'), written once the reads are done.
+        var roundings: [SyncEmbedded.Rounding] = []
         var unresolved = t.hasLinks ? try SyncLinks.unresolved(txn, t, key: key) : [:]
         let hadUnresolved = !unresolved.isEmpty
         for (i, f) in t.fields.enumerated() where columns.contains(f.column) {
@@ -280,7 +284,7 @@ extension SyncEngine {
             }
             if f.embedded != nil {
                 // The whole object (list, map), as the server keeps its values.
-                let v = try SyncEmbedded.wire(txn, f, row.value(f.column), &embeddedRoundings)
+                let v = try SyncEmbedded.wire(txn, f, row.value(f.column), &roundings)
                 try f.checkStorable(v, table: t.name)
                 written.append((i, v))
                 clocks?.fields[f.name] = c
@@ -294,15 +298,14 @@ extension SyncEngine {
                 // after the reads: `row` points into the transaction's pages until its next change.
                 let rounded = f.asServerKeepsIt(v)
                 if rounded != v {
-                    roundings.append((f.column, rounded))
+                    roundings.append(SyncEmbedded.Rounding(table: t.store, key: key, column: f.column, value: rounded))
                     v = rounded
                 }
             }
             written.append((i, v))
             clocks?.fields[f.name] = c
         }
-        for (column, value) in roundings { _ = try txn.set(t.store, key: key, column: column, to: value) }
-        for r in embeddedRoundings { _ = try txn.set(r.table, key: r.key, column: r.column, to: r.value) }
+        for r in roundings { _ = try txn.set(r.table, key: r.key, column: r.column, to: r.value) }
         if written.isEmpty { return }
         if hadUnresolved { try SyncLinks.setUnresolved(txn, t, key: key, unresolved) }
         if let clocks {
