@@ -151,6 +151,34 @@ package final class SyncEmbedded: Sendable {
         }
     }
 
+    /// Embedded field `f` of an owner whose local value is `current`, changed to `value` (wire
+    /// form): in place when both are single objects, so that the object keeps its key as it does
+    /// under a local edit (an observer of it sees its properties change, not a deletion); its
+    /// fields change where they differ, nested single objects likewise. Returns nil then, else
+    /// the new local value for the owner (new rows, as `local` makes them).
+    static func replacement(
+        _ txn: StoreTransaction, _ f: SyncTable.Field, current: StoreValue, to value: StoreValue
+    ) throws -> StoreValue? {
+        guard let e = f.embedded, f.collection == .none, case .link(let key) = current,
+            case .map(let values) = value, let row = try txn.row(e.store, key: key)
+        else { return try local(txn, f, value) }
+        // Copied: the row points into pages that the sets below change.
+        let stored = row.values()
+        for g in e.fields {
+            let new = values[g.name] ?? g.defaultValue
+            if g.embedded != nil {
+                var roundings: [Rounding] = []  // stored values are rounded already
+                if try wire(txn, g, stored[g.column], &roundings) == new { continue }
+                if let v = try replacement(txn, g, current: stored[g.column], to: new) {
+                    _ = try txn.set(e.store, key: key, column: g.column, to: v)
+                }
+            } else if stored[g.column] != new {
+                _ = try txn.set(e.store, key: key, column: g.column, to: new)
+            }
+        }
+        return nil
+    }
+
     private func insert(_ txn: StoreTransaction, _ object: StoreValue) throws -> StoreValue {
         guard case .map(let values) = object else { return .null }
         var row = store.columns.map(\.defaultValue)

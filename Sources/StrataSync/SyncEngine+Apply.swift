@@ -47,8 +47,14 @@ extension SyncEngine {
             for f in t.fields {
                 guard let new = record.fields[f.name], let old = before.fields[f.name] else { continue }
                 if new.value != old.value {
-                    _ = try txn.set(
-                        t.store, key: key, column: f.column, to: try localValue(txn, f, new.value, &unresolved))
+                    // An embedded object changes in place where it can (`SyncEmbedded.replacement`).
+                    let local =
+                        if f.embedded != nil, let current = try txn.row(t.store, key: key)?.value(f.column) {
+                            try SyncEmbedded.replacement(txn, f, current: current, to: new.value)
+                        } else {
+                            try localValue(txn, f, new.value, &unresolved)
+                        }
+                    if let local { _ = try txn.set(t.store, key: key, column: f.column, to: local) }
                 }
                 clocks.fields[f.name] = new.clock
             }

@@ -130,6 +130,49 @@ final class SyncEmbeddedTests: SyncTestCase {
         XCTAssertEqual(try b.dynamicEmbeddedCount("SyncAddress"), 0)
     }
 
+    /// A remote edit inside an embedded object changes it in place on the other replica: an
+    /// object held there stays valid (same object, new values) at every depth, as after a local
+    /// edit; replacing the object or setting it to nil still makes new rows or deletes them.
+    @MainActor
+    func testARemoteEditInsideAnEmbeddedObjectKeepsTheObject() async throws {
+        let (server, db) = try freshDatabase()
+        let (a, b) = try await replicas(server, db)
+        try a.write {
+            a.create(
+                SyncHouse.self, value: ["id": 1, "address": ["street": "Main", "geo": ["lat": 1, "lon": 2]]])
+        }
+        try await sync(a, to: [b])
+        let address = try XCTUnwrap(house(b)?.address)
+        let geo = try XCTUnwrap(address.geo)
+
+        try a.write {
+            let h = house(a)!
+            h.address!.street = "Side"
+            h.address!.geo!.lat = 5
+        }
+        try await sync(a, to: [b])
+        b.refresh()
+        XCTAssertFalse(address.isInvalidated, "the embedded object was replaced, not edited")
+        XCTAssertFalse(geo.isInvalidated, "the nested embedded object was replaced, not edited")
+        XCTAssertEqual(address.street, "Side")
+        XCTAssertEqual(geo.lat, 5)
+        XCTAssertEqual(geo.lon, 2)
+        XCTAssertEqual(try b.dynamicEmbeddedCount("SyncAddress"), 1)
+
+        // A new object in its place (a local replacement) and nil still replace and delete.
+        try a.write { house(a)!.address = SyncAddress(value: ["street": "New"]) }
+        try await sync(a, to: [b])
+        b.refresh()
+        XCTAssertEqual(house(b)?.address?.street, "New")
+        XCTAssertNil(house(b)?.address?.geo)
+        try a.write { house(a)!.address = nil }
+        try await sync(a, to: [b])
+        b.refresh()
+        XCTAssertNil(house(b)?.address)
+        XCTAssertEqual(try b.dynamicEmbeddedCount("SyncAddress"), 0)
+        XCTAssertEqual(try b.dynamicEmbeddedCount("SyncGeo"), 0)
+    }
+
     /// The same embedded property edited on two replicas converges to the later edit, whole.
     @MainActor
     func testTheSameEmbeddedObjectEditedOnTwoReplicasConvergesToTheLaterEdit() async throws {
