@@ -51,10 +51,10 @@ extension WriteTransaction {
     /// Copies (copy-on-write) the nodes of the subtree at `n` that must change, and their
     /// ancestors, each copied branch repointed at its children's new pages; returns the
     /// subtree's (possibly new) root page. A node changes when `move` names it; a leaf also when
-    /// `leafCells` names cells of it (given the leaf and its page), which `editLeaf` then edits in the copy (returning the
-    /// number of other pages it moved). `moved` counts the nodes that got a new page and the
-    /// pages `editLeaf` moved. Compaction (`relocate`) and the move of area pages
-    /// (`repointAreas`) walk trees this way.
+    /// `leafCells` (given the leaf and its page) names cells of it, which `editLeaf` then edits
+    /// in the copy, returning the number of other pages it moved. `moved` counts the nodes that
+    /// got a new page and the pages `editLeaf` moved. Compaction (`relocate`) and the move of
+    /// area pages (`repointAreas`) walk trees this way.
     func rewriteSubtree(
         _ n: UInt32, moving move: (UInt32) -> Bool, moved: inout Int,
         leafCells: (_ leaf: UnsafeMutableRawPointer, _ page: UInt32) throws -> [Int],
