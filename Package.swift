@@ -193,3 +193,18 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// CI's ThreadSanitizer build (.ci/run sets STRATA_SANITIZER_SUBSET=1) needs only the targets of the
+// test classes it runs (StrataTests, StrataStorageTests, StrataSyncTests) and what they launch
+// (strata-async-stress): the other test targets (about 13,000 lines it never runs), the examples,
+// the command-line tool and swift-argument-parser are left out of it.
+if Context.environment["STRATA_SANITIZER_SUBSET"] == "1" {
+    let kept: Set<String> = [
+        "StrataPOSIX", "StrataPrefetchShim", "StrataStorage", "StrataCore", "Strata", "StrataQuery", "StrataSync",
+        "StrataSchemaKit", "strata-schema", "StrataPlugin", "StrataStressWorkload", "strata-async-stress",
+        "StrataTestSupport", "StrataStorageTests", "StrataSyncTests", "StrataTests",
+    ]
+    package.targets.removeAll { !kept.contains($0.name) }
+    let keptProducts: Set<String> = ["Strata", "StrataStorage", "StrataSync", "strata-schema", "StrataPlugin"]
+    package.products.removeAll { !keptProducts.contains($0.name) }
+}
