@@ -414,16 +414,8 @@ extension WriteTransaction {
         case .overflow(let first, let length):
             // Copy the run once per transaction, then edit it in place.
             var run = first
-            let src = try access.page(first)
-            if src.u64(PageHeader.version) != v {
-                let pages = try access.overflowRun(first: first)
-                let (nf, np) = try allocRun(pages)
-                moveBytes(np + PageHeader.size, src + PageHeader.size, pages * pageSize - PageHeader.size)
-                np.setU32(PageHeader.valueLength, UInt32(length))
-                freePage(first, run: pages)
-                let off = Node.slot(p, i)
-                p.setU32(off + CellLayout.leafHeader + Int(p.u16(off)), nf)
-                run = nf
+            if try access.page(first).u64(PageHeader.version) != v {
+                run = try moveOverflowRun(ofCell: i, in: p, first: first, length: length).first
             }
             let bytes = UnsafeMutableRawBufferPointer(start: try access.page(run) + PageHeader.size, count: length)
             let result = try body(bytes)

@@ -34,15 +34,7 @@ extension WriteTransaction {
                 var pages = 0
                 for i in cells {
                     guard case .overflow(let first, let length) = try Node.leafValue(q, i, access) else { continue }
-                    let src = try access.page(first)
-                    let run = try access.overflowRun(first: first)
-                    let (nf, np) = try allocRun(run)
-                    moveBytes(np + PageHeader.size, src + PageHeader.size, run * pageSize - PageHeader.size)
-                    np.setU32(PageHeader.valueLength, UInt32(length))
-                    freePage(first, run: run)
-                    let off = Node.slot(q, i)
-                    q.setU32(off + CellLayout.leafHeader + Int(q.u16(off)), nf)
-                    pages += run
+                    pages += try moveOverflowRun(ofCell: i, in: q, first: first, length: length).pages
                 }
                 return pages
             })

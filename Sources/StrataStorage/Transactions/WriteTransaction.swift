@@ -494,6 +494,24 @@ public final class WriteTransaction: @unchecked Sendable {
         return (n, p)
     }
 
+    /// Moves the overflow run of cell `i` of the writable leaf `leaf` (its first page `first`, its
+    /// value `length` bytes) to pages of this transaction, frees the old run and repoints the
+    /// cell; returns the run's new first page and its length in pages. Compaction moves a run
+    /// this way, and an in-place edit copies a committed one before editing it.
+    func moveOverflowRun(
+        ofCell i: Int, in leaf: UnsafeMutableRawPointer, first: UInt32, length: Int
+    ) throws -> (first: UInt32, pages: Int) {
+        let src = try access.page(first)
+        let pages = try access.overflowRun(first: first)
+        let (nf, np) = try allocRun(pages)
+        moveBytes(np + PageHeader.size, src + PageHeader.size, pages * pageSize - PageHeader.size)
+        np.setU32(PageHeader.valueLength, UInt32(length))
+        freePage(first, run: pages)
+        let off = Node.slot(leaf, i)
+        leaf.setU32(off + CellLayout.leafHeader + Int(leaf.u16(off)), nf)
+        return (nf, pages)
+    }
+
     /// Releases page `n` (or the run starting there): straight back to the pool if this
     /// transaction wrote it, else pending until no snapshot can reach it.
     func freePage(_ n: UInt32, run: Int = 1) {
