@@ -12,57 +12,47 @@ enum SyncDeadline {
         _ seconds: Double, _ what: String, late: (@Sendable (T) async -> Void)? = nil, timeoutMessage: String? = nil,
         closing: CloseWatch? = nil, _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
-        let once = Once()
-        let tasks = Tasks()
+        let race = Race()
         return try await withCheckedThrowingContinuation { (c: CheckedContinuation<T, Error>) in
+            // The close or the timer ends the wait unless the operation has: the rest is cancelled.
+            let fail: @Sendable (String) -> Void = { message in
+                if race.endWait() { c.resume(throwing: SyncError(.connection, message)) }
+            }
             // A statement sent while its connection closes is never answered (postgres-nio
             // queues it on a channel that is going away): the close ends the wait at once.
             let watch = closing?.watch {
-                if once.take() {
-                    tasks.cancel()
-                    c.resume(
-                        throwing: SyncError(
-                            .connection, "The connection to the server closed during \(what); the session reconnects."
-                        ))
-                }
+                fail("The connection to the server closed during \(what); the session reconnects.")
             }
-            tasks.setTimer(
+            race.setTimer(
                 Task {
                     // Cancelled when the operation ends first: no sleeping task outlives it.
                     do { try await Task.sleep(nanoseconds: UInt64(seconds * 1e9)) } catch { return }
-                    if once.take() {
-                        tasks.cancel()
-                        c.resume(
-                            throwing: SyncError(
-                                .connection,
-                                timeoutMessage
-                                    ?? "The server did not answer \(what) within \(Int(seconds)) s; the session reconnects."
-                            ))
-                    }
+                    fail(
+                        timeoutMessage
+                            ?? "The server did not answer \(what) within \(Int(seconds)) s; the session reconnects.")
                 })
-            tasks.setWork(
+            race.setWork(
                 Task {
                     // Forgotten when the operation ends, however it ends (a connection lives for
                     // thousands of statements).
                     defer { if let watch { closing?.unwatch(watch) } }
                     do {
                         let v = try await operation()
-                        let first = once.take()
-                        tasks.cancelTimer()
-                        if first { c.resume(returning: v) } else { await late?(v) }
+                        if race.operationEnded() { c.resume(returning: v) } else { await late?(v) }
                     } catch {
-                        let first = once.take()
-                        tasks.cancelTimer()
-                        if first { c.resume(throwing: error) }
+                        if race.operationEnded() { c.resume(throwing: error) }
                     }
                 })
         }
     }
 
-    /// The operation's task and its timer: whichever ends the wait cancels the others, including
-    /// a task handed over after the cancel (the close can fire before the tasks exist).
-    private final class Tasks: @unchecked Sendable {
+    /// Who ends the wait (the operation, the close or the timer: the first only), and the
+    /// operation's task and its timer, which the end cancels: the close or the timer cancels
+    /// both, the operation its timer, including a task handed over after the end (the close can
+    /// fire before the tasks exist).
+    private final class Race: @unchecked Sendable {
         private let lock = NSLock()
+        private var ended = false
         private var cancelled = false
         private var timerDone = false
         private var work: Task<Void, Never>?
@@ -86,23 +76,30 @@ enum SyncDeadline {
             }
         }
 
-        /// Cancels both (the wait ended by the close or the timer).
-        func cancel() {
-            let (w, t) = lock.withLock { () -> (Task<Void, Never>?, Task<Void, Never>?) in
+        /// The close or the timer: true when it ends the wait (nothing did before); both tasks
+        /// are cancelled then.
+        func endWait() -> Bool {
+            let (first, w, t) = lock.withLock { () -> (Bool, Task<Void, Never>?, Task<Void, Never>?) in
+                guard !ended else { return (false, nil, nil) }
+                ended = true
                 cancelled = true
-                return (work, timer)
+                return (true, work, timer)
             }
             w?.cancel()
             t?.cancel()
+            return first
         }
 
-        /// Cancels the timer (the operation ended).
-        func cancelTimer() {
-            let t = lock.withLock { () -> Task<Void, Never>? in
+        /// The operation ended: true when that ends the wait (nothing did before); its timer is
+        /// cancelled either way.
+        func operationEnded() -> Bool {
+            let (first, t) = lock.withLock { () -> (Bool, Task<Void, Never>?) in
+                defer { ended = true }
                 timerDone = true
-                return timer
+                return (!ended, timer)
             }
             t?.cancel()
+            return first
         }
     }
 
@@ -145,17 +142,5 @@ enum SyncDeadline {
 
         /// The operations being watched (tests).
         var count: Int { lock.withLock { watchers.count } }
-    }
-
-    /// True for the first caller only.
-    private final class Once: @unchecked Sendable {
-        private let lock = NSLock()
-        private var taken = false
-        func take() -> Bool {
-            lock.withLock {
-                defer { taken = true }
-                return !taken
-            }
-        }
     }
 }
