@@ -1,6 +1,7 @@
 // swift-tools-version:6.1
 // Strata: a Swift embedded object database with Realm Swift's write and concurrency API (Swift
-// throughout but for one C header, StrataPrefetchShim: a processor prefetch hint).
+// throughout but for two small C targets: StrataPrefetchShim, a processor prefetch hint, and
+// StrataThreadShim, the calling thread's id in a thread-local variable).
 //
 // Layers (dependencies point down only):
 //   Strata (public API) -> StrataCore (object store) -> StrataStorage (paged file) -> StrataPOSIX (syscalls)
@@ -46,6 +47,8 @@ let package = Package(
         .target(name: "StrataPOSIX"),
         // One C header: the processor's prefetch hint for scans (Swift has no builtin for it).
         .target(name: "StrataPrefetchShim"),
+        // The calling thread's id for the realms' thread checks (Swift has no thread-local variables).
+        .target(name: "StrataThreadShim"),
         .target(
             name: "StrataStorage",
             dependencies: [
@@ -58,7 +61,8 @@ let package = Package(
         .target(
             name: "Strata",
             dependencies: [
-                "StrataStorage", "StrataCore", "StrataQuery", .product(name: "Atomics", package: "swift-atomics"),
+                "StrataStorage", "StrataCore", "StrataQuery", "StrataThreadShim",
+                .product(name: "Atomics", package: "swift-atomics"),
             ]
         ),
         // Parser for Realm's string query language (`filter("age > %@", 3)`); no dependencies.
@@ -200,7 +204,8 @@ let package = Package(
 // the command-line tool and swift-argument-parser are left out of it.
 if Context.environment["STRATA_SANITIZER_SUBSET"] == "1" {
     let kept: Set<String> = [
-        "StrataPOSIX", "StrataPrefetchShim", "StrataStorage", "StrataCore", "Strata", "StrataQuery", "StrataSync",
+        "StrataPOSIX", "StrataPrefetchShim", "StrataThreadShim", "StrataStorage", "StrataCore", "Strata", "StrataQuery",
+        "StrataSync",
         "StrataSchemaKit", "strata-schema", "StrataPlugin", "StrataStressWorkload", "strata-async-stress",
         "StrataTestSupport", "StrataStorageTests", "StrataSyncTests", "StrataTests",
     ]
