@@ -4,6 +4,7 @@
     import Darwin
 #endif
 import Observation
+internal import StrataThreadShim
 internal import Synchronization
 
 /// Tells whether a `withObservationTracking` (or an `Observations` sequence) is collecting reads
@@ -16,8 +17,9 @@ internal import Synchronization
 /// export. The library's thread-local segment holds only that pointer (and the flag of its
 /// one-time initialisation), so the pointer is at the start of the segment; `dl_iterate_phdr`
 /// gives, for the calling thread, the address of each loaded library's thread-local segment.
-/// The address found for a thread is kept in thread-specific storage, so the search runs once
-/// per thread.
+/// The address found for a thread is kept in a thread-local variable (StrataThreadShim: two
+/// instructions a read, where `pthread_getspecific` cost 17 and its call), so the search runs
+/// once per thread.
 ///
 /// This relies on the layout of the toolchain's library, not on its API. ``isUsable`` checks it
 /// once per process: the library must be loaded as a shared library, its thread-local segment
@@ -36,11 +38,9 @@ enum ObservationTrackingSlot {
     /// does not import; found with `dlsym`).
     private typealias IterateObjects = @convention(c) (Visit, UnsafeMutableRawPointer?) -> Int32
 
-    /// The thread-specific key holding each thread's slot address (nil until looked up), set
-    /// once ``isUsable`` made it; `pthread_key_t.max` before. An atomic rather than a lazy
-    /// static: a read loads it without `swift_once`, and a thread that sees the sentinel asks
-    /// the probe instead of using a key it cannot see yet.
-    private static let key = Atomic<pthread_key_t>(pthread_key_t.max)
+    /// Set once ``isUsable`` answered true. An atomic rather than a lazy static: a read loads it
+    /// without `swift_once`, and a thread that sees it false asks the probe.
+    private static let ready = Atomic<Bool>(false)
 
     /// Whether the slot can stand for Observation's "is a tracking running" on this platform and
     /// toolchain; checked once, on first use.
@@ -56,10 +56,8 @@ enum ObservationTrackingSlot {
         }
         let after = slot.load(as: UnsafeRawPointer?.self)
         guard inside != nil, inside != before, after == before, probeInside else { return false }
-        var key = pthread_key_t()
-        guard pthread_key_create(&key, nil) == 0, key != pthread_key_t.max else { return false }
-        pthread_setspecific(key, slot)
-        Self.key.store(key, ordering: .relaxed)
+        strata_set_observation_slot(slot)
+        ready.store(true, ordering: .relaxed)
         return true
     }()
 
@@ -67,20 +65,17 @@ enum ObservationTrackingSlot {
     /// ``isUsable`` answered true.
     @inline(__always)
     static var isTracking: Bool {
-        let key = key.load(ordering: .relaxed)
-        if key != pthread_key_t.max, let slot = pthread_getspecific(key) {
-            return slot.load(as: UnsafeRawPointer?.self) != nil
-        }
-        return isTrackingOnNewThread(key)
+        if let slot = strata_observation_slot() { return slot.load(as: UnsafeRawPointer?.self) != nil }
+        return isTrackingOnNewThread()
     }
 
     /// The first read of a thread: finds and keeps the thread's slot. If the thread has no
     /// slot yet (a library loaded after the thread started gets its thread-local segment on
     /// first use), no tracking ever ran on it; the probe answers, and the next read looks again.
     @inline(never)
-    private static func isTrackingOnNewThread(_ key: pthread_key_t) -> Bool {
-        guard key != pthread_key_t.max, let slot = locate() else { return ObservationProbe.mayBeTracking }
-        pthread_setspecific(key, slot)
+    private static func isTrackingOnNewThread() -> Bool {
+        guard ready.load(ordering: .relaxed), let slot = locate() else { return ObservationProbe.mayBeTracking }
+        strata_set_observation_slot(slot)
         return slot.load(as: UnsafeRawPointer?.self) != nil
     }
 
