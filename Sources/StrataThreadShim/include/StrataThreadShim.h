@@ -11,9 +11,17 @@
 
 #include <stdint.h>
 
+// The initial-exec model where the object format has it (ELF: Linux); elsewhere (Mach-O) the
+// platform's one model.
+#if defined(__ELF__)
+#define STRATA_TLS_MODEL __attribute__((tls_model("initial-exec")))
+#else
+#define STRATA_TLS_MODEL
+#endif
+
 /// The calling thread's id (0 until `strata_set_thread_id` gives it one). Defined in
 /// StrataThreadShim.c: one variable for the process, whichever module reads it.
-extern __thread __attribute__((tls_model("initial-exec"))) uint64_t strata_thread_id_value;
+extern __thread STRATA_TLS_MODEL uint64_t strata_thread_id_value;
 
 /// The calling thread's id, 0 when it has none yet.
 static inline __attribute__((always_inline)) uint64_t strata_thread_id(void) {
@@ -27,7 +35,7 @@ static inline __attribute__((always_inline)) void strata_set_thread_id(uint64_t 
 
 /// Where Observation's tracking pointer for the calling thread is (found once per thread by
 /// ObservationTrackingSlot), NULL until found. Defined in StrataThreadShim.c.
-extern __thread __attribute__((tls_model("initial-exec"))) void *strata_observation_slot_value;
+extern __thread STRATA_TLS_MODEL void *strata_observation_slot_value;
 
 /// The calling thread's Observation slot address, NULL when not found yet.
 static inline __attribute__((always_inline)) void *strata_observation_slot(void) {
