@@ -204,10 +204,12 @@ let package = Package(
 // the command-line tool and swift-argument-parser are left out of it.
 if Context.environment["STRATA_SANITIZER_SUBSET"] == "1" {
     let kept: Set<String> = [
-        "StrataPOSIX", "StrataPrefetchShim", "StrataThreadShim", "StrataStorage", "StrataCore", "Strata", "StrataQuery",
-        "StrataSync",
-        "StrataSchemaKit", "strata-schema", "StrataPlugin", "StrataStressWorkload", "strata-async-stress",
-        "StrataTestSupport", "StrataStorageTests", "StrataSyncTests", "StrataTests",
+        // The libraries and the plugin the three test targets reach,
+        "StrataPOSIX", "StrataPrefetchShim", "StrataThreadShim", "StrataStorage", "StrataCore", "StrataQuery",
+        "Strata", "StrataSync", "StrataSchemaKit", "strata-schema", "StrataPlugin",
+        // the process the notification tests start, and the tests with their support.
+        "StrataStressWorkload", "strata-async-stress", "StrataTestSupport", "StrataStorageTests", "StrataSyncTests",
+        "StrataTests",
     ]
     package.targets.removeAll { !kept.contains($0.name) }
     let keptProducts: Set<String> = ["Strata", "StrataStorage", "StrataSync", "strata-schema", "StrataPlugin"]
