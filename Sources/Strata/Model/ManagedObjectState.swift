@@ -21,8 +21,7 @@ public final class ManagedObjectState {
     @exclusivity(unchecked) var cachedStamp: UInt64 = .max
     /// A frozen object's row, found once when the state is made (its version never changes);
     /// nil when the object is live or absent from that version. Kept whole in a `let`, so that
-    /// reads borrow it: a copy, or a reader made from the bytes per read, retains the row's
-    /// table, a reference count that every thread reading the snapshot changes.
+    /// reads borrow it rather than finding the row again per read.
     let frozenRow: RowReader?
     /// The realm's stamp when this state was made. The object existed then (it came from a query,
     /// a link or a lookup of that version), so if its row is missing while the realm still shows
