@@ -141,19 +141,58 @@ struct ClusterView {
     }
 
     /// Where `key` is (found) or would go to keep the keys in order.
+    ///
+    /// An interpolation search: the first probe is where `key` would sit if the cluster's keys
+    /// were spread evenly between its first and last, then steps of 1, 2, 4, ... bracket it
+    /// and a binary search ends it. A cluster's keys are nearly always even (a run of ids, or
+    /// ids drawn at random), so one or two probes find a key that a binary search took eight
+    /// for (W1's clusters of about 280 keys); uneven keys cost at most about twice the binary
+    /// search's probes. Keys that do not rise (a damaged cluster) give a wrong answer, never an
+    /// out-of-bounds read: every probe lies inside the bracket, which only narrows.
     func position(of key: Int64) -> (index: Int, found: Bool) {
         if key < firstKey { return (0, false) }
-        if keyWidth == 0 {
-            let d = UInt64(bitPattern: key &- firstKey)
-            return d < UInt64(count) ? (Int(d), true) : (count, false)
-        }
         let target = UInt64(bitPattern: key &- firstKey)
+        if keyWidth == 0 { return target < UInt64(count) ? (Int(target), true) : (count, false) }
         let k0 = ClusterFormat.headerSize + columnCount * ClusterFormat.descriptorSize
         let base = bytes.baseAddress!
-        var lo = 0, hi = count
+        let width = keyWidth
+        @inline(__always) func delta(_ i: Int) -> UInt64 { clusterLoad(base, k0 + i * width, width) }
+        // Keys below `lo` are below the target, keys at or past `hi` above it.
+        var lo = 0
+        var hi = count
+        let last = delta(count - 1)
+        if target >= last { return target == last ? (count - 1, true) : (count, false) }
+        if count > 8 {
+            // `target < last`, so the guess lies in 0..<count - 1.
+            let g = Int(Double(target) / Double(last) * Double(count - 1))
+            let d = delta(g)
+            if d == target { return (g, true) }
+            var step = 1
+            if d < target {
+                lo = g + 1
+                while g + step < hi {
+                    let j = g + step
+                    let dj = delta(j)
+                    if dj == target { return (j, true) }
+                    if dj > target { hi = j; break }
+                    lo = j + 1
+                    step <<= 1
+                }
+            } else {
+                hi = g
+                while g - step >= lo {
+                    let j = g - step
+                    let dj = delta(j)
+                    if dj == target { return (j, true) }
+                    if dj < target { lo = j + 1; break }
+                    hi = j
+                    step <<= 1
+                }
+            }
+        }
         while lo < hi {
             let mid = (lo + hi) >> 1
-            let d = clusterLoad(base, k0 + mid * keyWidth, keyWidth)
+            let d = delta(mid)
             if d < target { lo = mid + 1 } else if d > target { hi = mid } else { return (mid, true) }
         }
         return (lo, false)
