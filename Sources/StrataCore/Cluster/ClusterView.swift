@@ -13,7 +13,8 @@ struct ClusterView {
     /// nil when `bytes` is not a well-formed cluster of `table`.
     /// - Parameter rising: also check that variable-width end offsets rise (reads need it);
     ///   without it, only that each column's area, up to its last end offset, lies inside.
-    init?(_ bytes: UnsafeRawBufferPointer, table: StoreTable, checkColumns: Bool = true, rising: Bool = true) {
+    init?(_ bytes: UnsafeRawBufferPointer, table: borrowing StoreTable, checkColumns: Bool = true, rising: Bool = true)
+    {
         guard bytes.count >= ClusterFormat.headerSize, let base = bytes.baseAddress else { return nil }
         let m = Int(UInt16(littleEndian: base.loadUnaligned(as: UInt16.self)))
         let n = Int(UInt16(littleEndian: base.loadUnaligned(fromByteOffset: 2, as: UInt16.self)))
