@@ -467,7 +467,9 @@ extension Realm {
             default: return nil
             }
             do {
-                guard let row = try current().row(binding.table, key: k) else { return nil }
+                // The caller reads the object's properties next: their cache misses start now and
+                // overlap with making the object.
+                guard let row = try current().row(binding.table, key: k, prefetch: true) else { return nil }
                 return (object(binding, key: k, currentRow: row) as! Element)
             } catch {
                 return readFailed(

@@ -1,3 +1,5 @@
+import StrataStorage
+
 /// A validated cluster: its header, and where each object's key is.
 ///
 /// Construction checks that every column area of the stored columns lies inside the bytes and
@@ -33,6 +35,9 @@ struct ClusterView {
         // reads outside its bytes. `Database.verify()`-level checks are the place for that.
         if kw == 0, firstKey > Int64.max - Int64(m - 1) { return nil }
         if checkColumns {
+            // A lookup's `position(of:)` reads the last key first, in a line the column checks
+            // below do not read: start its miss now, so that it overlaps theirs.
+            if kw != 0 { prefetchForRead(base + keysEnd - kw) }
             for c in 0..<n
             where !Self.columnFits(
                 base, bytes.count, m, c, table.layout.clusterKinds[c], table.layout.slotSizes[c], rising: rising)
@@ -197,6 +202,37 @@ struct ClusterView {
             if d < target { lo = mid + 1 } else if d > target { hi = mid } else { return (mid, true) }
         }
         return (lo, false)
+    }
+
+    /// Where `position(of: key)` looks first: where `key` would be if the cluster's keys were
+    /// spread evenly between its first and last (0 below the first key, `count - 1` at or past
+    /// the last). A hint for prefetching; it reads the last key only.
+    @inline(__always)
+    func likelyPosition(of key: Int64) -> Int {
+        if key < firstKey { return 0 }
+        let target = UInt64(bitPattern: key &- firstKey)
+        if keyWidth == 0 { return target < UInt64(count) ? Int(target) : count - 1 }
+        let k0 = ClusterFormat.headerSize + columnCount * ClusterFormat.descriptorSize
+        let last = clusterLoad(bytes.baseAddress!, k0 + (count - 1) * keyWidth, keyWidth)
+        if target >= last { return count - 1 }
+        return Int(Double(target) / Double(last) * Double(count - 1))
+    }
+
+    /// Asks the processor to start loading object `i`'s key and the end offsets of its
+    /// variable-width columns (of the first 16), which a lookup reads after finding its
+    /// position: started at the likely position, their misses overlap the search's own. A hint
+    /// only: nothing is read and no result changes; for any `i` below `count` the addresses
+    /// stay inside the cluster's columns as the view checked them.
+    @inline(__always)
+    func prefetchSlots(at i: Int, table t: StoreTable) {
+        let p = bytes.baseAddress!
+        if keyWidth != 0 {
+            prefetchForRead(p + ClusterFormat.headerSize + columnCount * ClusterFormat.descriptorSize + i * keyWidth)
+        }
+        for c in 0..<min(columnCount, 16) where t.layout.clusterKinds[c] == .variable {
+            let d = ClusterFormat.descriptor(p, c)
+            prefetchForRead(p + d.offset + (d.nulls ? (count + 7) >> 3 : 0) + i * d.width)
+        }
     }
 
     /// The number of objects in the cluster `bytes` (0 when it is too short to say).
