@@ -4,8 +4,9 @@ import XCTest
 @testable import StrataCore
 
 /// The prefetches of a lookup by primary key (`ClusterView.likelyPosition(of:)`,
-/// `ClusterView.prefetchSlots(at:table:)`, `RowReader.prefetchValues()`) are hints: the likely
-/// position stays inside the cluster for every key (the slots' addresses are computed from it),
+/// `ClusterView.guessedPosition`, `ClusterView.prefetchSlots(at:table:)`,
+/// `RowReader.prefetchValues()`) are hints: the likely and the guessed positions stay inside the
+/// cluster for every key (the slots' addresses are computed from them),
 /// and reading an object after its prefetches gives what was stored, for every column kind, with
 /// nulls, empty values, first and last positions and clusters of one object.
 final class ClusterPrefetchTests: XCTestCase {
@@ -46,6 +47,21 @@ final class ClusterPrefetchTests: XCTestCase {
                 XCTAssertTrue((0..<view.count).contains(g), "\(what): likely position \(g) of \(probe)")
                 view.prefetchSlots(at: g, table: t)
             }
+            // The guess from the next cluster's first key: inside the cluster for every bound,
+            // exact for a run of keys bounded by the key after its last.
+            let last = keys[keys.count - 1]
+            let (span, overflow) = last.subtractingReportingOverflow(keys[0])
+            let dense = !overflow && span == Int64(keys.count - 1)  // sorted, distinct: a run
+            for (i, k) in keys.enumerated() {
+                for upper in [last &+ 1, last &+ 1_000, Int64.max] where upper > last {
+                    let g = try XCTUnwrap(
+                        ClusterView.guessedPosition(raw, key: k, upper: upper, table: t), "\(what): guess for \(k)")
+                    XCTAssertTrue((0..<view.count).contains(g), "\(what): guess \(g) for \(k) below \(upper)")
+                    if dense && upper == last &+ 1 { XCTAssertEqual(g, i, "\(what): guess for \(k) in a run") }
+                    ClusterView.prefetchGuess(raw, key: k, upper: upper, table: t)
+                }
+                XCTAssertNil(ClusterView.guessedPosition(raw, key: k, upper: k, table: t), "\(what): bound at the key")
+            }
             for (i, k) in keys.enumerated() {
                 let (p, found) = view.position(of: k)
                 XCTAssertTrue(found, "\(what): key \(k)")
@@ -53,6 +69,27 @@ final class ClusterPrefetchTests: XCTestCase {
                 let reader = RowReader(cluster: view, position: p, table: t)
                 reader.prefetchValues()
                 XCTAssertEqual(reader.values(), values(k, i), "\(what): object \(k) after its prefetches")
+            }
+        }
+    }
+
+    /// Bytes that are not a cluster (random, of every short length, and real clusters with a
+    /// damaged count) give no guess or one below the count their header claims, and prefetching
+    /// by them does not trap.
+    func testGuessesOnDamagedHeadersStayBelowTheirCount() throws {
+        var rng = SeededRandom(seed: 12)
+        for length in 0..<200 {
+            for _ in 0..<20 {
+                let bytes = (0..<length).map { _ in UInt8(rng.below(256)) }
+                let key = Int64(bitPattern: UInt64(rng.below(1 << 30)) << 33) &+ Int64(rng.below(1 << 20))
+                let upper = key &+ Int64(rng.below(1 << 20)) &+ 1
+                bytes.withUnsafeBytes { raw in
+                    if let g = ClusterView.guessedPosition(raw, key: key, upper: upper, table: Self.table) {
+                        let m = Int(UInt16(littleEndian: raw.loadUnaligned(as: UInt16.self)))
+                        XCTAssertTrue((0..<m).contains(g), "guess \(g) in \(length) random bytes claiming \(m) objects")
+                    }
+                    ClusterView.prefetchGuess(raw, key: key, upper: upper, table: Self.table)
+                }
             }
         }
     }

@@ -3,7 +3,8 @@ import XCTest
 @testable import StrataStorage
 
 /// The branch search's first guess (an interpolation over 8-byte keys read as numbers) never
-/// changes an answer: `floor` and `get` through trees of 8-byte keys spread evenly and unevenly,
+/// changes an answer: `floor` (and `floorAndNextKey`, whose next key is the floor's successor
+/// when it shares the floor's leaf) and `get` through trees of 8-byte keys spread evenly and unevenly,
 /// and of 8-byte keys mixed with shorter and longer ones, agree with a sorted model, in a read
 /// and in a write transaction.
 final class BranchSearchTests: StorageTestCase {
@@ -34,9 +35,31 @@ final class BranchSearchTests: StorageTestCase {
         }
         try db.read { r in
             let t = try XCTUnwrap(r.tree(named: "t"))
+            var withNext = 0
+            var atLeafEnd = 0
             for probe in probes {
                 let got = try probe.withUnsafeBytes { try r.floor($0, in: t) }
                 XCTAssertEqual(got.map { Array($0.key) }, expectedFloor(probe), "\(what): floor of \(probe)")
+                // The same floor with the next key of its leaf: the floor's successor, or nil at
+                // the leaf's end.
+                let both = try probe.withUnsafeBytes { try r.floorAndNextKey($0, in: t) }
+                XCTAssertEqual(both.map { Array($0.key) }, expectedFloor(probe), "\(what): floor of \(probe) with next")
+                XCTAssertEqual(both.map { Array($0.value) }, got.map { Array($0.value) }, "\(what): value of \(probe)")
+                guard let both, let floorKey = expectedFloor(probe) else { continue }
+                if let next = both.next {
+                    let at = sorted.firstIndex(of: floorKey)!
+                    XCTAssertTrue(at + 1 < sorted.count, "\(what): a next key after the last key, for \(probe)")
+                    if at + 1 < sorted.count {
+                        XCTAssertEqual(Array(next), sorted[at + 1], "\(what): next of \(probe)")
+                    }
+                    withNext += 1
+                } else {
+                    atLeafEnd += 1
+                }
+            }
+            if sorted.count > 1_000 {
+                XCTAssertGreaterThan(withNext, 0, "\(what): no floor had a next key in its leaf")
+                XCTAssertGreaterThan(atLeafEnd, 0, "\(what): no floor was the last of its leaf")
             }
         }
         try db.write { txn in

@@ -225,14 +225,56 @@ struct ClusterView {
     /// stay inside the cluster's columns as the view checked them.
     @inline(__always)
     func prefetchSlots(at i: Int, table t: StoreTable) {
-        let p = bytes.baseAddress!
-        if keyWidth != 0 {
-            prefetchForRead(p + ClusterFormat.headerSize + columnCount * ClusterFormat.descriptorSize + i * keyWidth)
-        }
-        for c in 0..<min(columnCount, 16) where t.layout.clusterKinds[c] == .variable {
+        Self.prefetchSlots(bytes.baseAddress!, count, columnCount, keyWidth, at: i, table: t)
+    }
+
+    /// `prefetchSlots(at:table:)` on the cluster at `p` of `m` objects, `n` stored columns and
+    /// keys of `kw` bytes, which need not have been checked (a prefetch never faults).
+    @inline(__always)
+    static func prefetchSlots(
+        _ p: UnsafeRawPointer, _ m: Int, _ n: Int, _ kw: Int, at i: Int, table t: StoreTable
+    ) {
+        if kw != 0 { prefetchForRead(p + ClusterFormat.headerSize + n * ClusterFormat.descriptorSize + i * kw) }
+        for c in 0..<min(n, 16) where t.layout.clusterKinds[c] == .variable {
             let d = ClusterFormat.descriptor(p, c)
-            prefetchForRead(p + d.offset + (d.nulls ? (count + 7) >> 3 : 0) + i * d.width)
+            prefetchForRead(p + d.offset + (d.nulls ? (m + 7) >> 3 : 0) + i * d.width)
         }
+    }
+
+    /// Before the cluster `bytes` is checked or its keys read: guesses where `key` lies in it
+    /// from its first key and `upper`, a key above all of its keys (the next cluster's first
+    /// key), as if its keys were spread evenly between them, and starts loading what a lookup
+    /// reads there (`prefetchSlots`). Without it the guess waits for the cluster's last key, a
+    /// miss of its own. Reads the header only; a hint: nothing it does changes a result, and a
+    /// damaged header only makes it ask for the wrong lines.
+    @inline(__always)
+    static func prefetchGuess(_ bytes: UnsafeRawBufferPointer, key: Int64, upper: Int64, table t: StoreTable) {
+        guard let g = guessedPosition(bytes, key: key, upper: upper, table: t) else { return }
+        let p = bytes.baseAddress!
+        let m = Int(UInt16(littleEndian: p.loadUnaligned(as: UInt16.self)))
+        let n = Int(UInt16(littleEndian: p.loadUnaligned(fromByteOffset: 2, as: UInt16.self)))
+        prefetchSlots(p, m, n, Int(p.load(fromByteOffset: 4, as: UInt8.self)), at: g, table: t)
+    }
+
+    /// `prefetchGuess`'s guess: a position below the cluster's object count, or nil when the
+    /// header is too short or does not allow one (no objects, too many columns, `key` below its
+    /// first key or not below `upper`).
+    @inline(__always)
+    static func guessedPosition(_ bytes: UnsafeRawBufferPointer, key: Int64, upper: Int64, table t: StoreTable) -> Int?
+    {
+        guard let p = bytes.baseAddress, bytes.count >= ClusterFormat.headerSize else { return nil }
+        let m = Int(UInt16(littleEndian: p.loadUnaligned(as: UInt16.self)))
+        let n = Int(UInt16(littleEndian: p.loadUnaligned(fromByteOffset: 2, as: UInt16.self)))
+        let first = Int64(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: Int64.self))
+        guard m >= 1, n <= t.layout.columnCount,
+            ClusterFormat.headerSize + n * ClusterFormat.descriptorSize <= bytes.count,
+            key >= first, upper > key
+        else { return nil }
+        // (key - first) * m / (upper - first), exact (a run bounded by the key after its last
+        // guesses every position right): below m, since key < upper.
+        let span = UInt64(bitPattern: upper &- first)
+        let product = UInt64(bitPattern: key &- first).multipliedFullWidth(by: UInt64(m))
+        return min(m - 1, Int(span.dividingFullWidth(product).quotient))
     }
 
     /// The number of objects in the cluster `bytes` (0 when it is too short to say).

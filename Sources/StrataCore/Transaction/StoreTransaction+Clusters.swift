@@ -17,6 +17,16 @@ extension StoreTransaction {
         return try read!.floor(key, in: t)
     }
 
+    /// `floorEntry` in a read transaction, with the key of the entry after the floor when it is in
+    /// the same leaf (`ReadTransaction.floorAndNextKey`).
+    @inline(__always)
+    func readFloorAndNextKey(
+        _ key: UnsafeRawBufferPointer, tree name: String
+    ) throws -> (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, next: UnsafeRawBufferPointer?)? {
+        guard let t = try readTree(name) else { return nil }
+        return try read!.floorAndNextKey(key, in: t)
+    }
+
     /// `bytes` as a validated cluster of `table`.
     /// - Throws: `StoreError.corrupt` when they are not one.
     @inline(__always)

@@ -96,6 +96,18 @@ extension ReadTransaction {
     ) throws -> (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)? {
         try access.floor(root: tree.root, key)
     }
+
+    /// `floor(_:in:)`, with the key of the entry after the floor when it is in the same leaf
+    /// (nil when the floor is its leaf's last entry): every key the floor entry stands for is
+    /// below it. The object store guesses from it where in a cluster an object lies, before it
+    /// reads the cluster, to ask for those lines early. Keys and values point into the map.
+    package func floorAndNextKey(
+        _ key: UnsafeRawBufferPointer, in tree: Tree
+    ) throws -> (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, next: UnsafeRawBufferPointer?)? {
+        guard let (p, i) = try access.floorCell(root: tree.root, key) else { return nil }
+        let next = i + 1 < Node.count(p) ? try Node.leafKey(p, i + 1, access) : nil
+        return (try Node.leafKey(p, i, access), try access.value(p, i), next)
+    }
 }
 
 extension WriteTransaction {
