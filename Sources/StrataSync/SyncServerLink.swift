@@ -30,17 +30,23 @@ final class SyncServerLink: @unchecked Sendable {
         closing = SyncDeadline.CloseWatch(c.closeFuture)
     }
 
+    /// Statements run after the session's settings on every new connection; tests only (a
+    /// failing one stands for a server that ends the session during its setup).
+    nonisolated(unsafe) static var setupStatementsForTesting: [String] = []
+
     /// Connects to the server `config` names.
     static func connect(_ config: SyncConfiguration) async throws -> SyncServerLink {
         let id = ids.withLock {
             nextID += 1
             return nextID
         }
+        var made: PostgresConnection?
         do {
             let settings = config.connection
             let c = try await SyncDeadline.run(10, "connecting", late: { try? await $0.close() }) {
                 try await PostgresConnection.connect(configuration: settings, id: id, logger: logger)
             }
+            made = c
             let link = SyncServerLink(c)
             try await link.run("SET TIME ZONE 'UTC'")
             // The subscriptions' string literals double quotes and escape LIKE with a backslash:
@@ -52,12 +58,18 @@ final class SyncServerLink: @unchecked Sendable {
             // So that a database administrator (and a test that stalled) can tell the sync
             // sessions apart in pg_stat_activity.
             try await link.run("SET application_name = 'StrataSync'")
+            for sql in setupStatementsForTesting { try await link.run(sql) }
             if SyncEngine.tracing {
                 let pid = try await link.run("SELECT pg_backend_pid()::text").first?[0] ?? "?"
                 link.trace("is backend \(pid)")
             }
             return link
         } catch {
+            // A connection whose setup failed is closed, not dropped: dropped open it stayed
+            // open until the server ended it, and postgres-nio's debug builds trap on a
+            // connection released unclosed (a server stopped during the setup did that to the
+            // crash test's child process and, once, to the test process itself).
+            if let made { try? await made.close() }
             throw Self.syncError(
                 error, "connecting to \(config.host):\(config.port)/\(config.database) as \(config.user)")
         }

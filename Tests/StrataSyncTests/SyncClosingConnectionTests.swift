@@ -31,6 +31,34 @@ final class SyncClosingConnectionTests: SyncTestCase {
         }
     }
 
+    /// A connection whose setup statements fail is closed before the error reaches the caller:
+    /// the server sees no session left, and the process does not trap (postgres-nio's debug
+    /// builds assert that a connection is closed when it is released).
+    @MainActor
+    func testAConnectionWhoseSetupFailsIsClosed() async throws {
+        let (server, db) = try freshDatabase()
+        let config = SyncConfiguration(host: "127.0.0.1", port: server.port, database: db, user: "strata")
+        SyncServerLink.setupStatementsForTesting = ["SELECT 1 / 0"]
+        defer { SyncServerLink.setupStatementsForTesting = [] }
+        for round in 0..<3 {
+            do {
+                let link = try await SyncServerLink.connect(config)
+                await link.close()
+                XCTFail("round \(round): a setup statement that fails let the connection through")
+            } catch let e as SyncError {
+                XCTAssertEqual(e.sqlState, "22012", "round \(round): \(e)")
+            }
+        }
+        let sessions = "SELECT count(*) FROM pg_stat_activity WHERE datname = '\(db)'"
+        let deadline = Date().addingTimeInterval(10)
+        var left = try server.sql(sessions, database: "postgres")
+        while left != "0\n" && Date() < deadline {
+            try await Task.sleep(nanoseconds: 50_000_000)
+            left = try server.sql(sessions, database: "postgres")
+        }
+        XCTAssertEqual(left, "0\n", "sessions of the failed connections still open")
+    }
+
     /// Each statement's watch on its connection's close is forgotten when the statement ends: a
     /// connection lives for thousands of statements.
     @MainActor
