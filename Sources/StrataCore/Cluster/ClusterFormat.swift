@@ -4,6 +4,10 @@ enum ClusterFormat {
     static let descriptorSize = 6
     /// Descriptor flag: the area starts with a null bitmap of ceil(m / 8) bytes.
     static let hasNulls: UInt8 = 1
+    /// How many of a cluster's first columns a point lookup's prefetches cover
+    /// (`ClusterView.prefetchSlots`, `RowReader.prefetchValues`): enough for most models, and a
+    /// bound on the hint's cost for wide ones.
+    static let prefetchedColumns = 16
 
     /// Column `c`'s descriptor in the cluster at `base`: area offset, width, null bitmap.
     @inline(__always)

@@ -35,9 +35,6 @@ struct ClusterView {
         // reads outside its bytes. `Database.verify()`-level checks are the place for that.
         if kw == 0, firstKey > Int64.max - Int64(m - 1) { return nil }
         if checkColumns {
-            // A lookup's `position(of:)` reads the last key first, in a line the column checks
-            // below do not read: start its miss now, so that it overlaps theirs.
-            if kw != 0 { prefetchForRead(base + keysEnd - kw) }
             for c in 0..<n
             where !Self.columnFits(
                 base, bytes.count, m, c, table.layout.clusterKinds[c], table.layout.slotSizes[c], rising: rising)
@@ -169,8 +166,7 @@ struct ClusterView {
         let last = delta(count - 1)
         if target >= last { return target == last ? (count - 1, true) : (count, false) }
         if count > 8 {
-            // `target < last`, so the guess lies in 0..<count - 1.
-            let g = Int(Double(target) / Double(last) * Double(count - 1))
+            let g = Self.interpolated(target, last: last, count: count)
             let d = delta(g)
             if d == target { return (g, true) }
             var step = 1
@@ -215,11 +211,19 @@ struct ClusterView {
         let k0 = ClusterFormat.headerSize + columnCount * ClusterFormat.descriptorSize
         let last = clusterLoad(bytes.baseAddress!, k0 + (count - 1) * keyWidth, keyWidth)
         if target >= last { return count - 1 }
-        return Int(Double(target) / Double(last) * Double(count - 1))
+        return Self.interpolated(target, last: last, count: count)
+    }
+
+    /// Where key delta `target` would sit among `count` keys spread evenly from delta 0 to
+    /// `last`: `position(of:)`'s first probe and `likelyPosition(of:)`'s answer. For `target <
+    /// last` it lies in 0..<count - 1.
+    @inline(__always)
+    static func interpolated(_ target: UInt64, last: UInt64, count: Int) -> Int {
+        Int(Double(target) / Double(last) * Double(count - 1))
     }
 
     /// Asks the processor to start loading object `i`'s key and the end offsets of its
-    /// variable-width columns (of the first 16), which a lookup reads after finding its
+    /// variable-width columns (of the first `ClusterFormat.prefetchedColumns`), which a lookup reads after finding its
     /// position: started at the likely position, their misses overlap the search's own. A hint
     /// only: nothing is read and no result changes; for any `i` below `count` the addresses
     /// stay inside the cluster's columns as the view checked them.
@@ -235,25 +239,43 @@ struct ClusterView {
         _ p: UnsafeRawPointer, _ m: Int, _ n: Int, _ kw: Int, at i: Int, table t: StoreTable
     ) {
         if kw != 0 { prefetchForRead(p + ClusterFormat.headerSize + n * ClusterFormat.descriptorSize + i * kw) }
-        for c in 0..<min(n, 16) where t.layout.clusterKinds[c] == .variable {
+        for c in 0..<min(n, ClusterFormat.prefetchedColumns) where t.layout.clusterKinds[c] == .variable {
             let d = ClusterFormat.descriptor(p, c)
             prefetchForRead(p + d.offset + (d.nulls ? (m + 7) >> 3 : 0) + i * d.width)
+        }
+    }
+
+    /// Before the cluster `bytes` is checked: starts loading its last key, which
+    /// `likelyPosition(of:)` and `position(of:)` read first, in a line the view's column checks do
+    /// not read, so that its miss overlaps theirs. Reads the header only; a hint (a damaged header
+    /// only makes it ask for the wrong line).
+    @inline(__always)
+    static func prefetchLastKey(_ bytes: UnsafeRawBufferPointer) {
+        guard let p = bytes.baseAddress, bytes.count >= ClusterFormat.headerSize else { return }
+        let m = Int(UInt16(littleEndian: p.loadUnaligned(as: UInt16.self)))
+        let n = Int(UInt16(littleEndian: p.loadUnaligned(fromByteOffset: 2, as: UInt16.self)))
+        let kw = Int(p.load(fromByteOffset: 4, as: UInt8.self))
+        if kw != 0, m >= 1 {
+            prefetchForRead(p + ClusterFormat.headerSize + n * ClusterFormat.descriptorSize + m * kw - kw)
         }
     }
 
     /// Before the cluster `bytes` is checked or its keys read: guesses where `key` lies in it
     /// from its first key and `upper`, a key above all of its keys (the next cluster's first
     /// key), as if its keys were spread evenly between them, and starts loading what a lookup
-    /// reads there (`prefetchSlots`). Without it the guess waits for the cluster's last key, a
-    /// miss of its own. Reads the header only; a hint: nothing it does changes a result, and a
+    /// reads there (`prefetchSlots`), and the cluster's last key (`prefetchLastKey`, which it
+    /// does alone when there is no guess). Without it the guess waits for the cluster's last key,
+    /// a miss of its own. Reads the header only; a hint: nothing it does changes a result, and a
     /// damaged header only makes it ask for the wrong lines.
     @inline(__always)
     static func prefetchGuess(_ bytes: UnsafeRawBufferPointer, key: Int64, upper: Int64, table t: StoreTable) {
-        guard let g = guessedPosition(bytes, key: key, upper: upper, table: t) else { return }
+        guard let g = guess(bytes, key: key, upper: upper, table: t) else { return prefetchLastKey(bytes) }
         let p = bytes.baseAddress!
-        let m = Int(UInt16(littleEndian: p.loadUnaligned(as: UInt16.self)))
-        let n = Int(UInt16(littleEndian: p.loadUnaligned(fromByteOffset: 2, as: UInt16.self)))
-        prefetchSlots(p, m, n, Int(p.load(fromByteOffset: 4, as: UInt8.self)), at: g, table: t)
+        prefetchSlots(p, g.count, g.columnCount, g.keyWidth, at: g.position, table: t)
+        if g.keyWidth != 0 {
+            let keys = ClusterFormat.headerSize + g.columnCount * ClusterFormat.descriptorSize
+            prefetchForRead(p + keys + (g.count - 1) * g.keyWidth)
+        }
     }
 
     /// `prefetchGuess`'s guess: a position below the cluster's object count, or nil when the
@@ -262,6 +284,17 @@ struct ClusterView {
     @inline(__always)
     static func guessedPosition(_ bytes: UnsafeRawBufferPointer, key: Int64, upper: Int64, table t: StoreTable) -> Int?
     {
+        guess(bytes, key: key, upper: upper, table: t)?.position
+    }
+
+    /// `guessedPosition`'s guess with the header fields it read, parsed once for
+    /// `prefetchGuess`: object count, stored columns, key width (unchecked).
+    @inline(__always)
+    private static func guess(
+        _ bytes: UnsafeRawBufferPointer, key: Int64, upper: Int64, table t: StoreTable
+    ) -> (
+        position: Int, count: Int, columnCount: Int, keyWidth: Int
+    )? {
         guard let p = bytes.baseAddress, bytes.count >= ClusterFormat.headerSize else { return nil }
         let m = Int(UInt16(littleEndian: p.loadUnaligned(as: UInt16.self)))
         let n = Int(UInt16(littleEndian: p.loadUnaligned(fromByteOffset: 2, as: UInt16.self)))
@@ -274,7 +307,10 @@ struct ClusterView {
         // guesses every position right): below m, since key < upper.
         let span = UInt64(bitPattern: upper &- first)
         let product = UInt64(bitPattern: key &- first).multipliedFullWidth(by: UInt64(m))
-        return min(m - 1, Int(span.dividingFullWidth(product).quotient))
+        return (
+            min(m - 1, Int(span.dividingFullWidth(product).quotient)), m, n,
+            Int(p.load(fromByteOffset: 4, as: UInt8.self))
+        )
     }
 
     /// The number of objects in the cluster `bytes` (0 when it is too short to say).

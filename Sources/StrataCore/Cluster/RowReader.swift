@@ -164,7 +164,8 @@ package struct RowReader {
         }
     }
 
-    /// Asks the processor to start loading this object's stored values (of its first 16 columns)
+    /// Asks the processor to start loading this object's stored values (of its first
+    /// `ClusterFormat.prefetchedColumns` columns)
     /// into its caches, without reading them: for a lookup whose caller reads the values only
     /// after other work (making the managed object), so that their cache misses overlap that
     /// work instead of following one another. A hint only: it changes no result, and every
@@ -180,7 +181,7 @@ package struct RowReader {
         guard let p = bytes.baseAddress else { return }
         let i = position
         let bitmap = (m + 7) >> 3
-        for c in 0..<min(n, 16) {
+        for c in 0..<min(n, ClusterFormat.prefetchedColumns) {
             let kind = t.layout.clusterKinds[c]
             if kind == .none { continue }
             let d = descriptor(c)

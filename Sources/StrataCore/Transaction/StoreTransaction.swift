@@ -329,6 +329,8 @@ package final class StoreTransaction {
             if let next = e.next, next.count == 8 {
                 ClusterView.prefetchGuess(e.value, key: key, upper: decodeObjectKey(next), table: table)
                 guessed = true
+            } else {
+                ClusterView.prefetchLastKey(e.value)
             }
             entry = (e.key, e.value)
         } else {
