@@ -337,6 +337,8 @@ package final class StoreTransaction {
             guard let e = try withUnsafeBytes(of: &k, { try floorEntry($0, tree: table.objectTree) }) else {
                 return nil
             }
+            // The search reads the last key first, in a line the view's checks do not read.
+            ClusterView.prefetchLastKey(e.value)
             entry = e
         }
         // The cluster's extents, then only this object's ranges: a point read need not check
